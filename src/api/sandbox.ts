@@ -1,0 +1,70 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CalendarDaySchema, TimestampSchema, UuidSchema } from './common.js';
+import { WorkspaceSchema } from './workspaces.js';
+
+export const OrganizationSchema = Type.Object(
+  { id: UuidSchema, name: Type.String(), createdAt: TimestampSchema },
+  { title: 'Organization' },
+);
+export type Organization = Static<typeof OrganizationSchema>;
+
+export const CreateOrganizationBodySchema = Type.Object({ name: Type.String() });
+export type CreateOrganizationBody = Static<typeof CreateOrganizationBodySchema>;
+
+export const CreateOrganizationResponseSchema = Type.Object({
+  organization: OrganizationSchema,
+  token: Type.String(),
+});
+export type CreateOrganizationResponse = Static<typeof CreateOrganizationResponseSchema>;
+
+export const BILLING_OWNERS = ['organization', 'client'] as const;
+export type BillingOwner = (typeof BILLING_OWNERS)[number];
+
+export const WorkspaceFlagsSchema = Type.Object({
+  customChartOfAccounts: Type.Boolean(),
+  billingOwner: Type.Union(BILLING_OWNERS.map((o) => Type.Literal(o))),
+  externalUsers: Type.Integer({ minimum: 0 }),
+  ruleGenerationEligible: Type.Boolean(),
+});
+export type WorkspaceFlags = Static<typeof WorkspaceFlagsSchema>;
+
+export const SandboxWorkspaceSchema = Type.Composite([WorkspaceSchema, WorkspaceFlagsSchema], {
+  title: 'SandboxWorkspace',
+});
+export type SandboxWorkspace = Static<typeof SandboxWorkspaceSchema>;
+
+export const UpdateWorkspaceFlagsBodySchema = Type.Partial(WorkspaceFlagsSchema);
+export type UpdateWorkspaceFlagsBody = Static<typeof UpdateWorkspaceFlagsBodySchema>;
+
+export const SandboxWorkspaceResponseSchema = Type.Object({ workspace: SandboxWorkspaceSchema });
+
+const NullableDay = Type.Union([CalendarDaySchema, Type.Null()]);
+
+export const EntitySchema = Type.Object(
+  {
+    id: UuidSchema,
+    workspaceId: UuidSchema,
+    name: Type.String(),
+    bookkeepingStartDate: NullableDay,
+    lockDate: NullableDay,
+    accrualLedgerOpen: Type.Boolean(),
+    createdAt: TimestampSchema,
+  },
+  { title: 'Entity' },
+);
+export type Entity = Static<typeof EntitySchema>;
+
+export const CreateEntityBodySchema = Type.Object({
+  name: Type.String(),
+  bookkeepingStartDate: Type.Optional(NullableDay),
+});
+export type CreateEntityBody = Static<typeof CreateEntityBodySchema>;
+
+export const UpdateEntityBodySchema = Type.Object({
+  name: Type.Optional(Type.String()),
+  bookkeepingStartDate: Type.Optional(NullableDay),
+  lockDate: Type.Optional(NullableDay),
+});
+export type UpdateEntityBody = Static<typeof UpdateEntityBodySchema>;
+
+export const EntityResponseSchema = Type.Object({ entity: EntitySchema });

@@ -1,0 +1,23 @@
+/** What a command may touch of the outside world; injected so that tests can run in-process. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user or the system asks the process to stop (SIGINT/SIGTERM). */
+  stopSignal: Promise<NodeJS.Signals>;
+}
+
+export function processIo(): CliIo {
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    stopSignal,
+  };
+}

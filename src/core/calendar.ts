@@ -1,0 +1,119 @@
+/**
+ * Calendar days (`YYYY-MM-DD`) and their relation to instants in a named time zone.
+ * A calendar day is a plain string; its lexical order is its chronological order.
+ */
+export type CalendarDay = string;
+
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isCalendarDay(text: unknown): text is CalendarDay {
+  if (typeof text !== 'string') return false;
+  const match = DAY_PATTERN.exec(text);
+  if (!match) return false;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(year, month);
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function dayParts(day: CalendarDay): [number, number, number] {
+  const match = DAY_PATTERN.exec(day);
+  if (!match) throw new RangeError(`not a calendar day: ${day}`);
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+function utcMidnight(day: CalendarDay): number {
+  const [year, month, date] = dayParts(day);
+  const ms = Date.UTC(year, month - 1, date);
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear puts them back.
+  const fixed = new Date(ms);
+  fixed.setUTCFullYear(year);
+  return fixed.getTime();
+}
+
+function formatUtcDay(ms: number): CalendarDay {
+  const date = new Date(ms);
+  const year = String(date.getUTCFullYear()).padStart(4, '0');
+  const month = String(date.getUTCMonth() + 1).padStart(2, '0');
+  const day = String(date.getUTCDate()).padStart(2, '0');
+  return `${year}-${month}-${day}`;
+}
+
+export function addDays(day: CalendarDay, days: number): CalendarDay {
+  return formatUtcDay(utcMidnight(day) + days * 86_400_000);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      era: 'short',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The wall-clock fields of an instant in a time zone. */
+function wallClock(ms: number, timeZone: string) {
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(ms))) {
+    parts[part.type] = part.value;
+  }
+  let year = Number(parts.year);
+  if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
+  return {
+    year,
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** Offset of the zone from UTC at an instant, in milliseconds (New York in winter: −5 h). */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  const wall = wallClock(ms, timeZone);
+  const asUtc = new Date(0);
+  asUtc.setUTCFullYear(wall.year, wall.month - 1, wall.day);
+  asUtc.setUTCHours(wall.hour, wall.minute, wall.second, 0);
+  return asUtc.getTime() - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/** The instant at which a calendar day starts (00:00 local) in a time zone. */
+export function startOfDay(day: CalendarDay, timeZone: string): Date {
+  const midnightAsUtc = utcMidnight(day);
+  let instant = midnightAsUtc - zoneOffsetMs(midnightAsUtc, timeZone);
+  // The offset at the true instant may differ from the guess's near a transition.
+  const corrected = midnightAsUtc - zoneOffsetMs(instant, timeZone);
+  if (corrected !== instant) instant = corrected;
+  return new Date(instant);
+}
+
+/** The calendar day an instant falls on in a time zone. */
+export function calendarDayAt(instant: Date, timeZone: string): CalendarDay {
+  const wall = wallClock(instant.getTime(), timeZone);
+  const year = String(wall.year).padStart(4, '0');
+  return `${year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
+}
+
+/** ISO 8601 UTC with milliseconds, the form every response timestamp takes. */
+export function toTimestamp(instant: Date): string {
+  return instant.toISOString();
+}

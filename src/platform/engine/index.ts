@@ -1,0 +1,42 @@
+import type { Store } from '../store/index.js';
+import { ClassService } from './classes.js';
+import { EntityService } from './entities.js';
+import { OrganizationService } from './organizations.js';
+import { TransactionRuleService } from './transactionRules.js';
+import { WorkspaceService } from './workspaces.js';
+
+/** Options of the local platform engine (the same names as `books serve` flags). */
+export interface EngineOptions {
+  /** Delay before a rule-generation job runs, in ms (default 2000). */
+  ruleGenerationDelayMs: number;
+  /** Seconds between webhook delivery attempts. */
+  webhookScheduleSeconds: number[];
+  /** Requests per second per organization (bucket of twice that); 0 disables. */
+  rateLimitPerSecond: number;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
+  ruleGenerationDelayMs: 2000,
+  webhookScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+  rateLimitPerSecond: 100,
+};
+
+/** The local platform's services over one store; no HTTP here. */
+export class Engine {
+  readonly organizations: OrganizationService;
+  readonly workspaces: WorkspaceService;
+  readonly entities: EntityService;
+  readonly classes: ClassService;
+  readonly transactionRules: TransactionRuleService;
+
+  constructor(
+    readonly store: Store,
+    readonly options: EngineOptions = DEFAULT_ENGINE_OPTIONS,
+  ) {
+    this.organizations = new OrganizationService(store);
+    this.workspaces = new WorkspaceService(store);
+    this.entities = new EntityService(store, this.workspaces);
+    this.classes = new ClassService(store, this.workspaces);
+    this.transactionRules = new TransactionRuleService(store, this.workspaces);
+  }
+}

@@ -1,0 +1,123 @@
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorBody } from '../../api/index.js';
+import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+
+/**
+ * The one place where errors become HTTP responses. Every error answers `{ message, traceId }`
+ * with `traceId` equal to the `X-Request-Id` header; a 500 means a bug, never bad input.
+ */
+export const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  conflict: 409,
+  unprocessable: 422,
+};
+
+/** An error of the HTTP layer itself (rate limit, idempotency), with headers to send. */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Fastify's own 4xx errors, reworded where its text would puzzle an API user. */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request body is larger than 5 MB',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request body must be application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'request body length does not match Content-Length',
+};
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof DomainError) {
+      if (error.kind === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer');
+      return sendError(reply, request, STATUS_BY_KIND[error.kind], error.message, error.blockers);
+    }
+    if (error instanceof HttpError) {
+      reply.headers(error.headers);
+      return sendError(reply, request, error.status, error.message);
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      return sendError(reply, request, 400, fastifyError.message);
+    }
+    const status = fastifyError.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const known = fastifyError.code ? FRAMEWORK_MESSAGES[fastifyError.code] : undefined;
+      const message =
+        known ??
+        (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+          ? `request body is not valid JSON: ${error.message}`
+          : error.message);
+      return sendError(reply, request, status, message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, request, 500, 'internal error');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, 404, `no route for ${request.method} ${request.url.split('?')[0]}`),
+  );
+}
+
+function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  status: number,
+  message: string,
+  blockers?: ErrorBody['blockers'],
+) {
+  const body: ErrorBody = { message, traceId: request.id };
+  if (blockers) body.blockers = blockers;
+  return reply.code(status).type('application/json').send(body);
+}
+
+const WHERE: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' };
+
+/** Validation messages that name the field: `body.lines[0].debitAmount must be number`. */
+export function formatValidationErrors(errors: ErrorObject[], dataVar: string): Error {
+  const chosen = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  const base = WHERE[dataVar] ?? dataVar;
+  if (!chosen) return new Error(`${base} is invalid`);
+  const path = chosen.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('');
+  const at = `${base}${path}`;
+  const params = chosen.params as Record<string, unknown>;
+  switch (chosen.keyword) {
+    case 'required':
+      return new Error(`${at}.${String(params.missingProperty)} is required`);
+    case 'additionalProperties':
+      return new Error(`${at}.${String(params.additionalProperty)} is not an allowed property`);
+    case 'anyOf': {
+      const branches = (chosen.parentSchema as { anyOf?: Record<string, unknown>[] })?.anyOf ?? [];
+      const consts = branches.filter((b) => 'const' in b).map((b) => String(b.const));
+      if (consts.length > 0 && consts.length === branches.length) {
+        return new Error(`${at} must be one of ${consts.join(', ')}`);
+      }
+      const kinds = branches.map((b) => {
+        if (typeof b.format === 'string') return `a valid ${b.format}`;
+        if (b.const !== undefined) return JSON.stringify(b.const);
+        return typeof b.type === 'string' ? b.type : 'value';
+      });
+      return new Error(`${at} must be ${kinds.join(' or ')}`);
+    }
+    case 'format':
+      return new Error(
+        `${at} must be a valid ${String(params.format)}${params.format === 'date' ? ' (YYYY-MM-DD)' : ''}`,
+      );
+    case 'pattern':
+      return new Error(`${at} is not in the expected format`);
+    default:
+      return new Error(`${at} ${chosen.message ?? 'is invalid'}`);
+  }
+}

@@ -1,0 +1,157 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateEntityBodySchema,
+  CreateOrganizationBodySchema,
+  CreateOrganizationResponseSchema,
+  EntityResponseSchema,
+  EntitySchema,
+  ListOf,
+  ListQuerySchema,
+  SandboxWorkspaceResponseSchema,
+  UpdateEntityBodySchema,
+  UpdateWorkspaceFlagsBodySchema,
+} from '../../../api/index.js';
+import type { Engine } from '../../engine/index.js';
+import { pathIds, routeSchema } from '../routeSchema.js';
+
+const tags = ['Sandbox'];
+const WorkspaceParams = pathIds('workspaceId');
+const EntityParams = pathIds('entityId');
+
+/** The sandbox control plane (local-platform.md §4): what the hosted web app does. */
+export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
+  app,
+  { engine },
+) => {
+  const config = { auth: 'organization' as const };
+
+  app.post(
+    '/organizations',
+    {
+      config: { auth: 'admin' },
+      schema: routeSchema({
+        tags,
+        summary: 'Create an organization and its first access token (admin token)',
+        body: CreateOrganizationBodySchema,
+        success: [201, CreateOrganizationResponseSchema],
+        errors: [400, 401],
+      }),
+    },
+    async (request, reply) => reply.code(201).send(engine.organizations.create(request.body.name)),
+  );
+
+  app.patch(
+    '/workspaces/:workspaceId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Set workspace flags (custom chart, billing owner, outside users, rule generation)',
+        params: WorkspaceParams,
+        body: UpdateWorkspaceFlagsBodySchema,
+        success: [200, SandboxWorkspaceResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      workspace: engine.workspaces.updateFlags(
+        request.organizationId,
+        request.params.workspaceId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/entities',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Create an entity',
+        params: WorkspaceParams,
+        body: CreateEntityBodySchema,
+        success: [201, EntityResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request, reply) => {
+      const entity = engine.entities.create(
+        request.organizationId,
+        request.params.workspaceId,
+        request.body,
+      );
+      return reply.code(201).send({ entity });
+    },
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/entities',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'List the entities of a workspace',
+        params: WorkspaceParams,
+        querystring: ListQuerySchema,
+        success: [200, ListOf(EntitySchema)],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      engine.entities.list(request.organizationId, request.params.workspaceId, request.query),
+  );
+
+  app.get(
+    '/entities/:entityId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Get an entity',
+        params: EntityParams,
+        success: [200, EntityResponseSchema],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      entity: engine.entities.get(request.organizationId, request.params.entityId),
+    }),
+  );
+
+  app.patch(
+    '/entities/:entityId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Update an entity: name, bookkeepingStartDate, lockDate (null unlocks)',
+        params: EntityParams,
+        body: UpdateEntityBodySchema,
+        success: [200, EntityResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      entity: engine.entities.update(request.organizationId, request.params.entityId, request.body),
+    }),
+  );
+
+  app.post(
+    '/entities/:entityId/ledgers/accrual/open',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Open the accrual ledger of an entity',
+        params: EntityParams,
+        success: [200, EntityResponseSchema],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      entity: engine.entities.openAccrualLedger(request.organizationId, request.params.entityId),
+    }),
+  );
+};

@@ -1,0 +1,29 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const common: Options = { allErrors: false, verbose: true, strict: false, useDefaults: true };
+
+/**
+ * Bodies are validated as sent: no type coercion (a string where a number belongs is a 400) and
+ * no silent removal of properties (unknown ones are ignored unless the schema forbids them).
+ * Query strings and path parameters arrive as text, so they are coerced to their types.
+ */
+const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false, removeAdditional: false }), [
+  'date',
+  'date-time',
+  'uuid',
+]);
+const textAjv = addFormats(new Ajv({ ...common, coerceTypes: true, removeAdditional: false }), [
+  'date',
+  'date-time',
+  'uuid',
+]);
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema);
+};

@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_ENGINE_OPTIONS, Engine, type EngineOptions } from './engine/index.js';
+import { buildApp } from './http/app.js';
+import { Store } from './store/index.js';
+
+export { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from './engine/index.js';
+
+export interface PlatformOptions extends Partial<EngineOptions> {
+  /** A SQLite file, or `:memory:`. */
+  database: string;
+  /** The control plane's admin token; a random one when not given. */
+  adminToken?: string;
+  /** A token for the default organization; a fresh one is minted when not given. */
+  orgToken?: string;
+  logger?: boolean;
+}
+
+export interface Platform {
+  app: FastifyInstance;
+  engine: Engine;
+  adminToken: string;
+  defaultOrganizationId: string;
+  /** A token of the default organization, valid for as long as the database lives. */
+  orgToken: string;
+  /** Stops the app and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the database, readies the default organization and builds the (not listening) app. */
+export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  const store = Store.open(options.database);
+  try {
+    store.idempotency.clearInFlight();
+    store.idempotency.prune();
+    const engine = new Engine(store, {
+      ruleGenerationDelayMs:
+        options.ruleGenerationDelayMs ?? DEFAULT_ENGINE_OPTIONS.ruleGenerationDelayMs,
+      webhookScheduleSeconds:
+        options.webhookScheduleSeconds ?? DEFAULT_ENGINE_OPTIONS.webhookScheduleSeconds,
+      rateLimitPerSecond: options.rateLimitPerSecond ?? DEFAULT_ENGINE_OPTIONS.rateLimitPerSecond,
+    });
+    const adminToken = options.adminToken ?? `books_admin_${randomBytes(24).toString('base64url')}`;
+    const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
+    const app = await buildApp({ engine, adminToken, logger: options.logger ?? false });
+    let closed = false;
+    return {
+      app,
+      engine,
+      adminToken,
+      defaultOrganizationId: organizationId,
+      orgToken: token,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        store.close();
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

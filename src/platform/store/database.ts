@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Opens the platform's database (a file, or `:memory:`), sets WAL and foreign keys, and applies
+ * the numbered schema migrations not yet applied, each in its own transaction.
+ */
+export function openDatabase(filename: string): SqliteDatabase {
+  const db = new Database(filename);
+  if (filename !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  applyMigrations(db);
+  return db;
+}
+
+export function applyMigrations(db: SqliteDatabase): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .pluck()
+      .all()
+      .map((v) => Number(v)),
+  );
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    })();
+  }
+}
