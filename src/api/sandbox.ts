@@ -68,3 +68,36 @@ export const UpdateEntityBodySchema = Type.Object({
 export type UpdateEntityBody = Static<typeof UpdateEntityBodySchema>;
 
 export const EntityResponseSchema = Type.Object({ entity: EntitySchema });
+
+export const FAULT_MODES = ['reject', 'after_commit'] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+export const CreateFaultBodySchema = Type.Object({
+  method: Type.Optional(Type.String({ minLength: 1 })),
+  pathPrefix: Type.Optional(Type.String({ minLength: 1 })),
+  mode: Type.Union(FAULT_MODES.map((m) => Type.Literal(m))),
+  status: Type.Union(
+    [0, 429, 500, 502, 503, 504].map((s) => Type.Literal(s)),
+    {
+      description: '0 (after_commit only) drops the connection instead of answering',
+    },
+  ),
+  count: Type.Integer({ minimum: 1 }),
+});
+export type CreateFaultBody = Static<typeof CreateFaultBodySchema>;
+
+export const FaultSchema = Type.Object(
+  {
+    id: UuidSchema,
+    method: Type.Union([Type.String(), Type.Null()]),
+    pathPrefix: Type.Union([Type.String(), Type.Null()]),
+    mode: Type.Union(FAULT_MODES.map((m) => Type.Literal(m))),
+    status: Type.Integer(),
+    count: Type.Integer(),
+    remaining: Type.Integer(),
+  },
+  { title: 'Fault' },
+);
+export type Fault = Static<typeof FaultSchema>;
+
+export const FaultResponseSchema = Type.Object({ fault: FaultSchema });

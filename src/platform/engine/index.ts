@@ -1,6 +1,7 @@
 import type { Store } from '../store/index.js';
 import { ClassService } from './classes.js';
 import { EntityService } from './entities.js';
+import { FaultService } from './faults.js';
 import { OrganizationService } from './organizations.js';
 import { TransactionRuleService } from './transactionRules.js';
 import { WorkspaceService } from './workspaces.js';
@@ -28,6 +29,7 @@ export class Engine {
   readonly entities: EntityService;
   readonly classes: ClassService;
   readonly transactionRules: TransactionRuleService;
+  readonly faults = new FaultService();
 
   constructor(
     readonly store: Store,

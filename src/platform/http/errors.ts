@@ -79,6 +79,10 @@ function sendError(
   return reply.code(status).type('application/json').send(body);
 }
 
+function describeFormat(format: string): string {
+  return format === 'date' ? 'a valid date (YYYY-MM-DD)' : `a valid ${format}`;
+}
+
 const WHERE: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header' };
 
 /** Validation messages that name the field: `body.lines[0].debitAmount must be number`. */
@@ -105,7 +109,7 @@ export function formatValidationErrors(errors: ErrorObject[], dataVar: string): 
         return new Error(`${at} must be one of ${consts.join(', ')}`);
       }
       const kinds = branches.map((b) => {
-        if (typeof b.format === 'string') return `a valid ${b.format}`;
+        if (typeof b.format === 'string') return describeFormat(b.format);
         if (b.const !== undefined) return JSON.stringify(b.const);
         return typeof b.type === 'string' ? b.type : 'value';
       });

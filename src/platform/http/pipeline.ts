@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../api/index.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type Fault } from '../../api/index.js';
 import { DomainError } from '../domain/errors.js';
 import { TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
@@ -18,6 +18,8 @@ declare module 'fastify' {
     organizationId: string;
     rawBody: string | undefined;
     idempotencyKey: string | undefined;
+    /** An after_commit fault to apply once the request has run. */
+    faultAfterCommit: Fault | undefined;
   }
 }
 
@@ -57,6 +59,7 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
   app.decorateRequest('organizationId', '');
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('idempotencyKey', undefined);
+  app.decorateRequest('faultAfterCommit', undefined);
 
   // JSON bodies: an empty body is no body; the raw text is kept to compare idempotent repeats;
   // prototype-poisoning keys are refused.
@@ -102,6 +105,13 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
     }
     request.organizationId = organizationId;
     if (buckets) limitRate(buckets, organizationId, reply);
+    const fault = engine.faults.take(organizationId, request.method, request.url);
+    if (fault?.mode === 'reject') {
+      throw new HttpError(fault.status, `injected fault: ${fault.status}`, {
+        ...(fault.status === 429 && { 'Retry-After': '1' }),
+      });
+    }
+    request.faultAfterCommit = fault;
   });
 
   app.addHook('preValidation', async (request, reply) => {
@@ -149,23 +159,34 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
 
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.idempotencyKey;
-    if (key === undefined) return payload;
-    request.idempotencyKey = undefined;
-    if (reply.statusCode >= 500) {
-      idempotency.release(request.organizationId, key);
+    if (key !== undefined) {
+      request.idempotencyKey = undefined;
+      if (reply.statusCode >= 500) {
+        idempotency.release(request.organizationId, key);
+      } else {
+        const headers: Record<string, string> = {};
+        for (const name of REPLAYED_HEADERS) {
+          const value = reply.getHeader(name);
+          if (value !== undefined) headers[name] = String(value);
+        }
+        idempotency.complete(request.organizationId, key, {
+          status: reply.statusCode,
+          headers,
+          body: payloadText(payload),
+        });
+      }
+    }
+    const fault = request.faultAfterCommit;
+    if (fault === undefined) return payload;
+    // The request ran and its response is stored; the client sees a failure instead.
+    request.faultAfterCommit = undefined;
+    if (fault.status === 0) {
+      request.raw.socket?.destroy();
       return payload;
     }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
-    idempotency.complete(request.organizationId, key, {
-      status: reply.statusCode,
-      headers,
-      body: payloadText(payload),
-    });
-    return payload;
+    reply.code(fault.status).type('application/json');
+    if (fault.status === 429) reply.header('Retry-After', '1');
+    return JSON.stringify({ message: `injected fault: ${fault.status}`, traceId: request.id });
   });
 
   // A request that ends without a response (client gone, socket error) must not hold its key.

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreateEntityBodySchema,
+  CreateFaultBodySchema,
+  FaultResponseSchema,
   CreateOrganizationBodySchema,
   CreateOrganizationResponseSchema,
   EntityResponseSchema,
@@ -153,5 +155,38 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
     async (request) => ({
       entity: engine.entities.openAccrualLedger(request.organizationId, request.params.entityId),
     }),
+  );
+
+  app.post(
+    '/faults',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "Inject failures into this organization's requests (reject or after_commit)",
+        body: CreateFaultBodySchema,
+        success: [201, FaultResponseSchema],
+        errors: [400, 401, 429],
+      }),
+    },
+    async (request, reply) =>
+      reply.code(201).send({ fault: engine.faults.add(request.organizationId, request.body) }),
+  );
+
+  app.delete(
+    '/faults',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "Clear this organization's faults",
+        success: [200, undefined],
+        errors: [401, 429],
+      }),
+    },
+    async (request, reply) => {
+      engine.faults.clear(request.organizationId);
+      return reply.code(200).send();
+    },
   );
 };

@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
+
+describe('Idempotency-Key (local-platform.md §2)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  const create = (key: string, name: string, token?: string) =>
+    server.request('POST', '/platform/v1/workspaces', {
+      body: { name },
+      headers: { 'idempotency-key': key },
+      ...(token && { token }),
+    });
+
+  const workspaceCount = async () =>
+    (await server.request('GET', '/platform/v1/workspaces')).body.pagination.total as number;
+
+  it('replays the stored status, headers and body, marked Idempotent-Replayed', async () => {
+    const before = await workspaceCount();
+    const first = await create('replay-1', 'Replayed Ltd');
+    const second = await create('replay-1', 'Replayed Ltd');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(await workspaceCount()).toBe(before + 1);
+  });
+
+  it('replays a stored 4xx too, with its original traceId', async () => {
+    const first = await create('replay-400', '');
+    const second = await create('replay-400', '');
+    expect(first.status).toBe(400);
+    expect(second.status).toBe(400);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body.traceId).toBe(first.body.traceId);
+    expect(second.headers.get('x-request-id')).toBe(first.headers.get('x-request-id'));
+  });
+
+  it('answers 422 for the same key with a different body, method or path', async () => {
+    await create('mismatch-1', 'Original');
+    const otherBody = await create('mismatch-1', 'Different');
+    expect(errorOf(otherBody)).toEqual({
+      status: 422,
+      message: 'Idempotency-Key was already used for a different request (method, path or body)',
+      traceMatches: true,
+    });
+    const id = (await create('mismatch-1', 'Original')).body.workspace.id;
+    const otherMethod = await server.request('DELETE', `/platform/v1/workspaces/${id}`, {
+      headers: { 'idempotency-key': 'mismatch-1' },
+    });
+    expect(otherMethod.status).toBe(422);
+    expect((await server.request('GET', `/platform/v1/workspaces/${id}`)).status).toBe(200);
+  });
+
+  it('answers 409 while the first request with the key is still running', async () => {
+    const body = JSON.stringify({ name: 'Slow' });
+    // Hold the key as a request in flight would, through the platform's own store.
+    const claim = server.platform.engine.store.idempotency.claim(
+      server.platform.defaultOrganizationId,
+      'in-flight-1',
+      {
+        method: 'POST',
+        path: '/platform/v1/workspaces',
+        bodyHash: createHash('sha256').update(body).digest('hex'),
+      },
+    );
+    expect(claim.outcome).toBe('claimed');
+    const response = await server.request('POST', '/platform/v1/workspaces', {
+      rawBody: body,
+      headers: { 'idempotency-key': 'in-flight-1' },
+    });
+    expect(errorOf(response)).toEqual({
+      status: 409,
+      message: 'a request with this Idempotency-Key is still being processed',
+      traceMatches: true,
+    });
+  });
+
+  it('scopes keys by organization', async () => {
+    const other = await createOrganization(server, 'Scoped Firm');
+    const mine = await create('shared-key', 'Mine');
+    const theirs = await create('shared-key', 'Theirs', other.token);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.workspace.id).not.toBe(mine.body.workspace.id);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['longer than 255', 'k'.repeat(256)],
+  ])('answers 400 for a key that is %s', async (_case, key) => {
+    const response = await create(key, 'Keyed');
+    expect(errorOf(response)).toEqual({
+      status: 400,
+      message: 'Idempotency-Key must be 1 to 255 characters',
+      traceMatches: true,
+    });
+  });
+
+  it('accepts a key of exactly 255 characters', async () => {
+    expect((await create('k'.repeat(255), 'Long Key')).status).toBe(201);
+  });
+
+  it('does not store responses of status 500 or more: a retry runs again', async () => {
+    await server.request('POST', '/sandbox/v1/faults', {
+      body: {
+        mode: 'reject',
+        status: 503,
+        count: 1,
+        method: 'POST',
+        pathPrefix: '/platform/v1/workspaces',
+      },
+    });
+    const failed = await create('retry-after-503', 'Eventually');
+    expect(failed.status).toBe(503);
+    const retried = await create('retry-after-503', 'Eventually');
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('an after_commit fault commits, and the retry replays the real response', async () => {
+    const before = await workspaceCount();
+    await server.request('POST', '/sandbox/v1/faults', {
+      body: { mode: 'after_commit', status: 502, count: 1, pathPrefix: '/platform/v1/workspaces' },
+    });
+    const failed = await create('after-commit-1', 'Committed');
+    expect(failed.status).toBe(502);
+    const retried = await create('after-commit-1', 'Committed');
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(await workspaceCount()).toBe(before + 1);
+  });
+
+  it('an after_commit fault with status 0 drops the connection after committing', async () => {
+    const before = await workspaceCount();
+    await server.request('POST', '/sandbox/v1/faults', {
+      body: {
+        mode: 'after_commit',
+        status: 0,
+        count: 1,
+        method: 'POST',
+        pathPrefix: '/platform/v1/workspaces',
+      },
+    });
+    await expect(create('dropped-1', 'Dropped')).rejects.toThrow();
+    const retried = await create('dropped-1', 'Dropped');
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(await workspaceCount()).toBe(before + 1);
+  });
+
+  it('leaves requests without a key alone', async () => {
+    const first = await server.request('POST', '/platform/v1/workspaces', {
+      body: { name: 'Twice' },
+    });
+    const second = await server.request('POST', '/platform/v1/workspaces', {
+      body: { name: 'Twice' },
+    });
+    expect(first.body.workspace.id).not.toBe(second.body.workspace.id);
+  });
+});
+
+describe('sandbox faults (local-platform.md §4)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('counts uses, matches method and path prefix, and only for its organization', async () => {
+    const created = await server.request('POST', '/sandbox/v1/faults', {
+      body: {
+        mode: 'reject',
+        status: 500,
+        count: 2,
+        method: 'get',
+        pathPrefix: '/platform/v1/workspaces',
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.fault).toMatchObject({
+      method: 'GET',
+      pathPrefix: '/platform/v1/workspaces',
+      mode: 'reject',
+      status: 500,
+      count: 2,
+      remaining: 2,
+    });
+    const other = await createOrganization(server);
+    expect(
+      (await server.request('GET', '/platform/v1/workspaces', { token: other.token })).status,
+    ).toBe(200);
+    expect(
+      (await server.request('POST', '/platform/v1/workspaces', { body: { name: 'P' } })).status,
+    ).toBe(201);
+    expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(500);
+    expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(500);
+    expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
+  });
+
+  it('a 429 fault carries Retry-After; DELETE clears every fault', async () => {
+    await server.request('POST', '/sandbox/v1/faults', {
+      body: { mode: 'reject', status: 429, count: 5 },
+    });
+    const limited = await server.request('GET', '/platform/v1/workspaces');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect((await server.request('DELETE', '/sandbox/v1/faults')).status).toBe(200);
+    expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
+  });
+
+  it.each([
+    [
+      { mode: 'reject', status: 0, count: 1 },
+      'status 0 (a dropped connection) exists only in after_commit mode',
+    ],
+    [{ mode: 'later', status: 500, count: 1 }, 'body.mode must be one of reject, after_commit'],
+    [
+      { mode: 'reject', status: 404, count: 1 },
+      'body.status must be one of 0, 429, 500, 502, 503, 504',
+    ],
+    [{ mode: 'reject', status: 500, count: 0 }, 'body.count must be >= 1'],
+  ])('answers 400 for %j', async (body, message) => {
+    const response = await server.request('POST', '/sandbox/v1/faults', { body });
+    expect(errorOf(response)).toEqual({ status: 400, message, traceMatches: true });
+  });
+});
+
+describe('rate limit (local-platform.md §2)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ rateLimitPerSecond: 1 });
+  });
+  afterAll(() => server.close());
+
+  it('answers 429 with Retry-After and RateLimit headers once the bucket (2 × rate) is empty', async () => {
+    const first = await server.request('GET', '/platform/v1/workspaces');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"organization";q=2;w=2');
+    expect(first.headers.get('ratelimit')).toMatch(/^"organization";r=1;t=\d+$/);
+    expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
+    const limited = await server.request('GET', '/platform/v1/workspaces');
+    expect(errorOf(limited)).toEqual({
+      status: 429,
+      message: 'too many requests: slow down and retry after the given seconds',
+      traceMatches: true,
+    });
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.headers.get('ratelimit')).toBe('"organization";r=0;t=1');
+  });
+
+  it('limits each organization on its own', async () => {
+    const other = await createOrganization(server);
+    const response = await server.request('GET', '/platform/v1/workspaces', { token: other.token });
+    expect(response.status).toBe(200);
+  });
+
+  it('refills over time', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
+  });
+});
