@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import path from 'node:path';
-import { ExitCode, UsageError } from '../exitCodes.js';
+import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import type { CliIo } from '../io.js';
 import { booksPaths } from '../paths.js';
 
@@ -81,7 +81,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
     rateLimitPerSecond: options.rateLimitPerSecond,
   });
   try {
-    await platform.app.listen({ host: options.host, port: options.port });
+    await listen(platform.app, options.host, options.port);
     const address = platform.app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const baseUrl = `http://${host}:${address.port}`;
@@ -104,6 +104,28 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
     });
   } finally {
     await platform.close();
+  }
+}
+
+async function listen(
+  app: { listen(options: { host: string; port: number }): Promise<string> },
+  host: string,
+  port: number,
+): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'EADDRINUSE'
+        ? 'the address is in use'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+            ? 'no such address on this machine'
+            : undefined;
+    if (reason) throw new UserError(`cannot listen on ${host}:${port}: ${reason}`);
+    throw error;
   }
 }
 

@@ -87,7 +87,12 @@ const WHERE: Record<string, string> = { querystring: 'query', params: 'path', he
 
 /** Validation messages that name the field: `body.lines[0].debitAmount must be number`. */
 export function formatValidationErrors(errors: ErrorObject[], dataVar: string): Error {
-  const chosen = errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  // In a union (`string | null`, an enum of literals) the union's own error is the clearest,
+  // unless the value had the right type and broke a bound of its branch (a too-long string).
+  const bound = errors.find(
+    (e) => !['type', 'const', 'anyOf', 'format', 'pattern'].includes(e.keyword),
+  );
+  const chosen = bound ?? errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
   const base = WHERE[dataVar] ?? dataVar;
   if (!chosen) return new Error(`${base} is invalid`);
   const path = chosen.instancePath

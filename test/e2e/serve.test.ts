@@ -1,0 +1,182 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBooks, spawnBooks, temporaryHome } from '../helpers/cli.js';
+
+describe('books serve (the built binary)', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  beforeEach(() => {
+    home = temporaryHome();
+  });
+  afterEach(() => home.cleanup());
+
+  it('--exec runs the command against the server and exits with its status', async () => {
+    const script = [
+      `const r = await fetch(process.env.BOOKS_BASE_URL + '/platform/v1/workspaces', {`,
+      `  method: 'POST', headers: { authorization: 'Bearer ' + process.env.BOOKS_TOKEN, 'content-type': 'application/json' },`,
+      `  body: JSON.stringify({ name: 'From CI' }) });`,
+      `console.log(r.status); process.exit(r.status === 201 ? 7 : 1);`,
+    ].join(' ');
+    const result = await runBooks(
+      [
+        'serve',
+        '--memory',
+        '--port',
+        '0',
+        '--exec',
+        `"${process.execPath}" --input-type=module -e "${script.replace(/"/g, '\\"')}"`,
+      ],
+      home.env,
+    );
+    expect(result.stdout.trim()).toBe('201');
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(
+      /^books: local platform listening on http:\/\/127\.0\.0\.1:\d+\n/,
+    );
+  });
+
+  it('--exec passes a zero status through', async () => {
+    const result = await runBooks(
+      ['serve', '--memory', '--port', '0', '--exec', 'test -n "$BOOKS_TOKEN"'],
+      home.env,
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it('prints the base URL and both tokens once on stderr, serves, and stops cleanly on SIGTERM', async () => {
+    const db = path.join(home.home, 'books.sqlite');
+    const server = spawnBooks(
+      ['serve', '--db', db, '--port', '0', '--admin-token', 'adm', '--org-token', 'org-tok'],
+      home.env,
+    );
+    const banner = await server.waitForStderr('organization token');
+    const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
+    expect(banner).toContain('admin token         adm');
+    expect(banner).toContain('organization token  org-tok');
+    expect(banner).toContain(`database            ${db}`);
+    const response = await fetch(`${baseUrl}/platform/v1/workspaces`, {
+      headers: { authorization: 'Bearer org-tok' },
+    });
+    expect(response.status).toBe(200);
+
+    server.child.kill('SIGTERM');
+    const result = await server.result;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.match(/listening on/g)).toHaveLength(1);
+    // Closing the last connection checkpoints the WAL and removes it.
+    expect(existsSync(db)).toBe(true);
+    expect(existsSync(`${db}-wal`)).toBe(false);
+  });
+
+  it('keeps data across restarts of the same --db, and the same --org-token keeps working', async () => {
+    const db = path.join(home.home, 'persist.sqlite');
+    const create = `fetch(process.env.BOOKS_BASE_URL + '/platform/v1/workspaces', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.BOOKS_TOKEN, 'content-type': 'application/json' }, body: '{"name":"Kept"}' }).then(r => process.exit(r.status === 201 ? 0 : 1))`;
+    const count = `fetch(process.env.BOOKS_BASE_URL + '/platform/v1/workspaces', { headers: { authorization: 'Bearer ' + process.env.BOOKS_TOKEN } }).then(r => r.json()).then(b => process.exit(b.pagination.total))`;
+    const node = `"${process.execPath}" -e`;
+    expect(
+      (
+        await runBooks(
+          [
+            'serve',
+            '--db',
+            db,
+            '--port',
+            '0',
+            '--org-token',
+            't',
+            '--exec',
+            `${node} "${create.replace(/"/g, '\\"')}"`,
+          ],
+          home.env,
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await runBooks(
+          [
+            'serve',
+            '--db',
+            db,
+            '--port',
+            '0',
+            '--org-token',
+            't',
+            '--exec',
+            `${node} "${count.replace(/"/g, '\\"')}"`,
+          ],
+          home.env,
+        )
+      ).code,
+    ).toBe(1);
+    // Without --org-token a fresh token of the same default organization is minted.
+    expect(
+      (
+        await runBooks(
+          ['serve', '--db', db, '--port', '0', '--exec', `${node} "${count.replace(/"/g, '\\"')}"`],
+          home.env,
+        )
+      ).code,
+    ).toBe(1);
+  });
+
+  it('defaults to the local platform data file in the user data directory', async () => {
+    const result = await runBooks(['serve', '--port', '0', '--exec', 'true'], home.env);
+    const expected = path.join(home.home, '.local/share/books/platform.sqlite');
+    expect(result.stderr).toContain(`database            ${expected}`);
+    expect(existsSync(expected)).toBe(true);
+  });
+
+  it.each([
+    [['--port', 'abc'], 'books: --port must be a whole number from 0 to 65535, not "abc"'],
+    [['--port', '70000'], 'books: --port must be a whole number from 0 to 65535, not "70000"'],
+    [['--rate-limit', '-1'], 'books: --rate-limit must be a whole number'],
+    [
+      ['--webhook-schedule', '0,5,x'],
+      'books: --webhook-schedule (each value) must be a whole number',
+    ],
+    [
+      ['--db', 'x.sqlite', '--memory'],
+      "error: option '--db <file>' cannot be used with option '--memory'",
+    ],
+  ])('exits 2 for a bad flag: %j', async (flags, message) => {
+    const result = await runBooks(['serve', ...flags, '--exec', 'true'], home.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('exits 1 with a clear message when the port is taken', async () => {
+    const first = spawnBooks(['serve', '--memory', '--port', '0'], home.env);
+    const banner = await first.waitForStderr('organization token');
+    const port = /:(\d+)\n/.exec(banner)?.[1];
+    const second = await runBooks(['serve', '--memory', '--port', String(port)], home.env);
+    first.child.kill('SIGINT');
+    expect((await first.result).code).toBe(0);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(
+      `books: cannot listen on 127.0.0.1:${port}: the address is in use`,
+    );
+  });
+});
+
+describe('books --version and --help', () => {
+  it('prints the version and help, exiting 0', async () => {
+    const home = temporaryHome();
+    try {
+      const version = await runBooks(['--version'], home.env);
+      expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n', stderr: '' });
+      const help = await runBooks(['--help'], home.env);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('serve [options]');
+      const serveHelp = await runBooks(['serve', '--help'], home.env);
+      expect(serveHelp.stdout).toContain('--rule-generation-delay <ms>');
+      expect(serveHelp.stdout).toContain('Examples:');
+      const unknown = await runBooks(['frobnicate'], home.env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain("error: unknown command 'frobnicate'");
+    } finally {
+      home.cleanup();
+    }
+  });
+});

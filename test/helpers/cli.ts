@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BOOKS_BIN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../bin/books.js',
+);
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temporary HOME (and XDG directories inside it) for one test, removed by `cleanup`. */
+export function temporaryHome() {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'books-home-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_STATE_HOME: path.join(home, '.local/state'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    NO_COLOR: '1',
+  };
+  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+export interface RunningCli {
+  child: ReturnType<typeof spawn>;
+  result: Promise<CliResult>;
+  /** Resolves with stderr once it contains the text. */
+  waitForStderr(text: string | RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** Spawns the built `books` binary, with no TTY and the given environment. */
+export function spawnBooks(args: string[], env: NodeJS.ProcessEnv, input?: string): RunningCli {
+  const child = spawn(process.execPath, [BOOKS_BIN, ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: (() => void)[] = [];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    waiters.forEach((wake) => wake());
+  });
+  child.stdin.end(input ?? '');
+  const result = new Promise<CliResult>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    result,
+    waitForStderr(text, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const matches = () =>
+          typeof text === 'string' ? stderr.includes(text) : text.test(stderr);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${text}; stderr: ${stderr}`)),
+          timeoutMs,
+        );
+        const check = () => {
+          if (matches()) {
+            clearTimeout(timer);
+            resolve(stderr);
+          }
+        };
+        waiters.push(check);
+        void result.then(() => {
+          clearTimeout(timer);
+          if (matches()) resolve(stderr);
+          else reject(new Error(`books exited before printing ${text}; stderr: ${stderr}`));
+        });
+        check();
+      });
+    },
+  };
+}
+
+export function runBooks(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<CliResult> {
+  return spawnBooks(args, env, input).result;
+}

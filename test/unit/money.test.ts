@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addCents,
+  amountToCents,
+  centsToAmount,
+  decimalToCents,
+  formatCents,
+  MAX_AMOUNT_CENTS,
+} from '../../src/core/money.js';
+
+describe('amountToCents (JSON numbers)', () => {
+  it.each([
+    [0, 0],
+    [-0, 0],
+    [1, 100],
+    [0.1, 10],
+    [0.29, 29], // 0.29 * 100 is 28.999999999999996 in floats
+    [4.35, 435], // 4.35 * 100 is 434.99999999999994
+    [19.99, 1999],
+    [1234.5, 123450],
+    [123456789012.99, 12345678901299],
+    [999999999999.99, MAX_AMOUNT_CENTS],
+  ])('%d → %d cents', (amount, cents) => {
+    expect(amountToCents(amount)).toBe(cents);
+  });
+
+  it.each([
+    [1.005, 'must have at most 2 decimals'],
+    [0.001, 'must have at most 2 decimals'],
+    [1e-7, 'must have at most 2 decimals'],
+    [0.1 + 0.2, 'must have at most 2 decimals'],
+    [-1, 'must not be negative'],
+    [-0.01, 'must not be negative'],
+    [Number.NaN, 'must be a number'],
+    [Number.POSITIVE_INFINITY, 'must be a number'],
+    [1_000_000_000_000, 'must not exceed 999,999,999,999.99'],
+    [1e21, 'must not exceed 999,999,999,999.99'],
+    [Number.MAX_SAFE_INTEGER, 'must not exceed 999,999,999,999.99'],
+  ])('refuses %d: %s', (amount, message) => {
+    expect(() => amountToCents(amount)).toThrow(message);
+  });
+
+  it.each([['12'], [null], [undefined], [{}]])('refuses a non-number %j', (value) => {
+    expect(() => amountToCents(value)).toThrow('must be a number');
+  });
+});
+
+describe('decimalToCents (text)', () => {
+  it.each([
+    ['0', 0],
+    ['12', 1200],
+    ['12.5', 1250],
+    ['12.34', 1234],
+    [' 7.01 ', 701],
+    ['0005.10', 510],
+    ['999999999999.99', MAX_AMOUNT_CENTS],
+  ])('%j → %d', (text, cents) => {
+    expect(decimalToCents(text)).toBe(cents);
+  });
+
+  it('takes negatives only when allowed', () => {
+    expect(decimalToCents('-12.34', { allowNegative: true })).toBe(-1234);
+    expect(decimalToCents('-0', { allowNegative: true })).toBe(0);
+    expect(() => decimalToCents('-12.34')).toThrow('must not be negative');
+  });
+
+  it.each([
+    ['12.345', 'must have at most 2 decimals'],
+    ['1,000', 'must be a decimal amount'],
+    ['1e3', 'must be a decimal amount'],
+    ['', 'must be a decimal amount'],
+    ['.5', 'must be a decimal amount'],
+    ['NaN', 'must be a decimal amount'],
+    ['1000000000000', 'must not exceed 999,999,999,999.99'],
+    ['99999999999999999999', 'must not exceed 999,999,999,999.99'],
+  ])('refuses %j: %s', (text, message) => {
+    expect(() => decimalToCents(text)).toThrow(message);
+  });
+});
+
+describe('centsToAmount / formatCents / addCents', () => {
+  it('turns cents back into the exact JSON number', () => {
+    expect(JSON.stringify(centsToAmount(29))).toBe('0.29');
+    expect(JSON.stringify(centsToAmount(435))).toBe('4.35');
+    expect(JSON.stringify(centsToAmount(MAX_AMOUNT_CENTS))).toBe('999999999999.99');
+    for (let cents = 0; cents < 100_000; cents += 7) {
+      expect(amountToCents(centsToAmount(cents))).toBe(cents);
+    }
+  });
+
+  it.each([
+    [0, '0.00'],
+    [5, '0.05'],
+    [-5, '-0.05'],
+    [123456789, '1,234,567.89'],
+    [-100000, '-1,000.00'],
+  ])('formats %d as %s', (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
+  });
+
+  it('formats without separators on request', () => {
+    expect(formatCents(123456789, { thousands: false })).toBe('1234567.89');
+  });
+
+  it('sums exactly and refuses to leave the safe integer range', () => {
+    expect(addCents(10, 20)).toBe(30);
+    expect(() => addCents(Number.MAX_SAFE_INTEGER, 1)).toThrow('safe integer range');
+  });
+});
