@@ -23,7 +23,7 @@ export type BillingOwner = (typeof BILLING_OWNERS)[number];
 export const WorkspaceFlagsSchema = Type.Object({
   customChartOfAccounts: Type.Boolean(),
   billingOwner: Type.Union(BILLING_OWNERS.map((o) => Type.Literal(o))),
-  externalUsers: Type.Integer({ minimum: 0 }),
+  externalUsers: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   ruleGenerationEligible: Type.Boolean(),
 });
 export type WorkspaceFlags = Static<typeof WorkspaceFlagsSchema>;
@@ -82,7 +82,7 @@ export const CreateFaultBodySchema = Type.Object({
       description: '0 (after_commit only) drops the connection instead of answering',
     },
   ),
-  count: Type.Integer({ minimum: 1 }),
+  count: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
 });
 export type CreateFaultBody = Static<typeof CreateFaultBodySchema>;
 

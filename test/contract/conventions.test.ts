@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrganization,
@@ -101,6 +102,80 @@ describe('platform conventions (local-platform.md §2)', () => {
       const response = await server.request('POST', '/platform/v1/workspaces', { body: { name } });
       expect(response.status).toBe(400);
       expect(response.body.message).toBe('name must be at most 255 characters');
+    });
+  });
+
+  describe('odd input answers a 4xx in the envelope, never a 500', () => {
+    it.each([
+      [
+        'GET',
+        '/platform/v1/workspaces/%E0%A4%A',
+        undefined,
+        400,
+        'the request path is not valid percent-encoding',
+      ],
+      [
+        'GET',
+        `/platform/v1/workspaces/${'a'.repeat(2000)}`,
+        undefined,
+        404,
+        'not found: a path id is longer than any id',
+      ],
+      ['GET', '/platform/v1/workspaces/%00', undefined, 404, 'workspace not found'],
+      [
+        'GET',
+        '/platform/v1/workspaces?limit=1&limit=2',
+        undefined,
+        400,
+        'query.limit must be an integer',
+      ],
+      ['POST', '/platform/v1/workspaces', '5', 400, 'body must be object'],
+      ['POST', '/platform/v1/workspaces', 'null', 400, 'body must be object'],
+      [
+        'POST',
+        '/platform/v1/workspaces',
+        '['.repeat(5000) + ']'.repeat(5000),
+        400,
+        'body must be object',
+      ],
+      ['POST', '/platform/v1/workspaces', '', 400, 'body must be object'],
+      [
+        'PATCH',
+        '/sandbox/v1/workspaces/x',
+        '{"externalUsers":1e300}',
+        400,
+        'body.externalUsers must be <= 1000000',
+      ],
+      [
+        'POST',
+        '/sandbox/v1/faults',
+        '{"mode":"reject","status":500,"count":1e20}',
+        400,
+        'body.count must be <= 1000000',
+      ],
+    ])('%s %s %s', async (method, path, rawBody, status, message) => {
+      const response = await server.request(method, path, rawBody === undefined ? {} : { rawBody });
+      expect(errorOf(response)).toEqual({ status, message, traceMatches: true });
+    });
+
+    it('answers malformed HTTP (a truncated body) with the envelope', async () => {
+      const port = new URL(server.baseUrl).port;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () =>
+          socket.end(
+            'POST /platform/v1/workspaces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+              `Authorization: Bearer ${server.orgToken}\r\nContent-Length: 100\r\n\r\n{"name":"w"}`,
+          ),
+        );
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+      expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+      const body = JSON.parse(raw.split('\r\n\r\n')[1] ?? '');
+      expect(body.message).toBe('the request is not well-formed HTTP');
+      expect(raw).toContain(`X-Request-Id: ${body.traceId}`);
     });
   });
 

@@ -3,7 +3,12 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/index.js';
-import { formatValidationErrors, installErrorHandling } from './errors.js';
+import {
+  clientErrorHandler,
+  formatValidationErrors,
+  frameworkErrorHandler,
+  installErrorHandling,
+} from './errors.js';
 import { installPipeline } from './pipeline.js';
 import { classRoutes } from './routes/classes.js';
 import { sandboxRoutes } from './routes/sandbox.js';
@@ -31,6 +36,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     schemaErrorFormatter: formatValidationErrors,
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    routerOptions: { maxParamLength: 500 },
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

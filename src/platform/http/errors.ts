@@ -1,4 +1,6 @@
 import type { ErrorObject } from 'ajv';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../../api/index.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
@@ -64,6 +66,41 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, 404, `no route for ${request.method} ${request.url.split('?')[0]}`),
+  );
+}
+
+/**
+ * Errors raised before a request reaches a route, from the router: a path that is not valid
+ * percent-encoding (400), or a path parameter longer than any id (read as 404, like any id
+ * that is not a uuid).
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header('X-Request-Id', request.id);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendError(reply, request, 404, 'not found: a path id is longer than any id');
+    return;
+  }
+  void sendError(reply, request, 400, 'the request path is not valid percent-encoding');
+}
+
+/** Malformed HTTP (a truncated body, oversized headers): answered on the raw socket. */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const [status, reason, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'the request took too long to arrive']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'the request headers are too large']
+        : [400, 'Bad Request', 'the request is not well-formed HTTP'];
+  const traceId = randomUUID();
+  const body = JSON.stringify({ message, traceId } satisfies ErrorBody);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

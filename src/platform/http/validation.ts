@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isCalendarDay } from '../../core/calendar.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -22,6 +23,9 @@ const textAjv = addFormats(new Ajv({ ...common, coerceTypes: true, removeAdditio
   'date-time',
   'uuid',
 ]);
+
+// One definition of a calendar day for the whole platform (ajv's own accepts year 0000).
+for (const ajv of [bodyAjv, textAjv]) ajv.addFormat('date', (text: string) => isCalendarDay(text));
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
