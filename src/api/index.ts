@@ -4,3 +4,6 @@ export * from './workspaces.js';
 export * from './classes.js';
 export * from './transactionRules.js';
 export * from './sandbox.js';
+export * from './accounts.js';
+export * from './journalEntries.js';
+export * from './bankFeeds.js';

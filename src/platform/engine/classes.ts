@@ -6,6 +6,7 @@ import { nameKey, requireName } from '../domain/names.js';
 import type { ClassRecord } from '../store/classes.js';
 import type { Store } from '../store/index.js';
 import { pageOf, sliceList } from './pagination.js';
+import type { TransactionRuleService } from './transactionRules.js';
 import type { WorkspaceService } from './workspaces.js';
 
 const toClass = ({ id, label, parentClassId, rootClassId, createdAt }: ClassRecord): Class => ({
@@ -24,6 +25,7 @@ export class ClassService {
   constructor(
     private readonly store: Store,
     private readonly workspaces: WorkspaceService,
+    private readonly rules: TransactionRuleService,
   ) {}
 
   list(organizationId: string, workspaceId: string, query: ListQuery) {
@@ -70,28 +72,15 @@ export class ClassService {
   }
 
   /**
-   * Deletes the class and its whole subtree. Assignments of those classes go with them: rules
-   * lose their `class_id` actions naming them, and a rule left with no action is disabled
-   * (a rule must have an action; disabling keeps its conditions for the user to see).
+   * Deletes the class and its whole subtree. Assignments of those classes go with them: journal
+   * lines lose them, and rules lose their `class_id` actions naming them.
    */
   delete(organizationId: string, workspaceId: string, id: string): void {
     this.workspaces.get(organizationId, workspaceId);
     this.store.transaction(() => {
       this.find(workspaceId, id);
-      const subtree = this.subtreeIds(workspaceId, id);
-      for (const classId of subtree) {
-        for (const rule of this.store.transactionRules.withClassAction(workspaceId, classId)) {
-          const actions = rule.actions.filter(
-            (action) => !(action.actionType === 'class_id' && subtree.has(action.value)),
-          );
-          this.store.transactionRules.update({
-            ...rule,
-            actions,
-            isDisabled: rule.isDisabled || actions.length === 0,
-            updatedAt: new Date().toISOString(),
-          });
-        }
-      }
+      this.rules.detachActions(workspaceId, 'class_id', this.subtreeIds(workspaceId, id));
+      // Journal lines' class assignments go by cascade with the classes.
       this.store.classes.delete(id);
     });
   }

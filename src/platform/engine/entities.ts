@@ -1,10 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateEntityBody, Entity, ListQuery, UpdateEntityBody } from '../../api/index.js';
+import type {
+  CreateEntityBody,
+  Entity,
+  ListQuery,
+  SandboxWorkspace,
+  UpdateEntityBody,
+} from '../../api/index.js';
 import { notFound } from '../domain/errors.js';
 import { requireName } from '../domain/names.js';
 import type { Store } from '../store/index.js';
 import { listOf, pageOf } from './pagination.js';
 import type { WorkspaceService } from './workspaces.js';
+
+export interface EntityScope {
+  entity: Entity;
+  workspace: SandboxWorkspace;
+}
 
 /** Entities (the businesses of a workspace), managed through the sandbox control plane. */
 export class EntityService {
@@ -39,6 +50,12 @@ export class EntityService {
     const entity = this.store.entities.find(organizationId, id);
     if (!entity) throw notFound('entity');
     return entity;
+  }
+
+  /** An entity with its workspace (time zone, flags), for rules that need both. */
+  scope(organizationId: string, id: string): EntityScope {
+    const entity = this.get(organizationId, id);
+    return { entity, workspace: this.workspaces.get(organizationId, entity.workspaceId) };
   }
 
   update(organizationId: string, id: string, body: UpdateEntityBody): Entity {

@@ -1,7 +1,12 @@
 import type { Store } from '../store/index.js';
+import { AccountGroupService } from './accountGroups.js';
+import { AccountService } from './accounts.js';
+import { BankFeedService } from './bankFeeds.js';
 import { ClassService } from './classes.js';
 import { EntityService } from './entities.js';
 import { FaultService } from './faults.js';
+import { JournalEntryService } from './journalEntries.js';
+import { OpeningBalanceService } from './openingBalances.js';
 import { OrganizationService } from './organizations.js';
 import { TransactionRuleService } from './transactionRules.js';
 import { WorkspaceService } from './workspaces.js';
@@ -29,6 +34,11 @@ export class Engine {
   readonly entities: EntityService;
   readonly classes: ClassService;
   readonly transactionRules: TransactionRuleService;
+  readonly accounts: AccountService;
+  readonly accountGroups: AccountGroupService;
+  readonly journalEntries: JournalEntryService;
+  readonly openingBalances: OpeningBalanceService;
+  readonly bankFeeds: BankFeedService;
   readonly faults = new FaultService();
 
   constructor(
@@ -38,7 +48,12 @@ export class Engine {
     this.organizations = new OrganizationService(store);
     this.workspaces = new WorkspaceService(store);
     this.entities = new EntityService(store, this.workspaces);
-    this.classes = new ClassService(store, this.workspaces);
     this.transactionRules = new TransactionRuleService(store, this.workspaces);
+    this.classes = new ClassService(store, this.workspaces, this.transactionRules);
+    this.accounts = new AccountService(store, this.entities, this.transactionRules);
+    this.accountGroups = new AccountGroupService(store, this.entities);
+    this.journalEntries = new JournalEntryService(store, this.entities);
+    this.openingBalances = new OpeningBalanceService(store, this.entities);
+    this.bankFeeds = new BankFeedService(store, this.entities, this.accounts);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   CreateTransactionRuleBody,
   ListQuery,
+  RuleAction,
   TransactionRule,
   UpdateTransactionRuleBody,
 } from '../../api/index.js';
@@ -82,6 +83,50 @@ export class TransactionRuleService {
     this.workspaces.get(organizationId, workspaceId);
     this.find(workspaceId, id);
     this.store.transactionRules.delete(id);
+  }
+
+  /**
+   * Removes actions that assign deleted things (classes, accounts) from every rule of the
+   * workspace, generated ones included. A rule left with no action is disabled: a rule must act,
+   * and disabling keeps its conditions for the user to see.
+   */
+  detachActions(
+    workspaceId: string,
+    actionType: RuleAction['actionType'],
+    values: ReadonlySet<string>,
+  ): void {
+    for (const value of values) {
+      for (const rule of this.store.transactionRules.withAction(workspaceId, actionType, value)) {
+        const actions = rule.actions.filter(
+          (a) => !(a.actionType === actionType && values.has(a.value)),
+        );
+        this.store.transactionRules.update({
+          ...rule,
+          actions,
+          isDisabled: rule.isDisabled || actions.length === 0,
+          updatedAt: new Date().toISOString(),
+        });
+      }
+    }
+  }
+
+  /** Points every `account_id` action at another account (an account merge). */
+  retargetAccountActions(workspaceId: string, fromAccountId: string, toAccountId: string): void {
+    for (const rule of this.store.transactionRules.withAction(
+      workspaceId,
+      'account_id',
+      fromAccountId,
+    )) {
+      this.store.transactionRules.update({
+        ...rule,
+        actions: rule.actions.map((a) =>
+          a.actionType === 'account_id' && a.value === fromAccountId
+            ? { ...a, value: toAccountId }
+            : a,
+        ),
+        updatedAt: new Date().toISOString(),
+      });
+    }
   }
 
   private find(workspaceId: string, id: string): TransactionRule {

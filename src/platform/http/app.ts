@@ -10,7 +10,9 @@ import {
   installErrorHandling,
 } from './errors.js';
 import { installPipeline } from './pipeline.js';
+import { chartOfAccountsRoutes } from './routes/chartOfAccounts.js';
 import { classRoutes } from './routes/classes.js';
+import { journalEntryRoutes } from './routes/journalEntries.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { transactionRuleRoutes } from './routes/transactionRules.js';
 import { workspaceRoutes } from './routes/workspaces.js';
@@ -72,6 +74,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await platform.register(workspaceRoutes, { engine });
       await platform.register(classRoutes, { engine });
       await platform.register(transactionRuleRoutes, { engine });
+      await platform.register(chartOfAccountsRoutes, { engine });
+      await platform.register(journalEntryRoutes, { engine });
     },
     { prefix: '/platform/v1' },
   );

@@ -1,9 +1,14 @@
+import { AccountGroupStore } from './accountGroups.js';
 import { AccountStore } from './accounts.js';
+import { BankFeedStore } from './bankFeeds.js';
 import { ClassStore } from './classes.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { EntityStore } from './entities.js';
 import { IdempotencyStore } from './idempotency.js';
+import { JournalEntryStore } from './journalEntries.js';
+import { OpeningBalanceStore } from './openingBalances.js';
 import { OrganizationStore } from './organizations.js';
+import { PostingStore } from './postings.js';
 import { TransactionRuleStore } from './transactionRules.js';
 import { WorkspaceStore } from './workspaces.js';
 
@@ -14,6 +19,11 @@ export class Store {
   readonly entities: EntityStore;
   readonly classes: ClassStore;
   readonly accounts: AccountStore;
+  readonly accountGroups: AccountGroupStore;
+  readonly journalEntries: JournalEntryStore;
+  readonly postings: PostingStore;
+  readonly openingBalances: OpeningBalanceStore;
+  readonly bankFeeds: BankFeedStore;
   readonly transactionRules: TransactionRuleStore;
   readonly idempotency: IdempotencyStore;
 
@@ -23,6 +33,11 @@ export class Store {
     this.entities = new EntityStore(db);
     this.classes = new ClassStore(db);
     this.accounts = new AccountStore(db);
+    this.accountGroups = new AccountGroupStore(db);
+    this.journalEntries = new JournalEntryStore(db);
+    this.postings = new PostingStore(db);
+    this.openingBalances = new OpeningBalanceStore(db);
+    this.bankFeeds = new BankFeedStore(db);
     this.transactionRules = new TransactionRuleStore(db);
     this.idempotency = new IdempotencyStore(db);
   }

@@ -109,4 +109,90 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX idempotency_keys_by_age ON idempotency_keys(created_at);
     `,
   },
+  {
+    version: 2,
+    name: 'account groups, journal entries, postings, opening balances',
+    sql: `
+      CREATE UNIQUE INDEX accounts_name_per_entity ON accounts(entity_id, name_key);
+      CREATE UNIQUE INDEX accounts_code_per_entity ON accounts(entity_id, code);
+      CREATE TABLE account_groups (
+        id TEXT PRIMARY KEY,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        type TEXT NOT NULL,
+        parent_group_id TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX account_groups_by_entity ON account_groups(entity_id);
+      CREATE TABLE journal_entries (
+        id TEXT PRIMARY KEY,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        ledger_basis TEXT NOT NULL,
+        date_only TEXT NOT NULL,
+        memo TEXT,
+        source_type TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX journal_entries_by_day ON journal_entries(entity_id, ledger_basis, date_only);
+      CREATE TABLE opening_balances (
+        id TEXT PRIMARY KEY,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        date TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      -- One row per line of every posting source (journal entries, bank transactions, opening
+      -- balances), per ledger: what the reports sum. Amounts are integer cents.
+      CREATE TABLE postings (
+        id INTEGER PRIMARY KEY,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        ledger_basis TEXT NOT NULL,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        day TEXT NOT NULL,
+        debit_cents INTEGER NOT NULL,
+        credit_cents INTEGER NOT NULL,
+        source_type TEXT NOT NULL,
+        source_id TEXT NOT NULL,
+        line_no INTEGER NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        counterparty_name TEXT
+      );
+      CREATE INDEX postings_by_account_day
+        ON postings(entity_id, ledger_basis, account_id, day, debit_cents, credit_cents);
+      CREATE INDEX postings_by_source ON postings(source_id, line_no);
+      CREATE INDEX postings_by_account ON postings(account_id, day);
+      CREATE TABLE posting_classes (
+        posting_id INTEGER NOT NULL REFERENCES postings(id) ON DELETE CASCADE,
+        class_id TEXT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+        UNIQUE (posting_id, class_id)
+      );
+      CREATE INDEX posting_classes_by_class ON posting_classes(class_id);
+    `,
+  },
+  {
+    version: 3,
+    name: 'bank-feed connections',
+    sql: `
+      ALTER TABLE financial_accounts ADD COLUMN chart_account_id TEXT REFERENCES accounts(id);
+      CREATE TABLE bank_feed_connections (
+        id TEXT PRIMARY KEY,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        bank_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        error_code TEXT,
+        direct INTEGER NOT NULL,
+        created_by_integration INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX bank_feed_connections_by_entity ON bank_feed_connections(entity_id);
+      CREATE TABLE connection_financial_accounts (
+        connection_id TEXT NOT NULL REFERENCES bank_feed_connections(id) ON DELETE CASCADE,
+        financial_account_id TEXT NOT NULL REFERENCES financial_accounts(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (connection_id, financial_account_id)
+      );
+      CREATE INDEX connection_financial_accounts_by_account
+        ON connection_financial_accounts(financial_account_id);
+    `,
+  },
 ];

@@ -31,7 +31,7 @@ export class TransactionRuleStore {
   private readonly countStatement;
   private readonly updateStatement;
   private readonly deleteStatement;
-  private readonly withClassStatement;
+  private readonly withActionStatement;
 
   constructor(db: SqliteDatabase) {
     this.insertStatement = db.prepare(
@@ -53,10 +53,10 @@ export class TransactionRuleStore {
          is_disabled = @isDisabled, updated_at = @updatedAt WHERE id = @id`,
     );
     this.deleteStatement = db.prepare('DELETE FROM transaction_rules WHERE id = ?');
-    this.withClassStatement = db.prepare<[string, string], RuleRow>(
+    this.withActionStatement = db.prepare<[string, string, string], RuleRow>(
       `SELECT ${COLUMNS} FROM transaction_rules r WHERE workspace_id = ? AND EXISTS (
          SELECT 1 FROM json_each(r.actions) a
-         WHERE json_extract(a.value, '$.actionType') = 'class_id' AND json_extract(a.value, '$.value') = ?)`,
+         WHERE json_extract(a.value, '$.actionType') = ? AND json_extract(a.value, '$.value') = ?)`,
     );
   }
 
@@ -97,9 +97,13 @@ export class TransactionRuleStore {
     };
   }
 
-  /** Rules of any group whose actions assign one of the classes. */
-  withClassAction(workspaceId: string, classId: string): TransactionRule[] {
-    return this.withClassStatement.all(workspaceId, classId).map(toRule);
+  /** Rules of any group with an action of this type and value. */
+  withAction(
+    workspaceId: string,
+    actionType: RuleAction['actionType'],
+    value: string,
+  ): TransactionRule[] {
+    return this.withActionStatement.all(workspaceId, actionType, value).map(toRule);
   }
 
   update(rule: TransactionRule): void {

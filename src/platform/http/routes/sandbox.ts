@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  BankFeedConnectionResponseSchema,
+  CreateBankFeedConnectionBodySchema,
   CreateEntityBodySchema,
   CreateFaultBodySchema,
+  CreateOpeningBalanceBodySchema,
+  OpeningBalanceResponseSchema,
   FaultResponseSchema,
   CreateOrganizationBodySchema,
   CreateOrganizationResponseSchema,
@@ -188,5 +192,51 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
       engine.faults.clear(request.organizationId);
       return reply.code(200).send();
     },
+  );
+
+  app.post(
+    '/entities/:entityId/opening-balances',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Post opening balances (balanced) on both ledgers',
+        params: EntityParams,
+        body: CreateOpeningBalanceBodySchema,
+        success: [201, OpeningBalanceResponseSchema],
+        errors: [400, 401, 404, 409, 429],
+      }),
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        openingBalance: engine.openingBalances.create(
+          request.organizationId,
+          request.params.entityId,
+          request.body,
+        ),
+      }),
+  );
+
+  app.post(
+    '/entities/:entityId/bank-feed-connections',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Connect a bank feed: financial accounts, each with a linked chart account',
+        params: EntityParams,
+        body: CreateBankFeedConnectionBodySchema,
+        success: [201, BankFeedConnectionResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        connection: engine.bankFeeds.connect(
+          request.organizationId,
+          request.params.entityId,
+          request.body,
+        ),
+      }),
   );
 };

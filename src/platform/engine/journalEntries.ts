@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  Account,
+  CreateJournalEntryBody,
+  JournalEntry,
+  LedgerBasis,
+  ListJournalEntriesQuery,
+  SourceType,
+  UpdateJournalEntryBody,
+} from '../../api/index.js';
+import { startOfDay } from '../../core/calendar.js';
+import { centsToAmount } from '../../core/money.js';
+import { isInClosedPeriod } from '../domain/accounts.js';
+import { conflict, invalid, notFound } from '../domain/errors.js';
+import { validateLines, type LineReferences, type PostingLine } from '../domain/journalEntries.js';
+import type { JournalEntryRecord } from '../store/journalEntries.js';
+import type { Store } from '../store/index.js';
+import type { PostedLine } from '../store/postings.js';
+import type { EntityScope, EntityService } from './entities.js';
+import { listOf, pageOf } from './pagination.js';
+
+/** An entry checked and converted, ready to write. */
+interface PreparedEntry {
+  record: JournalEntryRecord;
+  lines: PostingLine[];
+}
+
+/** What the entries of one request are checked against: loaded once per request. */
+interface EntryContext {
+  scope: EntityScope;
+  accounts: Map<string, Account>;
+  references: LineReferences;
+  sourceType: SourceType;
+}
+
+/** Manual journal entries on an entity's cash or accrual ledger. */
+export class JournalEntryService {
+  constructor(
+    private readonly store: Store,
+    private readonly entities: EntityService,
+  ) {}
+
+  list(organizationId: string, entityId: string, query: ListJournalEntriesQuery) {
+    const scope = this.entities.scope(organizationId, entityId);
+    const ledgerBasis = this.readableBasis(scope, query.ledgerBasis);
+    if (query.startDate && query.endDate && query.startDate > query.endDate) {
+      throw invalid('startDate must not be after endDate');
+    }
+    const page = pageOf(query);
+    const { rows, total } = this.store.journalEntries.list(
+      { entityId, ledgerBasis, startDate: query.startDate, endDate: query.endDate },
+      page.limit,
+      page.offset,
+    );
+    const lines = this.store.postings.linesOf(rows.map((r) => r.id));
+    return listOf(page, {
+      rows: rows.map((record) => this.present(scope, record, lines.get(record.id) ?? [])),
+      total,
+    });
+  }
+
+  get(
+    organizationId: string,
+    entityId: string,
+    id: string,
+    basis: LedgerBasis | undefined,
+  ): JournalEntry {
+    const scope = this.entities.scope(organizationId, entityId);
+    const record = this.find(scope, id, this.readableBasis(scope, basis));
+    return this.present(scope, record, this.store.postings.linesOf([id]).get(id) ?? []);
+  }
+
+  create(organizationId: string, entityId: string, body: CreateJournalEntryBody): JournalEntry {
+    return this.bulkCreate(organizationId, entityId, [body], '')[0]!;
+  }
+
+  /**
+   * Creates entries all or nothing: every entry is checked before anything is written, then all
+   * are written in one transaction. Answers in request order.
+   */
+  bulkCreate(
+    organizationId: string,
+    entityId: string,
+    bodies: CreateJournalEntryBody[],
+    prefix = 'journalEntries',
+  ): JournalEntry[] {
+    const context = this.context(organizationId, entityId);
+    const createdAt = new Date().toISOString();
+    const prepared = bodies.map((body, index) =>
+      this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
+    );
+    this.store.transaction(() => {
+      for (const entry of prepared) this.write(entry);
+    });
+    return prepared.map(({ record, lines }) =>
+      this.present(context.scope, record, this.withAccounts(context, lines)),
+    );
+  }
+
+  /** Touches only the fields sent; `lines` replaces the whole set and must balance. */
+  update(
+    organizationId: string,
+    entityId: string,
+    id: string,
+    basis: LedgerBasis | undefined,
+    body: UpdateJournalEntryBody,
+  ): JournalEntry {
+    const context = this.context(organizationId, entityId);
+    const { entity } = context.scope;
+    return this.store.transaction(() => {
+      const record = this.find(context.scope, id, this.readableBasis(context.scope, basis));
+      if (isInClosedPeriod(record.dateOnly, entity.lockDate)) {
+        throw conflict(
+          `the entry is dated ${record.dateOnly}, on or before the lock date ${entity.lockDate}`,
+        );
+      }
+      const dateOnly = body.date ?? record.dateOnly;
+      if (isInClosedPeriod(dateOnly, entity.lockDate)) {
+        throw conflict(`date ${dateOnly} is on or before the lock date ${entity.lockDate}`);
+      }
+      const updated: JournalEntryRecord = {
+        ...record,
+        dateOnly,
+        memo: body.memo === undefined ? record.memo : body.memo,
+      };
+      const lines = body.lines
+        ? validateLines(body.lines, context.references)
+        : (this.store.postings.linesOf([id]).get(id) ?? []);
+      this.store.journalEntries.update(updated);
+      this.store.postings.deleteSource(id);
+      this.store.postings.insert(this.postingSource(updated), lines);
+      return this.present(context.scope, updated, this.withAccounts(context, lines));
+    });
+  }
+
+  /** Deletes an entry and the postings it produced. */
+  delete(
+    organizationId: string,
+    entityId: string,
+    id: string,
+    basis: LedgerBasis | undefined,
+  ): void {
+    const scope = this.entities.scope(organizationId, entityId);
+    this.store.transaction(() => {
+      const record = this.find(scope, id, this.readableBasis(scope, basis));
+      if (isInClosedPeriod(record.dateOnly, scope.entity.lockDate)) {
+        throw conflict(
+          `the entry is dated ${record.dateOnly}, on or before the lock date ${scope.entity.lockDate}`,
+        );
+      }
+      this.store.postings.deleteSource(id);
+      this.store.journalEntries.delete(id);
+    });
+  }
+
+  private context(organizationId: string, entityId: string): EntryContext {
+    const scope = this.entities.scope(organizationId, entityId);
+    const accounts = new Map(this.store.accounts.all(entityId).map((a) => [a.id, a]));
+    const classRoots = new Map(
+      this.store.classes.all(scope.entity.workspaceId).map((c) => [c.id, c.rootClassId]),
+    );
+    return {
+      scope,
+      accounts,
+      references: { account: (id) => accounts.get(id), classRoot: (id) => classRoots.get(id) },
+      sourceType: 'manual',
+    };
+  }
+
+  private prepare(
+    context: EntryContext,
+    body: CreateJournalEntryBody,
+    at: string,
+    createdAt: string,
+  ): PreparedEntry {
+    const { entity } = context.scope;
+    const ledgerBasis = body.ledgerBasis ?? 'cash';
+    if (ledgerBasis === 'accrual' && !entity.accrualLedgerOpen) {
+      throw invalid(`${at}ledgerBasis: the accrual ledger of this entity is not open`);
+    }
+    if (isInClosedPeriod(body.date, entity.lockDate)) {
+      throw conflict(`${at}date ${body.date} is on or before the lock date ${entity.lockDate}`);
+    }
+    const lines = validateLines(body.lines, context.references, at);
+    return {
+      record: {
+        id: randomUUID(),
+        entityId: entity.id,
+        ledgerBasis,
+        dateOnly: body.date,
+        memo: body.memo ?? null,
+        sourceType: context.sourceType,
+        createdAt,
+      },
+      lines,
+    };
+  }
+
+  private write({ record, lines }: PreparedEntry): void {
+    this.store.journalEntries.insert(record);
+    this.store.postings.insert(this.postingSource(record), lines);
+  }
+
+  private postingSource(record: JournalEntryRecord) {
+    return {
+      entityId: record.entityId,
+      ledgerBasis: record.ledgerBasis,
+      day: record.dateOnly,
+      sourceType: record.sourceType,
+      sourceId: record.id,
+    };
+  }
+
+  /** Reading the accrual ledger requires it to be open (400), like writing to it. */
+  private readableBasis(scope: EntityScope, basis: LedgerBasis | undefined): LedgerBasis {
+    const ledgerBasis = basis ?? 'cash';
+    if (ledgerBasis === 'accrual' && !scope.entity.accrualLedgerOpen) {
+      throw invalid('ledgerBasis: the accrual ledger of this entity is not open');
+    }
+    return ledgerBasis;
+  }
+
+  /** An entry of the entity on the given basis; on the other basis it reads as 404. */
+  private find(scope: EntityScope, id: string, basis: LedgerBasis): JournalEntryRecord {
+    const record = this.store.journalEntries.find(scope.entity.id, id);
+    if (!record || record.ledgerBasis !== basis) throw notFound('journal entry');
+    return record;
+  }
+
+  private withAccounts(context: EntryContext, lines: PostingLine[]): PostedLine[] {
+    return lines.map((line, lineNo) => {
+      const account = context.accounts.get(line.accountId);
+      return {
+        ...line,
+        sourceId: '',
+        lineNo,
+        accountCode: account?.code ?? '0',
+        accountName: account?.name ?? '',
+      };
+    });
+  }
+
+  private present(
+    scope: EntityScope,
+    record: JournalEntryRecord,
+    lines: readonly PostedLine[],
+  ): JournalEntry {
+    const memo = record.memo ?? '';
+    return {
+      id: record.id,
+      entityId: record.entityId,
+      date: startOfDay(record.dateOnly, scope.workspace.timezone).toISOString(),
+      dateOnly: record.dateOnly,
+      ledgerBasis: record.ledgerBasis,
+      memo: record.memo,
+      lines: lines.map((line) => ({
+        accountId: line.accountId,
+        accountCode: Number(line.accountCode),
+        accountName: line.accountName,
+        classIds: line.classIds,
+        debitAmount: line.debitCents > 0 ? centsToAmount(line.debitCents) : null,
+        creditAmount: line.creditCents > 0 ? centsToAmount(line.creditCents) : null,
+        description: line.description,
+        memo,
+      })),
+      sourceType: record.sourceType,
+    };
+  }
+}

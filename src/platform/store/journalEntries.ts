@@ -1,0 +1,103 @@
+import type { LedgerBasis, SourceType } from '../../api/index.js';
+import type { SqliteDatabase } from './database.js';
+
+/** A journal entry's header; its lines live in the postings table. */
+export interface JournalEntryRecord {
+  id: string;
+  entityId: string;
+  ledgerBasis: LedgerBasis;
+  dateOnly: string;
+  memo: string | null;
+  sourceType: SourceType;
+  createdAt: string;
+}
+
+interface EntryRow {
+  id: string;
+  entity_id: string;
+  ledger_basis: string;
+  date_only: string;
+  memo: string | null;
+  source_type: string;
+  created_at: string;
+}
+
+const COLUMNS = 'id, entity_id, ledger_basis, date_only, memo, source_type, created_at';
+
+const toRecord = (row: EntryRow): JournalEntryRecord => ({
+  id: row.id,
+  entityId: row.entity_id,
+  ledgerBasis: row.ledger_basis as LedgerBasis,
+  dateOnly: row.date_only,
+  memo: row.memo,
+  sourceType: row.source_type as SourceType,
+  createdAt: row.created_at,
+});
+
+export interface JournalEntryFilter {
+  entityId: string;
+  ledgerBasis: LedgerBasis;
+  startDate?: string;
+  endDate?: string;
+}
+
+export class JournalEntryStore {
+  private readonly insertStatement;
+  private readonly findStatement;
+  private readonly listStatement;
+  private readonly countStatement;
+  private readonly updateStatement;
+  private readonly deleteStatement;
+
+  constructor(db: SqliteDatabase) {
+    this.insertStatement = db.prepare(
+      `INSERT INTO journal_entries (id, entity_id, ledger_basis, date_only, memo, source_type, created_at)
+       VALUES (@id, @entityId, @ledgerBasis, @dateOnly, @memo, @sourceType, @createdAt)`,
+    );
+    this.findStatement = db.prepare<[string, string], EntryRow>(
+      `SELECT ${COLUMNS} FROM journal_entries WHERE id = ? AND entity_id = ?`,
+    );
+    const where = `entity_id = @entityId AND ledger_basis = @ledgerBasis
+      AND date_only >= @startDate AND date_only <= @endDate`;
+    this.listStatement = db.prepare(
+      `SELECT ${COLUMNS} FROM journal_entries WHERE ${where}
+       ORDER BY date_only DESC, rowid DESC LIMIT @limit OFFSET @offset`,
+    );
+    this.countStatement = db.prepare(`SELECT COUNT(*) FROM journal_entries WHERE ${where}`).pluck();
+    this.updateStatement = db.prepare(
+      'UPDATE journal_entries SET date_only = @dateOnly, memo = @memo WHERE id = @id',
+    );
+    this.deleteStatement = db.prepare('DELETE FROM journal_entries WHERE id = ?');
+  }
+
+  insert(entry: JournalEntryRecord): void {
+    this.insertStatement.run(entry);
+  }
+
+  find(entityId: string, id: string): JournalEntryRecord | undefined {
+    const row = this.findStatement.get(id, entityId);
+    return row && toRecord(row);
+  }
+
+  /** Entries most recent first (date, then creation), with the count of all matches. */
+  list(filter: JournalEntryFilter, limit: number, offset: number) {
+    const params = {
+      entityId: filter.entityId,
+      ledgerBasis: filter.ledgerBasis,
+      startDate: filter.startDate ?? '0000-00-00',
+      endDate: filter.endDate ?? '9999-99-99',
+    };
+    return {
+      rows: (this.listStatement.all({ ...params, limit, offset }) as EntryRow[]).map(toRecord),
+      total: Number(this.countStatement.get(params)),
+    };
+  }
+
+  update(entry: JournalEntryRecord): void {
+    this.updateStatement.run(entry);
+  }
+
+  delete(id: string): void {
+    this.deleteStatement.run(id);
+  }
+}
