@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /** A calendar day, `YYYY-MM-DD` (a real date: 2025-02-30 is refused). */
-export const CalendarDaySchema = Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+export const CalendarDaySchema = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 export const UuidSchema = Type.String({ format: 'uuid' });
 /** ISO 8601 UTC with milliseconds. */
 export const TimestampSchema = Type.String({ format: 'date-time' });

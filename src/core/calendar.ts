@@ -96,14 +96,27 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
   return asUtc.getTime() - (ms - (((ms % 1000) + 1000) % 1000));
 }
 
+const dayStarts = new Map<string, number>();
+
 /** The instant at which a calendar day starts (00:00 local) in a time zone. */
 export function startOfDay(day: CalendarDay, timeZone: string): Date {
+  // Ledgers revisit the same few thousand days; the zone rules behind them never change.
+  const key = `${timeZone} ${day}`;
+  const cached = dayStarts.get(key);
+  if (cached !== undefined) return new Date(cached);
+  const instant = computeStartOfDay(day, timeZone);
+  if (dayStarts.size > 100_000) dayStarts.clear();
+  dayStarts.set(key, instant);
+  return new Date(instant);
+}
+
+function computeStartOfDay(day: CalendarDay, timeZone: string): number {
   const midnightAsUtc = utcMidnight(day);
   let instant = midnightAsUtc - zoneOffsetMs(midnightAsUtc, timeZone);
   // The offset at the true instant may differ from the guess's near a transition.
   const corrected = midnightAsUtc - zoneOffsetMs(instant, timeZone);
   if (corrected !== instant) instant = corrected;
-  return new Date(instant);
+  return instant;
 }
 
 /** The calendar day an instant falls on in a time zone. */

@@ -19,8 +19,9 @@ describe('workspaces', () => {
       expect(Object.keys(workspace).sort()).toEqual(['createdAt', 'id', 'name', 'timezone']);
       expect(workspace.name).toBe('Blue Bottle Books');
       expect(workspace.timezone).toBe('America/Los_Angeles');
+      // Ids are uuid v7 (time-ordered, so id indexes stay append-only).
       expect(workspace.id).toMatch(
-        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
       );
       expect(workspace.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     });

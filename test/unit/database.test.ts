@@ -36,7 +36,11 @@ describe('the platform database (a real SQLite file)', () => {
   it('keeps data across a reopen and cascades a workspace delete', () => {
     const file = path.join(dir, 'platform.sqlite');
     const store = Store.open(file);
-    const organization = store.organizations.create('Firm');
+    const organization = store.organizations.insert({
+      id: 'org-1',
+      name: 'Firm',
+      createdAt: new Date().toISOString(),
+    });
     const workspace = {
       id: 'w1',
       name: 'W',

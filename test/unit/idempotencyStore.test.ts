@@ -14,7 +14,11 @@ describe('IdempotencyStore (a real in-memory SQLite database)', () => {
 
   beforeEach(() => {
     store = Store.open(':memory:');
-    organizationId = store.organizations.create('Firm').id;
+    organizationId = store.organizations.insert({
+      id: 'org-1',
+      name: 'Firm',
+      createdAt: new Date().toISOString(),
+    }).id;
   });
   afterEach(() => store.close());
 

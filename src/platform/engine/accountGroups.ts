@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type {
   AccountGroup,
   CreateAccountGroupBody,
@@ -56,7 +56,7 @@ export class AccountGroupService {
       validatePlacement({ id: null, type: body.type }, parentGroupId, groups);
       requireFreeName(groups, { id: null, type: body.type, parentGroupId }, name);
       const group: AccountGroup = {
-        id: randomUUID(),
+        id: newId(),
         name,
         parentGroupId,
         type: body.type,

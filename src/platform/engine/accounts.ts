@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type {
   Account,
   AccountType,
@@ -15,6 +15,7 @@ import {
 } from '../domain/accounts.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { nameKey, requireName } from '../domain/names.js';
+import { publicAccount, type AccountRecord } from '../store/accounts.js';
 import type { Store } from '../store/index.js';
 import type { EntityScope, EntityService } from './entities.js';
 import { pageOf, sliceList } from './pagination.js';
@@ -31,12 +32,12 @@ export class AccountService {
   /** Every account, archived included, in chart order (by code, then name). */
   list(organizationId: string, entityId: string, query: ListQuery) {
     this.entities.get(organizationId, entityId);
-    return sliceList(pageOf(query), this.store.accounts.all(entityId));
+    return sliceList(pageOf(query), this.store.accounts.all(entityId).map(publicAccount));
   }
 
   get(organizationId: string, entityId: string, id: string): Account {
     this.entities.get(organizationId, entityId);
-    return this.find(entityId, id);
+    return publicAccount(this.find(entityId, id));
   }
 
   create(organizationId: string, entityId: string, body: CreateAccountBody): Account {
@@ -88,7 +89,7 @@ export class AccountService {
           }
         }
         const account: Account = {
-          id: randomUUID(),
+          id: newId(),
           name,
           code,
           type: body.type,
@@ -124,7 +125,7 @@ export class AccountService {
       chosen = `${name.trim()} (bank feed${n > 1 ? ` ${n}` : ''})`;
     }
     const account: Account = {
-      id: randomUUID(),
+      id: newId(),
       name: chosen,
       code: allocateCode(type, new Set(existing.map((a) => a.code))),
       type,
@@ -134,8 +135,7 @@ export class AccountService {
       isDisabled: false,
       createdAt: new Date().toISOString(),
     };
-    this.store.accounts.insert(entityId, account, nameKey(account.name));
-    return account;
+    return this.store.accounts.insert(entityId, account, nameKey(account.name));
   }
 
   /** Renames and regroups; type, class and code are fixed after creation. */
@@ -147,7 +147,7 @@ export class AccountService {
     }
     return this.store.transaction(() => {
       const account = this.find(entityId, id);
-      const updated = { ...account };
+      const updated = publicAccount(account);
       if (body.name !== undefined) {
         updated.name = requireName(body.name, 'name');
         const clash = this.store.accounts
@@ -175,17 +175,17 @@ export class AccountService {
   setDisabled(organizationId: string, entityId: string, id: string, isDisabled: boolean): Account {
     this.entities.get(organizationId, entityId);
     const account = this.find(entityId, id);
-    const updated = { ...account, isDisabled };
+    const updated = { ...publicAccount(account), isDisabled };
     this.store.accounts.update(updated, nameKey(updated.name));
     return updated;
   }
 
   /** Deletes an account nothing has posted to; rules assigning it lose that action. */
   delete(organizationId: string, entityId: string, id: string): void {
-    const { entity } = this.entities.scope(organizationId, entityId);
+    const { entity, entitySeq } = this.entities.scope(organizationId, entityId);
     this.store.transaction(() => {
       const account = this.find(entityId, id);
-      if (this.store.accounts.hasPostings(id)) {
+      if (this.store.accounts.hasPostings(entitySeq, account.seq)) {
         throw conflict(`account ${account.code} ${account.name} has postings; archive it instead`);
       }
       this.rules.detachActions(entity.workspaceId, 'account_id', new Set([id]));
@@ -209,31 +209,32 @@ export class AccountService {
       if (blockers.length > 0) {
         throw conflict(`the merge is blocked: ${blockers.map((b) => b.code).join(', ')}`, blockers);
       }
-      this.store.accounts.movePostings(source.id, target.id);
+      this.store.postings.moveAccount(scope.entitySeq, source.seq, target.seq);
       this.rules.retargetAccountActions(scope.entity.workspaceId, source.id, target.id);
       this.store.accounts.delete(source.id);
-      return target;
+      return publicAccount(target);
     });
   }
 
-  private mergeFacts(scope: EntityScope, source: Account, target: Account) {
-    const lockDate = scope.entity.lockDate;
+  private mergeFacts(scope: EntityScope, source: AccountRecord, target: AccountRecord) {
+    const { lockDate } = scope.entity;
+    const { entitySeq } = scope;
     const accounts = this.store.accounts;
+    const lockedPostings = (account: AccountRecord) =>
+      lockDate !== null && accounts.hasPostingsOnOrBefore(entitySeq, account.seq, lockDate);
     return {
       sourceIsFinancial: source.financialAccountId !== null,
       sourceClass: source.class,
       targetClass: target.class,
       lockDate,
-      sourceHasLockedPostings:
-        lockDate !== null && accounts.hasPostingsOnOrBefore(source.id, lockDate),
-      targetHasLockedPostings:
-        lockDate !== null && accounts.hasPostingsOnOrBefore(target.id, lockDate),
-      sourceHasOpeningBalance: accounts.hasOpeningBalance(source.id),
-      targetHasOpeningBalance: accounts.hasOpeningBalance(target.id),
+      sourceHasLockedPostings: lockedPostings(source),
+      targetHasLockedPostings: lockedPostings(target),
+      sourceHasOpeningBalance: accounts.hasOpeningBalance(entitySeq, source.seq),
+      targetHasOpeningBalance: accounts.hasOpeningBalance(entitySeq, target.seq),
     };
   }
 
-  private find(entityId: string, id: string, what = 'account'): Account {
+  private find(entityId: string, id: string, what = 'account'): AccountRecord {
     const account = this.store.accounts.find(entityId, id);
     if (!account) throw notFound(what);
     return account;

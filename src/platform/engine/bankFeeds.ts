@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type {
   BankFeedConnection,
   ConnectedFinancialAccount,
@@ -32,7 +32,7 @@ export class BankFeedService {
     this.entities.get(organizationId, entityId);
     const bankName = requireName(body.bankName, 'bankName');
     const connection: ConnectionRecord = {
-      id: randomUUID(),
+      id: newId(),
       entityId,
       bankName,
       status: 'syncing',
@@ -56,7 +56,7 @@ export class BankFeedService {
             );
           }
         } else {
-          const id = randomUUID();
+          const id = newId();
           const name = requireName(requested.name, `accounts[${index}].name`);
           const chartAccount = this.accounts.createLinked(
             entityId,

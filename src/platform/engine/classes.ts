@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type { Class, CreateClassBody, ListQuery, RenameClassBody } from '../../api/index.js';
 import { orderClassTree } from '../domain/classes.js';
 import { conflict, notFound } from '../domain/errors.js';
@@ -47,7 +47,7 @@ export class ClassService {
         ? this.find(workspaceId, body.parentClassId, 'parent class')
         : null;
       this.requireFreeLabel(workspaceId, parent?.id ?? null, label);
-      const id = randomUUID();
+      const id = newId();
       const created: Class = {
         id,
         label,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type {
   CreateEntityBody,
   Entity,
@@ -14,6 +14,8 @@ import type { WorkspaceService } from './workspaces.js';
 
 export interface EntityScope {
   entity: Entity;
+  /** The integer key the entity's postings carry. */
+  entitySeq: number;
   workspace: SandboxWorkspace;
 }
 
@@ -27,7 +29,7 @@ export class EntityService {
   create(organizationId: string, workspaceId: string, body: CreateEntityBody): Entity {
     this.workspaces.get(organizationId, workspaceId);
     const entity: Entity = {
-      id: randomUUID(),
+      id: newId(),
       workspaceId,
       name: requireName(body.name, 'name'),
       bookkeepingStartDate: body.bookkeepingStartDate ?? null,
@@ -55,7 +57,11 @@ export class EntityService {
   /** An entity with its workspace (time zone, flags), for rules that need both. */
   scope(organizationId: string, id: string): EntityScope {
     const entity = this.get(organizationId, id);
-    return { entity, workspace: this.workspaces.get(organizationId, entity.workspaceId) };
+    return {
+      entity,
+      entitySeq: this.store.entities.seqOf(id),
+      workspace: this.workspaces.get(organizationId, entity.workspaceId),
+    };
   }
 
   update(organizationId: string, id: string, body: UpdateEntityBody): Entity {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type { CreateFaultBody, Fault } from '../../api/index.js';
 import { invalid } from '../domain/errors.js';
 
@@ -17,7 +17,7 @@ export class FaultService {
       throw invalid('status 0 (a dropped connection) exists only in after_commit mode');
     }
     const fault: Fault = {
-      id: randomUUID(),
+      id: newId(),
       method: body.method?.toUpperCase() ?? null,
       pathPrefix: body.pathPrefix ?? null,
       mode: body.mode,

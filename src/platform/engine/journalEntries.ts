@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type {
-  Account,
   CreateJournalEntryBody,
   JournalEntry,
   LedgerBasis,
@@ -15,20 +14,21 @@ import { conflict, invalid, notFound } from '../domain/errors.js';
 import { validateLines, type LineReferences, type PostingLine } from '../domain/journalEntries.js';
 import type { JournalEntryRecord } from '../store/journalEntries.js';
 import type { Store } from '../store/index.js';
-import type { PostedLine } from '../store/postings.js';
+import type { AccountRecord } from '../store/accounts.js';
+import { SOURCE_KIND, type PostedLine, type PostingInput } from '../store/postings.js';
 import type { EntityScope, EntityService } from './entities.js';
 import { listOf, pageOf } from './pagination.js';
 
 /** An entry checked and converted, ready to write. */
 interface PreparedEntry {
   record: JournalEntryRecord;
-  lines: PostingLine[];
+  lines: PostingInput[];
 }
 
 /** What the entries of one request are checked against: loaded once per request. */
 interface EntryContext {
   scope: EntityScope;
-  accounts: Map<string, Account>;
+  accounts: Map<string, AccountRecord>;
   references: LineReferences;
   sourceType: SourceType;
 }
@@ -52,9 +52,12 @@ export class JournalEntryService {
       page.limit,
       page.offset,
     );
-    const lines = this.store.postings.linesOf(rows.map((r) => r.id));
+    const lines = this.store.postings.linesOf(
+      SOURCE_KIND.journalEntry,
+      rows.map((r) => r.seq),
+    );
     return listOf(page, {
-      rows: rows.map((record) => this.present(scope, record, lines.get(record.id) ?? [])),
+      rows: rows.map((record) => this.present(scope, record, lines.get(record.seq) ?? [])),
       total,
     });
   }
@@ -67,7 +70,7 @@ export class JournalEntryService {
   ): JournalEntry {
     const scope = this.entities.scope(organizationId, entityId);
     const record = this.find(scope, id, this.readableBasis(scope, basis));
-    return this.present(scope, record, this.store.postings.linesOf([id]).get(id) ?? []);
+    return this.present(scope, record, this.storedLines(record));
   }
 
   create(organizationId: string, entityId: string, body: CreateJournalEntryBody): JournalEntry {
@@ -90,7 +93,14 @@ export class JournalEntryService {
       this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
     );
     this.store.transaction(() => {
-      for (const entry of prepared) this.write(entry);
+      for (const entry of prepared)
+        entry.record.seq = this.store.journalEntries.insert(entry.record);
+      this.store.postings.insert(
+        prepared.map(({ record, lines }) => ({
+          source: this.postingSource(context.scope, record),
+          lines,
+        })),
+      );
     });
     return prepared.map(({ record, lines }) =>
       this.present(context.scope, record, this.withAccounts(context, lines)),
@@ -124,11 +134,11 @@ export class JournalEntryService {
         memo: body.memo === undefined ? record.memo : body.memo,
       };
       const lines = body.lines
-        ? validateLines(body.lines, context.references)
-        : (this.store.postings.linesOf([id]).get(id) ?? []);
+        ? this.withSeqs(context, validateLines(body.lines, context.references))
+        : this.storedLines(record);
       this.store.journalEntries.update(updated);
-      this.store.postings.deleteSource(id);
-      this.store.postings.insert(this.postingSource(updated), lines);
+      this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
+      this.store.postings.insert([{ source: this.postingSource(context.scope, updated), lines }]);
       return this.present(context.scope, updated, this.withAccounts(context, lines));
     });
   }
@@ -148,7 +158,7 @@ export class JournalEntryService {
           `the entry is dated ${record.dateOnly}, on or before the lock date ${scope.entity.lockDate}`,
         );
       }
-      this.store.postings.deleteSource(id);
+      this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
       this.store.journalEntries.delete(id);
     });
   }
@@ -181,10 +191,11 @@ export class JournalEntryService {
     if (isInClosedPeriod(body.date, entity.lockDate)) {
       throw conflict(`${at}date ${body.date} is on or before the lock date ${entity.lockDate}`);
     }
-    const lines = validateLines(body.lines, context.references, at);
+    const lines = this.withSeqs(context, validateLines(body.lines, context.references, at));
     return {
       record: {
-        id: randomUUID(),
+        seq: 0,
+        id: newId(),
         entityId: entity.id,
         ledgerBasis,
         dateOnly: body.date,
@@ -196,19 +207,29 @@ export class JournalEntryService {
     };
   }
 
-  private write({ record, lines }: PreparedEntry): void {
-    this.store.journalEntries.insert(record);
-    this.store.postings.insert(this.postingSource(record), lines);
-  }
-
-  private postingSource(record: JournalEntryRecord) {
+  private postingSource(scope: EntityScope, record: JournalEntryRecord) {
     return {
-      entityId: record.entityId,
+      entitySeq: scope.entitySeq,
       ledgerBasis: record.ledgerBasis,
       day: record.dateOnly,
+      sourceKind: SOURCE_KIND.journalEntry,
+      sourceSeq: record.seq,
       sourceType: record.sourceType,
-      sourceId: record.id,
     };
+  }
+
+  private storedLines(record: JournalEntryRecord): PostedLine[] {
+    return (
+      this.store.postings.linesOf(SOURCE_KIND.journalEntry, [record.seq]).get(record.seq) ?? []
+    );
+  }
+
+  /** Validated lines refer to accounts of the context, so each has a seq. */
+  private withSeqs(context: EntryContext, lines: PostingLine[]): PostingInput[] {
+    return lines.map((line) => ({
+      ...line,
+      accountSeq: context.accounts.get(line.accountId)!.seq,
+    }));
   }
 
   /** Reading the accrual ledger requires it to be open (400), like writing to it. */
@@ -227,12 +248,11 @@ export class JournalEntryService {
     return record;
   }
 
-  private withAccounts(context: EntryContext, lines: PostingLine[]): PostedLine[] {
+  private withAccounts(context: EntryContext, lines: PostingInput[]): PostedLine[] {
     return lines.map((line, lineNo) => {
       const account = context.accounts.get(line.accountId);
       return {
         ...line,
-        sourceId: '',
         lineNo,
         accountCode: account?.code ?? '0',
         accountName: account?.name ?? '',

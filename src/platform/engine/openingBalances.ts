@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type { CreateOpeningBalanceBody, LedgerBasis, OpeningBalance } from '../../api/index.js';
 import { LEDGER_BASES } from '../../api/index.js';
 import { centsToAmount } from '../../core/money.js';
@@ -6,6 +6,7 @@ import { isInClosedPeriod } from '../domain/accounts.js';
 import { conflict } from '../domain/errors.js';
 import { validateLines } from '../domain/journalEntries.js';
 import type { Store } from '../store/index.js';
+import { SOURCE_KIND } from '../store/postings.js';
 import type { EntityService } from './entities.js';
 
 /**
@@ -19,7 +20,7 @@ export class OpeningBalanceService {
   ) {}
 
   create(organizationId: string, entityId: string, body: CreateOpeningBalanceBody): OpeningBalance {
-    const { entity } = this.entities.scope(organizationId, entityId);
+    const { entity, entitySeq } = this.entities.scope(organizationId, entityId);
     if (isInClosedPeriod(body.date, entity.lockDate)) {
       throw conflict(`date ${body.date} is on or before the lock date ${entity.lockDate}`);
     }
@@ -27,27 +28,28 @@ export class OpeningBalanceService {
     const lines = validateLines(
       body.lines.map((line) => ({ ...line, description: 'Opening balance' })),
       { account: (id) => accounts.get(id), classRoot: () => undefined },
-    );
+    ).map((line) => ({ ...line, accountSeq: accounts.get(line.accountId)!.seq }));
     const openingBalance = {
-      id: randomUUID(),
+      id: newId(),
       entityId,
       date: body.date,
       createdAt: new Date().toISOString(),
     };
     this.store.transaction(() => {
-      this.store.openingBalances.insert(openingBalance);
-      for (const ledgerBasis of LEDGER_BASES as readonly LedgerBasis[]) {
-        this.store.postings.insert(
-          {
-            entityId,
+      const seq = this.store.openingBalances.insert(openingBalance);
+      this.store.postings.insert(
+        (LEDGER_BASES as readonly LedgerBasis[]).map((ledgerBasis) => ({
+          source: {
+            entitySeq,
             ledgerBasis,
             day: body.date,
-            sourceType: 'opening_balance',
-            sourceId: openingBalance.id,
+            sourceKind: SOURCE_KIND.openingBalance,
+            sourceSeq: seq,
+            sourceType: 'opening_balance' as const,
           },
           lines,
-        );
-      }
+        })),
+      );
     });
     return {
       ...openingBalance,

@@ -1,7 +1,12 @@
-import type { CreateOrganizationResponse } from '../../api/index.js';
+import type { CreateOrganizationResponse, Organization } from '../../api/index.js';
+import { newId } from './ids.js';
 import { requireName } from '../domain/names.js';
 import type { Store } from '../store/index.js';
 import { hashToken, newAccessToken } from './tokens.js';
+
+function newOrganization(name: string): Organization {
+  return { id: newId(), name, createdAt: new Date().toISOString() };
+}
 
 export class OrganizationService {
   constructor(private readonly store: Store) {}
@@ -9,7 +14,7 @@ export class OrganizationService {
   create(name: string): CreateOrganizationResponse {
     const token = newAccessToken();
     const organization = this.store.transaction(() => {
-      const created = this.store.organizations.create(requireName(name, 'name'));
+      const created = this.store.organizations.insert(newOrganization(requireName(name, 'name')));
       this.store.organizations.addTokenHash(created.id, hashToken(token));
       return created;
     });
@@ -30,7 +35,9 @@ export class OrganizationService {
     return this.store.transaction(() => {
       const organization =
         this.store.organizations.findDefault() ??
-        this.store.organizations.create('Default organization', { isDefault: true });
+        this.store.organizations.insert(newOrganization('Default organization'), {
+          isDefault: true,
+        });
       const chosen = token ?? newAccessToken();
       const ownerId = this.authenticate(chosen);
       if (ownerId !== undefined && ownerId !== organization.id) {

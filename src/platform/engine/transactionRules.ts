@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import type {
   CreateTransactionRuleBody,
   ListQuery,
@@ -40,7 +40,7 @@ export class TransactionRuleService {
     validateConditions(body.conditions, refs);
     validateActions(body.actions, refs);
     const rule: TransactionRule = {
-      id: randomUUID(),
+      id: newId(),
       conditions: body.conditions.map(({ conditionType, value }) => ({ conditionType, value })),
       actions: body.actions.map(({ actionType, value }) => ({ actionType, value })),
       note: body.note ?? null,

@@ -6,7 +6,7 @@ import type {
   Workspace,
 } from '../../api/index.js';
 import { DEFAULT_WORKSPACE_TIMEZONE } from '../../api/index.js';
-import { randomUUID } from 'node:crypto';
+import { newId } from './ids.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { requireName } from '../domain/names.js';
 import type { Store } from '../store/index.js';
@@ -23,7 +23,7 @@ export class WorkspaceService {
 
   create(organizationId: string, body: CreateWorkspaceBody): Workspace {
     const workspace: Workspace = {
-      id: randomUUID(),
+      id: newId(),
       name: requireName(body.name, 'name'),
       timezone: body.timezone ?? DEFAULT_WORKSPACE_TIMEZONE,
       createdAt: new Date().toISOString(),

@@ -3,6 +3,7 @@ import { CLASS_OF_TYPE } from '../domain/accounts.js';
 import type { SqliteDatabase } from './database.js';
 
 interface AccountRow {
+  seq: number;
   id: string;
   name: string;
   code: string;
@@ -13,9 +14,21 @@ interface AccountRow {
   created_at: string;
 }
 
-const COLUMNS = 'id, name, code, type, group_id, financial_account_id, is_disabled, created_at';
+const COLUMNS =
+  'seq, id, name, code, type, group_id, financial_account_id, is_disabled, created_at';
 
-export const toAccount = (row: AccountRow): Account => ({
+/** An account with its integer key, which postings refer to. */
+export interface AccountRecord extends Account {
+  seq: number;
+}
+
+/** The API's view of an account record. */
+export function publicAccount({ seq: _seq, ...account }: AccountRecord): Account {
+  return account;
+}
+
+const toRecord = (row: AccountRow): AccountRecord => ({
+  seq: row.seq,
   id: row.id,
   name: row.name,
   code: row.code,
@@ -39,7 +52,6 @@ export class AccountStore {
   private readonly hasPostingsStatement;
   private readonly hasPostingsOnOrBeforeStatement;
   private readonly hasOpeningBalanceStatement;
-  private readonly movePostingsStatement;
   private readonly ungroupStatement;
 
   constructor(db: SqliteDatabase) {
@@ -70,20 +82,17 @@ export class AccountStore {
       'UPDATE accounts SET name = @name, name_key = @nameKey, group_id = @groupId, is_disabled = @isDisabled WHERE id = @id',
     );
     this.deleteStatement = db.prepare('DELETE FROM accounts WHERE id = ?');
-    this.hasPostingsStatement = db
-      .prepare('SELECT 1 FROM postings WHERE account_id = ? LIMIT 1')
-      .pluck();
+    // Daily balances answer per-account questions without reading postings; `basis IN (0, 1)`
+    // keeps to their primary key (entity, basis, account, day).
+    const accountDays =
+      'FROM daily_balances WHERE entity_seq = ? AND basis IN (0, 1) AND account_seq = ?';
+    this.hasPostingsStatement = db.prepare(`SELECT 1 ${accountDays} LIMIT 1`).pluck();
     this.hasPostingsOnOrBeforeStatement = db
-      .prepare('SELECT 1 FROM postings WHERE account_id = ? AND day <= ? LIMIT 1')
+      .prepare(`SELECT 1 ${accountDays} AND day <= ? LIMIT 1`)
       .pluck();
     this.hasOpeningBalanceStatement = db
-      .prepare(
-        "SELECT 1 FROM postings WHERE account_id = ? AND source_type = 'opening_balance' LIMIT 1",
-      )
+      .prepare(`SELECT 1 ${accountDays} AND opening_postings > 0 LIMIT 1`)
       .pluck();
-    this.movePostingsStatement = db.prepare(
-      'UPDATE postings SET account_id = ? WHERE account_id = ?',
-    );
     this.ungroupStatement = db.prepare(
       'UPDATE accounts SET group_id = ? WHERE entity_id = ? AND group_id = ?',
     );
@@ -97,26 +106,28 @@ export class AccountStore {
     return this.workspaceFinancialAccount.get(financialAccountId, workspaceId) !== undefined;
   }
 
-  insert(entityId: string, account: Account, nameKey: string): void {
-    this.insertStatement.run({
+  /** Inserts an account and answers its record (with its seq). */
+  insert(entityId: string, account: Account, nameKey: string): AccountRecord {
+    const { lastInsertRowid } = this.insertStatement.run({
       ...account,
       entityId,
       nameKey,
       isDisabled: account.isDisabled ? 1 : 0,
     });
+    return { ...account, seq: Number(lastInsertRowid) };
   }
 
-  find(entityId: string, id: string): Account | undefined {
+  find(entityId: string, id: string): AccountRecord | undefined {
     const row = this.findStatement.get(id, entityId);
-    return row && toAccount(row);
+    return row && toRecord(row);
   }
 
   /** Every account of the entity, archived included, in chart order. */
-  all(entityId: string): Account[] {
-    return this.allStatement.all(entityId).map(toAccount);
+  all(entityId: string): AccountRecord[] {
+    return this.allStatement.all(entityId).map(toRecord);
   }
 
-  update(account: Account, nameKey: string): void {
+  update(account: Account | AccountRecord, nameKey: string): void {
     this.updateStatement.run({ ...account, nameKey, isDisabled: account.isDisabled ? 1 : 0 });
   }
 
@@ -124,21 +135,16 @@ export class AccountStore {
     this.deleteStatement.run(id);
   }
 
-  hasPostings(id: string): boolean {
-    return this.hasPostingsStatement.get(id) !== undefined;
+  hasPostings(entitySeq: number, accountSeq: number): boolean {
+    return this.hasPostingsStatement.get(entitySeq, accountSeq) !== undefined;
   }
 
-  hasPostingsOnOrBefore(id: string, day: string): boolean {
-    return this.hasPostingsOnOrBeforeStatement.get(id, day) !== undefined;
+  hasPostingsOnOrBefore(entitySeq: number, accountSeq: number, day: string): boolean {
+    return this.hasPostingsOnOrBeforeStatement.get(entitySeq, accountSeq, day) !== undefined;
   }
 
-  hasOpeningBalance(id: string): boolean {
-    return this.hasOpeningBalanceStatement.get(id) !== undefined;
-  }
-
-  /** Moves every posting of one account to another (a merge). */
-  movePostings(fromId: string, toId: string): void {
-    this.movePostingsStatement.run(toId, fromId);
+  hasOpeningBalance(entitySeq: number, accountSeq: number): boolean {
+    return this.hasOpeningBalanceStatement.get(entitySeq, accountSeq) !== undefined;
   }
 
   /** Moves a group's member accounts to another group (or to no group). */

@@ -30,6 +30,7 @@ export class EntityStore {
   private readonly listStatement;
   private readonly countStatement;
   private readonly updateStatement;
+  private readonly seqStatement;
 
   constructor(db: SqliteDatabase) {
     this.insertStatement = db.prepare(
@@ -46,6 +47,7 @@ export class EntityStore {
     this.countStatement = db
       .prepare('SELECT COUNT(*) FROM entities WHERE workspace_id = ?')
       .pluck();
+    this.seqStatement = db.prepare('SELECT seq FROM entities WHERE id = ?').pluck();
     this.updateStatement = db.prepare(
       `UPDATE entities SET name = @name, bookkeeping_start_date = @bookkeepingStartDate,
          lock_date = @lockDate, accrual_ledger_open = @accrualLedgerOpen WHERE id = @id`,
@@ -67,6 +69,11 @@ export class EntityStore {
       rows: this.listStatement.all(workspaceId, limit, offset).map(toEntity),
       total: Number(this.countStatement.get(workspaceId)),
     };
+  }
+
+  /** The integer key postings use for the entity. */
+  seqOf(id: string): number {
+    return Number(this.seqStatement.get(id));
   }
 
   update(entity: Entity): void {

@@ -3,6 +3,8 @@ import type { SqliteDatabase } from './database.js';
 
 /** A journal entry's header; its lines live in the postings table. */
 export interface JournalEntryRecord {
+  /** The integer key its postings refer to (0 until written). */
+  seq: number;
   id: string;
   entityId: string;
   ledgerBasis: LedgerBasis;
@@ -13,6 +15,7 @@ export interface JournalEntryRecord {
 }
 
 interface EntryRow {
+  seq: number;
   id: string;
   entity_id: string;
   ledger_basis: string;
@@ -22,9 +25,10 @@ interface EntryRow {
   created_at: string;
 }
 
-const COLUMNS = 'id, entity_id, ledger_basis, date_only, memo, source_type, created_at';
+const COLUMNS = 'seq, id, entity_id, ledger_basis, date_only, memo, source_type, created_at';
 
 const toRecord = (row: EntryRow): JournalEntryRecord => ({
+  seq: row.seq,
   id: row.id,
   entityId: row.entity_id,
   ledgerBasis: row.ledger_basis as LedgerBasis,
@@ -61,7 +65,7 @@ export class JournalEntryStore {
       AND date_only >= @startDate AND date_only <= @endDate`;
     this.listStatement = db.prepare(
       `SELECT ${COLUMNS} FROM journal_entries WHERE ${where}
-       ORDER BY date_only DESC, rowid DESC LIMIT @limit OFFSET @offset`,
+       ORDER BY date_only DESC, seq DESC LIMIT @limit OFFSET @offset`,
     );
     this.countStatement = db.prepare(`SELECT COUNT(*) FROM journal_entries WHERE ${where}`).pluck();
     this.updateStatement = db.prepare(
@@ -70,8 +74,10 @@ export class JournalEntryStore {
     this.deleteStatement = db.prepare('DELETE FROM journal_entries WHERE id = ?');
   }
 
-  insert(entry: JournalEntryRecord): void {
-    this.insertStatement.run(entry);
+  /** Inserts the entry and answers its seq. */
+  insert(entry: JournalEntryRecord): number {
+    const { seq: _seq, ...columns } = entry;
+    return Number(this.insertStatement.run(columns).lastInsertRowid);
   }
 
   find(entityId: string, id: string): JournalEntryRecord | undefined {
@@ -94,7 +100,7 @@ export class JournalEntryStore {
   }
 
   update(entry: JournalEntryRecord): void {
-    this.updateStatement.run(entry);
+    this.updateStatement.run({ id: entry.id, dateOnly: entry.dateOnly, memo: entry.memo });
   }
 
   delete(id: string): void {

@@ -37,7 +37,8 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX workspaces_by_organization ON workspaces(organization_id);
       CREATE TABLE entities (
-        id TEXT PRIMARY KEY,
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         workspace_id TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
         name TEXT NOT NULL,
         bookkeeping_start_date TEXT,
@@ -60,7 +61,8 @@ export const MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX classes_sibling_label
         ON classes(workspace_id, COALESCE(parent_class_id, ''), label_key);
       CREATE TABLE accounts (
-        id TEXT PRIMARY KEY,
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
         name TEXT NOT NULL,
         name_key TEXT NOT NULL,
@@ -126,7 +128,8 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX account_groups_by_entity ON account_groups(entity_id);
       CREATE TABLE journal_entries (
-        id TEXT PRIMARY KEY,
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
         ledger_basis TEXT NOT NULL,
         date_only TEXT NOT NULL,
@@ -136,31 +139,48 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX journal_entries_by_day ON journal_entries(entity_id, ledger_basis, date_only);
       CREATE TABLE opening_balances (
-        id TEXT PRIMARY KEY,
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
         entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
         date TEXT NOT NULL,
         created_at TEXT NOT NULL
       );
       -- One row per line of every posting source (journal entries, bank transactions, opening
-      -- balances), per ledger: what the reports sum. Amounts are integer cents.
+      -- balances), per ledger. Keys are integers (entities.seq, accounts.seq, the source's seq)
+      -- so that rows and indexes stay small on million-line ledgers; basis 0 is cash, 1 accrual;
+      -- source_kind 0 a journal entry, 1 a bank transaction, 2 an opening balance. Amounts are
+      -- integer cents. Indexed by day (the general ledger reads a period) and by source.
       CREATE TABLE postings (
         id INTEGER PRIMARY KEY,
-        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-        ledger_basis TEXT NOT NULL,
-        account_id TEXT NOT NULL REFERENCES accounts(id),
+        entity_seq INTEGER NOT NULL REFERENCES entities(seq) ON DELETE CASCADE,
+        basis INTEGER NOT NULL,
+        account_seq INTEGER NOT NULL REFERENCES accounts(seq),
         day TEXT NOT NULL,
         debit_cents INTEGER NOT NULL,
         credit_cents INTEGER NOT NULL,
+        source_kind INTEGER NOT NULL,
+        source_seq INTEGER NOT NULL,
         source_type TEXT NOT NULL,
-        source_id TEXT NOT NULL,
         line_no INTEGER NOT NULL,
         description TEXT NOT NULL DEFAULT '',
         counterparty_name TEXT
       );
-      CREATE INDEX postings_by_account_day
-        ON postings(entity_id, ledger_basis, account_id, day, debit_cents, credit_cents);
-      CREATE INDEX postings_by_source ON postings(source_id, line_no);
-      CREATE INDEX postings_by_account ON postings(account_id, day);
+      CREATE INDEX postings_by_day ON postings(entity_seq, basis, day);
+      CREATE INDEX postings_by_source ON postings(source_kind, source_seq);
+      -- Per account and calendar day, the sums of its postings: what the summary reports and
+      -- the per-account checks read (accounts × days rows instead of one per posting). Kept in
+      -- step with postings by the posting store, in the same transactions.
+      CREATE TABLE daily_balances (
+        entity_seq INTEGER NOT NULL REFERENCES entities(seq) ON DELETE CASCADE,
+        basis INTEGER NOT NULL,
+        account_seq INTEGER NOT NULL REFERENCES accounts(seq),
+        day TEXT NOT NULL,
+        debit_cents INTEGER NOT NULL,
+        credit_cents INTEGER NOT NULL,
+        postings INTEGER NOT NULL,
+        opening_postings INTEGER NOT NULL,
+        PRIMARY KEY (entity_seq, basis, account_seq, day)
+      ) WITHOUT ROWID;
       CREATE TABLE posting_classes (
         posting_id INTEGER NOT NULL REFERENCES postings(id) ON DELETE CASCADE,
         class_id TEXT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,

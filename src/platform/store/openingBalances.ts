@@ -13,8 +13,12 @@ export class OpeningBalanceStore {
       .pluck();
   }
 
-  insert(record: { id: string; entityId: string; date: string; createdAt: string }): void {
-    this.insertStatement.run(record.id, record.entityId, record.date, record.createdAt);
+  /** Inserts the opening balance and answers its seq. */
+  insert(record: { id: string; entityId: string; date: string; createdAt: string }): number {
+    return Number(
+      this.insertStatement.run(record.id, record.entityId, record.date, record.createdAt)
+        .lastInsertRowid,
+    );
   }
 
   /** Whether the entity has any opening balance (it then cannot start a migration). */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Organization } from '../../api/index.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -36,8 +35,7 @@ export class OrganizationStore {
     );
   }
 
-  create(name: string, options: { isDefault?: boolean } = {}): Organization {
-    const organization = { id: randomUUID(), name, createdAt: new Date().toISOString() };
+  insert(organization: Organization, options: { isDefault?: boolean } = {}): Organization {
     this.insertStatement.run(
       organization.id,
       organization.name,

@@ -2,20 +2,32 @@ import type { LedgerBasis, SourceType } from '../../api/index.js';
 import type { PostingLine } from '../domain/journalEntries.js';
 import type { SqliteDatabase } from './database.js';
 
+/** How a ledger basis is stored in postings. */
+export const BASIS_CODE: Record<LedgerBasis, number> = { cash: 0, accrual: 1 };
+
+/** What kind of record a posting's `source_seq` points at. */
+export const SOURCE_KIND = { journalEntry: 0, bankTransaction: 1, openingBalance: 2 } as const;
+export type SourceKind = (typeof SOURCE_KIND)[keyof typeof SOURCE_KIND];
+
 /** Where a set of postings comes from, and where it lands. */
 export interface PostingSource {
-  entityId: string;
+  entitySeq: number;
   ledgerBasis: LedgerBasis;
   day: string;
+  sourceKind: SourceKind;
+  /** The seq of the journal entry, bank transaction or opening balance. */
+  sourceSeq: number;
   sourceType: SourceType;
-  /** The journal entry, bank transaction or opening balance the postings belong to. */
-  sourceId: string;
   counterpartyName?: string | null;
 }
 
-/** A stored line, with its account's code and name for display. */
-export interface PostedLine extends PostingLine {
-  sourceId: string;
+/** A line to post: the account by its seq as well as its id. */
+export interface PostingInput extends PostingLine {
+  accountSeq: number;
+}
+
+/** A stored line, with its account's id, code and name for display. */
+export interface PostedLine extends PostingInput {
   lineNo: number;
   accountCode: string;
   accountName: string;
@@ -23,8 +35,9 @@ export interface PostedLine extends PostingLine {
 
 interface PostedRow {
   id: number;
-  source_id: string;
+  source_seq: number;
   line_no: number;
+  account_seq: number;
   account_id: string;
   code: string;
   name: string;
@@ -33,78 +46,215 @@ interface PostedRow {
   description: string;
 }
 
-/** The postings table: one row per line per ledger, what reports sum. */
+interface PostingRow {
+  entity_seq: number;
+  basis: number;
+  account_seq: number;
+  day: string;
+  debit_cents: number;
+  credit_cents: number;
+  source_kind: number;
+}
+
+interface DailyRow extends Omit<PostingRow, 'source_kind'> {
+  postings: number;
+  opening_postings: number;
+}
+
+/** Changes to daily balances, summed per (entity, basis, account, day) before they are applied. */
+class DailyDeltas {
+  readonly byKey = new Map<string, DailyRow>();
+
+  add(delta: DailyRow): void {
+    const key = `${delta.entity_seq}|${delta.basis}|${delta.account_seq}|${delta.day}`;
+    const sum = this.byKey.get(key);
+    if (!sum) {
+      this.byKey.set(key, delta);
+      return;
+    }
+    sum.debit_cents += delta.debit_cents;
+    sum.credit_cents += delta.credit_cents;
+    sum.postings += delta.postings;
+    sum.opening_postings += delta.opening_postings;
+  }
+
+  /** One posting written (sign 1) or removed (sign −1). */
+  addPosting(row: PostingRow, sign: 1 | -1): void {
+    this.add({
+      entity_seq: row.entity_seq,
+      basis: row.basis,
+      account_seq: row.account_seq,
+      day: row.day,
+      debit_cents: sign * row.debit_cents,
+      credit_cents: sign * row.credit_cents,
+      postings: sign,
+      opening_postings: row.source_kind === SOURCE_KIND.openingBalance ? sign : 0,
+    });
+  }
+}
+
+/**
+ * The postings table — one row per line per ledger, what reports read — and the daily balances
+ * summed from it, kept in step here: every write of postings goes through this store, inside
+ * its caller's transaction.
+ */
 export class PostingStore {
   private readonly insertStatement;
   private readonly insertClassStatement;
+  private readonly sourceRowsStatement;
   private readonly deleteStatement;
+  private readonly upsertDailyStatement;
+  private readonly pruneDailyStatement;
   private readonly linesStatement;
   private readonly classesStatement;
+  private readonly accountRowsStatement;
+  private readonly moveAccountStatement;
 
   constructor(db: SqliteDatabase) {
     this.insertStatement = db.prepare(
-      `INSERT INTO postings (entity_id, ledger_basis, account_id, day, debit_cents, credit_cents, source_type, source_id, line_no, description, counterparty_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO postings (entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertClassStatement = db.prepare(
       'INSERT INTO posting_classes (posting_id, class_id) VALUES (?, ?)',
     );
-    this.deleteStatement = db.prepare('DELETE FROM postings WHERE source_id = ?');
-    this.linesStatement = db.prepare<[string], PostedRow>(
-      `SELECT p.id, p.source_id, p.line_no, p.account_id, a.code, a.name, p.debit_cents, p.credit_cents, p.description
-       FROM postings p JOIN accounts a ON a.id = p.account_id
-       WHERE p.source_id IN (SELECT value FROM json_each(?))
-       ORDER BY p.source_id, p.ledger_basis, p.line_no`,
+    this.sourceRowsStatement = db.prepare<[number, number], PostingRow>(
+      `SELECT entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind
+       FROM postings WHERE source_kind = ? AND source_seq = ?`,
+    );
+    this.deleteStatement = db.prepare(
+      'DELETE FROM postings WHERE source_kind = ? AND source_seq = ?',
+    );
+    this.upsertDailyStatement = db.prepare(
+      `INSERT INTO daily_balances (entity_seq, basis, account_seq, day, debit_cents, credit_cents, postings, opening_postings)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT DO UPDATE SET debit_cents = debit_cents + excluded.debit_cents,
+         credit_cents = credit_cents + excluded.credit_cents, postings = postings + excluded.postings,
+         opening_postings = opening_postings + excluded.opening_postings`,
+    );
+    this.pruneDailyStatement = db.prepare(
+      'DELETE FROM daily_balances WHERE entity_seq = ? AND basis = ? AND account_seq = ? AND day = ? AND postings = 0',
+    );
+    this.linesStatement = db.prepare<[number, string], PostedRow>(
+      `SELECT p.id, p.source_seq, p.line_no, p.account_seq, a.id AS account_id, a.code, a.name,
+              p.debit_cents, p.credit_cents, p.description
+       FROM postings p JOIN accounts a ON a.seq = p.account_seq
+       WHERE p.source_kind = ? AND p.source_seq IN (SELECT value FROM json_each(?))
+       ORDER BY p.source_seq, p.basis, p.line_no`,
     );
     this.classesStatement = db.prepare<[string], { posting_id: number; class_id: string }>(
       `SELECT posting_id, class_id FROM posting_classes
        WHERE posting_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`,
     );
+    this.accountRowsStatement = db.prepare<[number, number], DailyRow>(
+      `SELECT entity_seq, basis, account_seq, day, debit_cents, credit_cents, postings, opening_postings
+       FROM daily_balances WHERE entity_seq = ? AND basis IN (0, 1) AND account_seq = ?`,
+    );
+    this.moveAccountStatement = db.prepare(
+      'UPDATE postings SET account_seq = ? WHERE entity_seq = ? AND account_seq = ?',
+    );
   }
 
-  /** Writes the lines of one source; call inside the caller's transaction. */
-  insert(source: PostingSource, lines: readonly PostingLine[]): void {
-    lines.forEach((line, index) => {
-      const { lastInsertRowid } = this.insertStatement.run(
-        source.entityId,
-        source.ledgerBasis,
-        line.accountId,
-        source.day,
-        line.debitCents,
-        line.creditCents,
-        source.sourceType,
-        source.sourceId,
-        index,
-        line.description,
-        source.counterpartyName ?? null,
-      );
-      for (const classId of line.classIds) this.insertClassStatement.run(lastInsertRowid, classId);
-    });
+  /** Writes the lines of some sources; call inside the caller's transaction. */
+  insert(batch: readonly { source: PostingSource; lines: readonly PostingInput[] }[]): void {
+    const deltas = new DailyDeltas();
+    for (const { source, lines } of batch) {
+      const basis = BASIS_CODE[source.ledgerBasis];
+      lines.forEach((line, index) => {
+        const { lastInsertRowid } = this.insertStatement.run(
+          source.entitySeq,
+          basis,
+          line.accountSeq,
+          source.day,
+          line.debitCents,
+          line.creditCents,
+          source.sourceKind,
+          source.sourceSeq,
+          source.sourceType,
+          index,
+          line.description,
+          source.counterpartyName ?? null,
+        );
+        for (const classId of line.classIds)
+          this.insertClassStatement.run(lastInsertRowid, classId);
+        deltas.addPosting(
+          {
+            entity_seq: source.entitySeq,
+            basis,
+            account_seq: line.accountSeq,
+            day: source.day,
+            debit_cents: line.debitCents,
+            credit_cents: line.creditCents,
+            source_kind: source.sourceKind,
+          },
+          1,
+        );
+      });
+    }
+    this.apply(deltas);
   }
 
   /** Removes every posting of a source (their class assignments go with them). */
-  deleteSource(sourceId: string): void {
-    this.deleteStatement.run(sourceId);
+  deleteSource(kind: SourceKind, seq: number): void {
+    const deltas = new DailyDeltas();
+    for (const row of this.sourceRowsStatement.all(kind, seq)) deltas.addPosting(row, -1);
+    this.deleteStatement.run(kind, seq);
+    this.apply(deltas);
   }
 
-  /** The lines of some sources, grouped by source id, in line order (one ledger's copy). */
-  linesOf(sourceIds: readonly string[]): Map<string, PostedLine[]> {
-    const result = new Map<string, PostedLine[]>();
-    if (sourceIds.length === 0) return result;
-    const rows = this.linesStatement.all(JSON.stringify(sourceIds));
+  /** Moves every posting of one account to another (an account merge). */
+  moveAccount(entitySeq: number, fromSeq: number, toSeq: number): void {
+    const deltas = new DailyDeltas();
+    for (const row of this.accountRowsStatement.all(entitySeq, fromSeq)) {
+      deltas.add({ ...row, account_seq: toSeq });
+      deltas.add({
+        ...row,
+        debit_cents: -row.debit_cents,
+        credit_cents: -row.credit_cents,
+        postings: -row.postings,
+        opening_postings: -row.opening_postings,
+      });
+    }
+    this.moveAccountStatement.run(toSeq, entitySeq, fromSeq);
+    this.apply(deltas);
+  }
+
+  private apply(deltas: DailyDeltas): void {
+    for (const d of deltas.byKey.values()) {
+      this.upsertDailyStatement.run(
+        d.entity_seq,
+        d.basis,
+        d.account_seq,
+        d.day,
+        d.debit_cents,
+        d.credit_cents,
+        d.postings,
+        d.opening_postings,
+      );
+      if (d.postings < 0) this.pruneDailyStatement.run(d.entity_seq, d.basis, d.account_seq, d.day);
+    }
+  }
+
+  /** The lines of some sources, by source seq, in line order (one ledger's copy). */
+  linesOf(kind: SourceKind, seqs: readonly number[]): Map<number, PostedLine[]> {
+    const result = new Map<number, PostedLine[]>();
+    if (seqs.length === 0) return result;
+    const rows = this.linesStatement.all(kind, JSON.stringify(seqs));
     const classes = new Map<number, string[]>();
-    for (const row of this.classesStatement.all(JSON.stringify(rows.map((r) => r.id)))) {
-      const list = classes.get(row.posting_id) ?? [];
-      list.push(row.class_id);
-      classes.set(row.posting_id, list);
+    if (rows.length > 0) {
+      for (const row of this.classesStatement.all(JSON.stringify(rows.map((r) => r.id)))) {
+        const list = classes.get(row.posting_id) ?? [];
+        list.push(row.class_id);
+        classes.set(row.posting_id, list);
+      }
     }
     for (const row of rows) {
-      const lines = result.get(row.source_id) ?? [];
+      const lines = result.get(row.source_seq) ?? [];
       // A source on both ledgers has each line twice; keep one copy.
-      if (lines.some((line) => line.lineNo === row.line_no)) continue;
+      if (lines.length > row.line_no) continue;
       lines.push({
-        sourceId: row.source_id,
         lineNo: row.line_no,
+        accountSeq: row.account_seq,
         accountId: row.account_id,
         accountCode: row.code,
         accountName: row.name,
@@ -113,7 +263,7 @@ export class PostingStore {
         description: row.description,
         classIds: classes.get(row.id) ?? [],
       });
-      result.set(row.source_id, lines);
+      result.set(row.source_seq, lines);
     }
     return result;
   }

@@ -62,11 +62,9 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
       }),
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({
-          account: accounts.create(request.organizationId, request.params.entityId, request.body),
-        }),
+      reply.code(201).send({
+        account: accounts.create(request.organizationId, request.params.entityId, request.body),
+      }),
   );
 
   app.post(
@@ -228,11 +226,9 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
       }),
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send({
-          group: groups.create(request.organizationId, request.params.entityId, request.body),
-        }),
+      reply.code(201).send({
+        group: groups.create(request.organizationId, request.params.entityId, request.body),
+      }),
   );
 
   app.get(
