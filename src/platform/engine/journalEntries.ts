@@ -252,7 +252,12 @@ export class JournalEntryService {
     return lines.map((line, lineNo) => {
       const account = context.accounts.get(line.accountId);
       return {
-        ...line,
+        accountId: line.accountId,
+        accountSeq: line.accountSeq,
+        classIds: line.classIds,
+        debitCents: line.debitCents,
+        creditCents: line.creditCents,
+        description: line.description,
         lineNo,
         accountCode: account?.code ?? '0',
         accountName: account?.name ?? '',

@@ -1,6 +1,10 @@
 import type { LedgerBasis, SourceType } from '../../api/index.js';
 import type { PostingLine } from '../domain/journalEntries.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
+
+/** Rows per multi-row INSERT (13 parameters each, well under SQLite's limit). */
+const INSERT_CHUNK_ROWS = 50;
 
 /** How a ledger basis is stored in postings. */
 export const BASIS_CODE: Record<LedgerBasis, number> = { cash: 0, accrual: 1 };
@@ -99,7 +103,10 @@ class DailyDeltas {
  * its caller's transaction.
  */
 export class PostingStore {
-  private readonly insertStatement;
+  private readonly db: SqliteDatabase;
+  /** Multi-row INSERT statements by row count, prepared on first use. */
+  private readonly insertStatements = new Map<number, Statement>();
+  private readonly maxIdStatement;
   private readonly insertClassStatement;
   private readonly sourceRowsStatement;
   private readonly deleteStatement;
@@ -111,10 +118,8 @@ export class PostingStore {
   private readonly moveAccountStatement;
 
   constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
-      `INSERT INTO postings (entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.db = db;
+    this.maxIdStatement = db.prepare('SELECT COALESCE(MAX(id), 0) FROM postings').pluck();
     this.insertClassStatement = db.prepare(
       'INSERT INTO posting_classes (posting_id, class_id) VALUES (?, ?)',
     );
@@ -155,13 +160,22 @@ export class PostingStore {
     );
   }
 
-  /** Writes the lines of some sources; call inside the caller's transaction. */
+  /**
+   * Writes the lines of some sources; call inside the caller's transaction. Rows go in
+   * multi-row INSERTs with ids assigned here (the transaction holds the write lock), so that
+   * class assignments know their posting without a round trip per row.
+   */
   insert(batch: readonly { source: PostingSource; lines: readonly PostingInput[] }[]): void {
     const deltas = new DailyDeltas();
+    let nextId = Number(this.maxIdStatement.get()) + 1;
+    const rows: unknown[][] = [];
+    const classes: [number, string][] = [];
     for (const { source, lines } of batch) {
       const basis = BASIS_CODE[source.ledgerBasis];
       lines.forEach((line, index) => {
-        const { lastInsertRowid } = this.insertStatement.run(
+        const id = nextId++;
+        rows.push([
+          id,
           source.entitySeq,
           basis,
           line.accountSeq,
@@ -174,9 +188,8 @@ export class PostingStore {
           index,
           line.description,
           source.counterpartyName ?? null,
-        );
-        for (const classId of line.classIds)
-          this.insertClassStatement.run(lastInsertRowid, classId);
+        ]);
+        for (const classId of line.classIds) classes.push([id, classId]);
         deltas.addPosting(
           {
             entity_seq: source.entitySeq,
@@ -191,7 +204,28 @@ export class PostingStore {
         );
       });
     }
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
+      const chunk = rows.slice(start, start + INSERT_CHUNK_ROWS);
+      this.insertStatementFor(chunk.length).run(chunk.flat());
+    }
+    for (const [postingId, classId] of classes) this.insertClassStatement.run(postingId, classId);
     this.apply(deltas);
+  }
+
+  private insertStatementFor(rowCount: number): Statement {
+    let statement = this.insertStatements.get(rowCount);
+    if (!statement) {
+      const values = Array.from(
+        { length: rowCount },
+        () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      statement = this.db.prepare(
+        `INSERT INTO postings (id, entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name)
+         VALUES ${values.join(', ')}`,
+      );
+      this.insertStatements.set(rowCount, statement);
+    }
+    return statement;
   }
 
   /** Removes every posting of a source (their class assignments go with them). */
