@@ -7,3 +7,4 @@ export * from './sandbox.js';
 export * from './accounts.js';
 export * from './journalEntries.js';
 export * from './bankFeeds.js';
+export * from './reports.js';

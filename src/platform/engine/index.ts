@@ -7,6 +7,7 @@ import { EntityService } from './entities.js';
 import { FaultService } from './faults.js';
 import { JournalEntryService } from './journalEntries.js';
 import { OpeningBalanceService } from './openingBalances.js';
+import { ReportService } from './reports.js';
 import { OrganizationService } from './organizations.js';
 import { TransactionRuleService } from './transactionRules.js';
 import { WorkspaceService } from './workspaces.js';
@@ -39,6 +40,7 @@ export class Engine {
   readonly journalEntries: JournalEntryService;
   readonly openingBalances: OpeningBalanceService;
   readonly bankFeeds: BankFeedService;
+  readonly reports: ReportService;
   readonly faults = new FaultService();
 
   constructor(
@@ -55,5 +57,6 @@ export class Engine {
     this.journalEntries = new JournalEntryService(store, this.entities);
     this.openingBalances = new OpeningBalanceService(store, this.entities);
     this.bankFeeds = new BankFeedService(store, this.entities, this.accounts);
+    this.reports = new ReportService(store, this.entities);
   }
 }

@@ -13,6 +13,7 @@ import { installPipeline } from './pipeline.js';
 import { chartOfAccountsRoutes } from './routes/chartOfAccounts.js';
 import { classRoutes } from './routes/classes.js';
 import { journalEntryRoutes } from './routes/journalEntries.js';
+import { reportRoutes } from './routes/reports.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { transactionRuleRoutes } from './routes/transactionRules.js';
 import { workspaceRoutes } from './routes/workspaces.js';
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await platform.register(transactionRuleRoutes, { engine });
       await platform.register(chartOfAccountsRoutes, { engine });
       await platform.register(journalEntryRoutes, { engine });
+      await platform.register(reportRoutes, { engine });
     },
     { prefix: '/platform/v1' },
   );

@@ -9,6 +9,7 @@ import { JournalEntryStore } from './journalEntries.js';
 import { OpeningBalanceStore } from './openingBalances.js';
 import { OrganizationStore } from './organizations.js';
 import { PostingStore } from './postings.js';
+import { ReportStore } from './reports.js';
 import { TransactionRuleStore } from './transactionRules.js';
 import { WorkspaceStore } from './workspaces.js';
 
@@ -24,6 +25,7 @@ export class Store {
   readonly postings: PostingStore;
   readonly openingBalances: OpeningBalanceStore;
   readonly bankFeeds: BankFeedStore;
+  readonly reports: ReportStore;
   readonly transactionRules: TransactionRuleStore;
   readonly idempotency: IdempotencyStore;
 
@@ -38,6 +40,7 @@ export class Store {
     this.postings = new PostingStore(db);
     this.openingBalances = new OpeningBalanceStore(db);
     this.bankFeeds = new BankFeedStore(db);
+    this.reports = new ReportStore(db);
     this.transactionRules = new TransactionRuleStore(db);
     this.idempotency = new IdempotencyStore(db);
   }

@@ -1,0 +1,94 @@
+import { addDays, type CalendarDay } from './calendar.js';
+
+export const GROUP_BY = ['week', 'month', 'quarter', 'year', 'total'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+/** A report column: an inclusive range of calendar days. */
+export interface Period {
+  startDate: CalendarDay;
+  endDate: CalendarDay;
+}
+
+export class TooManyPeriodsError extends Error {
+  override name = 'TooManyPeriodsError';
+}
+
+/** Reports refuse ranges that would make more columns than this. */
+export const MAX_PERIODS = 1000;
+
+function parts(day: CalendarDay): [number, number, number] {
+  return [Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10))];
+}
+
+function format(year: number, month: number, date: number): CalendarDay {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`;
+}
+
+/** The last day of the grouping period that contains `day`. */
+function periodEnd(day: CalendarDay, groupBy: Exclude<GroupBy, 'total'>): CalendarDay {
+  const [year, month] = parts(day);
+  switch (groupBy) {
+    case 'week': {
+      // Weeks run Monday to Sunday; getUTCDay() is 0 on Sunday.
+      const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+      return addDays(day, (7 - weekday) % 7);
+    }
+    case 'month':
+      return addDays(format(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1), -1);
+    case 'quarter': {
+      const lastMonth = Math.ceil(month / 3) * 3;
+      return addDays(
+        format(lastMonth === 12 ? year + 1 : year, lastMonth === 12 ? 1 : lastMonth + 1, 1),
+        -1,
+      );
+    }
+    case 'year':
+      return format(year, 12, 31);
+  }
+}
+
+/**
+ * The columns of a report from `startDate` to `endDate` (inclusive): calendar weeks
+ * (Monday–Sunday), months, quarters or years, each clipped to the range; or one column for
+ * `total`. Throws TooManyPeriodsError past 1,000 columns.
+ */
+export function periodsBetween(
+  startDate: CalendarDay,
+  endDate: CalendarDay,
+  groupBy: GroupBy,
+  maxPeriods = MAX_PERIODS,
+): Period[] {
+  if (startDate > endDate) throw new RangeError('startDate must not be after endDate');
+  if (groupBy === 'total') return [{ startDate, endDate }];
+  const periods: Period[] = [];
+  let start = startDate;
+  while (start <= endDate) {
+    if (periods.length === maxPeriods) {
+      throw new TooManyPeriodsError(`the range makes more than ${maxPeriods} ${groupBy} periods`);
+    }
+    const end = periodEnd(start, groupBy);
+    const clipped = end < endDate ? end : endDate;
+    periods.push({ startDate: start, endDate: clipped });
+    start = addDays(clipped, 1);
+  }
+  return periods;
+}
+
+/** The index of the period containing `day`, or −1 when it is outside them all. */
+export function periodIndexOf(periods: readonly Period[], day: CalendarDay): number {
+  let low = 0;
+  let high = periods.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const period = periods[middle]!;
+    if (day < period.startDate) high = middle - 1;
+    else if (day > period.endDate) low = middle + 1;
+    else return middle;
+  }
+  return -1;
+}
+
+/** The fiscal year of a day (fiscal years are calendar years) starts on this day. */
+export function fiscalYearStart(day: CalendarDay): CalendarDay {
+  return `${day.slice(0, 4)}-01-01`;
+}

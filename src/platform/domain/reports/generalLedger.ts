@@ -1,0 +1,100 @@
+import type {
+  GeneralLedger,
+  GeneralLedgerEntry,
+  LedgerBasis,
+  SourceType,
+} from '../../../api/index.js';
+import type { CalendarDay } from '../../../core/calendar.js';
+import { addCents, centsToAmount, type Cents } from '../../../core/money.js';
+import { naturalSign, type ReportAccount } from './ledgerData.js';
+
+/** One posting as the general ledger shows it. */
+export interface LedgerPosting {
+  accountSeq: number;
+  day: CalendarDay;
+  debitCents: Cents;
+  creditCents: Cents;
+  description: string;
+  memo: string;
+  counterpartyName: string | null;
+  /** The journal entry, bank transaction or opening balance it belongs to. */
+  sourceId: string;
+  sourceType: SourceType;
+}
+
+export interface GeneralLedgerInput {
+  /** The accounts to show, in chart order. */
+  accounts: readonly ReportAccount[];
+  /** Debits minus credits per account before the start date. */
+  opening: ReadonlyMap<number, Cents>;
+  /** The range's postings, by date and then creation. */
+  postings: readonly LedgerPosting[];
+  /** The timestamp of a calendar day (its start in the workspace time zone). */
+  timestampOf: (day: CalendarDay) => string;
+  /** List every given account, even without activity or balance (one account was asked for). */
+  listEvery: boolean;
+}
+
+/**
+ * General ledger: per account, the balance before the start date, each posting with the
+ * running balance, and the closing balance, all in natural sign.
+ */
+export function generalLedger(
+  spec: {
+    entityId: string;
+    startDate: CalendarDay;
+    endDate: CalendarDay;
+    ledgerBasis: LedgerBasis;
+  },
+  input: GeneralLedgerInput,
+): GeneralLedger {
+  const postingsByAccount = new Map<number, LedgerPosting[]>();
+  for (const posting of input.postings) {
+    const list = postingsByAccount.get(posting.accountSeq) ?? [];
+    list.push(posting);
+    postingsByAccount.set(posting.accountSeq, list);
+  }
+  const accounts = input.accounts
+    .filter(
+      (account) =>
+        input.listEvery ||
+        postingsByAccount.has(account.seq) ||
+        (input.opening.get(account.seq) ?? 0) !== 0,
+    )
+    .map((account) => {
+      const sign = naturalSign(account.class);
+      const opening = sign * (input.opening.get(account.seq) ?? 0);
+      let balance = opening;
+      const entries: GeneralLedgerEntry[] = (postingsByAccount.get(account.seq) ?? []).map(
+        (posting) => {
+          balance = addCents(balance, sign * (posting.debitCents - posting.creditCents));
+          return {
+            date: input.timestampOf(posting.day),
+            balance: centsToAmount(balance),
+            debitAmount: posting.debitCents > 0 ? centsToAmount(posting.debitCents) : null,
+            creditAmount: posting.creditCents > 0 ? centsToAmount(posting.creditCents) : null,
+            description: posting.description,
+            memo: posting.memo,
+            counterpartyName: posting.counterpartyName,
+            journalEntryId: posting.sourceId,
+            sourceType: posting.sourceType,
+          };
+        },
+      );
+      return {
+        accountId: account.id,
+        accountCode: Number(account.code),
+        accountName: account.name,
+        openingBalance: centsToAmount(opening),
+        closingBalance: centsToAmount(balance),
+        entries,
+      };
+    });
+  return {
+    entityId: spec.entityId,
+    startDate: spec.startDate,
+    endDate: spec.endDate,
+    ledgerBasis: spec.ledgerBasis,
+    accounts,
+  };
+}
