@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLASS_OF_TYPE } from '../../src/platform/domain/accounts.js';
+import { generateLedger, toHledgerJournal } from '../helpers/generatedLedger.js';
+import { cents, postGeneratedLedger } from '../helpers/postGenerated.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+/** Parses hledger's CSV (every field quoted). */
+function csv(text: string): string[][] {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"')));
+}
+
+const codeOf = (hledgerAccount: string) => /:(\d+) /.exec(hledgerAccount)?.[1];
+
+/**
+ * The same generated ledger in our platform and in hledger (Debian's, installed by .ci/run):
+ * the trial balance and the monthly profit and loss must agree to the cent.
+ */
+describe('peer cross-check with hledger', () => {
+  let server: TestServer;
+  let base: string;
+  let journal: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    const ledger = generateLedger({
+      seed: 7,
+      count: 2000,
+      firstDay: '2025-01-01',
+      days: 540,
+      accrualShare: 0.25,
+    });
+    const posted = await postGeneratedLedger(server, ledger);
+    base = posted.base;
+    dir = mkdtempSync(path.join(os.tmpdir(), 'books-hledger-'));
+    journal = path.join(dir, 'ledger.journal');
+    writeFileSync(
+      journal,
+      toHledgerJournal(
+        ledger,
+        posted.accounts.map((a) => a.code),
+        (type) => CLASS_OF_TYPE[type],
+      ),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const hledger = (...args: string[]) =>
+    csv(
+      execFileSync('hledger', ['-f', journal, ...args, '-O', 'csv', '--flat'], {
+        encoding: 'utf8',
+      }),
+    );
+
+  it('trial balance at the end of each quarter matches `hledger balance`', async () => {
+    for (const end of ['2025-03-31', '2025-09-30', '2026-06-23']) {
+      const response = await server.request(
+        'GET',
+        `${base}/reports/trial-balance?startDate=2025-01-01&endDate=${end}`,
+      );
+      const ours = new Map<string, number>(
+        response.body.report.rows.map((r: any) => [
+          r.accountCode,
+          cents(r.debit) - cents(r.credit),
+        ]),
+      );
+      const exclusiveEnd = new Date(Date.parse(`${end}T00:00:00Z`) + 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const theirs = new Map<string, number>();
+      for (const [account, balance] of hledger('balance', '-e', exclusiveEnd).slice(1)) {
+        const code = codeOf(account!);
+        if (code && cents(Number(balance)) !== 0) theirs.set(code, cents(Number(balance)));
+      }
+      expect(theirs.size).toBeGreaterThan(20);
+      expect(Object.fromEntries(ours)).toEqual(Object.fromEntries(theirs));
+    }
+  });
+
+  it('monthly profit and loss matches `hledger incomestatement -M`', async () => {
+    const response = await server.request(
+      'GET',
+      `${base}/reports/profit-and-loss?startDate=2025-01-01&endDate=2026-06-30&groupBy=month`,
+    );
+    const report = response.body.report;
+    expect(report.periods).toHaveLength(18);
+    const ours = new Map<string, number[]>();
+    for (const section of report.sections) {
+      for (const line of section.lines) ours.set(line.accountCode, line.amountsByPeriod.map(cents));
+    }
+    const rows = hledger('incomestatement', '-M', '-E', '-b', '2025-01-01', '-e', '2026-07-01');
+    const theirs = new Map<string, number[]>();
+    let net: number[] = [];
+    for (const [label, ...values] of rows.slice(2)) {
+      const code = codeOf(label!);
+      if (code)
+        theirs.set(
+          code,
+          values.map((v) => cents(Number(v || 0))),
+        );
+      if (label === 'Net:') net = values.map((v) => cents(Number(v || 0)));
+    }
+    // hledger lists accounts without activity in the range as rows of zeros.
+    for (const [code, values] of theirs) if (values.every((v) => v === 0)) theirs.delete(code);
+    expect(Object.fromEntries(ours)).toEqual(Object.fromEntries(theirs));
+    expect(
+      report.sections.find((s: any) => s.section === 'netIncome').totalsByPeriod.map(cents),
+    ).toEqual(net);
+  });
+});
