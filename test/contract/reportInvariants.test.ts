@@ -112,7 +112,7 @@ describe('report invariants over a generated ledger (3,000 entries, both bases, 
       const range = { startDate: '2025-03-01', endDate: '2025-09-30', ledgerBasis };
       const gl = await report('general-ledger', range);
       const tb = await report('trial-balance', range);
-      const byName = new Map(
+      const byName = new Map<string, number>(
         tb.rows.map((r: any) => [r.accountName, cents(r.debit) - cents(r.credit)]),
       );
       expect(gl.accounts.length).toBeGreaterThan(10);
