@@ -1,0 +1,166 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { it } from 'vitest';
+import { CLASS_OF_TYPE } from '../../src/platform/domain/accounts.js';
+import { createPlatform } from '../../src/platform/index.js';
+import { generateLedger, toHledgerJournal } from '../helpers/generatedLedger.js';
+import { spawnBooks, temporaryHome } from '../helpers/cli.js';
+
+const TARGET_POSTINGS = 1_000_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function timeCommand(command: string, args: string[]): number {
+  const started = performance.now();
+  execFileSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 });
+  return performance.now() - started;
+}
+
+/**
+ * Reports on 1,000,000 postings over 3 years through `books serve` on a file database, cold
+ * (the first request after a start) and warm (median of 5), beside Debian's ledger and hledger
+ * on the same books (the cash ledger). Prints figures; asserts nothing about speed.
+ */
+it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'books-bench-reports-'));
+  const home = temporaryHome();
+  const database = path.join(dir, 'reports.sqlite');
+  try {
+    // 1. The books: ~285,000 generated entries (3.5 lines on average), in date order.
+    const ledger = generateLedger({
+      seed: 2024,
+      count: 286_000,
+      firstDay: '2023-01-01',
+      days: 1095,
+      accrualShare: 0.1,
+    });
+    ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
+    const loadStarted = performance.now();
+    const platform = await createPlatform({ database, orgToken: 'bench', rateLimitPerSecond: 0 });
+    const org = platform.defaultOrganizationId;
+    const { engine } = platform;
+    const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
+    const entity = engine.entities.create(org, workspace.id, { name: 'Bench Co' });
+    engine.entities.openAccrualLedger(org, entity.id);
+    const accounts = engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
+    const line = (l: { account: number; debitCents: number; creditCents: number }) => ({
+      accountId: accounts[l.account]!.id,
+      debitAmount: l.debitCents ? l.debitCents / 100 : null,
+      creditAmount: l.creditCents ? l.creditCents / 100 : null,
+      description: `Line of account ${l.account}`,
+    });
+    engine.openingBalances.create(org, entity.id, {
+      date: ledger.openingBalance.date,
+      lines: ledger.openingBalance.lines.map(line),
+    });
+    for (let start = 0; start < ledger.entries.length; start += 100) {
+      engine.journalEntries.bulkCreate(
+        org,
+        entity.id,
+        ledger.entries
+          .slice(start, start + 100)
+          .map((e) => ({
+            date: e.date,
+            ledgerBasis: e.basis,
+            memo: e.memo,
+            lines: e.lines.map(line),
+          })),
+      );
+    }
+    await platform.close();
+    const cashAccount = accounts.find((a) => a.type === 'Cash')!;
+    console.log(
+      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
+
+    // 2. Our reports through HTTP.
+    const start = async () => {
+      const server = spawnBooks(
+        ['serve', '--db', database, '--port', '0', '--org-token', 'bench', '--rate-limit', '0'],
+        home.env,
+      );
+      const banner = await server.waitForStderr('organization token');
+      return { server, baseUrl: /listening on (http:\/\/\S+)/.exec(banner)![1]! };
+    };
+    const get = async (baseUrl: string, requestPath: string) => {
+      const started = performance.now();
+      const response = await fetch(
+        `${baseUrl}/platform/v1/entities/${entity.id}/reports/${requestPath}`,
+        {
+          headers: { authorization: 'Bearer bench' },
+        },
+      );
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${requestPath}: ${response.status}`);
+      return performance.now() - started;
+    };
+    const range = 'startDate=2023-01-01&endDate=2025-12-31';
+    const cases: [string, string][] = [];
+    for (const kind of ['profit-and-loss', 'balance-sheet', 'cash-flow', 'trial-balance']) {
+      for (const groupBy of ['total', 'month'])
+        cases.push([`${kind} by ${groupBy}`, `${kind}?${range}&groupBy=${groupBy}`]);
+    }
+    cases.push([
+      'general-ledger, one account, one month',
+      `general-ledger?startDate=2025-06-01&endDate=2025-06-30&accountId=${cashAccount.id}`,
+    ]);
+    cases.push([
+      'general-ledger, every account, one month',
+      'general-ledger?startDate=2025-06-01&endDate=2025-06-30',
+    ]);
+    const rows: string[] = [];
+    for (const [label, requestPath] of cases) {
+      const { server, baseUrl } = await start();
+      const cold = await get(baseUrl, requestPath);
+      const warmRuns: number[] = [];
+      for (let run = 0; run < 5; run += 1) warmRuns.push(await get(baseUrl, requestPath));
+      const warm = median(warmRuns);
+      server.child.kill('SIGTERM');
+      await server.result;
+      rows.push(
+        `${label.padEnd(42)} cold ${cold.toFixed(0).padStart(6)} ms   warm ${warm.toFixed(0).padStart(6)} ms`,
+      );
+    }
+
+    // 3. The peers, on the cash ledger written as a journal.
+    const journal = path.join(dir, 'books.journal');
+    writeFileSync(
+      journal,
+      toHledgerJournal(
+        ledger,
+        accounts.map((a) => a.code),
+        (type) => CLASS_OF_TYPE[type],
+      ),
+    );
+    const peers = [
+      ['ledger  balance (trial balance)', 'ledger', ['-f', journal, 'balance']],
+      [
+        'ledger  -M register revenues expenses',
+        'ledger',
+        ['-f', journal, '-M', 'register', '^revenues', '^expenses'],
+      ],
+      ['hledger balance (trial balance)', 'hledger', ['-f', journal, 'balance']],
+      ['hledger incomestatement -M', 'hledger', ['-f', journal, 'incomestatement', '-M']],
+    ] as const;
+    for (const [label, command, args] of peers) {
+      rows.push(
+        `${label.padEnd(42)} ${timeCommand(command, [...args])
+          .toFixed(0)
+          .padStart(6)} ms`,
+      );
+    }
+    console.log(rows.join('\n'));
+    console.log(
+      'targets: every summary report ≤ 300 ms through HTTP and ≥ 20× faster than ledger; one account for one month ≤ 300 ms',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    home.cleanup();
+  }
+});
