@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { CalendarDaySchema, TimestampSchema, UuidSchema } from './common.js';
 import { LedgerBasisSchema, SOURCE_TYPES } from './journalEntries.js';
 
@@ -69,20 +69,16 @@ export const ReportLineSchema = Type.Object({
 });
 export type ReportLine = Static<typeof ReportLineSchema>;
 
-function section<K extends string>(key: K, name: TSchema) {
-  return Type.Object({
-    [key]: name,
-    lines: Type.Array(ReportLineSchema),
-    total: Type.Number(),
-    totalsByPeriod: Amounts,
-  } as Record<K | 'lines' | 'total' | 'totalsByPeriod', TSchema>);
-}
-
 export const ProfitAndLossSchema = Type.Object(
   {
     ...grouped,
     sections: Type.Array(
-      section('section', Type.Union(PROFIT_AND_LOSS_SECTIONS.map((s) => Type.Literal(s)))),
+      Type.Object({
+        section: Type.Union(PROFIT_AND_LOSS_SECTIONS.map((s) => Type.Literal(s))),
+        lines: Type.Array(ReportLineSchema),
+        total: Type.Number(),
+        totalsByPeriod: Amounts,
+      }),
     ),
   },
   { title: 'ProfitAndLoss' },
@@ -93,7 +89,12 @@ export const BalanceSheetSchema = Type.Object(
   {
     ...grouped,
     sections: Type.Array(
-      section('label', Type.Union(BALANCE_SHEET_LABELS.map((s) => Type.Literal(s)))),
+      Type.Object({
+        label: Type.Union(BALANCE_SHEET_LABELS.map((s) => Type.Literal(s))),
+        lines: Type.Array(ReportLineSchema),
+        total: Type.Number(),
+        totalsByPeriod: Amounts,
+      }),
     ),
   },
   { title: 'BalanceSheet' },

@@ -4,6 +4,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** The arguments the command was run with (without node and the script). */
+  argv: string[];
   /** Resolves when the user or the system asks the process to stop (SIGINT/SIGTERM). */
   stopSignal: Promise<NodeJS.Signals>;
 }
@@ -18,6 +20,7 @@ export function processIo(): CliIo {
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
+    argv: process.argv.slice(2),
     stopSignal,
   };
 }

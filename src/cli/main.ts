@@ -1,10 +1,17 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createRequire } from 'node:module';
+import type { CommandContext, GlobalOptions } from './context.js';
 import { ExitCode, UserError } from './exitCodes.js';
 import { processIo, type CliIo } from './io.js';
 
 const require = createRequire(import.meta.url);
 const { version } = require('../../package.json') as { version: string };
+
+type Action = (
+  ctx: CommandContext,
+  args: string[],
+  flags: Record<string, unknown>,
+) => Promise<void | number>;
 
 /**
  * Declares the command tree. Each action loads its command module only when it runs, so
@@ -14,47 +21,434 @@ export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Co
   const program = new Command('books')
     .description('Keep the books of many clients from the terminal: ledgers, reports, migrations.')
     .version(version, '-V, --version')
+    .option(
+      '--base-url <url>',
+      'platform to talk to (else BOOKS_BASE_URL, the profile, or the local platform)',
+    )
+    .option('--token <token>', 'access token (else BOOKS_TOKEN or the profile)')
+    .option('--profile <name>', 'saved profile to use (else BOOKS_PROFILE or the current one)')
+    .option('-w, --workspace <workspace>', 'workspace, by id or exact name (else the profile)')
+    .option('-e, --entity <entity>', 'entity, by id or exact name (else the profile)')
+    .option('--json', 'print JSON (errors too, on stderr)')
+    .option('-o, --output <format>', 'table, json or csv')
+    .option('--no-color', 'no colors')
+    .option('-y, --yes', 'skip confirmations')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => {
+        if (!io.argv.includes('--json')) write(text);
+      },
     })
     .showHelpAfterError('(run with --help for usage)');
 
+  /** Wraps a lazily loaded action: a context per run, closed afterwards. */
+  const run =
+    (action: () => Promise<Action>) =>
+    async (...params: unknown[]) => {
+      const command = params[params.length - 1] as Command;
+      const flags = command.opts();
+      const args = params.slice(0, -2).filter((p): p is string => typeof p === 'string');
+      const { CommandContext } = await import('./context.js');
+      const ctx = new CommandContext(io, command.optsWithGlobals<GlobalOptions>());
+      try {
+        const code = await (await action())(ctx, args, flags);
+        if (typeof code === 'number') setExitCode(code);
+      } finally {
+        await ctx.close();
+      }
+    };
+  const examples = (command: Command, text: string) =>
+    command.addHelpText('after', `\nExamples:\n${text}`);
+
+  // --- where it talks to -------------------------------------------------------------------
+  examples(
+    program
+      .command('login')
+      .description('Save a profile: base URL and token (checked by listing workspaces)')
+      .option('--base-url <url>', 'the platform')
+      .option('--profile <name>', 'profile name', 'default')
+      .option('--token-stdin', 'read the token from standard input')
+      .action(
+        run(
+          async () => async (ctx, _args, flags) =>
+            (await import('./commands/profiles.js')).login(ctx, flags),
+        ),
+      ),
+    '  echo "$TOKEN" | books login --base-url https://api.example.com --token-stdin',
+  );
   program
-    .command('serve')
-    .description(
-      'Serve the local platform over HTTP (the Platform API and the sandbox control plane)',
-    )
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0: any free port)', '4010')
-    .addOption(
-      new Option(
-        '--db <file>',
-        'SQLite database file (default: the local platform data file)',
-      ).conflicts('memory'),
-    )
-    .option('--memory', 'keep everything in memory')
-    .option('--admin-token <token>', 'admin token of the control plane (default: random)')
-    .option('--org-token <token>', 'a token for the default organization (default: a fresh one)')
-    .option('--rule-generation-delay <ms>', 'delay before rule generation runs', '2000')
-    .option('--webhook-schedule <s1,s2,...>', 'seconds between webhook delivery attempts')
-    .option('--rate-limit <n>', 'requests per second per organization; 0 disables', '100')
-    .option(
-      '--exec <command>',
-      'run a command with BOOKS_BASE_URL and BOOKS_TOKEN set, then stop and exit with its status',
-    )
-    .addHelpText(
-      'after',
-      `
-Examples:
-  books serve --port 4010 --db ./books.sqlite
-  books serve --memory --port 0 --exec "npm run integration-tests"`,
-    )
-    .action(async (flags) => {
-      const { parseServeOptions, runServe } = await import('./commands/serve.js');
-      setExitCode(await runServe(parseServeOptions(flags), io));
-    });
+    .command('logout')
+    .description('Forget the current profile (or --profile NAME) and its token')
+    .action(
+      run(
+        async () => async (ctx) =>
+          (await import('./commands/profiles.js')).logout(ctx, ctx.options),
+      ),
+    );
+  const profile = program.command('profile').description('Saved profiles');
+  profile
+    .command('list')
+    .description('List profiles (tokens are never shown)')
+    .action(run(async () => async (ctx) => (await import('./commands/profiles.js')).list(ctx)));
+  profile
+    .command('use')
+    .argument('<name>')
+    .description('Make a profile the current one')
+    .action(
+      run(
+        async () =>
+          async (ctx, [name]) =>
+            (await import('./commands/profiles.js')).use(ctx, name!),
+      ),
+    );
+  examples(
+    program
+      .command('use')
+      .description('Save the workspace (and entity) to use, in the current profile')
+      .action(
+        run(async () => async (ctx) => (await import('./commands/profiles.js')).useWorkspace(ctx)),
+      ),
+    '  books use --workspace "Blue Bottle Books" --entity "Main Street Bakery"',
+  );
+  const config = program.command('config').description('Settings and where files live');
+  config
+    .command('path')
+    .description('Where the config file and the local platform data live')
+    .action(
+      run(async () => async (ctx) => (await import('./commands/profiles.js')).configPath(ctx)),
+    );
+  config
+    .command('list')
+    .description('List settings')
+    .action(
+      run(async () => async (ctx) => (await import('./commands/profiles.js')).configList(ctx)),
+    );
+  config
+    .command('get')
+    .argument('<key>')
+    .description('Print a setting')
+    .action(
+      run(
+        async () =>
+          async (ctx, [key]) =>
+            (await import('./commands/profiles.js')).configGet(ctx, key!),
+      ),
+    );
+  config
+    .command('set')
+    .argument('<key>')
+    .argument('<value>')
+    .description('Change a setting')
+    .action(
+      run(
+        async () =>
+          async (ctx, [key, value]) =>
+            (await import('./commands/profiles.js')).configSet(ctx, key!, value!),
+      ),
+    );
+  program
+    .command('log')
+    .description('The local audit log of requests (method, path, status, trace, idempotency key)')
+    .option('--limit <n>', 'how many, most recent last', '20')
+    .action(
+      run(
+        async () => async (ctx, _args, flags) =>
+          (await import('./commands/profiles.js')).log(ctx, flags),
+      ),
+    );
+
+  // --- workspaces --------------------------------------------------------------------------
+  const workspace = program.command('workspace').description("Workspaces: one client's books each");
+  workspace
+    .command('list')
+    .description('List workspaces')
+    .action(run(async () => (await import('./commands/workspace/list.js')).run));
+  examples(
+    workspace
+      .command('create')
+      .argument('[name]')
+      .option('--timezone <tz>', 'IANA time zone of the workspace (default America/Los_Angeles)')
+      .description('Create a workspace')
+      .action(
+        run(async () => async (ctx, [name], flags) => {
+          const { ask } = await import('./prompt.js');
+          const create = await import('./commands/workspace/create.js');
+          await create.run(ctx, create.parse(await ask(ctx, name, 'Workspace name'), flags));
+        }),
+      ),
+    '  books workspace create "Blue Bottle Books" --timezone America/New_York',
+  );
+  workspace
+    .command('get')
+    .argument('<workspace>')
+    .description('Show a workspace (by id or name)')
+    .action(
+      run(
+        async () =>
+          async (ctx, [w]) =>
+            (await import('./commands/workspace/get.js')).run(ctx, w!),
+      ),
+    );
+  workspace
+    .command('delete')
+    .argument('<workspace>')
+    .description('Delete a workspace and everything in it')
+    .action(
+      run(
+        async () =>
+          async (ctx, [w]) =>
+            (await import('./commands/workspace/delete.js')).run(ctx, w!),
+      ),
+    );
+
+  // --- chart of accounts -------------------------------------------------------------------
+  const coa = program.command('coa').description('The chart of accounts of the entity');
+  coa
+    .command('list')
+    .description('List accounts, archived included')
+    .action(run(async () => async (ctx) => (await import('./commands/coa/accounts.js')).list(ctx)));
+  examples(
+    coa
+      .command('create')
+      .option('--name <name>', 'account name')
+      .option('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"')
+      .option('--code <code>', 'code (honored on a custom chart)')
+      .option('--group <group>', 'account group id')
+      .description('Create an account')
+      .action(
+        run(async () => async (ctx, _args, flags) => {
+          const accounts = await import('./commands/coa/accounts.js');
+          await accounts.create(ctx, accounts.parseCreate(flags));
+        }),
+      ),
+    '  books coa create --name "Chase Checking" --type Cash',
+  );
+  coa
+    .command('get')
+    .argument('<account>')
+    .description('Show an account (by id, code or name)')
+    .action(
+      run(
+        async () =>
+          async (ctx, [a]) =>
+            (await import('./commands/coa/accounts.js')).get(ctx, a!),
+      ),
+    );
+
+  // --- journal entries ---------------------------------------------------------------------
+  const je = program.command('je').description('Manual journal entries of the entity');
+  const jeModule = () => import('./commands/je/entries.js');
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  examples(
+    je
+      .command('create')
+      .option('--date <date>', 'the entry date (YYYY-MM-DD)')
+      .option(
+        '--debit <account=amount>',
+        'a debit line (repeatable); account by code, name or id',
+        collect,
+      )
+      .option('--credit <account=amount>', 'a credit line (repeatable)', collect)
+      .option('--memo <text>', 'memo')
+      .option('--basis <basis>', 'cash or accrual', 'cash')
+      .description('Create a balanced journal entry')
+      .action(
+        run(async () => async (ctx, _args, flags) => {
+          const m = await jeModule();
+          await m.create(ctx, m.parseCreate(flags));
+        }),
+      ),
+    '  books je create --date 2026-01-05 --debit Checking=5000 --credit Sales=5000 --memo "January sales"',
+  );
+  je.command('list')
+    .option('--from <date>', 'first day')
+    .option('--to <date>', 'last day')
+    .option('--basis <basis>', 'cash or accrual', 'cash')
+    .option('--limit <n>', 'how many (default 30 on a terminal)')
+    .option('--all', 'every entry')
+    .description('List journal entries, most recent first')
+    .action(run(async () => async (ctx, _args, flags) => (await jeModule()).list(ctx, flags)));
+  je.command('get')
+    .argument('<id>')
+    .option('--basis <basis>', 'cash or accrual', 'cash')
+    .description('Show a journal entry')
+    .action(
+      run(
+        async () =>
+          async (ctx, [id], flags) =>
+            (await jeModule()).get(ctx, id!, flags),
+      ),
+    );
+  je.command('delete')
+    .argument('<id>')
+    .option('--basis <basis>', 'cash or accrual', 'cash')
+    .description('Delete a journal entry')
+    .action(
+      run(
+        async () =>
+          async (ctx, [id], flags) =>
+            (await jeModule()).remove(ctx, id!, flags),
+      ),
+    );
+
+  // --- reports -----------------------------------------------------------------------------
+  const report = program
+    .command('report')
+    .description('Profit and loss, balance sheet, cash flow, trial balance, general ledger');
+  const reportOptions = (command: Command) =>
+    command
+      .option(
+        '--from <date>',
+        'first day: YYYY-MM-DD or this-month, last-month, this-quarter, last-quarter, this-year, last-year, ytd',
+      )
+      .option('--to <date>', 'last day, same forms')
+      .option('--basis <basis>', 'cash or accrual', 'cash');
+  for (const [name, description] of [
+    ['pl', 'Profit and loss'],
+    ['bs', 'Balance sheet'],
+    ['cf', 'Cash flow (indirect method)'],
+    ['tb', 'Trial balance'],
+  ] as const) {
+    examples(
+      reportOptions(report.command(name).description(description))
+        .option('--by <period>', 'week, month, quarter, year or total', 'total')
+        .action(
+          run(async () => async (ctx, _args, flags) => {
+            const statement = await import('./commands/report/statement.js');
+            await statement.run(ctx, name, statement.parseReportQuery(flags));
+          }),
+        ),
+      `  books report ${name} --from 2026-01-01 --to 2026-03-31 --by month\n  books report ${name} --from last-quarter --to last-quarter --output csv > ${name}.csv`,
+    );
+  }
+  examples(
+    reportOptions(report.command('gl').description('General ledger'))
+      .option('--account <account>', 'one account, by id, code or name')
+      .action(
+        run(async () => async (ctx, _args, flags) => {
+          const gl = await import('./commands/report/gl.js');
+          await gl.run(ctx, gl.parse(flags));
+        }),
+      ),
+    '  books report gl --from this-month --to this-month --account 1000',
+  );
+
+  // --- sandbox -----------------------------------------------------------------------------
+  const sandbox = program
+    .command('sandbox')
+    .description('The sandbox control plane: organizations, entities, ledgers');
+  const org = sandbox.command('org').description('Organizations (admin token)');
+  org
+    .command('create')
+    .argument('<name>')
+    .description('Create an organization and print its token')
+    .action(
+      run(
+        async () =>
+          async (ctx, [name]) =>
+            (await import('./commands/sandbox/orgCreate.js')).run(ctx, name!),
+      ),
+    );
+  const entity = sandbox.command('entity').description('Entities of the workspace');
+  const entityModule = () => import('./commands/sandbox/entity.js');
+  examples(
+    entity
+      .command('create')
+      .argument('[name]')
+      .option('--start-date <date>', 'bookkeeping start date (YYYY-MM-DD)')
+      .description('Create an entity in the workspace')
+      .action(
+        run(async () => async (ctx, [name], flags) => {
+          const { ask } = await import('./prompt.js');
+          await (await entityModule()).create(ctx, await ask(ctx, name, 'Entity name'), flags);
+        }),
+      ),
+    '  books sandbox entity create "Main Street Bakery" --start-date 2026-01-01 --workspace "Blue Bottle Books"',
+  );
+  entity
+    .command('list')
+    .description('List the entities of the workspace')
+    .action(run(async () => async (ctx) => (await entityModule()).list(ctx)));
+  entity
+    .command('get')
+    .argument('[entity]')
+    .description('Show an entity')
+    .action(
+      run(
+        async () =>
+          async (ctx, [e]) =>
+            (await entityModule()).get(ctx, e),
+      ),
+    );
+  entity
+    .command('update')
+    .argument('[entity]')
+    .option('--name <name>')
+    .option('--start-date <date>', 'bookkeeping start date, or none')
+    .option('--lock-date <date>', 'lock date, or none')
+    .description('Rename an entity or change its dates')
+    .action(
+      run(async () => async (ctx, [e], flags) => {
+        const m = await entityModule();
+        await m.update(ctx, e, m.parseUpdate(flags));
+      }),
+    );
+  entity
+    .command('lock')
+    .argument('[entity]')
+    .requiredOption('--date <date>', 'the lock date (YYYY-MM-DD), or none to unlock')
+    .description('Close the books up to and including a date')
+    .action(
+      run(async () => async (ctx, [e], flags) => {
+        const m = await entityModule();
+        await m.update(ctx, e, m.parseUpdate({ lockDate: flags.date as string }));
+      }),
+    );
+  entity
+    .command('open-accrual')
+    .argument('[entity]')
+    .description('Open the accrual ledger')
+    .action(
+      run(
+        async () =>
+          async (ctx, [e]) =>
+            (await entityModule()).openAccrual(ctx, e),
+      ),
+    );
+
+  // --- the local platform ------------------------------------------------------------------
+  examples(
+    program
+      .command('serve')
+      .description(
+        'Serve the local platform over HTTP (the Platform API and the sandbox control plane)',
+      )
+      .option('--host <host>', 'address to listen on', '127.0.0.1')
+      .option('--port <port>', 'port to listen on (0: any free port)', '4010')
+      .addOption(
+        new Option(
+          '--db <file>',
+          'SQLite database file (default: the local platform data file)',
+        ).conflicts('memory'),
+      )
+      .option('--memory', 'keep everything in memory')
+      .option('--admin-token <token>', 'admin token of the control plane (default: random)')
+      .option('--org-token <token>', 'a token for the default organization (default: a fresh one)')
+      .option('--rule-generation-delay <ms>', 'delay before rule generation runs', '2000')
+      .option('--webhook-schedule <s1,s2,...>', 'seconds between webhook delivery attempts')
+      .option('--rate-limit <n>', 'requests per second per organization; 0 disables', '100')
+      .option(
+        '--exec <command>',
+        'run a command with BOOKS_BASE_URL and BOOKS_TOKEN set, then stop and exit with its status',
+      )
+      .action(async (flags) => {
+        const { parseServeOptions, runServe } = await import('./commands/serve.js');
+        setExitCode(await runServe(parseServeOptions(flags), io));
+      }),
+    '  books serve --port 4010 --db ./books.sqlite\n  books serve --memory --port 0 --exec "npm run integration-tests"',
+  );
 
   return program;
 }
@@ -65,27 +459,55 @@ export async function main(args: string[], io: CliIo): Promise<number> {
   const program = buildProgram(io, (code) => {
     exitCode = code;
   });
+  if (args.length === 0) {
+    program.outputHelp();
+    return ExitCode.Usage;
+  }
   try {
     await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
-    return reportError(error, io);
+    return reportError(error, io, args.includes('--json'));
   }
 }
 
 /** The one place where failures become messages and exit codes. */
-function reportError(error: unknown, io: CliIo): number {
+async function reportError(error: unknown, io: CliIo, json: boolean): Promise<number> {
+  const fail = (
+    code: number,
+    status: number | null,
+    message: string,
+    traceId: string | null = null,
+    extra = '',
+  ) => {
+    if (json) io.stderr.write(`${JSON.stringify({ error: { status, message, traceId } })}\n`);
+    else io.stderr.write(`books: ${message}${traceId ? ` (trace ${traceId})` : ''}\n${extra}`);
+    return code;
+  };
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
       return ExitCode.Success;
-    }
-    if (error.code === 'commander.help') return ExitCode.Success;
-    return ExitCode.Usage;
+    return json
+      ? fail(ExitCode.Usage, null, error.message.replace(/^error: /, ''))
+      : ExitCode.Usage;
   }
-  if (error instanceof UserError) {
-    io.stderr.write(`books: ${error.message}\n`);
-    return error.exitCode;
+  if (error instanceof UserError) return fail(error.exitCode, null, error.message);
+  const { ApiError, NetworkError } = await import('../client/index.js');
+  if (error instanceof ApiError) {
+    const code =
+      error.status === 401
+        ? ExitCode.NotAuthenticated
+        : error.status === 404
+          ? ExitCode.NotFound
+          : error.status === 429
+            ? ExitCode.RateLimited
+            : ExitCode.Refused;
+    const blockers = error.blockers?.map((b) => `  - ${b.code}: ${b.message}\n`).join('') ?? '';
+    return fail(code, error.status, error.message, error.traceId, blockers);
   }
+  if (error instanceof NetworkError) return fail(ExitCode.Refused, null, error.message);
+  if ((error as { name?: string })?.name === 'ExitPromptError')
+    return fail(ExitCode.Interrupted, null, 'interrupted');
   io.stderr.write(
     `books: unexpected error (a bug, please report it):\n${(error as Error)?.stack ?? String(error)}\n`,
   );

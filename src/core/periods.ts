@@ -92,3 +92,47 @@ export function periodIndexOf(periods: readonly Period[], day: CalendarDay): num
 export function fiscalYearStart(day: CalendarDay): CalendarDay {
   return `${day.slice(0, 4)}-01-01`;
 }
+
+export const DATE_WORDS = [
+  'this-month',
+  'last-month',
+  'this-quarter',
+  'last-quarter',
+  'this-year',
+  'last-year',
+  'ytd',
+] as const;
+export type DateWord = (typeof DATE_WORDS)[number];
+
+/** The range a relative date word names, as of `today` (`ytd`: January 1 to today). */
+export function rangeOfWord(word: DateWord, today: CalendarDay): Period {
+  const [year, month] = parts(today);
+  const quarterStartMonth = Math.floor((month - 1) / 3) * 3 + 1;
+  const monthStart = (y: number, m: number) => format(y, m, 1);
+  switch (word) {
+    case 'this-month':
+      return { startDate: monthStart(year, month), endDate: periodEnd(today, 'month') };
+    case 'last-month': {
+      const start = month === 1 ? monthStart(year - 1, 12) : monthStart(year, month - 1);
+      return { startDate: start, endDate: periodEnd(start, 'month') };
+    }
+    case 'this-quarter':
+      return {
+        startDate: monthStart(year, quarterStartMonth),
+        endDate: periodEnd(today, 'quarter'),
+      };
+    case 'last-quarter': {
+      const start =
+        quarterStartMonth === 1
+          ? monthStart(year - 1, 10)
+          : monthStart(year, quarterStartMonth - 3);
+      return { startDate: start, endDate: periodEnd(start, 'quarter') };
+    }
+    case 'this-year':
+      return { startDate: format(year, 1, 1), endDate: format(year, 12, 31) };
+    case 'last-year':
+      return { startDate: format(year - 1, 1, 1), endDate: format(year - 1, 12, 31) };
+    case 'ytd':
+      return { startDate: format(year, 1, 1), endDate: today };
+  }
+}

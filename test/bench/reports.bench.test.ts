@@ -63,14 +63,12 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
       engine.journalEntries.bulkCreate(
         org,
         entity.id,
-        ledger.entries
-          .slice(start, start + 100)
-          .map((e) => ({
-            date: e.date,
-            ledgerBasis: e.basis,
-            memo: e.memo,
-            lines: e.lines.map(line),
-          })),
+        ledger.entries.slice(start, start + 100).map((e) => ({
+          date: e.date,
+          ledgerBasis: e.basis,
+          memo: e.memo,
+          lines: e.lines.map(line),
+        })),
       );
     }
     await platform.close();

@@ -1,0 +1,23 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RequestRecord } from '../client/index.js';
+import { booksPaths } from './paths.js';
+
+/** The local audit log: one JSON line per request attempt (`books log` shows it). */
+export function auditLogFile(): string {
+  return path.join(booksPaths().dataDir, 'audit.log');
+}
+
+export function appendAudit(record: RequestRecord): void {
+  const file = auditLogFile();
+  mkdirSync(path.dirname(file), { recursive: true });
+  appendFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+}
+
+/** The last `limit` records, oldest first. */
+export function readAudit(limit: number): RequestRecord[] {
+  const file = auditLogFile();
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+  return lines.slice(-limit).map((line) => JSON.parse(line) as RequestRecord);
+}

@@ -1,0 +1,70 @@
+import type { LedgerBasis, ReportQuery } from '../../../api/index.js';
+import type { CommandContext } from '../../context.js';
+import { parseDateOption } from '../../dates.js';
+import { UsageError } from '../../exitCodes.js';
+import {
+  balanceSheetStatement,
+  cashFlowStatement,
+  printStatement,
+  profitAndLossStatement,
+  trialBalanceStatement,
+} from '../../render/statements.js';
+
+export type SummaryReport = 'pl' | 'bs' | 'cf' | 'tb';
+
+export interface ReportFlags {
+  from?: string;
+  to?: string;
+  basis?: string;
+  by?: string;
+}
+
+const GROUP_BY = ['week', 'month', 'quarter', 'year', 'total'];
+
+/** Flags to the report query; relative words resolve against today. */
+export function parseReportQuery(flags: ReportFlags, asOf?: string): ReportQuery {
+  if (flags.from === undefined || flags.to === undefined) {
+    throw new UsageError(
+      '--from and --to are required (a date YYYY-MM-DD or a word such as last-month)',
+    );
+  }
+  if (flags.basis !== undefined && flags.basis !== 'cash' && flags.basis !== 'accrual') {
+    throw new UsageError(`--basis must be cash or accrual, not "${flags.basis}"`);
+  }
+  if (flags.by !== undefined && !GROUP_BY.includes(flags.by)) {
+    throw new UsageError(`--by must be one of ${GROUP_BY.join(', ')}, not "${flags.by}"`);
+  }
+  return {
+    startDate: parseDateOption(flags.from, 'from', asOf),
+    endDate: parseDateOption(flags.to, 'to', asOf),
+    ledgerBasis: (flags.basis ?? 'cash') as LedgerBasis,
+    groupBy: (flags.by ?? 'total') as ReportQuery['groupBy'],
+  };
+}
+
+export async function run(
+  ctx: CommandContext,
+  kind: SummaryReport,
+  query: ReportQuery,
+): Promise<void> {
+  const api = await ctx.api();
+  const entityId = await ctx.entityId();
+  const { report } =
+    kind === 'pl'
+      ? await api.reports.profitAndLoss(entityId, query)
+      : kind === 'bs'
+        ? await api.reports.balanceSheet(entityId, query)
+        : kind === 'cf'
+          ? await api.reports.cashFlow(entityId, query)
+          : await api.reports.trialBalance(entityId, query);
+  if (ctx.output.json) return ctx.output.printJson({ report });
+  const statement =
+    kind === 'pl'
+      ? profitAndLossStatement(report as never)
+      : kind === 'bs'
+        ? balanceSheetStatement(report as never)
+        : kind === 'cf'
+          ? cashFlowStatement(report as never)
+          : trialBalanceStatement(report as never);
+  await printStatement(ctx.output, statement);
+}

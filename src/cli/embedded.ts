@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Transport } from '../client/index.js';
+import { booksPaths } from './paths.js';
+
+/**
+ * The embedded local platform: the same engine as `books serve`, in-process on the user's data
+ * file, reached through Fastify's inject (no network port). Its token is minted once per data
+ * directory and kept beside the database (mode 0600).
+ */
+export async function embeddedTransport(): Promise<{
+  transport: Transport;
+  token: string;
+  databaseFile: string;
+}> {
+  const { dataDir, platformDatabase } = booksPaths();
+  mkdirSync(dataDir, { recursive: true });
+  const tokenFile = path.join(dataDir, 'local-token');
+  if (!existsSync(tokenFile)) {
+    writeFileSync(tokenFile, `books_org_${randomBytes(32).toString('base64url')}\n`, {
+      mode: 0o600,
+    });
+  }
+  chmodSync(tokenFile, 0o600);
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  const { createPlatform } = await import('../platform/index.js');
+  const platform = await createPlatform({
+    database: platformDatabase,
+    orgToken: token,
+    rateLimitPerSecond: 0,
+  });
+  const transport: Transport = {
+    async send(request) {
+      const response = await platform.app.inject({
+        method: request.method as 'GET',
+        url: request.path,
+        headers: request.headers,
+        ...(request.body !== undefined && { payload: request.body }),
+      });
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        headers[name.toLowerCase()] = Array.isArray(value)
+          ? value.join(', ')
+          : value === undefined
+            ? undefined
+            : String(value);
+      }
+      return { status: response.statusCode, headers, body: response.body };
+    },
+    close: () => platform.close(),
+  };
+  return { transport, token, databaseFile: platformDatabase };
+}

@@ -1,0 +1,209 @@
+import type {
+  Account,
+  AccountGroup,
+  BalanceSheet,
+  BankFeedConnection,
+  CashFlow,
+  Class,
+  CreateAccountBody,
+  CreateAccountGroupBody,
+  CreateBankFeedConnectionBody,
+  CreateClassBody,
+  CreateEntityBody,
+  CreateFaultBody,
+  CreateJournalEntryBody,
+  CreateOpeningBalanceBody,
+  CreateOrganizationResponse,
+  CreateTransactionRuleBody,
+  CreateWorkspaceBody,
+  Entity,
+  Fault,
+  GeneralLedger,
+  GeneralLedgerQuery,
+  JournalEntry,
+  LedgerBasis,
+  List,
+  ListJournalEntriesQuery,
+  ListQuery,
+  MergeAccountsBody,
+  OpeningBalance,
+  ProfitAndLoss,
+  ReportQuery,
+  SandboxWorkspace,
+  TransactionRule,
+  TrialBalance,
+  UpdateAccountBody,
+  UpdateAccountGroupBody,
+  UpdateEntityBody,
+  UpdateJournalEntryBody,
+  UpdateTransactionRuleBody,
+  UpdateWorkspaceFlagsBody,
+  Workspace,
+} from '../api/index.js';
+import type { ApiClient, RequestOptions } from './client.js';
+
+type Query = RequestOptions['query'];
+const enc = encodeURIComponent;
+
+/** One typed function per endpoint of the Platform API and the sandbox control plane. */
+export function booksApi(client: ApiClient) {
+  const get = <T>(path: string, query?: Query) => client.request<T>('GET', path, { query });
+  const post = <T>(path: string, body?: unknown, idempotencyKey?: string) =>
+    client.request<T>('POST', path, { body, idempotencyKey });
+  const patch = <T>(path: string, body: unknown, query?: Query) =>
+    client.request<T>('PATCH', path, { body, query });
+  const remove = (path: string, query?: Query) => client.request<void>('DELETE', path, { query });
+  const entity = (entityId: string) => `/platform/v1/entities/${enc(entityId)}`;
+  const workspace = (workspaceId: string) => `/platform/v1/workspaces/${enc(workspaceId)}`;
+
+  return {
+    client,
+    workspaces: {
+      list: (query?: ListQuery) => get<List<Workspace>>('/platform/v1/workspaces', query),
+      all: () => client.listAll<Workspace>('/platform/v1/workspaces'),
+      create: (body: CreateWorkspaceBody) =>
+        post<{ workspace: Workspace }>('/platform/v1/workspaces', body),
+      get: (id: string) => get<{ workspace: Workspace }>(workspace(id)),
+      delete: (id: string) => remove(workspace(id)),
+    },
+    classes: {
+      all: (workspaceId: string) => client.listAll<Class>(`${workspace(workspaceId)}/classes`),
+      create: (workspaceId: string, body: CreateClassBody) =>
+        post<{ class: Class }>(`${workspace(workspaceId)}/classes`, body),
+      get: (workspaceId: string, id: string) =>
+        get<{ class: Class }>(`${workspace(workspaceId)}/classes/${enc(id)}`),
+      rename: (workspaceId: string, id: string, label: string) =>
+        patch<{ class: Class }>(`${workspace(workspaceId)}/classes/${enc(id)}`, { label }),
+      delete: (workspaceId: string, id: string) =>
+        remove(`${workspace(workspaceId)}/classes/${enc(id)}`),
+    },
+    transactionRules: {
+      all: (workspaceId: string) =>
+        client.listAll<TransactionRule>(`${workspace(workspaceId)}/transaction-rules`),
+      create: (workspaceId: string, body: CreateTransactionRuleBody) =>
+        post<{ rule: TransactionRule }>(`${workspace(workspaceId)}/transaction-rules`, body),
+      get: (workspaceId: string, id: string) =>
+        get<{ rule: TransactionRule }>(`${workspace(workspaceId)}/transaction-rules/${enc(id)}`),
+      update: (workspaceId: string, id: string, body: UpdateTransactionRuleBody) =>
+        patch<{ rule: TransactionRule }>(
+          `${workspace(workspaceId)}/transaction-rules/${enc(id)}`,
+          body,
+        ),
+      delete: (workspaceId: string, id: string) =>
+        remove(`${workspace(workspaceId)}/transaction-rules/${enc(id)}`),
+    },
+    accounts: {
+      all: (entityId: string) => client.listAll<Account>(`${entity(entityId)}/chart-of-accounts`),
+      create: (entityId: string, body: CreateAccountBody) =>
+        post<{ account: Account }>(`${entity(entityId)}/chart-of-accounts`, body),
+      bulkCreate: (entityId: string, accounts: CreateAccountBody[], idempotencyKey?: string) =>
+        post<{ data: Account[] }>(
+          `${entity(entityId)}/chart-of-accounts/bulk`,
+          { accounts },
+          idempotencyKey,
+        ),
+      get: (entityId: string, id: string) =>
+        get<{ account: Account }>(`${entity(entityId)}/chart-of-accounts/${enc(id)}`),
+      update: (entityId: string, id: string, body: UpdateAccountBody) =>
+        patch<{ account: Account }>(`${entity(entityId)}/chart-of-accounts/${enc(id)}`, body),
+      disable: (entityId: string, id: string) =>
+        post<{ account: Account }>(`${entity(entityId)}/chart-of-accounts/${enc(id)}/disable`),
+      enable: (entityId: string, id: string) =>
+        post<{ account: Account }>(`${entity(entityId)}/chart-of-accounts/${enc(id)}/enable`),
+      merge: (entityId: string, body: MergeAccountsBody) =>
+        post<{ account: Account }>(`${entity(entityId)}/chart-of-accounts/merge`, body),
+      delete: (entityId: string, id: string) =>
+        remove(`${entity(entityId)}/chart-of-accounts/${enc(id)}`),
+    },
+    accountGroups: {
+      all: (entityId: string) => client.listAll<AccountGroup>(`${entity(entityId)}/account-groups`),
+      create: (entityId: string, body: CreateAccountGroupBody) =>
+        post<{ group: AccountGroup }>(`${entity(entityId)}/account-groups`, body),
+      get: (entityId: string, id: string) =>
+        get<{ group: AccountGroup }>(`${entity(entityId)}/account-groups/${enc(id)}`),
+      update: (entityId: string, id: string, body: UpdateAccountGroupBody) =>
+        patch<{ group: AccountGroup }>(`${entity(entityId)}/account-groups/${enc(id)}`, body),
+      delete: (entityId: string, id: string) =>
+        remove(`${entity(entityId)}/account-groups/${enc(id)}`),
+    },
+    journalEntries: {
+      list: (entityId: string, query: ListJournalEntriesQuery) =>
+        get<List<JournalEntry>>(`${entity(entityId)}/journal-entries`, query),
+      all: (
+        entityId: string,
+        query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
+        max?: number,
+      ) => client.listAll<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
+      create: (entityId: string, body: CreateJournalEntryBody) =>
+        post<{ journalEntry: JournalEntry }>(`${entity(entityId)}/journal-entries`, body),
+      bulkCreate: (
+        entityId: string,
+        journalEntries: CreateJournalEntryBody[],
+        idempotencyKey?: string,
+      ) =>
+        post<{ data: JournalEntry[] }>(
+          `${entity(entityId)}/journal-entries/bulk`,
+          { journalEntries },
+          idempotencyKey,
+        ),
+      get: (entityId: string, id: string, ledgerBasis?: LedgerBasis) =>
+        get<{ journalEntry: JournalEntry }>(`${entity(entityId)}/journal-entries/${enc(id)}`, {
+          ledgerBasis,
+        }),
+      update: (
+        entityId: string,
+        id: string,
+        body: UpdateJournalEntryBody,
+        ledgerBasis?: LedgerBasis,
+      ) =>
+        patch<{ journalEntry: JournalEntry }>(
+          `${entity(entityId)}/journal-entries/${enc(id)}`,
+          body,
+          { ledgerBasis },
+        ),
+      delete: (entityId: string, id: string, ledgerBasis?: LedgerBasis) =>
+        remove(`${entity(entityId)}/journal-entries/${enc(id)}`, { ledgerBasis }),
+    },
+    reports: {
+      profitAndLoss: (entityId: string, query: ReportQuery) =>
+        get<{ report: ProfitAndLoss }>(`${entity(entityId)}/reports/profit-and-loss`, query),
+      balanceSheet: (entityId: string, query: ReportQuery) =>
+        get<{ report: BalanceSheet }>(`${entity(entityId)}/reports/balance-sheet`, query),
+      cashFlow: (entityId: string, query: ReportQuery) =>
+        get<{ report: CashFlow }>(`${entity(entityId)}/reports/cash-flow`, query),
+      trialBalance: (entityId: string, query: ReportQuery) =>
+        get<{ report: TrialBalance }>(`${entity(entityId)}/reports/trial-balance`, query),
+      generalLedger: (entityId: string, query: GeneralLedgerQuery) =>
+        get<{ report: GeneralLedger }>(`${entity(entityId)}/reports/general-ledger`, query),
+    },
+    sandbox: {
+      createOrganization: (name: string) =>
+        post<CreateOrganizationResponse>('/sandbox/v1/organizations', { name }),
+      updateWorkspace: (id: string, body: UpdateWorkspaceFlagsBody) =>
+        patch<{ workspace: SandboxWorkspace }>(`/sandbox/v1/workspaces/${enc(id)}`, body),
+      createEntity: (workspaceId: string, body: CreateEntityBody) =>
+        post<{ entity: Entity }>(`/sandbox/v1/workspaces/${enc(workspaceId)}/entities`, body),
+      entities: (workspaceId: string) =>
+        client.listAll<Entity>(`/sandbox/v1/workspaces/${enc(workspaceId)}/entities`),
+      entity: (id: string) => get<{ entity: Entity }>(`/sandbox/v1/entities/${enc(id)}`),
+      updateEntity: (id: string, body: UpdateEntityBody) =>
+        patch<{ entity: Entity }>(`/sandbox/v1/entities/${enc(id)}`, body),
+      openAccrualLedger: (id: string) =>
+        post<{ entity: Entity }>(`/sandbox/v1/entities/${enc(id)}/ledgers/accrual/open`),
+      openingBalances: (id: string, body: CreateOpeningBalanceBody) =>
+        post<{ openingBalance: OpeningBalance }>(
+          `/sandbox/v1/entities/${enc(id)}/opening-balances`,
+          body,
+        ),
+      connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>
+        post<{ connection: BankFeedConnection }>(
+          `/sandbox/v1/entities/${enc(entityId)}/bank-feed-connections`,
+          body,
+        ),
+      addFault: (body: CreateFaultBody) => post<{ fault: Fault }>('/sandbox/v1/faults', body),
+      clearFaults: () => remove('/sandbox/v1/faults'),
+    },
+  };
+}
+
+export type BooksApi = ReturnType<typeof booksApi>;

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorBody, List } from '../api/index.js';
+import { ApiError, NetworkError } from './errors.js';
+import type { Transport, TransportResponse } from './transport.js';
+
+/** A line of the audit log: one attempt of one request. */
+export interface RequestRecord {
+  at: string;
+  method: string;
+  path: string;
+  status: number | null;
+  traceId: string | null;
+  idempotencyKey: string | null;
+  attempt: number;
+  durationMs: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 250, maxDelayMs: 8_000 };
+
+export interface ClientOptions {
+  transport: Transport;
+  token: string;
+  retry?: Partial<RetryPolicy>;
+  /** Called after every attempt (the CLI appends it to its audit log). */
+  onRequest?: (record: RequestRecord) => void;
+  /** Waits between retries; injectable so tests need not sleep. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** A key of the caller's (e.g. derived from a file and batch); a fresh one otherwise. */
+  idempotencyKey?: string;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether a failed attempt may be sent again with the same key. */
+function retryable(status: number | null): boolean {
+  return status === null || status === 429 || status >= 500;
+}
+
+/**
+ * The thin API layer's core: bearer auth, JSON, an `Idempotency-Key` on every mutating request
+ * (the same across its retries), and bounded retries with exponential backoff and full jitter on
+ * 429 (honoring `Retry-After`), 5xx and network failures. Errors come out typed.
+ */
+export class ApiClient {
+  private readonly retry: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(private readonly options: ClientOptions) {
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.send(method, path, options);
+    return (response.body === '' ? undefined : JSON.parse(response.body)) as T;
+  }
+
+  /** Follows `limit`/`offset` pagination to the end (or `max` items). */
+  async listAll<T>(
+    path: string,
+    query: RequestOptions['query'] = {},
+    max = Number.POSITIVE_INFINITY,
+  ): Promise<T[]> {
+    const items: T[] = [];
+    for (let offset = 0; items.length < max;) {
+      const limit = Math.min(100, max - items.length);
+      const page = await this.request<List<T>>('GET', path, { query: { ...query, limit, offset } });
+      items.push(...page.data);
+      offset += page.data.length;
+      if (page.data.length === 0 || offset >= page.pagination.total) break;
+    }
+    return items;
+  }
+
+  async close(): Promise<void> {
+    await this.options.transport.close();
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    options: RequestOptions,
+  ): Promise<TransportResponse> {
+    const idempotencyKey = MUTATING.has(method) ? (options.idempotencyKey ?? randomUUID()) : null;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.token}`,
+      accept: 'application/json',
+    };
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const fullPath = path + queryString(options.query);
+    for (let attempt = 1; ; attempt += 1) {
+      const started = performance.now();
+      let response: TransportResponse | undefined;
+      let failure: unknown;
+      try {
+        response = await this.options.transport.send({ method, path: fullPath, headers, body });
+      } catch (error) {
+        failure = error;
+      }
+      const traceId = response
+        ? (parseError(response)?.traceId ?? response.headers['x-request-id'] ?? null)
+        : null;
+      this.options.onRequest?.({
+        at: new Date().toISOString(),
+        method,
+        path: fullPath,
+        status: response?.status ?? null,
+        traceId,
+        idempotencyKey,
+        attempt,
+        durationMs: Math.round(performance.now() - started),
+      });
+      const status = response?.status ?? null;
+      if (response && status! < 400) return response;
+      if (!retryable(status) || attempt >= this.retry.attempts) {
+        if (!response) {
+          throw new NetworkError(
+            `cannot reach the platform: ${(failure as Error)?.message ?? failure}`,
+            failure,
+          );
+        }
+        const error = parseError(response);
+        throw new ApiError(
+          response.status,
+          error?.message ?? `HTTP ${response.status}`,
+          traceId,
+          error?.blockers,
+        );
+      }
+      await this.sleep(this.delay(attempt, response?.headers['retry-after']));
+    }
+  }
+
+  /** Full-jitter exponential backoff, never shorter than the server's Retry-After. */
+  private delay(attempt: number, retryAfter: string | undefined): number {
+    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    const jittered = Math.round(this.random() * ceiling);
+    const seconds = retryAfter === undefined ? NaN : Number(retryAfter);
+    return Number.isFinite(seconds) ? Math.max(seconds * 1000, jittered) : jittered;
+  }
+}
+
+function parseError(response: TransportResponse): ErrorBody | undefined {
+  if (response.status < 400 || response.body === '') return undefined;
+  try {
+    const parsed = JSON.parse(response.body) as Partial<ErrorBody>;
+    return typeof parsed.message === 'string' ? (parsed as ErrorBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function queryString(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

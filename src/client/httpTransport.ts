@@ -1,0 +1,32 @@
+import { Pool } from 'undici';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+/** A transport over HTTP(S) with kept-alive connections to one base URL. */
+export function httpTransport(
+  baseUrl: string,
+  options: { connections?: number; timeoutMs?: number } = {},
+): Transport {
+  const url = new URL(baseUrl);
+  const prefix = url.pathname.replace(/\/$/, '');
+  const pool = new Pool(url.origin, {
+    connections: options.connections ?? 8,
+    headersTimeout: options.timeoutMs ?? 60_000,
+    bodyTimeout: options.timeoutMs ?? 60_000,
+  });
+  return {
+    async send(request: TransportRequest): Promise<TransportResponse> {
+      const response = await pool.request({
+        method: request.method as 'GET',
+        path: `${prefix}${request.path}`,
+        headers: request.headers,
+        body: request.body,
+      });
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return { status: response.statusCode, headers, body: await response.body.text() };
+    },
+    close: () => pool.close(),
+  };
+}

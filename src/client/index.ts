@@ -1,0 +1,12 @@
+/** The thin, typed API layer of `books`: it knows nothing of the CLI or the platform. */
+export { booksApi, type BooksApi } from './api.js';
+export {
+  ApiClient,
+  DEFAULT_RETRY,
+  type ClientOptions,
+  type RequestRecord,
+  type RetryPolicy,
+} from './client.js';
+export { ApiError, NetworkError } from './errors.js';
+export { httpTransport } from './httpTransport.js';
+export type { Transport, TransportRequest, TransportResponse } from './transport.js';
