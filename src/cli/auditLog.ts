@@ -4,19 +4,19 @@ import type { RequestRecord } from '../client/index.js';
 import { booksPaths } from './paths.js';
 
 /** The local audit log: one JSON line per request attempt (`books log` shows it). */
-export function auditLogFile(): string {
-  return path.join(booksPaths().dataDir, 'audit.log');
+export function auditLogFile(env: NodeJS.ProcessEnv): string {
+  return path.join(booksPaths(env).dataDir, 'audit.log');
 }
 
-export function appendAudit(record: RequestRecord): void {
-  const file = auditLogFile();
+export function appendAudit(env: NodeJS.ProcessEnv, record: RequestRecord): void {
+  const file = auditLogFile(env);
   mkdirSync(path.dirname(file), { recursive: true });
   appendFileSync(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
 }
 
 /** The last `limit` records, oldest first. */
-export function readAudit(limit: number): RequestRecord[] {
-  const file = auditLogFile();
+export function readAudit(env: NodeJS.ProcessEnv, limit: number): RequestRecord[] {
+  const file = auditLogFile(env);
   if (!existsSync(file)) return [];
   const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
   return lines.slice(-limit).map((line) => JSON.parse(line) as RequestRecord);

@@ -22,10 +22,10 @@ export const LOCAL_PROFILE = 'local';
  * The config file (`books config path`), written with mode 0600 because it holds tokens. Opened
  * per command: the environment (HOME, XDG_CONFIG_HOME) decides where it lives.
  */
-export function openConfig(): Conf<BooksConfig> {
+export function openConfig(env: NodeJS.ProcessEnv = process.env): Conf<BooksConfig> {
   return new Conf<BooksConfig>({
     projectName: 'books',
-    cwd: booksPaths().configDir,
+    cwd: booksPaths(env).configDir,
     configName: 'config',
     configFileMode: 0o600,
     defaults: { profiles: {} },

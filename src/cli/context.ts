@@ -46,7 +46,8 @@ export class CommandContext {
         import('../client/index.js'),
         import('./auditLog.js'),
       ]);
-      const target = resolveTarget(this.options, this.io.env, openConfig().store);
+      const env = this.io.env;
+      const target = resolveTarget(this.options, env, openConfig(env).store);
       let transport;
       let token;
       if (target.kind === 'remote') {
@@ -54,14 +55,14 @@ export class CommandContext {
         token = target.token;
       } else {
         const { embeddedTransport } = await import('./embedded.js');
-        const embedded = await embeddedTransport();
+        const embedded = await embeddedTransport(env);
         ({ transport, token } = embedded);
         this.output.note(`books: using the local platform (${embedded.databaseFile})`);
       }
       const apiClient = new client.ApiClient({
         transport,
         token,
-        onRequest: appendAudit,
+        onRequest: (record) => appendAudit(env, record),
         ...(this.io.env.BOOKS_RETRY_BASE_MS && {
           retry: { baseDelayMs: Number(this.io.env.BOOKS_RETRY_BASE_MS) },
         }),

@@ -17,7 +17,15 @@ type Action = (
  * Declares the command tree. Each action loads its command module only when it runs, so
  * `books --help` and `books --version` never load the platform, SQLite or undici.
  */
-export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+export function buildProgram(
+  io: CliIo,
+  setExitCode: (code: number) => void,
+  args: string[] = io.argv,
+): Command {
+  // Subcommands of a noun are declared only when the noun is named in argv: `books --help`
+  // then lists the nouns without building every leaf, which keeps the cold start short.
+  const named = new Set(args);
+  const wants = (noun: string) => named.has(noun);
   const program = new Command('books')
     .description('Keep the books of many clients from the terminal: ledgers, reports, migrations.')
     .version(version, '-V, --version')
@@ -88,21 +96,24 @@ export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Co
       ),
     );
   const profile = program.command('profile').description('Saved profiles');
-  profile
-    .command('list')
-    .description('List profiles (tokens are never shown)')
-    .action(run(async () => async (ctx) => (await import('./commands/profiles.js')).list(ctx)));
-  profile
-    .command('use')
-    .argument('<name>')
-    .description('Make a profile the current one')
-    .action(
-      run(
-        async () =>
-          async (ctx, [name]) =>
-            (await import('./commands/profiles.js')).use(ctx, name!),
-      ),
-    );
+  if (wants('profile')) {
+    profile
+      .command('list')
+      .description('List profiles (tokens are never shown)')
+      .action(run(async () => async (ctx) => (await import('./commands/profiles.js')).list(ctx)));
+    profile
+      .command('use')
+      .argument('<name>')
+      .description('Make a profile the current one')
+      .action(
+        run(
+          async () =>
+            async (ctx, [name]) =>
+              (await import('./commands/profiles.js')).use(ctx, name!),
+        ),
+      );
+  }
+
   examples(
     program
       .command('use')
@@ -113,41 +124,44 @@ export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Co
     '  books use --workspace "Blue Bottle Books" --entity "Main Street Bakery"',
   );
   const config = program.command('config').description('Settings and where files live');
-  config
-    .command('path')
-    .description('Where the config file and the local platform data live')
-    .action(
-      run(async () => async (ctx) => (await import('./commands/profiles.js')).configPath(ctx)),
-    );
-  config
-    .command('list')
-    .description('List settings')
-    .action(
-      run(async () => async (ctx) => (await import('./commands/profiles.js')).configList(ctx)),
-    );
-  config
-    .command('get')
-    .argument('<key>')
-    .description('Print a setting')
-    .action(
-      run(
-        async () =>
-          async (ctx, [key]) =>
-            (await import('./commands/profiles.js')).configGet(ctx, key!),
-      ),
-    );
-  config
-    .command('set')
-    .argument('<key>')
-    .argument('<value>')
-    .description('Change a setting')
-    .action(
-      run(
-        async () =>
-          async (ctx, [key, value]) =>
-            (await import('./commands/profiles.js')).configSet(ctx, key!, value!),
-      ),
-    );
+  if (wants('config')) {
+    config
+      .command('path')
+      .description('Where the config file and the local platform data live')
+      .action(
+        run(async () => async (ctx) => (await import('./commands/profiles.js')).configPath(ctx)),
+      );
+    config
+      .command('list')
+      .description('List settings')
+      .action(
+        run(async () => async (ctx) => (await import('./commands/profiles.js')).configList(ctx)),
+      );
+    config
+      .command('get')
+      .argument('<key>')
+      .description('Print a setting')
+      .action(
+        run(
+          async () =>
+            async (ctx, [key]) =>
+              (await import('./commands/profiles.js')).configGet(ctx, key!),
+        ),
+      );
+    config
+      .command('set')
+      .argument('<key>')
+      .argument('<value>')
+      .description('Change a setting')
+      .action(
+        run(
+          async () =>
+            async (ctx, [key, value]) =>
+              (await import('./commands/profiles.js')).configSet(ctx, key!, value!),
+        ),
+      );
+  }
+
   program
     .command('log')
     .description('The local audit log of requests (method, path, status, trace, idempotency key)')
@@ -161,262 +175,274 @@ export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Co
 
   // --- workspaces --------------------------------------------------------------------------
   const workspace = program.command('workspace').description("Workspaces: one client's books each");
-  workspace
-    .command('list')
-    .description('List workspaces')
-    .action(run(async () => (await import('./commands/workspace/list.js')).run));
-  examples(
+  if (wants('workspace')) {
     workspace
-      .command('create')
-      .argument('[name]')
-      .option('--timezone <tz>', 'IANA time zone of the workspace (default America/Los_Angeles)')
-      .description('Create a workspace')
+      .command('list')
+      .description('List workspaces')
+      .action(run(async () => (await import('./commands/workspace/list.js')).run));
+    examples(
+      workspace
+        .command('create')
+        .argument('[name]')
+        .option('--timezone <tz>', 'IANA time zone of the workspace (default America/Los_Angeles)')
+        .description('Create a workspace')
+        .action(
+          run(async () => async (ctx, [name], flags) => {
+            const { ask } = await import('./prompt.js');
+            const create = await import('./commands/workspace/create.js');
+            await create.run(ctx, create.parse(await ask(ctx, name, 'Workspace name'), flags));
+          }),
+        ),
+      '  books workspace create "Blue Bottle Books" --timezone America/New_York',
+    );
+    workspace
+      .command('get')
+      .argument('<workspace>')
+      .description('Show a workspace (by id or name)')
       .action(
-        run(async () => async (ctx, [name], flags) => {
-          const { ask } = await import('./prompt.js');
-          const create = await import('./commands/workspace/create.js');
-          await create.run(ctx, create.parse(await ask(ctx, name, 'Workspace name'), flags));
-        }),
-      ),
-    '  books workspace create "Blue Bottle Books" --timezone America/New_York',
-  );
-  workspace
-    .command('get')
-    .argument('<workspace>')
-    .description('Show a workspace (by id or name)')
-    .action(
-      run(
-        async () =>
-          async (ctx, [w]) =>
-            (await import('./commands/workspace/get.js')).run(ctx, w!),
-      ),
-    );
-  workspace
-    .command('delete')
-    .argument('<workspace>')
-    .description('Delete a workspace and everything in it')
-    .action(
-      run(
-        async () =>
-          async (ctx, [w]) =>
-            (await import('./commands/workspace/delete.js')).run(ctx, w!),
-      ),
-    );
+        run(
+          async () =>
+            async (ctx, [w]) =>
+              (await import('./commands/workspace/get.js')).run(ctx, w!),
+        ),
+      );
+    workspace
+      .command('delete')
+      .argument('<workspace>')
+      .description('Delete a workspace and everything in it')
+      .action(
+        run(
+          async () =>
+            async (ctx, [w]) =>
+              (await import('./commands/workspace/delete.js')).run(ctx, w!),
+        ),
+      );
+  }
 
   // --- chart of accounts -------------------------------------------------------------------
   const coa = program.command('coa').description('The chart of accounts of the entity');
-  coa
-    .command('list')
-    .description('List accounts, archived included')
-    .action(run(async () => async (ctx) => (await import('./commands/coa/accounts.js')).list(ctx)));
-  examples(
+  if (wants('coa')) {
     coa
-      .command('create')
-      .option('--name <name>', 'account name')
-      .option('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"')
-      .option('--code <code>', 'code (honored on a custom chart)')
-      .option('--group <group>', 'account group id')
-      .description('Create an account')
+      .command('list')
+      .description('List accounts, archived included')
       .action(
-        run(async () => async (ctx, _args, flags) => {
-          const accounts = await import('./commands/coa/accounts.js');
-          await accounts.create(ctx, accounts.parseCreate(flags));
-        }),
-      ),
-    '  books coa create --name "Chase Checking" --type Cash',
-  );
-  coa
-    .command('get')
-    .argument('<account>')
-    .description('Show an account (by id, code or name)')
-    .action(
-      run(
-        async () =>
-          async (ctx, [a]) =>
-            (await import('./commands/coa/accounts.js')).get(ctx, a!),
-      ),
+        run(async () => async (ctx) => (await import('./commands/coa/accounts.js')).list(ctx)),
+      );
+    examples(
+      coa
+        .command('create')
+        .option('--name <name>', 'account name')
+        .option('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"')
+        .option('--code <code>', 'code (honored on a custom chart)')
+        .option('--group <group>', 'account group id')
+        .description('Create an account')
+        .action(
+          run(async () => async (ctx, _args, flags) => {
+            const accounts = await import('./commands/coa/accounts.js');
+            await accounts.create(ctx, accounts.parseCreate(flags));
+          }),
+        ),
+      '  books coa create --name "Chase Checking" --type Cash',
     );
+    coa
+      .command('get')
+      .argument('<account>')
+      .description('Show an account (by id, code or name)')
+      .action(
+        run(
+          async () =>
+            async (ctx, [a]) =>
+              (await import('./commands/coa/accounts.js')).get(ctx, a!),
+        ),
+      );
+  }
 
   // --- journal entries ---------------------------------------------------------------------
   const je = program.command('je').description('Manual journal entries of the entity');
-  const jeModule = () => import('./commands/je/entries.js');
-  const collect = (value: string, previous: string[] = []) => [...previous, value];
-  examples(
-    je
-      .command('create')
-      .option('--date <date>', 'the entry date (YYYY-MM-DD)')
-      .option(
-        '--debit <account=amount>',
-        'a debit line (repeatable); account by code, name or id',
-        collect,
-      )
-      .option('--credit <account=amount>', 'a credit line (repeatable)', collect)
-      .option('--memo <text>', 'memo')
+  if (wants('je')) {
+    const jeModule = () => import('./commands/je/entries.js');
+    const collect = (value: string, previous: string[] = []) => [...previous, value];
+    examples(
+      je
+        .command('create')
+        .option('--date <date>', 'the entry date (YYYY-MM-DD)')
+        .option(
+          '--debit <account=amount>',
+          'a debit line (repeatable); account by code, name or id',
+          collect,
+        )
+        .option('--credit <account=amount>', 'a credit line (repeatable)', collect)
+        .option('--memo <text>', 'memo')
+        .option('--basis <basis>', 'cash or accrual', 'cash')
+        .description('Create a balanced journal entry')
+        .action(
+          run(async () => async (ctx, _args, flags) => {
+            const m = await jeModule();
+            await m.create(ctx, m.parseCreate(flags));
+          }),
+        ),
+      '  books je create --date 2026-01-05 --debit Checking=5000 --credit Sales=5000 --memo "January sales"',
+    );
+    je.command('list')
+      .option('--from <date>', 'first day')
+      .option('--to <date>', 'last day')
       .option('--basis <basis>', 'cash or accrual', 'cash')
-      .description('Create a balanced journal entry')
+      .option('--limit <n>', 'how many (default 30 on a terminal)')
+      .option('--all', 'every entry')
+      .description('List journal entries, most recent first')
+      .action(run(async () => async (ctx, _args, flags) => (await jeModule()).list(ctx, flags)));
+    je.command('get')
+      .argument('<id>')
+      .option('--basis <basis>', 'cash or accrual', 'cash')
+      .description('Show a journal entry')
       .action(
-        run(async () => async (ctx, _args, flags) => {
-          const m = await jeModule();
-          await m.create(ctx, m.parseCreate(flags));
-        }),
-      ),
-    '  books je create --date 2026-01-05 --debit Checking=5000 --credit Sales=5000 --memo "January sales"',
-  );
-  je.command('list')
-    .option('--from <date>', 'first day')
-    .option('--to <date>', 'last day')
-    .option('--basis <basis>', 'cash or accrual', 'cash')
-    .option('--limit <n>', 'how many (default 30 on a terminal)')
-    .option('--all', 'every entry')
-    .description('List journal entries, most recent first')
-    .action(run(async () => async (ctx, _args, flags) => (await jeModule()).list(ctx, flags)));
-  je.command('get')
-    .argument('<id>')
-    .option('--basis <basis>', 'cash or accrual', 'cash')
-    .description('Show a journal entry')
-    .action(
-      run(
-        async () =>
-          async (ctx, [id], flags) =>
-            (await jeModule()).get(ctx, id!, flags),
-      ),
-    );
-  je.command('delete')
-    .argument('<id>')
-    .option('--basis <basis>', 'cash or accrual', 'cash')
-    .description('Delete a journal entry')
-    .action(
-      run(
-        async () =>
-          async (ctx, [id], flags) =>
-            (await jeModule()).remove(ctx, id!, flags),
-      ),
-    );
+        run(
+          async () =>
+            async (ctx, [id], flags) =>
+              (await jeModule()).get(ctx, id!, flags),
+        ),
+      );
+    je.command('delete')
+      .argument('<id>')
+      .option('--basis <basis>', 'cash or accrual', 'cash')
+      .description('Delete a journal entry')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id], flags) =>
+              (await jeModule()).remove(ctx, id!, flags),
+        ),
+      );
+  }
 
   // --- reports -----------------------------------------------------------------------------
   const report = program
     .command('report')
     .description('Profit and loss, balance sheet, cash flow, trial balance, general ledger');
-  const reportOptions = (command: Command) =>
-    command
-      .option(
-        '--from <date>',
-        'first day: YYYY-MM-DD or this-month, last-month, this-quarter, last-quarter, this-year, last-year, ytd',
-      )
-      .option('--to <date>', 'last day, same forms')
-      .option('--basis <basis>', 'cash or accrual', 'cash');
-  for (const [name, description] of [
-    ['pl', 'Profit and loss'],
-    ['bs', 'Balance sheet'],
-    ['cf', 'Cash flow (indirect method)'],
-    ['tb', 'Trial balance'],
-  ] as const) {
+  if (wants('report')) {
+    const reportOptions = (command: Command) =>
+      command
+        .option(
+          '--from <date>',
+          'first day: YYYY-MM-DD or this-month, last-month, this-quarter, last-quarter, this-year, last-year, ytd',
+        )
+        .option('--to <date>', 'last day, same forms')
+        .option('--basis <basis>', 'cash or accrual', 'cash');
+    for (const [name, description] of [
+      ['pl', 'Profit and loss'],
+      ['bs', 'Balance sheet'],
+      ['cf', 'Cash flow (indirect method)'],
+      ['tb', 'Trial balance'],
+    ] as const) {
+      examples(
+        reportOptions(report.command(name).description(description))
+          .option('--by <period>', 'week, month, quarter, year or total', 'total')
+          .action(
+            run(async () => async (ctx, _args, flags) => {
+              const statement = await import('./commands/report/statement.js');
+              await statement.run(ctx, name, statement.parseReportQuery(flags));
+            }),
+          ),
+        `  books report ${name} --from 2026-01-01 --to 2026-03-31 --by month\n  books report ${name} --from last-quarter --to last-quarter --output csv > ${name}.csv`,
+      );
+    }
     examples(
-      reportOptions(report.command(name).description(description))
-        .option('--by <period>', 'week, month, quarter, year or total', 'total')
+      reportOptions(report.command('gl').description('General ledger'))
+        .option('--account <account>', 'one account, by id, code or name')
         .action(
           run(async () => async (ctx, _args, flags) => {
-            const statement = await import('./commands/report/statement.js');
-            await statement.run(ctx, name, statement.parseReportQuery(flags));
+            const gl = await import('./commands/report/gl.js');
+            await gl.run(ctx, gl.parse(flags));
           }),
         ),
-      `  books report ${name} --from 2026-01-01 --to 2026-03-31 --by month\n  books report ${name} --from last-quarter --to last-quarter --output csv > ${name}.csv`,
+      '  books report gl --from this-month --to this-month --account 1000',
     );
   }
-  examples(
-    reportOptions(report.command('gl').description('General ledger'))
-      .option('--account <account>', 'one account, by id, code or name')
-      .action(
-        run(async () => async (ctx, _args, flags) => {
-          const gl = await import('./commands/report/gl.js');
-          await gl.run(ctx, gl.parse(flags));
-        }),
-      ),
-    '  books report gl --from this-month --to this-month --account 1000',
-  );
 
   // --- sandbox -----------------------------------------------------------------------------
   const sandbox = program
     .command('sandbox')
     .description('The sandbox control plane: organizations, entities, ledgers');
-  const org = sandbox.command('org').description('Organizations (admin token)');
-  org
-    .command('create')
-    .argument('<name>')
-    .description('Create an organization and print its token')
-    .action(
-      run(
-        async () =>
-          async (ctx, [name]) =>
-            (await import('./commands/sandbox/orgCreate.js')).run(ctx, name!),
-      ),
-    );
-  const entity = sandbox.command('entity').description('Entities of the workspace');
-  const entityModule = () => import('./commands/sandbox/entity.js');
-  examples(
-    entity
+  if (wants('sandbox')) {
+    const org = sandbox.command('org').description('Organizations (admin token)');
+    org
       .command('create')
-      .argument('[name]')
-      .option('--start-date <date>', 'bookkeeping start date (YYYY-MM-DD)')
-      .description('Create an entity in the workspace')
+      .argument('<name>')
+      .description('Create an organization and print its token')
       .action(
-        run(async () => async (ctx, [name], flags) => {
-          const { ask } = await import('./prompt.js');
-          await (await entityModule()).create(ctx, await ask(ctx, name, 'Entity name'), flags);
+        run(
+          async () =>
+            async (ctx, [name]) =>
+              (await import('./commands/sandbox/orgCreate.js')).run(ctx, name!),
+        ),
+      );
+    const entity = sandbox.command('entity').description('Entities of the workspace');
+    const entityModule = () => import('./commands/sandbox/entity.js');
+    examples(
+      entity
+        .command('create')
+        .argument('[name]')
+        .option('--start-date <date>', 'bookkeeping start date (YYYY-MM-DD)')
+        .description('Create an entity in the workspace')
+        .action(
+          run(async () => async (ctx, [name], flags) => {
+            const { ask } = await import('./prompt.js');
+            await (await entityModule()).create(ctx, await ask(ctx, name, 'Entity name'), flags);
+          }),
+        ),
+      '  books sandbox entity create "Main Street Bakery" --start-date 2026-01-01 --workspace "Blue Bottle Books"',
+    );
+    entity
+      .command('list')
+      .description('List the entities of the workspace')
+      .action(run(async () => async (ctx) => (await entityModule()).list(ctx)));
+    entity
+      .command('get')
+      .argument('[entity]')
+      .description('Show an entity')
+      .action(
+        run(
+          async () =>
+            async (ctx, [e]) =>
+              (await entityModule()).get(ctx, e),
+        ),
+      );
+    entity
+      .command('update')
+      .argument('[entity]')
+      .option('--name <name>')
+      .option('--start-date <date>', 'bookkeeping start date, or none')
+      .option('--lock-date <date>', 'lock date, or none')
+      .description('Rename an entity or change its dates')
+      .action(
+        run(async () => async (ctx, [e], flags) => {
+          const m = await entityModule();
+          await m.update(ctx, e, m.parseUpdate(flags));
         }),
-      ),
-    '  books sandbox entity create "Main Street Bakery" --start-date 2026-01-01 --workspace "Blue Bottle Books"',
-  );
-  entity
-    .command('list')
-    .description('List the entities of the workspace')
-    .action(run(async () => async (ctx) => (await entityModule()).list(ctx)));
-  entity
-    .command('get')
-    .argument('[entity]')
-    .description('Show an entity')
-    .action(
-      run(
-        async () =>
-          async (ctx, [e]) =>
-            (await entityModule()).get(ctx, e),
-      ),
-    );
-  entity
-    .command('update')
-    .argument('[entity]')
-    .option('--name <name>')
-    .option('--start-date <date>', 'bookkeeping start date, or none')
-    .option('--lock-date <date>', 'lock date, or none')
-    .description('Rename an entity or change its dates')
-    .action(
-      run(async () => async (ctx, [e], flags) => {
-        const m = await entityModule();
-        await m.update(ctx, e, m.parseUpdate(flags));
-      }),
-    );
-  entity
-    .command('lock')
-    .argument('[entity]')
-    .requiredOption('--date <date>', 'the lock date (YYYY-MM-DD), or none to unlock')
-    .description('Close the books up to and including a date')
-    .action(
-      run(async () => async (ctx, [e], flags) => {
-        const m = await entityModule();
-        await m.update(ctx, e, m.parseUpdate({ lockDate: flags.date as string }));
-      }),
-    );
-  entity
-    .command('open-accrual')
-    .argument('[entity]')
-    .description('Open the accrual ledger')
-    .action(
-      run(
-        async () =>
-          async (ctx, [e]) =>
-            (await entityModule()).openAccrual(ctx, e),
-      ),
-    );
+      );
+    entity
+      .command('lock')
+      .argument('[entity]')
+      .requiredOption('--date <date>', 'the lock date (YYYY-MM-DD), or none to unlock')
+      .description('Close the books up to and including a date')
+      .action(
+        run(async () => async (ctx, [e], flags) => {
+          const m = await entityModule();
+          await m.update(ctx, e, m.parseUpdate({ lockDate: flags.date as string }));
+        }),
+      );
+    entity
+      .command('open-accrual')
+      .argument('[entity]')
+      .description('Open the accrual ledger')
+      .action(
+        run(
+          async () =>
+            async (ctx, [e]) =>
+              (await entityModule()).openAccrual(ctx, e),
+        ),
+      );
+  }
 
   // --- the local platform ------------------------------------------------------------------
   examples(
@@ -445,7 +471,7 @@ export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Co
       )
       .action(async (flags) => {
         const { parseServeOptions, runServe } = await import('./commands/serve.js');
-        setExitCode(await runServe(parseServeOptions(flags), io));
+        setExitCode(await runServe(parseServeOptions(flags, io.env), io));
       }),
     '  books serve --port 4010 --db ./books.sqlite\n  books serve --memory --port 0 --exec "npm run integration-tests"',
   );

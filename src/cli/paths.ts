@@ -1,16 +1,27 @@
 import envPaths from 'env-paths';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Where `books` keeps its files: XDG directories on Linux (respecting XDG_DATA_HOME and HOME
- * as the process sees them), the platform's usual places elsewhere.
+ * Where `books` keeps its files, from the given environment: XDG directories on Linux
+ * (XDG_DATA_HOME, XDG_CONFIG_HOME, else under HOME), the platform's usual places elsewhere.
  */
-export function booksPaths() {
-  const paths = envPaths('books', { suffix: '' });
+export function booksPaths(env: NodeJS.ProcessEnv = process.env) {
+  let dataDir: string;
+  let configDir: string;
+  if (process.platform === 'linux' || env.XDG_DATA_HOME || env.XDG_CONFIG_HOME) {
+    const home = env.HOME || os.homedir();
+    dataDir = path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'books');
+    configDir = path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'books');
+  } else {
+    const paths = envPaths('books', { suffix: '' });
+    dataDir = paths.data;
+    configDir = paths.config;
+  }
   return {
-    dataDir: paths.data,
-    configDir: paths.config,
+    dataDir,
+    configDir,
     /** The embedded local platform's database, also `books serve`'s default. */
-    platformDatabase: path.join(paths.data, 'platform.sqlite'),
+    platformDatabase: path.join(dataDir, 'platform.sqlite'),
   };
 }

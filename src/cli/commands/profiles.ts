@@ -2,9 +2,9 @@ import type { Profile } from '../config.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UserError, UsageError } from '../exitCodes.js';
 
-async function config() {
-  const { openConfig, LOCAL_PROFILE } = await import('../config.js');
-  return { store: openConfig(), LOCAL_PROFILE };
+async function config(ctx: CommandContext) {
+  const { openConfig } = await import('../config.js');
+  return { store: openConfig(ctx.io.env) };
 }
 
 /** Reads a token from stdin (`--token-stdin`) or a hidden prompt on a terminal. */
@@ -43,7 +43,7 @@ export async function login(
     await apiClient.close();
   }
   const name = flags.profile ?? 'default';
-  const { store } = await config();
+  const { store } = await config(ctx);
   store.set(`profiles.${name}`, {
     ...(store.get(`profiles.${name}`) as Profile | undefined),
     baseUrl,
@@ -56,7 +56,7 @@ export async function login(
 }
 
 export async function logout(ctx: CommandContext, flags: { profile?: string }): Promise<void> {
-  const { store } = await config();
+  const { store } = await config(ctx);
   const name = flags.profile ?? store.get('currentProfile');
   if (!name || !store.has(`profiles.${name}`)) throw new UserError('not logged in', ExitCode.Usage);
   store.delete(`profiles.${name}` as 'profiles');
@@ -65,7 +65,7 @@ export async function logout(ctx: CommandContext, flags: { profile?: string }): 
 }
 
 export async function list(ctx: CommandContext): Promise<void> {
-  const { store } = await config();
+  const { store } = await config(ctx);
   const current = store.get('currentProfile');
   const rows = Object.entries(store.get('profiles')).map(([name, p]) => ({ name, ...p }));
   await ctx.output.table(
@@ -83,7 +83,7 @@ export async function list(ctx: CommandContext): Promise<void> {
 }
 
 export async function use(ctx: CommandContext, name: string): Promise<void> {
-  const { store } = await config();
+  const { store } = await config(ctx);
   if (!store.has(`profiles.${name}`))
     throw new UserError(`no profile named "${name}"`, ExitCode.Usage);
   store.set('currentProfile', name);
@@ -97,36 +97,42 @@ export async function useWorkspace(ctx: CommandContext): Promise<void> {
   const target = await ctx.target();
   const workspaceId = await ctx.workspaceId();
   const entityId = ctx.options.entity ? await ctx.entityId() : undefined;
-  const { store } = await config();
+  const { store } = await config(ctx);
+  // Reached through --base-url or BOOKS_BASE_URL with no profile: keep the choice in a
+  // `default` profile for that base URL (never the token), current unless another one is.
   const name = target.profileName ?? 'default';
   const saved: Profile = {
     ...(store.get(`profiles.${name}`) as Profile | undefined),
+    ...(target.kind === 'remote' &&
+      target.profileName === undefined && { baseUrl: target.baseUrl }),
     workspace: workspaceId,
     ...(entityId ? { entity: entityId } : {}),
   };
   if (!entityId) delete saved.entity;
   store.set(`profiles.${name}`, saved);
+  if (target.kind === 'remote' && store.get('currentProfile') === undefined)
+    store.set('currentProfile', name);
   ctx.wrote(
     `profile "${name}" now uses workspace ${workspaceId}${entityId ? ` and entity ${entityId}` : ''}`,
   );
 }
 
 export async function configPath(ctx: CommandContext): Promise<void> {
-  const { store } = await config();
+  const { store } = await config(ctx);
   const { booksPaths } = await import('../paths.js');
   ctx.output.record(
     [
       ['config', store.path],
-      ['local platform', booksPaths().platformDatabase],
+      ['local platform', booksPaths(ctx.io.env).platformDatabase],
     ],
-    { config: store.path, localPlatform: booksPaths().platformDatabase },
+    { config: store.path, localPlatform: booksPaths(ctx.io.env).platformDatabase },
   );
 }
 
 const SETTINGS = /^[a-zA-Z][\w.-]*$/;
 
 export async function configGet(ctx: CommandContext, key: string): Promise<void> {
-  const { store } = await config();
+  const { store } = await config(ctx);
   if (key.startsWith('profiles'))
     throw new UsageError('profiles are managed by books login and books use');
   const value = store.get(key);
@@ -140,13 +146,13 @@ export async function configSet(ctx: CommandContext, key: string, value: string)
       `"${key}" cannot be set here (profiles are managed by books login and books use)`,
     );
   }
-  const { store } = await config();
+  const { store } = await config(ctx);
   store.set(key, value);
   ctx.wrote(`${key} = ${value}`);
 }
 
 export async function configList(ctx: CommandContext): Promise<void> {
-  const { store } = await config();
+  const { store } = await config(ctx);
   const { profiles: _profiles, ...settings } = store.store;
   await ctx.output.table(
     [
@@ -163,7 +169,7 @@ export async function log(ctx: CommandContext, flags: { limit?: string }): Promi
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError('--limit must be a whole number ≥ 1');
   const { readAudit } = await import('../auditLog.js');
-  const records = readAudit(limit);
+  const records = readAudit(ctx.io.env, limit);
   await ctx.output.table(
     [
       { header: 'At', value: (r) => r.at },

@@ -41,7 +41,10 @@ function wholeNumber(text: string, flag: string, max = Number.MAX_SAFE_INTEGER):
 }
 
 /** Flags to options; every bad value is a usage error (exit 2). */
-export function parseServeOptions(flags: ServeFlags): ServeOptions {
+export function parseServeOptions(
+  flags: ServeFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): ServeOptions {
   if (flags.db !== undefined && flags.memory) {
     throw new UsageError('--db and --memory exclude each other');
   }
@@ -49,7 +52,9 @@ export function parseServeOptions(flags: ServeFlags): ServeOptions {
   return {
     host: flags.host ?? '127.0.0.1',
     port: wholeNumber(flags.port ?? '4010', '--port', 65535),
-    database: flags.memory ? ':memory:' : path.resolve(flags.db ?? booksPaths().platformDatabase),
+    database: flags.memory
+      ? ':memory:'
+      : path.resolve(flags.db ?? booksPaths(env).platformDatabase),
     adminToken: flags.adminToken,
     orgToken: flags.orgToken,
     ruleGenerationDelayMs: wholeNumber(

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { temporaryHome } from '../helpers/cli.js';
+import { runCli } from '../helpers/cliInProcess.js';
+import { createEntity } from '../helpers/ledger.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+/** The CLI in-process on a terminal (TTY streams) and piped, against a real server. */
+describe('books output on a terminal and in a pipe', () => {
+  let server: TestServer;
+  let home: ReturnType<typeof temporaryHome>;
+  let env: NodeJS.ProcessEnv;
+  let entityId: string;
+
+  beforeAll(async () => {
+    server = await startServer();
+    home = temporaryHome();
+    const books = await createEntity(server, { name: 'Terminal Books' });
+    const cash = await books.account('Checking', 'Cash');
+    const sales = await books.account('Sales', 'Income');
+    const rent = await books.account('Rent', 'Operating Expenses');
+    await books.post(books.entry('2026-01-05', cash.id, sales.id, 1234567.89));
+    await books.post(books.entry('2026-02-01', rent.id, cash.id, 2500000));
+    env = { ...home.env, BOOKS_BASE_URL: server.baseUrl, BOOKS_TOKEN: server.orgToken };
+    entityId = books.entityId;
+  });
+  afterAll(async () => {
+    await server.close();
+    home.cleanup();
+  });
+
+  const pl = ['report', 'pl', '--from', '2026-01-01', '--to', '2026-02-28', '--by', 'month'];
+
+  it('renders a statement on a terminal: a boxed table, thousands separators, negatives in parentheses', async () => {
+    const result = await runCli([...pl, '-e', entityId], { env, tty: true });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('Profit and Loss');
+    expect(result.stdout).toMatch(/┌/);
+    expect(result.stdout).toMatch(
+      /│ Net Income\s+│\s+1,234,567\.89 │\s+\(2,500,000\.00\) │\s+\(1,265,432\.11\) │/,
+    );
+    expect(result.stdout).toMatch(
+      /│ {3}4000 Sales\s+│\s+1,234,567\.89 │\s+0\.00 │\s+1,234,567\.89 │/,
+    );
+    // No color without asking for it... and none with NO_COLOR.
+    const noColor = await runCli([...pl, '-e', entityId], {
+      env: { ...env, NO_COLOR: '1' },
+      tty: true,
+    });
+    expect(noColor.stdout).not.toMatch(/\[\d+m/);
+  });
+
+  it('prints plain, stable, tab-separated text in a pipe', async () => {
+    const result = await runCli([...pl, '-e', entityId], { env, tty: false });
+    expect(result.stdout).not.toMatch(/[┌│]|\[\d+m/);
+    expect(result.stdout).toContain('Net Income\t1234567.89\t-2500000.00\t-1265432.11\n');
+  });
+
+  it('lists as a table on a terminal and as tab-separated lines in a pipe', async () => {
+    const tty = await runCli(['workspace', 'list'], { env, tty: true });
+    expect(tty.stdout).toMatch(/│ ID\s+│ Name\s+│ Timezone\s+│ Created\s+│/);
+    expect(tty.stdout).toContain('Terminal Books');
+    const piped = await runCli(['workspace', 'list'], { env, tty: false });
+    expect(piped.stdout.split('\n')[0]).toBe('ID\tName\tTimezone\tCreated');
+    const json = await runCli(['workspace', 'list', '--json'], { env });
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ name: 'Terminal Books', timezone: 'America/Los_Angeles' }),
+    ]);
+    const csv = await runCli(['workspace', 'list', '--output', 'csv'], { env });
+    expect(csv.stdout.split('\n')[0]).toBe('ID,Name,Timezone,Created');
+  });
+
+  it('says which workspace and entity a write touched, on stderr', async () => {
+    const result = await runCli(
+      ['coa', 'create', '--name', 'Savings', '--type', 'Cash', '-e', entityId],
+      { env },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`books: entity ${entityId}: created account 1001 Savings\n`);
+    expect(result.stdout).toContain('code      1001');
+  });
+
+  it('rejects a bad --output at once', async () => {
+    const result = await runCli(['workspace', 'list', '--output', 'xml'], { env });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: 'books: --output must be table, json or csv, not "xml"\n',
+    });
+  });
+});

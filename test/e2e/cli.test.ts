@@ -1,0 +1,292 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runBooks, spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
+
+/** `books serve` in its own process, for the CLI to talk to over loopback. */
+async function serve(home: ReturnType<typeof temporaryHome>, ...flags: string[]) {
+  const server: RunningCli = spawnBooks(
+    ['serve', '--memory', '--port', '0', '--org-token', 'org-token', ...flags],
+    home.env,
+  );
+  const banner = await server.waitForStderr('organization token');
+  const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
+  return {
+    baseUrl,
+    env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'org-token' },
+    api: (method: string, path: string, body?: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: 'Bearer org-token', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (r.status === 200 || r.status === 201 ? await r.json() : undefined) as any,
+      })),
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.result;
+    },
+  };
+}
+
+/** The main flow every target must support: books from nothing to month-end reports. */
+async function keepTheBooks(env: NodeJS.ProcessEnv) {
+  const ok = async (...args: string[]) => {
+    const result = await runBooks(args, env);
+    expect(result.code, `books ${args.join(' ')}\n${result.stderr}`).toBe(0);
+    return result;
+  };
+  const created = await ok(
+    'workspace',
+    'create',
+    'Blue Bottle Books',
+    '--timezone',
+    'America/New_York',
+  );
+  expect(created.stdout).toContain('name      Blue Bottle Books');
+  expect(created.stderr).toMatch(/books: created workspace "Blue Bottle Books" \(/);
+  await ok(
+    'sandbox',
+    'entity',
+    'create',
+    'Main Street Bakery',
+    '--start-date',
+    '2026-01-01',
+    '-w',
+    'Blue Bottle Books',
+  );
+  await ok('use', '--workspace', 'Blue Bottle Books', '--entity', 'Main Street Bakery');
+  for (const [name, type] of [
+    ['Checking', 'Cash'],
+    ['Sales', 'Income'],
+    ['Rent', 'Operating Expenses'],
+  ]) {
+    const account = await ok('coa', 'create', '--name', name!, '--type', type!);
+    expect(account.stderr).toMatch(/created account \d{4} /);
+  }
+  await ok(
+    'je',
+    'create',
+    '--date',
+    '2026-01-05',
+    '--debit',
+    'Checking=5,000.00',
+    '--credit',
+    'Sales=5000',
+    '--memo',
+    'January sales',
+  );
+  await ok(
+    'je',
+    'create',
+    '--date',
+    '2026-02-01',
+    '--debit',
+    'Rent=1500',
+    '--credit',
+    '1000=1500',
+    '--memo',
+    'February rent',
+  );
+  await ok(
+    'je',
+    'create',
+    '--date',
+    '2026-03-03',
+    '--debit',
+    'Checking=250.25',
+    '--credit',
+    'Sales=250.25',
+  );
+
+  const list = await ok('je', 'list');
+  expect(list.stdout.split('\n')[0]).toBe('Date\tMemo\tLines\tAmount\tSource\tID');
+  expect(
+    list.stdout
+      .split('\n')
+      .slice(1, 4)
+      .map((l) => l.split('\t').slice(0, 4)),
+  ).toEqual([
+    ['2026-03-03', '', '2', '250.25'],
+    ['2026-02-01', 'February rent', '2', '1500.00'],
+    ['2026-01-05', 'January sales', '2', '5000.00'],
+  ]);
+
+  const range = ['--from', '2026-01-01', '--to', '2026-03-31'];
+  const table = await ok('report', 'pl', ...range, '--by', 'month');
+  expect(table.stdout).toContain('Account\tJan 2026\tFeb 2026\tMar 2026\tTotal\n');
+  expect(table.stdout).toContain('  4000 Sales\t5000.00\t0.00\t250.25\t5250.25\n');
+  expect(table.stdout).toContain('Net Income\t5000.00\t-1500.00\t250.25\t3750.25\n');
+
+  const csv = await ok('report', 'pl', ...range, '--by', 'month', '--output', 'csv');
+  expect(csv.stdout.split('\n')[0]).toBe('Account,Jan 2026,Feb 2026,Mar 2026,Total');
+  expect(csv.stdout).toContain('Net Income,5000.00,-1500.00,250.25,3750.25');
+
+  const json = await ok('report', 'pl', ...range, '--json');
+  const report = JSON.parse(json.stdout).report;
+  expect(report.sections.find((s: any) => s.section === 'netIncome').total).toBe(3750.25);
+
+  const bs = await ok('report', 'bs', ...range);
+  expect(bs.stdout).toContain('  1000 Checking\t3750.25\n');
+  expect(bs.stdout).toContain('Total Liabilities and Equity\t3750.25\n');
+  const cf = await ok('report', 'cf', ...range, '--output', 'csv');
+  expect(cf.stdout).toContain('Ending Cash,3750.25');
+  const tb = await ok('report', 'tb', ...range, '--json');
+  expect(JSON.parse(tb.stdout).report.totals).toEqual({ debit: 5250.25, credit: 5250.25 });
+  const gl = await ok('report', 'gl', ...range, '--account', 'Checking');
+  expect(gl.stdout).toContain('1000 Checking\t2026-02-01\tFebruary rent\t\t1500.00\t3500.00\n');
+  expect(gl.stdout).toContain('1000 Checking\t\tClosing balance\t\t\t3750.25\n');
+
+  const log = await ok('log', '--limit', '50');
+  expect(log.stdout).toMatch(
+    /POST\t\/platform\/v1\/entities\/[0-9a-f-]+\/journal-entries\t201\t[0-9a-f-]{36}\t[0-9a-f-]{36}/,
+  );
+}
+
+describe('books against `books serve` on a loopback port', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  let server: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    home = temporaryHome();
+    server = await serve(home);
+  });
+  afterAll(async () => {
+    await server.stop();
+    home.cleanup();
+  });
+
+  it('keeps the books: workspace, entity, chart, entries, every report as table, CSV and JSON', async () => {
+    await keepTheBooks(server.env);
+  }, 60_000);
+
+  it('exits 5 for what is not found, 4 for a bad token, 1 for a refusal, 2 for usage', async () => {
+    const missing = await runBooks(
+      ['workspace', 'get', '00000000-0000-4000-8000-000000000000'],
+      server.env,
+    );
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/^books: workspace not found \(trace [0-9a-f-]{36}\)\n$/);
+    const badToken = await runBooks(['workspace', 'list'], { ...server.env, BOOKS_TOKEN: 'wrong' });
+    expect(badToken.code).toBe(4);
+    expect(badToken.stderr).toContain('books: invalid access token');
+    const refused = await runBooks(['workspace', 'create', ' '], server.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('books: name must not be empty (trace ');
+    const json = await runBooks(
+      ['workspace', 'get', '00000000-0000-4000-8000-000000000000', '--json'],
+      server.env,
+    );
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { status: 404, message: 'workspace not found', traceId: expect.any(String) },
+    });
+    const usage = await runBooks(['report', 'pl', '--json'], server.env);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr)).toEqual({
+      error: {
+        status: null,
+        message: expect.stringContaining('--from and --to are required'),
+        traceId: null,
+      },
+    });
+  });
+
+  it('without a terminal, a missing argument is a usage error at once (exit 2), never a prompt', async () => {
+    const started = Date.now();
+    const result = await runBooks(['workspace', 'create'], server.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'books: workspace name is required (not on a terminal, so books cannot ask)\n',
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const destructive = await runBooks(['workspace', 'delete', 'Blue Bottle Books'], server.env);
+    expect(destructive.code).toBe(2);
+    expect(destructive.stderr).toContain('Not on a terminal: pass --yes to confirm.');
+  });
+
+  it('an after_commit fault (503, then a dropped connection) is retried with the same key: created once', async () => {
+    for (const status of [503, 0]) {
+      const name = `Retried ${status}`;
+      const fault = await server.api('POST', '/sandbox/v1/faults', {
+        mode: 'after_commit',
+        status,
+        count: 1,
+        method: 'POST',
+        pathPrefix: '/platform/v1/workspaces',
+      });
+      expect(fault.status).toBe(201);
+      const result = await runBooks(['workspace', 'create', name], {
+        ...server.env,
+        BOOKS_RETRY_BASE_MS: '10',
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const all = (await server.api('GET', '/platform/v1/workspaces?limit=100')).body.data;
+      expect(all.filter((w: any) => w.name === name)).toHaveLength(1);
+      const log = await runBooks(['log', '--limit', '2', '--json'], server.env);
+      const [first, second] = JSON.parse(log.stdout);
+      expect(first.status).toBe(status === 0 ? null : 503);
+      expect(second.status).toBe(201);
+      expect(second.idempotencyKey).toBe(first.idempotencyKey);
+    }
+  });
+});
+
+describe('books and the rate limit', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  let server: Awaited<ReturnType<typeof serve>>;
+  beforeEach(async () => {
+    home = temporaryHome();
+    server = await serve(home, '--rate-limit', '1');
+  });
+  afterEach(async () => {
+    await server.stop();
+    home.cleanup();
+  });
+
+  it('a 429 storm completes by retrying (Retry-After honoured), each write exactly once', async () => {
+    const names = ['A', 'B', 'C', 'D', 'E', 'F'];
+    const results = await Promise.all(
+      names.map((n) => runBooks(['workspace', 'create', `Storm ${n}`], server.env)),
+    );
+    results.forEach((r) => expect(r.code, r.stderr).toBe(0));
+    const log = await runBooks(['log', '--limit', '100', '--json'], server.env);
+    expect(JSON.parse(log.stdout).some((r: any) => r.status === 429)).toBe(true);
+    let listed = await server.api('GET', '/platform/v1/workspaces?limit=100');
+    while (listed.status === 429) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      listed = await server.api('GET', '/platform/v1/workspaces?limit=100');
+    }
+    expect(listed.body.data.map((w: any) => w.name).sort()).toEqual(names.map((n) => `Storm ${n}`));
+  }, 60_000);
+
+  it('exits 7 when the retries run out', async () => {
+    await server.api('POST', '/sandbox/v1/faults', {
+      mode: 'reject',
+      status: 429,
+      count: 100,
+      method: 'GET',
+    });
+    const result = await runBooks(['workspace', 'list'], {
+      ...server.env,
+      BOOKS_RETRY_BASE_MS: '10',
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain('books: injected fault: 429');
+  }, 60_000);
+});
+
+describe('books on the embedded local platform (no server, no network port)', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  beforeAll(() => {
+    home = temporaryHome();
+  });
+  afterAll(() => home.cleanup());
+
+  it('keeps the books in the user data directory, saying so once per command', async () => {
+    await keepTheBooks(home.env);
+    const result = await runBooks(['config', 'path'], home.env);
+    expect(result.stdout).toContain(
+      `local platform  ${home.home}/.local/share/books/platform.sqlite`,
+    );
+    const listed = await runBooks(['workspace', 'list'], home.env);
+    expect(listed.stderr.match(/using the local platform/g)).toHaveLength(1);
+  }, 60_000);
+});

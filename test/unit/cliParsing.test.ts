@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { parseCreate as parseAccount } from '../../src/cli/commands/coa/accounts.js';
+import { parseCreate as parseEntry } from '../../src/cli/commands/je/entries.js';
+import { parse as parseGl } from '../../src/cli/commands/report/gl.js';
+import { parseReportQuery } from '../../src/cli/commands/report/statement.js';
+import { parseUpdate } from '../../src/cli/commands/sandbox/entity.js';
+import { parseServeOptions } from '../../src/cli/commands/serve.js';
+import { parse as parseWorkspace } from '../../src/cli/commands/workspace/create.js';
+import { parseDateOption } from '../../src/cli/dates.js';
+import { displayAmount, plainAmount } from '../../src/cli/render/statements.js';
+import { resolveTarget } from '../../src/cli/target.js';
+import { rangeOfWord } from '../../src/core/periods.js';
+
+describe('relative dates', () => {
+  it.each([
+    ['this-month', { startDate: '2026-11-01', endDate: '2026-11-30' }],
+    ['last-month', { startDate: '2026-10-01', endDate: '2026-10-31' }],
+    ['this-quarter', { startDate: '2026-10-01', endDate: '2026-12-31' }],
+    ['last-quarter', { startDate: '2026-07-01', endDate: '2026-09-30' }],
+    ['this-year', { startDate: '2026-01-01', endDate: '2026-12-31' }],
+    ['last-year', { startDate: '2025-01-01', endDate: '2025-12-31' }],
+    ['ytd', { startDate: '2026-01-01', endDate: '2026-11-21' }],
+  ] as const)('%s as of 2026-11-21', (word, range) => {
+    expect(rangeOfWord(word, '2026-11-21')).toEqual(range);
+  });
+
+  it('crosses year boundaries in January and in the first quarter', () => {
+    expect(rangeOfWord('last-month', '2026-01-15')).toEqual({
+      startDate: '2025-12-01',
+      endDate: '2025-12-31',
+    });
+    expect(rangeOfWord('last-quarter', '2026-02-01')).toEqual({
+      startDate: '2025-10-01',
+      endDate: '2025-12-31',
+    });
+    expect(rangeOfWord('this-month', '2024-02-10').endDate).toBe('2024-02-29');
+  });
+
+  it('--from takes the start of a word, --to its end; dates pass through; nonsense is a usage error', () => {
+    expect(parseDateOption('last-month', 'from', '2026-03-10')).toBe('2026-02-01');
+    expect(parseDateOption('last-month', 'to', '2026-03-10')).toBe('2026-02-28');
+    expect(parseDateOption('2026-05-05', 'to')).toBe('2026-05-05');
+    expect(() => parseDateOption('yesterday', 'from')).toThrow(
+      '--from must be a date (YYYY-MM-DD) or one of this-month',
+    );
+    expect(() => parseDateOption('2026-02-30', 'to')).toThrow('--to must be a date');
+  });
+});
+
+describe('argv → options', () => {
+  it('report: dates, basis and grouping', () => {
+    expect(parseReportQuery({ from: 'ytd', to: 'ytd', by: 'month' }, '2026-04-15')).toEqual({
+      startDate: '2026-01-01',
+      endDate: '2026-04-15',
+      ledgerBasis: 'cash',
+      groupBy: 'month',
+    });
+    expect(() => parseReportQuery({ from: '2026-01-01' })).toThrow('--from and --to are required');
+    expect(() => parseReportQuery({ from: 'ytd', to: 'ytd', basis: 'tax' })).toThrow(
+      '--basis must be cash or accrual',
+    );
+    expect(() => parseReportQuery({ from: 'ytd', to: 'ytd', by: 'day' })).toThrow(
+      '--by must be one of',
+    );
+    expect(() => parseGl({ from: 'ytd', to: 'ytd', by: 'month' })).toThrow(
+      'the general ledger takes no --by',
+    );
+    expect(parseGl({ from: '2026-01-01', to: '2026-01-31', account: '1000' })).toMatchObject({
+      account: '1000',
+    });
+  });
+
+  it('coa create: type names case-insensitively; name and type required', () => {
+    expect(parseAccount({ name: 'Rent', type: 'operating expenses' })).toEqual({
+      name: 'Rent',
+      type: 'Operating Expenses',
+    });
+    expect(() => parseAccount({ type: 'Cash' })).toThrow('--name is required');
+    expect(() => parseAccount({ name: 'x', type: 'Assets' })).toThrow('--type must be one of Cash');
+  });
+
+  it('je create: --debit/--credit ACCOUNT=AMOUNT in cents, thousands separators allowed', () => {
+    expect(
+      parseEntry({
+        date: '2026-01-05',
+        debit: ['Checking=5,000.10'],
+        credit: ['4000=5000.1'],
+        memo: 'm',
+      }),
+    ).toEqual({
+      date: '2026-01-05',
+      ledgerBasis: 'cash',
+      memo: 'm',
+      lines: [
+        { account: 'Checking', side: 'debit', cents: 500010 },
+        { account: '4000', side: 'credit', cents: 500010 },
+      ],
+    });
+    expect(
+      parseEntry({ date: '2026-01-05', debit: ['Cash=Sales=1'], credit: ['a=1'] }).lines[0]!
+        .account,
+    ).toBe('Cash=Sales');
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a=1'] })).toThrow('at least two lines');
+    expect(() => parseEntry({ debit: ['a=1'], credit: ['b=1'] })).toThrow('--date is required');
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a=1.005'], credit: ['b=1'] })).toThrow(
+      'the amount must have at most 2 decimals',
+    );
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a'], credit: ['b=1'] })).toThrow(
+      '--debit takes ACCOUNT=AMOUNT',
+    );
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a=0'], credit: ['b=1'] })).toThrow(
+      'must be positive',
+    );
+  });
+
+  it('sandbox entity update and lock: dates or none', () => {
+    expect(parseUpdate({ lockDate: '2026-03-31', name: 'X' })).toEqual({
+      name: 'X',
+      lockDate: '2026-03-31',
+    });
+    expect(parseUpdate({ lockDate: 'none', startDate: 'none' })).toEqual({
+      lockDate: null,
+      bookkeepingStartDate: null,
+    });
+    expect(() => parseUpdate({ lockDate: 'March' })).toThrow(
+      '--lock-date must be a date (YYYY-MM-DD)',
+    );
+  });
+
+  it('workspace create: only the platform time zones', () => {
+    expect(parseWorkspace('Acme', { timezone: 'UTC' })).toEqual({ name: 'Acme', timezone: 'UTC' });
+    expect(() => parseWorkspace('Acme', { timezone: 'Europe/Paris' })).toThrow(
+      '--timezone must be one of',
+    );
+  });
+
+  it('serve: defaults and bounds', () => {
+    expect(parseServeOptions({ memory: true }, {})).toMatchObject({
+      host: '127.0.0.1',
+      port: 4010,
+      database: ':memory:',
+      rateLimitPerSecond: 100,
+    });
+    expect(parseServeOptions({ db: '/tmp/x.sqlite', webhookSchedule: '0,1,2' }, {})).toMatchObject({
+      database: '/tmp/x.sqlite',
+      webhookScheduleSeconds: [0, 1, 2],
+    });
+    expect(parseServeOptions({}, { HOME: '/home/a' }).database).toBe(
+      '/home/a/.local/share/books/platform.sqlite',
+    );
+  });
+});
+
+describe('where it talks to', () => {
+  const config = {
+    currentProfile: 'work',
+    profiles: {
+      work: { baseUrl: 'https://work.example', token: 'work-token', workspace: 'w1' },
+      other: { baseUrl: 'https://other.example', token: 'other-token' },
+      local: { workspace: 'local-w' },
+    },
+  };
+
+  it('flags beat the environment, which beats the profile, which beats the embedded platform', () => {
+    expect(
+      resolveTarget(
+        { baseUrl: 'https://flag', token: 'flag-token' },
+        { BOOKS_BASE_URL: 'https://env', BOOKS_TOKEN: 'env' },
+        config,
+      ),
+    ).toMatchObject({ kind: 'remote', baseUrl: 'https://flag', token: 'flag-token' });
+    expect(
+      resolveTarget({}, { BOOKS_BASE_URL: 'https://env', BOOKS_TOKEN: 'env-token' }, config),
+    ).toMatchObject({ baseUrl: 'https://env', token: 'env-token' });
+    expect(resolveTarget({}, {}, config)).toMatchObject({
+      kind: 'remote',
+      baseUrl: 'https://work.example',
+      token: 'work-token',
+      profileName: 'work',
+    });
+    expect(resolveTarget({ profile: 'other' }, {}, config)).toMatchObject({
+      baseUrl: 'https://other.example',
+    });
+    expect(resolveTarget({}, { BOOKS_PROFILE: 'other' }, config)).toMatchObject({
+      baseUrl: 'https://other.example',
+    });
+    expect(resolveTarget({}, {}, { profiles: config.profiles })).toEqual({
+      kind: 'embedded',
+      profileName: 'local',
+      profile: { workspace: 'local-w' },
+    });
+  });
+
+  it('a base URL without a token is not authenticated (exit 4); an unknown profile a usage error', () => {
+    expect(() => resolveTarget({ baseUrl: 'https://x' }, {}, { profiles: {} })).toThrow(
+      expect.objectContaining({
+        exitCode: 4,
+        message: 'no token for https://x: pass --token, set BOOKS_TOKEN, or run books login',
+      }),
+    );
+    expect(() => resolveTarget({ profile: 'nope' }, {}, config)).toThrow(
+      expect.objectContaining({ exitCode: 2 }),
+    );
+  });
+});
+
+describe('amounts on screen', () => {
+  it.each([
+    [1234567.89, '1,234,567.89', '1234567.89'],
+    [-1234.5, '(1,234.50)', '-1234.50'],
+    [0, '0.00', '0.00'],
+    [0.29, '0.29', '0.29'],
+    [null, '', ''],
+  ])('%s', (amount, display, plain) => {
+    expect(displayAmount(amount)).toBe(display);
+    expect(plainAmount(amount)).toBe(plain);
+  });
+});
