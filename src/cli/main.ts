@@ -75,16 +75,18 @@ export function buildProgram(
     program
       .command('login')
       .description('Save a profile: base URL and token (checked by listing workspaces)')
-      .option('--base-url <url>', 'the platform')
-      .option('--profile <name>', 'profile name', 'default')
       .option('--token-stdin', 'read the token from standard input')
       .action(
         run(
           async () => async (ctx, _args, flags) =>
-            (await import('./commands/profiles.js')).login(ctx, flags),
+            (await import('./commands/profiles.js')).login(ctx, {
+              ...flags,
+              baseUrl: ctx.options.baseUrl,
+              profile: ctx.options.profile ?? 'default',
+            }),
         ),
       ),
-    '  echo "$TOKEN" | books login --base-url https://api.example.com --token-stdin',
+    '  echo "$TOKEN" | books login --base-url https://api.example.com --token-stdin [--profile NAME]',
   );
   program
     .command('logout')
@@ -222,12 +224,95 @@ export function buildProgram(
   // --- chart of accounts -------------------------------------------------------------------
   const coa = program.command('coa').description('The chart of accounts of the entity');
   if (wants('coa')) {
+    const coaModule = () => import('./commands/coa/accounts.js');
     coa
       .command('list')
+      .option('--tree', 'show each account under its group')
       .description('List accounts, archived included')
+      .action(run(async () => async (ctx, _args, flags) => (await coaModule()).list(ctx, flags)));
+    coa
+      .command('rename')
+      .argument('<account>')
+      .argument('<name>')
+      .description('Rename an account')
       .action(
-        run(async () => async (ctx) => (await import('./commands/coa/accounts.js')).list(ctx)),
+        run(
+          async () =>
+            async (ctx, [a, n]) =>
+              (await coaModule()).rename(ctx, a!, n!),
+        ),
       );
+    coa
+      .command('move')
+      .argument('<account>')
+      .option('--group <group>', 'the group (by id or name)')
+      .option('--no-group', 'out of any group')
+      .description('Put an account in a group, or take it out')
+      .action(
+        run(
+          async () =>
+            async (ctx, [a], flags) =>
+              (await coaModule()).move(ctx, a!, flags),
+        ),
+      );
+    for (const [verb, disabled, description] of [
+      ['disable', true, 'Archive an account (it keeps its history)'],
+      ['enable', false, 'Restore an archived account'],
+    ] as const) {
+      coa
+        .command(verb)
+        .argument('<account>')
+        .description(description)
+        .action(
+          run(
+            async () =>
+              async (ctx, [a]) =>
+                (await coaModule()).setDisabled(ctx, a!, disabled),
+          ),
+        );
+    }
+    examples(
+      coa
+        .command('merge')
+        .argument('<source>')
+        .argument('<target>')
+        .description(
+          'Merge SOURCE into TARGET (lines, categories and rules move; SOURCE is deleted)',
+        )
+        .action(
+          run(
+            async () =>
+              async (ctx, [from, to]) =>
+                (await coaModule()).merge(ctx, from!, to!),
+          ),
+        ),
+      '  books coa merge "Chase Checking (old books)" "Chase Checking" --yes',
+    );
+    coa
+      .command('delete')
+      .argument('<account>')
+      .description('Delete an account nothing has posted to')
+      .action(
+        run(
+          async () =>
+            async (ctx, [a]) =>
+              (await coaModule()).remove(ctx, a!),
+        ),
+      );
+    examples(
+      coa
+        .command('import')
+        .argument('<file>')
+        .description('Create accounts from a CSV file (columns name, type; optional code, group)')
+        .action(
+          run(
+            async () =>
+              async (ctx, [file]) =>
+                (await coaModule()).importFile(ctx, file!),
+          ),
+        ),
+      '  books coa import chart.csv',
+    );
     examples(
       coa
         .command('create')
@@ -253,6 +338,212 @@ export function buildProgram(
           async () =>
             async (ctx, [a]) =>
               (await import('./commands/coa/accounts.js')).get(ctx, a!),
+        ),
+      );
+  }
+
+  // --- classes, rules, groups -------------------------------------------------------------
+  const classes = program
+    .command('class')
+    .description('Classes: tracking dimensions of the workspace');
+  if (wants('class')) {
+    const classModule = () => import('./commands/class/classes.js');
+    classes
+      .command('list')
+      .option('--tree', 'indent classes under their parents')
+      .description('List classes, each tree under its root')
+      .action(run(async () => async (ctx, _args, flags) => (await classModule()).list(ctx, flags)));
+    examples(
+      classes
+        .command('create')
+        .argument('<label>')
+        .option('--parent <class>', 'parent class (by id or label); none starts a new dimension')
+        .description('Create a class')
+        .action(
+          run(
+            async () =>
+              async (ctx, [label], flags) =>
+                (await classModule()).create(ctx, label!, flags),
+          ),
+        ),
+      '  books class create Region\n  books class create West --parent Region',
+    );
+    classes
+      .command('get')
+      .argument('<class>')
+      .description('Show a class')
+      .action(
+        run(
+          async () =>
+            async (ctx, [c]) =>
+              (await classModule()).get(ctx, c!),
+        ),
+      );
+    classes
+      .command('rename')
+      .argument('<class>')
+      .argument('<label>')
+      .description('Rename a class')
+      .action(
+        run(
+          async () =>
+            async (ctx, [c, l]) =>
+              (await classModule()).rename(ctx, c!, l!),
+        ),
+      );
+    classes
+      .command('delete')
+      .argument('<class>')
+      .description('Delete a class and its subtree')
+      .action(
+        run(
+          async () =>
+            async (ctx, [c]) =>
+              (await classModule()).remove(ctx, c!),
+        ),
+      );
+  }
+
+  const rule = program.command('rule').description('Transaction rules of the workspace');
+  if (wants('rule')) {
+    const ruleModule = () => import('./commands/rule/rules.js');
+    const collectRule = (value: string, previous: string[] = []) => [...previous, value];
+    rule
+      .command('list')
+      .description('List rules in application order')
+      .action(run(async () => async (ctx) => (await ruleModule()).list(ctx)));
+    const ruleOptions = (command: Command) =>
+      command
+        .option(
+          '--when <type=value,...>',
+          'a condition (repeatable, ANDed); values ORed',
+          collectRule,
+        )
+        .option(
+          '--then <type=value>',
+          'an action: account_id=ACCOUNT or class_id=CLASS (repeatable)',
+          collectRule,
+        )
+        .option('--note <text>', 'an internal note');
+    examples(
+      ruleOptions(rule.command('create').description('Create a rule')).action(
+        run(async () => async (ctx, _args, flags) => (await ruleModule()).create(ctx, flags)),
+      ),
+      '  books rule create --when description_contains=uber,lyft --when direction_is=outflow --then account_id=Travel',
+    );
+    rule
+      .command('get')
+      .argument('<id>')
+      .description('Show a rule')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id]) =>
+              (await ruleModule()).get(ctx, id!),
+        ),
+      );
+    ruleOptions(
+      rule
+        .command('update')
+        .argument('<id>')
+        .option('--clear-note', 'remove the note')
+        .description('Change a rule (conditions and actions replace the whole set)'),
+    ).action(
+      run(
+        async () =>
+          async (ctx, [id], flags) =>
+            (await ruleModule()).update(ctx, id!, flags),
+      ),
+    );
+    rule
+      .command('enable')
+      .argument('<id>')
+      .description('Enable a rule')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id]) =>
+              (await ruleModule()).update(ctx, id!, {}, false),
+        ),
+      );
+    rule
+      .command('disable')
+      .argument('<id>')
+      .description('Disable a rule (it is kept)')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id]) =>
+              (await ruleModule()).update(ctx, id!, {}, true),
+        ),
+      );
+    rule
+      .command('delete')
+      .argument('<id>')
+      .description('Delete a rule')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id]) =>
+              (await ruleModule()).remove(ctx, id!),
+        ),
+      );
+  }
+
+  const group = program.command('group').description('Account groups of the entity');
+  if (wants('group')) {
+    const groupModule = () => import('./commands/group/groups.js');
+    group
+      .command('list')
+      .option('--tree', 'indent groups under their parents')
+      .description('List groups in chart order')
+      .action(run(async () => async (ctx, _args, flags) => (await groupModule()).list(ctx, flags)));
+    examples(
+      group
+        .command('create')
+        .option('--name <name>')
+        .option('--type <type>', 'account type')
+        .option('--parent <group>', 'parent group (by id or name)')
+        .description('Create an account group')
+        .action(
+          run(async () => async (ctx, _args, flags) => (await groupModule()).create(ctx, flags)),
+        ),
+      '  books group create --name Banks --type Cash',
+    );
+    group
+      .command('get')
+      .argument('<group>')
+      .description('Show a group')
+      .action(
+        run(
+          async () =>
+            async (ctx, [g]) =>
+              (await groupModule()).get(ctx, g!),
+        ),
+      );
+    group
+      .command('update')
+      .argument('<group>')
+      .option('--name <name>')
+      .option('--parent <group>', 'new parent')
+      .option('--top', 'move to the top level')
+      .description('Rename or move a group')
+      .action(
+        run(
+          async () =>
+            async (ctx, [g], flags) =>
+              (await groupModule()).update(ctx, g!, flags),
+        ),
+      );
+    group
+      .command('delete')
+      .argument('<group>')
+      .description('Delete a group (its contents move up)')
+      .action(
+        run(
+          async () =>
+            async (ctx, [g]) =>
+              (await groupModule()).remove(ctx, g!),
         ),
       );
   }

@@ -10,11 +10,13 @@ export interface InProcessResult {
 /** Runs `books` in this process with captured streams, as on a terminal (`tty`) or piped. */
 export async function runCli(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; tty?: boolean },
+  options: { env: NodeJS.ProcessEnv; tty?: boolean; input?: string },
 ): Promise<InProcessResult> {
   const stdout = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
   const stderr = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
-  const stdin = Object.assign(Readable.from([]), { isTTY: options.tty ?? false });
+  const stdin = Object.assign(Readable.from(options.input === undefined ? [] : [options.input]), {
+    isTTY: options.tty ?? false,
+  });
   let out = '';
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

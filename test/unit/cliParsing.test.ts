@@ -216,3 +216,44 @@ describe('amounts on screen', () => {
     expect(plainAmount(amount)).toBe(plain);
   });
 });
+
+describe('rule syntax and trees', async () => {
+  const { parseWhen, parseThen } = await import('../../src/cli/commands/rule/rules.js');
+  const { treeLabels } = await import('../../src/cli/render/tree.js');
+  const { parseType } = await import('../../src/cli/commands/group/groups.js');
+
+  it('--when TYPE=VALUE[,VALUE]... and --then TYPE=VALUE', () => {
+    expect(parseWhen(['description_contains=uber, lyft', 'direction_is=outflow'])).toEqual([
+      { conditionType: 'description_contains', value: ['uber', 'lyft'] },
+      { conditionType: 'direction_is', value: ['outflow'] },
+    ]);
+    expect(parseThen(['account_id=Travel Expense', 'class_id=West'])).toEqual([
+      { actionType: 'account_id', reference: 'Travel Expense' },
+      { actionType: 'class_id', reference: 'West' },
+    ]);
+    expect(() => parseWhen(['uber'])).toThrow('--when takes TYPE=VALUE');
+    expect(() => parseWhen(['amount_is=,'])).toThrow('--when amount_is= needs at least one value');
+    expect(() => parseThen(['tag=x'])).toThrow(
+      '--then takes TYPE=VALUE with TYPE one of account_id, class_id',
+    );
+  });
+
+  it('indents trees by parent, and names account types case-insensitively', () => {
+    const items = [
+      { id: 'a', parent: null, name: 'Region' },
+      { id: 'b', parent: 'a', name: 'West' },
+      { id: 'c', parent: 'b', name: 'Oregon' },
+      { id: 'd', parent: null, name: 'Dept' },
+    ];
+    expect(
+      treeLabels(
+        items,
+        (i) => i.id,
+        (i) => i.parent,
+        (i) => i.name,
+      ),
+    ).toEqual(['Region', '  West', '    Oregon', 'Dept']);
+    expect(parseType('credit cards')).toBe('Credit Cards');
+    expect(() => parseType('Banks')).toThrow('--type must be one of');
+  });
+});
