@@ -574,6 +574,34 @@ export function buildProgram(
         ),
       '  books je create --date 2026-01-05 --debit Checking=5000 --credit Sales=5000 --memo "January sales"',
     );
+    examples(
+      je
+        .command('import')
+        .argument('<file>')
+        .option('--basis <basis>', 'cash or accrual', 'cash')
+        .option('--dry-run', 'check the file only; send nothing')
+        .option(
+          '--map <target=Header,...>',
+          "map this file's headers to ours, e.g. account=GL Account,amount=Net",
+        )
+        .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
+        .option('--concurrency <n>', 'batches in flight', '4')
+        .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
+        .option(
+          '--create-missing-accounts',
+          'create accounts the chart lacks (type from account_type)',
+        )
+        .description(
+          'Import a CSV general ledger through bulk create (checked whole first; safe to rerun)',
+        )
+        .action(
+          run(async () => async (ctx, [file], flags) => {
+            const m = await import('./commands/je/import.js');
+            return m.run(ctx, m.parseImport(file!, flags));
+          }),
+        ),
+      '  books je import ledger.csv --dry-run\n  books je import ledger.csv --receipt receipt.csv',
+    );
     je.command('list')
       .option('--from <date>', 'first day')
       .option('--to <date>', 'last day')
@@ -834,5 +862,9 @@ async function reportError(error: unknown, io: CliIo, json: boolean): Promise<nu
 /** The entry point of bin/books.js: the only place that ends the process. */
 export async function run(): Promise<void> {
   const code = await main(process.argv.slice(2), processIo());
+  // A pipe's writes may still be queued: exiting now would cut a script's data short.
+  const drained = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => stream.write('', () => resolve()));
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
   process.exit(code);
 }

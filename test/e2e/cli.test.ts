@@ -290,3 +290,116 @@ describe('books on the embedded local platform (no server, no network port)', ()
     expect(listed.stderr.match(/using the local platform/g)).toHaveLength(1);
   }, 60_000);
 });
+
+describe('books je import (the built binary against books serve)', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  let server: Awaited<ReturnType<typeof serve>>;
+  let file: string;
+  const ENTRIES = 350;
+
+  beforeAll(async () => {
+    home = temporaryHome();
+    server = await serve(home);
+    const { writeFileSync } = await import('node:fs');
+    file = `${home.home}/ledger.csv`;
+    const rows = ['Entry,Date,Account,Account Type,Debit,Credit,Description'];
+    for (let i = 1; i <= ENTRIES; i += 1) {
+      const day = `2025-${String((Math.floor(i / 30) % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
+      const amount = `${Math.floor(i * 37.5)}.${String(i % 100).padStart(2, '0')}`;
+      rows.push(
+        `E${i},${day},Checking,Cash,"${Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2 })}",,Deposit ${i}`,
+      );
+      rows.push(`E${i},${day},Sales,Income,,${amount},Deposit ${i}`);
+    }
+    writeFileSync(file, rows.join('\n') + '\n');
+    const ok = async (...args: string[]) => expect((await runBooks(args, server.env)).code).toBe(0);
+    await ok('workspace', 'create', 'Imports');
+    await ok('sandbox', 'entity', 'create', 'Importer', '-w', 'Imports');
+    await ok('use', '-w', 'Imports', '-e', 'Importer');
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+    home.cleanup();
+  });
+
+  const entryCount = async () => {
+    const result = await runBooks(['je', 'list', '--all', '--json'], server.env);
+    return JSON.parse(result.stdout).length as number;
+  };
+
+  it('refuses an invalid file with exit 3, every problem by line, and nothing on the platform', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const bad = `${home.home}/bad.csv`;
+    writeFileSync(
+      bad,
+      'date,account,amount\n2025-01-01,Checking,10\n2025-01-01,Sales,-9.99\n2025-02-30,Sales,1\n',
+    );
+    const result = await runBooks(['je', 'import', bad], server.env);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `${bad}:2: lines 2–3 of 2025-01-01 do not balance: debits 10.00, credits 9.99`,
+    );
+    expect(result.stderr).toContain(`${bad}:4: date "2025-02-30" is not a date (YYYY-MM-DD)`);
+    expect(result.stderr).toContain('nothing was sent');
+    expect(await entryCount()).toBe(0);
+  });
+
+  it('imports through after_commit faults (503, dropped connection) exactly once, reconciles, and a rerun sends nothing', async () => {
+    const entityId = JSON.parse(
+      (await runBooks(['sandbox', 'entity', 'get', '--json'], server.env)).stdout,
+    ).entity.id;
+    for (const status of [503, 0]) {
+      await server.api('POST', '/sandbox/v1/faults', {
+        mode: 'after_commit',
+        status,
+        count: 1,
+        method: 'POST',
+        pathPrefix: `/platform/v1/entities/${entityId}/journal-entries/bulk`,
+      });
+    }
+    const receipt = `${home.home}/receipt.csv`;
+    const result = await runBooks(
+      [
+        'je',
+        'import',
+        file,
+        '--create-missing-accounts',
+        '--receipt',
+        receipt,
+        '--concurrency',
+        '2',
+      ],
+      {
+        ...server.env,
+        BOOKS_RETRY_BASE_MS: '10',
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`${ENTRIES} entries of ledger.csv are in the cash ledger`);
+    expect(result.stderr).toContain('reconciled 2 accounts with the trial balance to the cent');
+    expect(await entryCount()).toBe(ENTRIES);
+    const { readFileSync } = await import('node:fs');
+    const receiptLines = readFileSync(receipt, 'utf8').trim().split('\n');
+    expect(receiptLines[0]).toBe('line,entry,journal_entry_id');
+    expect(receiptLines).toHaveLength(ENTRIES + 1);
+    expect(receiptLines[1]).toMatch(/^2,E1,[0-9a-f-]{36}$/);
+    expect(new Set(receiptLines.slice(1).map((l) => l.split(',')[2])).size).toBe(ENTRIES);
+
+    const log = JSON.parse(
+      (await runBooks(['log', '--limit', '200', '--json'], server.env)).stdout,
+    );
+    const bulk = log.filter((r: any) => r.path.endsWith('/journal-entries/bulk'));
+    expect(bulk.filter((r: any) => r.status === 201)).toHaveLength(4);
+    expect(bulk.some((r: any) => r.status === 503 || r.status === null)).toBe(true);
+
+    const rerun = await runBooks(['je', 'import', file], server.env);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(await entryCount()).toBe(ENTRIES);
+    const after = JSON.parse(
+      (await runBooks(['log', '--limit', '400', '--json'], server.env)).stdout,
+    );
+    expect(after.filter((r: any) => r.path.endsWith('/journal-entries/bulk')).length).toBe(
+      bulk.length,
+    );
+  }, 120_000);
+});

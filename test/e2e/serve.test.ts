@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runBooks, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, runBooks, spawnBooks, temporaryHome } from '../helpers/cli.js';
 
 describe('books serve (the built binary)', () => {
   let home: ReturnType<typeof temporaryHome>;
@@ -175,6 +175,43 @@ describe('books --version and --help', () => {
       const unknown = await runBooks(['frobnicate'], home.env);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain("error: unknown command 'frobnicate'");
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('books output through a pipe', () => {
+  it('writes every byte of a large output before exiting', async () => {
+    const home = temporaryHome();
+    try {
+      const script = path.join(home.home, 'check.mjs');
+      writeFileSync(
+        script,
+        `import { spawnSync } from 'node:child_process';
+const headers = { authorization: 'Bearer ' + process.env.BOOKS_TOKEN, 'content-type': 'application/json' };
+for (let i = 0; i < 400; i++) {
+  await fetch(process.env.BOOKS_BASE_URL + '/platform/v1/workspaces', { method: 'POST', headers, body: JSON.stringify({ name: 'x'.repeat(240) + i }) });
+}
+const out = spawnSync(process.execPath, [${JSON.stringify(BOOKS_BIN)}, 'workspace', 'list', '--json'], { env: process.env, maxBuffer: 1 << 26 });
+const parsed = JSON.parse(out.stdout.toString());
+process.exit(parsed.length === 400 && out.stdout.length > 131072 ? 0 : 1);
+`,
+      );
+      const result = await runBooks(
+        [
+          'serve',
+          '--memory',
+          '--port',
+          '0',
+          '--rate-limit',
+          '0',
+          '--exec',
+          `"${process.execPath}" "${script}"`,
+        ],
+        home.env,
+      );
+      expect(result.code, result.stderr).toBe(0);
     } finally {
       home.cleanup();
     }

@@ -1,0 +1,356 @@
+import { isCalendarDay, type CalendarDay } from '../core/calendar.js';
+import {
+  addCents,
+  decimalToCents,
+  formatCents,
+  InvalidAmountError,
+  MAX_AMOUNT_CENTS,
+  type Cents,
+} from '../core/money.js';
+
+/**
+ * The CSV general ledger of cli.md, as pure functions: header mapping, amounts, dates, and the
+ * grouping of lines into entries. Reading the file is reader.ts's.
+ */
+
+export type LedgerField =
+  | 'date'
+  | 'account'
+  | 'accountCode'
+  | 'accountName'
+  | 'debit'
+  | 'credit'
+  | 'amount'
+  | 'entry'
+  | 'description'
+  | 'memo'
+  | 'classes'
+  | 'accountType';
+
+/** Header names each field answers to, normalized (lower case, no spaces or underscores). */
+const ALIASES: Record<LedgerField, string[]> = {
+  date: ['date'],
+  account: ['account'],
+  accountCode: ['accountcode'],
+  accountName: ['accountname'],
+  debit: ['debit'],
+  credit: ['credit'],
+  amount: ['amount'],
+  entry: ['entry', 'entryid', 'journal', 'transactionid', 'ref'],
+  description: ['description'],
+  memo: ['memo'],
+  classes: ['classes'],
+  accountType: ['accounttype'],
+};
+
+export const normalizeHeader = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]/g, '');
+
+export type ColumnMap = Partial<Record<LedgerField, number>>;
+
+export class LedgerFormatError extends Error {
+  override name = 'LedgerFormatError';
+}
+
+/** `--map target=Header,...`: targets are field names (`account_code`, `debit`, ...). */
+export function parseMapOption(text: string | undefined): Partial<Record<LedgerField, string>> {
+  if (!text) return {};
+  const byNormal = new Map(
+    (Object.keys(ALIASES) as LedgerField[]).map((f) => [normalizeHeader(f), f]),
+  );
+  const map: Partial<Record<LedgerField, string>> = {};
+  for (const pair of text.split(',')) {
+    const at = pair.indexOf('=');
+    const field = byNormal.get(normalizeHeader(pair.slice(0, at)));
+    if (at <= 0 || !field || pair.slice(at + 1).trim() === '') {
+      throw new LedgerFormatError(
+        `--map takes target=Header pairs, targets among ${Object.keys(ALIASES).join(', ')}; got "${pair}"`,
+      );
+    }
+    map[field] = pair.slice(at + 1).trim();
+  }
+  return map;
+}
+
+/** Which column holds each field; throws LedgerFormatError when the header cannot work. */
+export function mapColumns(
+  header: string[],
+  mapped: Partial<Record<LedgerField, string>> = {},
+): ColumnMap {
+  const normalized = header.map(normalizeHeader);
+  const columns: ColumnMap = {};
+  for (const field of Object.keys(ALIASES) as LedgerField[]) {
+    const wanted = mapped[field] !== undefined ? [normalizeHeader(mapped[field]!)] : ALIASES[field];
+    const index = normalized.findIndex((h) => wanted.includes(h));
+    if (index >= 0) columns[field] = index;
+    else if (mapped[field] !== undefined)
+      throw new LedgerFormatError(`--map ${field}=${mapped[field]}: no such column in the header`);
+  }
+  const missing: string[] = [];
+  if (columns.date === undefined) missing.push('date');
+  if (
+    columns.account === undefined &&
+    columns.accountCode === undefined &&
+    columns.accountName === undefined
+  ) {
+    missing.push('account (or account_code / account_name)');
+  }
+  const signed = columns.amount !== undefined;
+  const sided = columns.debit !== undefined && columns.credit !== undefined;
+  if (!signed && !sided) missing.push('debit and credit, or amount');
+  if (missing.length > 0)
+    throw new LedgerFormatError(
+      `the header lacks ${missing.join('; ')} (header: ${header.join(', ')})`,
+    );
+  return columns;
+}
+
+const GROUPED = /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/;
+const PLAIN = /^\d+(\.\d{1,2})?$/;
+
+/**
+ * An amount as exports write it: `1,234.56`, `(1,234.56)`, `$1,234.56`, `-1234.56`, `-$5`.
+ * Empty is null. Parentheses and a minus sign make it negative.
+ */
+export function parseLedgerAmount(text: string | undefined): Cents | null {
+  let rest = (text ?? '').trim();
+  if (rest === '') return null;
+  let negative = false;
+  if (rest.startsWith('(') && rest.endsWith(')')) {
+    negative = true;
+    rest = rest.slice(1, -1).trim();
+  }
+  if (rest.startsWith('-')) {
+    negative = !negative;
+    rest = rest.slice(1).trim();
+  }
+  if (rest.startsWith('$')) rest = rest.slice(1).trim();
+  if (rest.startsWith('-') && !negative) {
+    negative = true;
+    rest = rest.slice(1).trim();
+  }
+  if (!GROUPED.test(rest) && !PLAIN.test(rest)) {
+    if (/^[\d,]*\.\d{3,}$/.test(rest))
+      throw new InvalidAmountError(`"${text}" has more than 2 decimals`);
+    throw new InvalidAmountError(`"${text}" is not an amount`);
+  }
+  const cents = decimalToCents(rest.replace(/,/g, ''));
+  return negative ? -cents : cents;
+}
+
+export const DATE_FORMATS = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+
+/** A date in the file's format to a calendar day, or undefined when it is not one. */
+export function parseLedgerDate(
+  text: string | undefined,
+  format: DateFormat = 'YYYY-MM-DD',
+): CalendarDay | undefined {
+  const value = (text ?? '').trim();
+  if (format === 'YYYY-MM-DD') return isCalendarDay(value) ? value : undefined;
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  if (!match) return undefined;
+  const [first, second, year] = [match[1]!, match[2]!, match[3]!];
+  const [month, day] = format === 'MM/DD/YYYY' ? [first, second] : [second, first];
+  const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  return isCalendarDay(iso) ? iso : undefined;
+}
+
+/** One line of the file, read and checked. */
+export interface LedgerLine {
+  fileLine: number;
+  date: CalendarDay;
+  account: string;
+  accountType: string | undefined;
+  debitCents: Cents;
+  creditCents: Cents;
+  description: string;
+  memo: string;
+  classes: string[];
+  entry: string | undefined;
+}
+
+/** An entry of the file: consecutive lines grouped by entry id, or by date until they balance. */
+export interface LedgerEntry {
+  /** The file line of its first line (it names the entry in messages and receipts). */
+  fileLine: number;
+  entry: string | undefined;
+  date: CalendarDay;
+  memo: string;
+  lines: LedgerLine[];
+}
+
+export interface Problem {
+  fileLine: number;
+  message: string;
+}
+
+/** Reads one CSV record into a line, or a problem. */
+export function readLine(
+  record: string[],
+  fileLine: number,
+  columns: ColumnMap,
+  dateFormat: DateFormat,
+): LedgerLine | Problem {
+  const field = (f: LedgerField) =>
+    columns[f] === undefined ? undefined : (record[columns[f]!] ?? '').trim();
+  const date = parseLedgerDate(field('date'), dateFormat);
+  if (!date)
+    return { fileLine, message: `date "${field('date') ?? ''}" is not a date (${dateFormat})` };
+  const account = field('account') || field('accountCode') || field('accountName') || '';
+  if (account === '') return { fileLine, message: 'the account is empty' };
+  let debitCents: Cents;
+  let creditCents: Cents;
+  try {
+    if (
+      columns.debit !== undefined &&
+      columns.credit !== undefined &&
+      (field('debit') || field('credit'))
+    ) {
+      const debit = parseLedgerAmount(field('debit')) ?? 0;
+      const credit = parseLedgerAmount(field('credit')) ?? 0;
+      if (debit !== 0 && credit !== 0)
+        return { fileLine, message: 'both debit and credit hold an amount' };
+      // A negative amount on one side is a positive amount on the other.
+      const signed = debit - credit;
+      [debitCents, creditCents] = signed >= 0 ? [signed, 0] : [0, -signed];
+    } else {
+      const amount = parseLedgerAmount(field('amount')) ?? 0;
+      [debitCents, creditCents] = amount >= 0 ? [amount, 0] : [0, -amount];
+    }
+  } catch (error) {
+    if (error instanceof InvalidAmountError)
+      return { fileLine, message: `the amount ${error.message}` };
+    throw error;
+  }
+  if (debitCents === 0 && creditCents === 0) return { fileLine, message: 'the line has no amount' };
+  if (debitCents > MAX_AMOUNT_CENTS || creditCents > MAX_AMOUNT_CENTS) {
+    return { fileLine, message: 'the amount exceeds 999,999,999,999.99' };
+  }
+  return {
+    fileLine,
+    date,
+    account,
+    accountType: field('accountType') || undefined,
+    debitCents,
+    creditCents,
+    description: field('description') ?? '',
+    memo: field('memo') ?? '',
+    classes: (field('classes') ?? '')
+      .split(';')
+      .map((c) => c.trim())
+      .filter(Boolean),
+    entry: field('entry') || undefined,
+  };
+}
+
+export const isProblem = (value: LedgerLine | Problem): value is Problem => 'message' in value;
+
+const MAX_LINES = 500;
+
+/**
+ * Groups lines into entries as they stream by. With an entry column, consecutive lines sharing
+ * an entry id; without one, consecutive lines of one date, closed as soon as they balance.
+ * Every entry must balance to the cent, keep one date and have 2–500 lines.
+ */
+export class EntryGrouper {
+  private open: LedgerLine[] = [];
+  private debits: Cents = 0;
+  private credits: Cents = 0;
+  private readonly seenEntries = new Set<string>();
+
+  constructor(
+    private readonly byEntryColumn: boolean,
+    private readonly emit: (entry: LedgerEntry) => void,
+    private readonly problem: (problem: Problem) => void,
+  ) {}
+
+  add(line: LedgerLine): void {
+    if (this.byEntryColumn) {
+      if (this.open.length > 0 && line.entry !== this.open[0]!.entry) this.close();
+      if (this.open.length === 0 && line.entry !== undefined && this.seenEntries.has(line.entry)) {
+        this.problem({
+          fileLine: line.fileLine,
+          message: `entry "${line.entry}" appears again after other entries; keep its lines together`,
+        });
+      }
+      if (line.entry === undefined) {
+        this.problem({ fileLine: line.fileLine, message: 'the entry column is empty' });
+        return;
+      }
+      if (this.open.length > 0 && line.date !== this.open[0]!.date) {
+        this.problem({
+          fileLine: line.fileLine,
+          message: `entry "${line.entry}" has two dates: ${this.open[0]!.date} and ${line.date}`,
+        });
+      }
+      this.push(line);
+      return;
+    }
+    if (this.open.length > 0 && line.date !== this.open[0]!.date) this.close();
+    this.push(line);
+    if (this.open.length >= 2 && this.debits === this.credits) this.close();
+  }
+
+  /** Ends the file: an open group is closed (and reported when it does not balance). */
+  finish(): void {
+    if (this.open.length > 0) this.close();
+  }
+
+  private push(line: LedgerLine): void {
+    this.open.push(line);
+    this.debits = addCents(this.debits, line.debitCents);
+    this.credits = addCents(this.credits, line.creditCents);
+  }
+
+  private close(): void {
+    const lines = this.open;
+    const [first] = lines;
+    const last = lines[lines.length - 1]!;
+    const span =
+      first!.fileLine === last.fileLine
+        ? `line ${first!.fileLine}`
+        : `lines ${first!.fileLine}–${last.fileLine}`;
+    // "entry "E1" (lines 2–3) does not balance"; "lines 2–3 of 2026-01-01 do not balance".
+    const [name, verb] =
+      first!.entry !== undefined
+        ? [`entry "${first!.entry}" (${span})`, 'does']
+        : [`${span} of ${first!.date}`, lines.length === 1 ? 'does' : 'do'];
+    const sums = `debits ${formatCents(this.debits)}, credits ${formatCents(this.credits)}`;
+    if (lines.length < 2) {
+      this.problem({
+        fileLine: first!.fileLine,
+        message: `${name} is a single line: an entry needs two (${sums})`,
+      });
+    } else if (this.debits !== this.credits) {
+      this.problem({ fileLine: first!.fileLine, message: `${name} ${verb} not balance: ${sums}` });
+    } else if (lines.length > MAX_LINES) {
+      this.problem({
+        fileLine: first!.fileLine,
+        message: `${name} has ${lines.length} lines; at most ${MAX_LINES}`,
+      });
+    } else {
+      this.emit({
+        fileLine: first!.fileLine,
+        entry: first!.entry,
+        date: first!.date,
+        memo: lines.find((l) => l.memo !== '')?.memo ?? '',
+        lines,
+      });
+    }
+    if (first!.entry !== undefined) this.seenEntries.add(first!.entry);
+    this.open = [];
+    this.debits = 0;
+    this.credits = 0;
+  }
+}
+
+/** The delimiter of a header line: the most frequent of `,` `;` and tab. */
+export function detectDelimiter(headerLine: string): ',' | ';' | '\t' {
+  const count = (c: string) => headerLine.split(c).length - 1;
+  const candidates: (',' | ';' | '\t')[] = [',', ';', '\t'];
+  return candidates.reduce((best, c) => (count(c) > count(best) ? c : best), ',');
+}

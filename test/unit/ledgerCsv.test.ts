@@ -1,0 +1,375 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Checkpoint } from '../../src/migrate/checkpoint.js';
+import {
+  batchKey,
+  batchesOf,
+  reconcile,
+  sendBatches,
+  summarizeLedger,
+  type Batch,
+} from '../../src/migrate/importer.js';
+import {
+  detectDelimiter,
+  mapColumns,
+  parseLedgerAmount,
+  parseLedgerDate,
+  parseMapOption,
+} from '../../src/migrate/ledgerCsv.js';
+import { readLedger, type ReadResult } from '../../src/migrate/reader.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'books-csv-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let fileNumber = 0;
+const fileOf = (text: string) => {
+  const file = path.join(dir, `ledger-${++fileNumber}.csv`);
+  writeFileSync(file, text);
+  return file;
+};
+async function read(text: string, options: Parameters<typeof readLedger>[1] = {}) {
+  const result: ReadResult = { hash: '', lines: 0, problems: [] };
+  const entries = [];
+  for await (const entry of readLedger(fileOf(text), options, result)) entries.push(entry);
+  const sorted = [...result.problems].sort((a, b) => a.fileLine - b.fileLine);
+  return { entries, result, problems: sorted.map((p) => `${p.fileLine}: ${p.message}`) };
+}
+
+describe('amounts as exports write them', () => {
+  it.each([
+    ['1,234.56', 123456],
+    ['(1,234.56)', -123456],
+    ['$1,234.56', 123456],
+    ['-1234.56', -123456],
+    ['-$5', -500],
+    ['$-5.10', -510],
+    ['($5.00)', -500],
+    ['  42  ', 4200],
+    ['0.01', 1],
+    ['1,000,000', 100000000],
+    ['', null],
+  ])('%j → %s cents', (text, cents) => {
+    expect(parseLedgerAmount(text)).toBe(cents);
+  });
+
+  it.each([
+    ['1.234', 'has more than 2 decimals'],
+    ['12,34', 'is not an amount'],
+    ['1,2345.00', 'is not an amount'],
+    ['abc', 'is not an amount'],
+    ['1e5', 'is not an amount'],
+    ['€5', 'is not an amount'],
+  ])('refuses %j (%s)', (text, message) => {
+    expect(() => parseLedgerAmount(text)).toThrow(message);
+  });
+});
+
+describe('dates', () => {
+  it.each([
+    ['2026-01-31', 'YYYY-MM-DD', '2026-01-31'],
+    ['01/31/2026', 'MM/DD/YYYY', '2026-01-31'],
+    ['1/5/2026', 'MM/DD/YYYY', '2026-01-05'],
+    ['31/01/2026', 'DD/MM/YYYY', '2026-01-31'],
+    ['29/02/2024', 'DD/MM/YYYY', '2024-02-29'],
+  ] as const)('%s in %s', (text, format, day) => {
+    expect(parseLedgerDate(text, format)).toBe(day);
+  });
+  it.each([
+    ['31/01/2026', 'MM/DD/YYYY'],
+    ['2026-02-30', 'YYYY-MM-DD'],
+    ['29/02/2025', 'DD/MM/YYYY'],
+    ['2026/01/05', 'YYYY-MM-DD'],
+  ] as const)('refuses %s in %s', (text, format) => {
+    expect(parseLedgerDate(text, format)).toBeUndefined();
+  });
+});
+
+describe('headers', () => {
+  it('matches names case-insensitively, ignoring spaces and underscores, with aliases', () => {
+    expect(
+      mapColumns(['Transaction ID', 'DATE', 'Account_Code', 'Debit', 'credit', 'Memo']),
+    ).toEqual({
+      entry: 0,
+      date: 1,
+      accountCode: 2,
+      debit: 3,
+      credit: 4,
+      memo: 5,
+    });
+    for (const alias of ['entry', 'Entry ID', 'journal', 'ref']) {
+      expect(mapColumns([alias, 'date', 'account', 'amount']).entry).toBe(0);
+    }
+  });
+
+  it('--map maps other exports’ columns', () => {
+    const map = parseMapOption('account=GL Account,amount=Net Amount,date=Posted');
+    expect(mapColumns(['Posted', 'GL Account', 'Net Amount'], map)).toEqual({
+      date: 0,
+      account: 1,
+      amount: 2,
+    });
+    expect(() => parseMapOption('colour=Red')).toThrow('--map takes target=Header pairs');
+    expect(() => mapColumns(['date', 'account', 'amount'], { memo: 'Notes' })).toThrow(
+      '--map memo=Notes: no such column',
+    );
+  });
+
+  it('says what a header lacks', () => {
+    expect(() => mapColumns(['date', 'account', 'debit'])).toThrow(
+      'the header lacks debit and credit, or amount',
+    );
+    expect(() => mapColumns(['when', 'what', 'amount'])).toThrow(
+      'the header lacks date; account (or account_code / account_name)',
+    );
+  });
+
+  it('detects the delimiter', () => {
+    expect(detectDelimiter('date,account,amount')).toBe(',');
+    expect(detectDelimiter('date;account;amount')).toBe(';');
+    expect(detectDelimiter('date\taccount\tamount')).toBe('\t');
+  });
+});
+
+describe('reading a ledger file (streamed)', () => {
+  it('reads UTF-8 with a BOM, `;`, quoted fields and an entry column', async () => {
+    const { entries, problems, result } = await read(
+      '\uFEFFEntry;Date;Account;Debit;Credit;Description;Memo;Classes\n' +
+        'J1;2026-01-05;1000;"$1,234.56";;"Deposit; cash";Sales day;"West;Retail"\n' +
+        'J1;2026-01-05;Sales;;1,234.56;;;\n' +
+        'J2;2026-01-06;Rent;(50.00);;refund;;\n' +
+        'J2;2026-01-06;1000;50;;;;\n',
+    );
+    expect(problems).toEqual([]);
+    expect(result.lines).toBe(5);
+    expect(result.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(entries.map((e) => [e.fileLine, e.entry, e.date, e.memo, e.lines.length])).toEqual([
+      [2, 'J1', '2026-01-05', 'Sales day', 2],
+      [4, 'J2', '2026-01-06', '', 2],
+    ]);
+    expect(entries[0]!.lines[0]).toMatchObject({
+      account: '1000',
+      debitCents: 123456,
+      creditCents: 0,
+      description: 'Deposit; cash',
+      classes: ['West', 'Retail'],
+    });
+    // A negative debit is a credit.
+    expect(entries[1]!.lines[0]).toMatchObject({
+      account: 'Rent',
+      debitCents: 0,
+      creditCents: 5000,
+    });
+  });
+
+  it('reads tab-separated files with a signed amount column', async () => {
+    const { entries, problems } = await read(
+      'date\taccount\tamount\n2026-02-01\tChecking\t100\n2026-02-01\tSales\t-100\n',
+    );
+    expect(problems).toEqual([]);
+    expect(entries[0]!.lines.map((l) => [l.debitCents, l.creditCents])).toEqual([
+      [10000, 0],
+      [0, 10000],
+    ]);
+  });
+
+  it('without an entry column, groups consecutive lines of one date as soon as they balance', async () => {
+    const { entries, problems } = await read(
+      'date,account,debit,credit\n' +
+        '2026-03-01,Checking,100,\n2026-03-01,Sales,,60\n2026-03-01,Sales,,40\n' +
+        '2026-03-01,Rent,25,\n2026-03-01,Checking,,25\n' +
+        '2026-03-02,Rent,10,\n2026-03-02,Checking,,10\n',
+    );
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.fileLine, e.date, e.lines.length])).toEqual([
+      [2, '2026-03-01', 3],
+      [5, '2026-03-01', 2],
+      [7, '2026-03-02', 2],
+    ]);
+  });
+
+  it('reads dates in the given format', async () => {
+    const { entries, problems } = await read(
+      'date,account,amount\n03/15/2026,A,5\n03/15/2026,B,-5\n',
+      { dateFormat: 'MM/DD/YYYY' },
+    );
+    expect(problems).toEqual([]);
+    expect(entries[0]!.date).toBe('2026-03-15');
+  });
+
+  it('reports every problem with its line number, all in one pass', async () => {
+    const { problems } = await read(
+      'entry,date,account,debit,credit\n' +
+        'A,2026-01-01,Checking,10,\n' + // 2
+        'A,2026-01-01,Sales,,9\n' + // 3: A does not balance
+        'B,2026-13-01,Sales,,1\n' + // 4: bad date
+        'B,2026-01-02,,5,\n' + // 5: no account
+        'B,2026-01-02,X,5,5\n' + // 6: both sides
+        'C,2026-01-03,X,1.234,\n' + // 7: three decimals
+        'C,2026-01-03,Y,,\n' + // 8: no amount
+        'D,2026-01-04,X,5,\n' + // 9
+        'D,2026-01-05,Y,,5\n' + // 10: two dates
+        'A,2026-01-06,X,1,\n' + // 11: A again
+        'A,2026-01-06,Y,,1\n',
+    );
+    expect(problems).toEqual([
+      '2: entry "A" (lines 2–3) does not balance: debits 10.00, credits 9.00',
+      '4: date "2026-13-01" is not a date (YYYY-MM-DD)',
+      '5: the account is empty',
+      '6: both debit and credit hold an amount',
+      '7: the amount "1.234" has more than 2 decimals',
+      '8: the line has no amount',
+      '10: entry "D" has two dates: 2026-01-04 and 2026-01-05',
+      '11: entry "A" appears again after other entries; keep its lines together',
+    ]);
+  });
+
+  it('reports unbalanced date groups, single lines and bad files', async () => {
+    expect((await read('date,account,amount\n2026-01-01,A,5\n2026-01-02,B,-5\n')).problems).toEqual(
+      [
+        '2: line 2 of 2026-01-01 is a single line: an entry needs two (debits 5.00, credits 0.00)',
+        '3: line 3 of 2026-01-02 is a single line: an entry needs two (debits 0.00, credits 5.00)',
+      ],
+    );
+    expect((await read('date,account,amount\n2026-01-01,A,5\n2026-01-01,B,-3\n')).problems).toEqual(
+      ['2: lines 2–3 of 2026-01-01 do not balance: debits 5.00, credits 3.00'],
+    );
+    expect((await read('')).problems).toEqual(['1: the file is empty: a header row is required']);
+    expect((await read('when,what\n1,2\n')).problems[0]).toMatch(/^1: the header lacks date/);
+    expect((await read('date,account,amount\n2026-01-01,"A,5\n')).problems[0]).toMatch(/^2: /);
+  });
+});
+
+describe('batches, keys, checkpoints and reconciliation', () => {
+  const ledger = (entries: number) =>
+    'date,account,amount\n' +
+    Array.from(
+      { length: entries },
+      (_, i) =>
+        `2026-01-${String((i % 28) + 1).padStart(2, '0')},A,${i + 1}\n2026-01-${String((i % 28) + 1).padStart(2, '0')},B,-${i + 1}\n`,
+    ).join('');
+
+  it('summarizes the file in one pass: entries, accounts, totals, dates, hash', async () => {
+    const file = fileOf(ledger(250));
+    const summary = await summarizeLedger(file, {});
+    expect(summary).toMatchObject({
+      entries: 250,
+      problems: [],
+      startDate: '2026-01-01',
+      endDate: '2026-01-28',
+    });
+    expect([...summary.accounts.keys()]).toEqual(['A', 'B']);
+    expect(summary.totals.get('A')).toBe((250 * 251 * 100) / 2);
+    const again = await summarizeLedger(file, {});
+    expect(again.hash).toBe(summary.hash);
+  });
+
+  it('cuts batches of 100 and derives stable keys', async () => {
+    const batches: Batch[] = [];
+    for await (const batch of batchesOf(fileOf(ledger(250)), {}, 100)) batches.push(batch);
+    expect(batches.map((b) => [b.number, b.entries.length])).toEqual([
+      [0, 100],
+      [1, 100],
+      [2, 50],
+    ]);
+    expect(batchKey('e1', 'h', 'cash', 1)).toBe(batchKey('e1', 'h', 'cash', 1));
+    expect(
+      new Set([
+        batchKey('e1', 'h', 'cash', 1),
+        batchKey('e1', 'h', 'cash', 2),
+        batchKey('e2', 'h', 'cash', 1),
+        batchKey('e1', 'h2', 'cash', 1),
+        batchKey('e1', 'h', 'accrual', 1),
+      ]).size,
+    ).toBe(5);
+    expect(batchKey('e1', 'h', 'cash', 1).length).toBeLessThanOrEqual(255);
+  });
+
+  it('sends only what the checkpoint lacks, several in flight, and survives a torn last line', async () => {
+    const file = fileOf(ledger(500));
+    const checkpointFile = path.join(dir, 'checkpoint.jsonl');
+    const first = new Checkpoint(checkpointFile);
+    first.record(0, ['id-0']);
+    first.record(2, ['id-2']);
+    writeFileSync(
+      checkpointFile,
+      `${JSON.stringify({ batch: 0, ids: ['id-0'] })}\n${JSON.stringify({ batch: 2, ids: ['id-2'] })}\n{"batch":3,"ids":["id`,
+      { flag: 'w' },
+    );
+    const resumed = new Checkpoint(checkpointFile);
+    expect([...resumed.finished.keys()]).toEqual([0, 2]);
+    const sent: number[] = [];
+    let inFlight = 0;
+    let peak = 0;
+    const results = await sendBatches(batchesOf(file, {}, 100), {
+      checkpoint: resumed,
+      concurrency: 2,
+      send: async (batch) => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight -= 1;
+        sent.push(batch.number);
+        return [`id-${batch.number}`];
+      },
+    });
+    expect(sent.sort()).toEqual([1, 3, 4]);
+    expect(peak).toBe(2);
+    expect([...results.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect([...new Checkpoint(checkpointFile).finished.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('stops on a failure, letting batches in flight finish, and says how far it got', async () => {
+    const checkpoint = new Checkpoint(path.join(dir, 'failing.jsonl'));
+    const error = await sendBatches(batchesOf(fileOf(ledger(500)), {}, 100), {
+      checkpoint,
+      concurrency: 1,
+      send: async (batch) => {
+        if (batch.number === 2) throw new Error('platform down');
+        return ['x'];
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'PartialImportError',
+      message: 'platform down',
+      batchesDone: 2,
+    });
+    expect([...checkpoint.finished.keys()]).toEqual([0, 1]);
+  });
+
+  it('reconciles per account to the cent', () => {
+    const file = new Map([
+      ['Checking', 1000],
+      ['1000', 500],
+      ['Sales', -1500],
+    ]);
+    const keyOf = (ref: string) => (ref === 'Sales' ? '4000 Sales' : '1000 Checking');
+    expect(
+      reconcile(
+        file,
+        keyOf,
+        new Map([
+          ['1000 Checking', 1500],
+          ['4000 Sales', -1500],
+        ]),
+      ),
+    ).toEqual({
+      rows: [
+        { account: '1000 Checking', fileCents: 1500, platformCents: 1500 },
+        { account: '4000 Sales', fileCents: -1500, platformCents: -1500 },
+      ],
+      matches: true,
+    });
+    const off = reconcile(
+      file,
+      keyOf,
+      new Map([
+        ['1000 Checking', 1499],
+        ['4000 Sales', -1500],
+        ['6000 Rent', 1],
+      ]),
+    );
+    expect(off.matches).toBe(false);
+    expect(off.rows.map((r) => r.account)).toEqual(['1000 Checking', '4000 Sales', '6000 Rent']);
+  });
+});
