@@ -80,6 +80,24 @@ const PL_TITLES: Record<string, string> = {
 
 const accountLabel = (code: string, name: string) => (code ? `${code} ${name}` : name);
 
+/** A section's account lines, indented one level. */
+function accountRows(
+  lines: readonly {
+    accountCode: string;
+    accountName: string;
+    amount: number;
+    amountsByPeriod: number[];
+  }[],
+  pick: (byPeriod: number[], whole: number) => number[] = values,
+): StatementRow[] {
+  return lines.map((line) => ({
+    label: accountLabel(line.accountCode, line.accountName),
+    depth: 1,
+    kind: 'line',
+    values: pick(line.amountsByPeriod, line.amount),
+  }));
+}
+
 export function profitAndLossStatement(report: ProfitAndLoss): Statement {
   const rows: StatementRow[] = [];
   for (const section of report.sections) {
@@ -93,14 +111,7 @@ export function profitAndLossStatement(report: ProfitAndLoss): Statement {
       continue;
     }
     rows.push({ label: title, depth: 0, kind: 'heading', values: [] });
-    for (const line of section.lines) {
-      rows.push({
-        label: accountLabel(line.accountCode, line.accountName),
-        depth: 1,
-        kind: 'line',
-        values: values(line.amountsByPeriod, line.amount),
-      });
-    }
+    rows.push(...accountRows(section.lines));
     rows.push({ label: `Total ${title}`, depth: 0, kind: 'total', values: totals });
   }
   return { title: 'Profit and Loss', columns: columnsOf(report, 'Total'), rows };
@@ -111,14 +122,7 @@ export function balanceSheetStatement(report: BalanceSheet): Statement {
   const lastOf = (byPeriod: number[], whole: number) => (byPeriod.length > 1 ? byPeriod : [whole]);
   for (const section of report.sections) {
     rows.push({ label: section.label, depth: 0, kind: 'heading', values: [] });
-    for (const line of section.lines) {
-      rows.push({
-        label: accountLabel(line.accountCode, line.accountName),
-        depth: 1,
-        kind: 'line',
-        values: lastOf(line.amountsByPeriod, line.amount),
-      });
-    }
+    rows.push(...accountRows(section.lines, lastOf));
     rows.push({
       label: `Total ${section.label}`,
       depth: 0,
@@ -148,14 +152,7 @@ export function cashFlowStatement(report: CashFlow): Statement {
   const rows: StatementRow[] = [];
   for (const section of report.sections) {
     rows.push({ label: `${section.section} Activities`, depth: 0, kind: 'heading', values: [] });
-    for (const line of section.lines) {
-      rows.push({
-        label: accountLabel(line.accountCode, line.accountName),
-        depth: 1,
-        kind: 'line',
-        values: values(line.amountsByPeriod, line.amount),
-      });
-    }
+    rows.push(...accountRows(section.lines));
     rows.push({
       label: `Net Cash from ${section.section} Activities`,
       depth: 0,

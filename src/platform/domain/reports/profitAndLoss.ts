@@ -4,6 +4,7 @@ import type {
   ProfitAndLossSectionName,
   ReportLine,
 } from '../../../api/index.js';
+import { PROFIT_AND_LOSS_SECTIONS } from '../../../api/index.js';
 import { centsToAmount, type Cents } from '../../../core/money.js';
 import {
   movements,
@@ -61,20 +62,9 @@ export function profitAndLoss(spec: ReportSpec, input: ReportInput): ProfitAndLo
   sections.set('netOtherIncome', { lines: [], totals: netOtherIncome });
   sections.set('netIncome', { lines: [], totals: netIncome });
 
-  const order: ProfitAndLossSectionName[] = [
-    'income',
-    'cogs',
-    'grossProfit',
-    'expenses',
-    'netOperatingIncome',
-    'otherIncome',
-    'otherExpenses',
-    'netOtherIncome',
-    'netIncome',
-  ];
   return {
     ...reportHeader(spec, input.periods),
-    sections: order.map((name) => {
+    sections: PROFIT_AND_LOSS_SECTIONS.map((name) => {
       const { lines, totals: columnTotals } = sections.get(name)!;
       return {
         section: name,
