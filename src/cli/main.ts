@@ -67,8 +67,11 @@ export function buildProgram(
         await ctx.close();
       }
     };
-  const examples = (command: Command, text: string) =>
-    command.addHelpText('after', `\nExamples:\n${text}`);
+  const exemplified = new WeakSet<Command>();
+  const examples = (command: Command, text: string) => {
+    exemplified.add(command);
+    return command.addHelpText('after', `\nExamples:\n${text}`);
+  };
 
   // --- where it talks to -------------------------------------------------------------------
   examples(
@@ -610,6 +613,22 @@ export function buildProgram(
       .option('--all', 'every entry')
       .description('List journal entries, most recent first')
       .action(run(async () => async (ctx, _args, flags) => (await jeModule()).list(ctx, flags)));
+    je.command('update')
+      .argument('<id>')
+      .option('--date <date>', 'move the entry to this date')
+      .option('--memo <text>', 'new memo')
+      .option('--clear-memo', 'remove the memo')
+      .option('--debit <account=amount>', 'new debit line (lines replace the whole set)', collect)
+      .option('--credit <account=amount>', 'new credit line', collect)
+      .option('--basis <basis>', 'cash or accrual', 'cash')
+      .description('Change a journal entry (only what is given; new lines replace them all)')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id], flags) =>
+              (await jeModule()).update(ctx, id!, flags),
+        ),
+      );
     je.command('get')
       .argument('<id>')
       .option('--basis <basis>', 'cash or accrual', 'cash')
@@ -795,8 +814,82 @@ export function buildProgram(
     '  books serve --port 4010 --db ./books.sqlite\n  books serve --memory --port 0 --exec "npm run integration-tests"',
   );
 
+  // Every leaf command shows examples in its --help: those not given above come from here.
+  const visit = (command: Command, path: string[]) => {
+    for (const sub of command.commands) {
+      const subPath = [...path, sub.name()];
+      if (sub.commands.length > 0) visit(sub, subPath);
+      else if (!exemplified.has(sub) && sub.name() !== 'help') {
+        examples(
+          sub,
+          (EXAMPLES[subPath.join(' ')] ?? [`books ${subPath.join(' ')}`])
+            .map((e) => `  ${e}`)
+            .join('\n'),
+        );
+      }
+    }
+  };
+  visit(program, []);
   return program;
 }
+
+/** Examples for the commands whose declarations do not give their own. */
+const EXAMPLES: Record<string, string[]> = {
+  logout: ['books logout', 'books logout --profile staging'],
+  'profile list': ['books profile list', 'books profile list --json'],
+  'profile use': ['books profile use staging'],
+  'config path': ['books config path'],
+  'config list': ['books config list --json'],
+  'config get': ['books config get editor'],
+  'config set': ['books config set editor vim'],
+  log: ['books log', 'books log --limit 100 --json'],
+  'workspace list': ['books workspace list', 'books workspace list --output csv > workspaces.csv'],
+  'workspace get': ['books workspace get "Blue Bottle Books"'],
+  'workspace delete': ['books workspace delete "Old Client" --yes'],
+  'coa list': ['books coa list', 'books coa list --tree'],
+  'coa get': ['books coa get 1000', 'books coa get "Chase Checking" --json'],
+  'coa rename': ['books coa rename 1000 "Operating Checking"'],
+  'coa move': ['books coa move 1000 --group Banks', 'books coa move 1000 --no-group'],
+  'coa disable': ['books coa disable "Old Savings"'],
+  'coa enable': ['books coa enable "Old Savings"'],
+  'coa delete': ['books coa delete "Typo Account" --yes'],
+  'class list': ['books class list --tree'],
+  'class get': ['books class get West'],
+  'class rename': ['books class rename East Northeast'],
+  'class delete': ['books class delete Region --yes'],
+  'rule list': ['books rule list'],
+  'rule get': ['books rule get 0192f3c4-…'],
+  'rule update': ['books rule update 0192f3c4-… --when amount_greater_than=100 --clear-note'],
+  'rule enable': ['books rule enable 0192f3c4-…'],
+  'rule disable': ['books rule disable 0192f3c4-…'],
+  'rule delete': ['books rule delete 0192f3c4-… --yes'],
+  'group list': ['books group list --tree'],
+  'group get': ['books group get Banks'],
+  'group update': [
+    'books group update Premises --parent Expenses',
+    'books group update Premises --top',
+  ],
+  'group delete': ['books group delete Banks --yes'],
+  'je list': [
+    'books je list --from last-month --to last-month',
+    'books je list --all --json > entries.json',
+  ],
+  'je get': ['books je get 0192f3c4-…'],
+  'je update': ['books je update 0192f3c4-… --date 2026-02-02 --memo "Moved to February"'],
+  'je delete': ['books je delete 0192f3c4-… --yes'],
+  'sandbox org create': ['books sandbox org create "Ledger & Co" --token "$ADMIN_TOKEN"'],
+  'sandbox entity list': ['books sandbox entity list -w "Blue Bottle Books"'],
+  'sandbox entity get': ['books sandbox entity get "Main Street Bakery"'],
+  'sandbox entity update': [
+    'books sandbox entity update --name "Main St Bakery" --start-date 2026-01-01',
+  ],
+  'sandbox entity lock': [
+    'books sandbox entity lock --date 2026-03-31',
+    'books sandbox entity lock --date none',
+  ],
+  'sandbox entity open-accrual': ['books sandbox entity open-accrual'],
+  use: ['books use --workspace "Blue Bottle Books" --entity "Main Street Bakery"'],
+};
 
 /** Runs `books` with the given argv (without node and script) and resolves with the exit code. */
 export async function main(args: string[], io: CliIo): Promise<number> {

@@ -228,6 +228,38 @@ describe('books resource commands', () => {
       'Feb rent',
     );
     const id = created.journalEntry.id;
+    const moved = await json(
+      'je',
+      'update',
+      id,
+      '--date',
+      '2026-02-15',
+      '--memo',
+      'Feb rent (moved)',
+    );
+    expect(moved.journalEntry).toMatchObject({ dateOnly: '2026-02-15', memo: 'Feb rent (moved)' });
+    const relined = await json(
+      'je',
+      'update',
+      id,
+      '--debit',
+      'Shop Rent=800',
+      '--credit',
+      'Checking=700',
+      '--credit',
+      'Sales=100',
+      '--clear-memo',
+    );
+    expect(
+      relined.journalEntry.lines.map((l: any) => [l.accountName, l.debitAmount, l.creditAmount]),
+    ).toEqual([
+      ['Shop Rent', 800, null],
+      ['Checking', null, 700],
+      ['Sales', null, 100],
+    ]);
+    expect(relined.journalEntry.memo).toBeNull();
+    expect((await books('je', 'update', id)).code).toBe(2);
+    await ok('je', 'update', id, '--memo', 'Feb rent');
     const got = await ok('je', 'get', id);
     expect(got.stdout).toContain('line 1  6000 Shop Rent  Dr 800.00');
     const february = await json('je', 'list', '--from', '2026-02-01', '--to', '2026-02-28');

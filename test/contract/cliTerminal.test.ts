@@ -87,4 +87,27 @@ describe('books output on a terminal and in a pipe', () => {
       stderr: 'books: --output must be table, json or csv, not "xml"\n',
     });
   });
+
+  it.each([
+    [['coa', 'list'], /│ Code\s+│ Name\s+│/],
+    [['je', 'list'], /│ Date\s+│ Memo\s+│ Lines │\s+Amount │/],
+    [['class', 'list'], /│ Label │ ID │ Parent │/],
+    [['rule', 'list'], /│ # │ When │ Then │ Enabled │ ID │/],
+    [['group', 'list'], /│ Name │ Type │ ID │/],
+    [['sandbox', 'entity', 'get'], /^id\s+[0-9a-f-]{36}\nname\s+Main Street Bakery/],
+    [
+      ['report', 'gl', '--from', '2026-01-01', '--to', '2026-02-28'],
+      /│ 1000 Checking │ 2026-01-05 │.*│ 1,234,567\.89 │/,
+    ],
+    [['report', 'tb', '--from', '2026-01-01', '--to', '2026-02-28'], /Trial Balance\n┌/],
+    [['config', 'path'], /^config\s+\//],
+    [['log', '--limit', '2'], /│ At\s+│ Method │/],
+  ])('%j renders for a person on a terminal', async (args, pattern) => {
+    const result = await runCli([...args, '-e', entityId, '-w', 'Terminal Books'], {
+      env,
+      tty: true,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(pattern);
+  });
 });

@@ -217,3 +217,82 @@ process.exit(parsed.length === 400 && out.stdout.length > 131072 ? 0 : 1);
     }
   });
 });
+
+describe('books --help', () => {
+  it('shows examples for every command', async () => {
+    const home = temporaryHome();
+    try {
+      const commands = [
+        'login',
+        'logout',
+        'profile list',
+        'profile use',
+        'use',
+        'config path',
+        'config list',
+        'config get',
+        'config set',
+        'log',
+        'workspace list',
+        'workspace create',
+        'workspace get',
+        'workspace delete',
+        'class list',
+        'class create',
+        'class get',
+        'class rename',
+        'class delete',
+        'rule list',
+        'rule create',
+        'rule get',
+        'rule update',
+        'rule enable',
+        'rule disable',
+        'rule delete',
+        'coa list',
+        'coa create',
+        'coa get',
+        'coa rename',
+        'coa move',
+        'coa disable',
+        'coa enable',
+        'coa merge',
+        'coa delete',
+        'coa import',
+        'group list',
+        'group create',
+        'group get',
+        'group update',
+        'group delete',
+        'je create',
+        'je import',
+        'je list',
+        'je get',
+        'je update',
+        'je delete',
+        'report pl',
+        'report bs',
+        'report cf',
+        'report tb',
+        'report gl',
+        'sandbox org create',
+        'sandbox entity create',
+        'sandbox entity list',
+        'sandbox entity get',
+        'sandbox entity update',
+        'sandbox entity lock',
+        'sandbox entity open-accrual',
+        'serve',
+      ];
+      const results = await Promise.all(
+        commands.map((c) => runBooks([...c.split(' '), '--help'], home.env)),
+      );
+      results.forEach((result, i) => {
+        expect(result.code, commands[i]).toBe(0);
+        expect(result.stdout, commands[i]).toMatch(/\nExamples:\n {2}\S/);
+      });
+    } finally {
+      home.cleanup();
+    }
+  });
+});

@@ -1,4 +1,9 @@
-import type { CreateJournalEntryBody, JournalEntry, LedgerBasis } from '../../../api/index.js';
+import type {
+  CreateJournalEntryBody,
+  JournalEntry,
+  LedgerBasis,
+  UpdateJournalEntryBody,
+} from '../../../api/index.js';
 import { isCalendarDay } from '../../../core/calendar.js';
 import { decimalToCents, InvalidAmountError } from '../../../core/money.js';
 import type { CommandContext } from '../../context.js';
@@ -151,4 +156,49 @@ export async function remove(
   await confirmDestructive(ctx, `Delete journal entry ${id}?`);
   await (await ctx.api()).journalEntries.delete(entityId, id, basis(flags.basis));
   ctx.wrote(`entity ${entityId}: deleted journal entry ${id}`);
+}
+
+/** `je update ID [--date D] [--memo M | --clear-memo] [--debit A=N ... --credit A=N ...]` */
+export async function update(
+  ctx: CommandContext,
+  id: string,
+  flags: {
+    date?: string;
+    memo?: string;
+    clearMemo?: boolean;
+    basis?: string;
+    debit?: string[];
+    credit?: string[];
+  },
+): Promise<void> {
+  const body: UpdateJournalEntryBody = {};
+  if (flags.date !== undefined) {
+    if (!isCalendarDay(flags.date)) throw new UsageError('--date must be YYYY-MM-DD');
+    body.date = flags.date;
+  }
+  if (flags.memo !== undefined) body.memo = flags.memo;
+  if (flags.clearMemo) body.memo = null;
+  const entityId = await ctx.entityId();
+  if (flags.debit?.length || flags.credit?.length) {
+    // New lines replace the whole set, as the API does.
+    const draft = parseCreate({ date: '2000-01-01', debit: flags.debit, credit: flags.credit });
+    body.lines = [];
+    for (const line of draft.lines) {
+      const accountId = await ctx.accountId(entityId, line.account);
+      body.lines.push({
+        accountId,
+        [line.side === 'debit' ? 'debitAmount' : 'creditAmount']: line.cents / 100,
+      });
+    }
+  }
+  if (Object.keys(body).length === 0) {
+    throw new UsageError(
+      'nothing to change: pass --date, --memo, --clear-memo, or new --debit/--credit lines',
+    );
+  }
+  const { journalEntry } = await (
+    await ctx.api()
+  ).journalEntries.update(entityId, id, body, basis(flags.basis));
+  ctx.wrote(`entity ${entityId}: updated journal entry ${journalEntry.id}`);
+  ctx.output.record(summary(journalEntry, displayAmount), { journalEntry });
 }
