@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { UuidSchema } from './common.js';
+import { CalendarDaySchema, UuidSchema } from './common.js';
 
 export const FINANCIAL_ACCOUNT_KINDS = ['bank', 'credit_card'] as const;
 export type FinancialAccountKind = (typeof FINANCIAL_ACCOUNT_KINDS)[number];
@@ -47,3 +47,43 @@ export type BankFeedConnection = Static<typeof BankFeedConnectionSchema>;
 export const BankFeedConnectionResponseSchema = Type.Object({
   connection: BankFeedConnectionSchema,
 });
+
+export const CONNECTION_ERROR_CODES = ['disconnected', 'mfa_required'] as const;
+export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
+
+export const BreakConnectionBodySchema = Type.Object({
+  errorCode: Type.Union(CONNECTION_ERROR_CODES.map((c) => Type.Literal(c))),
+});
+export type BreakConnectionBody = Static<typeof BreakConnectionBodySchema>;
+
+export const MAX_PUSHED_TRANSACTIONS = 1000;
+
+export const PushTransactionsBodySchema = Type.Object({
+  transactions: Type.Array(
+    Type.Object({
+      date: CalendarDaySchema,
+      amount: Type.Number({ description: 'signed: negative is money out' }),
+      description: Type.String({ maxLength: 1000 }),
+      externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    }),
+    { minItems: 1, maxItems: MAX_PUSHED_TRANSACTIONS },
+  ),
+});
+export type PushTransactionsBody = Static<typeof PushTransactionsBodySchema>;
+
+export const TRANSACTION_STATUSES = ['categorized', 'uncategorized'] as const;
+
+export const BankTransactionSchema = Type.Object(
+  {
+    id: UuidSchema,
+    financialAccountId: UuidSchema,
+    date: CalendarDaySchema,
+    amount: Type.Number(),
+    description: Type.String(),
+    accountId: Type.Union([UuidSchema, Type.Null()]),
+    ruleId: Type.Union([UuidSchema, Type.Null()]),
+    status: Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s))),
+  },
+  { title: 'BankTransaction' },
+);
+export type BankTransaction = Static<typeof BankTransactionSchema>;

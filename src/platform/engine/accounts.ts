@@ -138,6 +138,26 @@ export class AccountService {
     return this.store.accounts.insert(entityId, account, nameKey(account.name));
   }
 
+  /** An account of the entity by name (case-insensitive), created with the type when absent. */
+  ensureAccount(entityId: string, name: string, type: AccountType): AccountRecord {
+    const existing = this.store.accounts
+      .all(entityId)
+      .find((a) => nameKey(a.name) === nameKey(name));
+    if (existing) return existing;
+    const account: Account = {
+      id: newId(),
+      name,
+      code: allocateCode(type, new Set(this.store.accounts.all(entityId).map((a) => a.code))),
+      type,
+      class: CLASS_OF_TYPE[type],
+      groupId: null,
+      financialAccountId: null,
+      isDisabled: false,
+      createdAt: new Date().toISOString(),
+    };
+    return this.store.accounts.insert(entityId, account, nameKey(name));
+  }
+
   /** Renames and regroups; type, class and code are fixed after creation. */
   update(organizationId: string, entityId: string, id: string, body: UpdateAccountBody): Account {
     this.entities.get(organizationId, entityId);
@@ -210,6 +230,7 @@ export class AccountService {
         throw conflict(`the merge is blocked: ${blockers.map((b) => b.code).join(', ')}`, blockers);
       }
       this.store.postings.moveAccount(scope.entitySeq, source.seq, target.seq);
+      this.store.bankFeeds.moveCategory(scope.entity.id, source.id, target.id);
       this.rules.retargetAccountActions(scope.entity.workspaceId, source.id, target.id);
       this.store.accounts.delete(source.id);
       return publicAccount(target);

@@ -1,15 +1,31 @@
 import { newId } from './ids.js';
 import type {
   BankFeedConnection,
+  BankTransaction,
+  BreakConnectionBody,
   ConnectedFinancialAccount,
   CreateBankFeedConnectionBody,
+  LedgerBasis,
+  ListQuery,
+  PushTransactionsBody,
 } from '../../api/index.js';
-import { invalid } from '../domain/errors.js';
+import { LEDGER_BASES } from '../../api/index.js';
+import { amountToCents, centsToAmount, InvalidAmountError } from '../../core/money.js';
+import { isInClosedPeriod } from '../domain/accounts.js';
+import { categorize, type Categorization } from '../domain/categorization.js';
+import { conflict, invalid, notFound } from '../domain/errors.js';
 import { requireName } from '../domain/names.js';
-import type { ConnectionRecord } from '../store/bankFeeds.js';
+import type {
+  BankTransactionRecord,
+  ConnectionRecord,
+  FinancialAccountRecord,
+} from '../store/bankFeeds.js';
 import type { Store } from '../store/index.js';
+import { SOURCE_KIND } from '../store/postings.js';
 import type { AccountService } from './accounts.js';
 import type { EntityService } from './entities.js';
+import { listOf, pageOf } from './pagination.js';
+import type { WorkspaceService } from './workspaces.js';
 
 /** Bank-feed connections (sandbox control plane). */
 export class BankFeedService {
@@ -17,6 +33,7 @@ export class BankFeedService {
     private readonly store: Store,
     private readonly entities: EntityService,
     private readonly accounts: AccountService,
+    private readonly workspaces: WorkspaceService,
   ) {}
 
   /**
@@ -76,4 +93,235 @@ export class BankFeedService {
       return this.store.bankFeeds.present(connection);
     });
   }
+
+  /**
+   * A syncing connection breaks: the transition is recorded once, for the webhook worker to send.
+   * Breaking a broken connection changes nothing and records nothing.
+   */
+  breakConnection(
+    organizationId: string,
+    id: string,
+    body: BreakConnectionBody,
+  ): BankFeedConnection {
+    return this.store.transaction(() => {
+      const connection = this.findConnection(organizationId, id);
+      if (connection.status === 'syncing') {
+        this.store.bankFeeds.setConnectionStatus(id, 'broken', body.errorCode);
+        this.store.bankFeeds.recordEvent({
+          id: newId(),
+          connectionId: id,
+          event: 'feed.connection.disconnected',
+          errorCode: body.errorCode,
+          occurredAt: new Date().toISOString(),
+        });
+        connection.status = 'broken';
+        connection.errorCode = body.errorCode;
+      }
+      return this.store.bankFeeds.present(connection);
+    });
+  }
+
+  /** A broken connection syncs again; a syncing one is left as it is. */
+  reconnect(organizationId: string, id: string): BankFeedConnection {
+    const connection = this.findConnection(organizationId, id);
+    if (connection.status === 'broken') {
+      this.store.bankFeeds.setConnectionStatus(id, 'syncing', null);
+      connection.status = 'syncing';
+      connection.errorCode = null;
+    }
+    return this.store.bankFeeds.present(connection);
+  }
+
+  /**
+   * Transactions arrive on a financial account: a repeated `externalId` is skipped; each new one
+   * is categorized by the rules in force now and posted on both ledgers between the feed's chart
+   * account and its category (or Uncategorized Income / Expense). All or nothing.
+   */
+  pushTransactions(
+    organizationId: string,
+    financialAccountId: string,
+    body: PushTransactionsBody,
+  ): BankTransaction[] {
+    const financialAccount = this.store.bankFeeds.financialAccountOf(
+      organizationId,
+      financialAccountId,
+    );
+    if (!financialAccount) throw notFound('financial account');
+    const scope = this.entities.scope(organizationId, financialAccount.entityId);
+    const seen = new Set<string>();
+    const arriving = body.transactions.flatMap((transaction, index) => {
+      const at = `transactions[${index}]`;
+      let cents;
+      try {
+        cents = amountToCents(Math.abs(transaction.amount));
+      } catch (error) {
+        if (error instanceof InvalidAmountError) throw invalid(`${at}.amount ${error.message}`);
+        throw error;
+      }
+      if (cents === 0) throw invalid(`${at}.amount must not be zero`);
+      const description = transaction.description.trim();
+      if (description === '') throw invalid(`${at}.description must not be empty`);
+      if (isInClosedPeriod(transaction.date, scope.entity.lockDate)) {
+        throw conflict(
+          `${at}.date ${transaction.date} is on or before the lock date ${scope.entity.lockDate}`,
+        );
+      }
+      const externalId = transaction.externalId ?? null;
+      if (externalId !== null) {
+        if (
+          seen.has(externalId) ||
+          this.store.bankFeeds.hasExternalId(financialAccountId, externalId)
+        )
+          return [];
+        seen.add(externalId);
+      }
+      return [
+        {
+          date: transaction.date,
+          amountCents: transaction.amount < 0 ? -cents : cents,
+          description,
+          externalId,
+        },
+      ];
+    });
+    return this.store.transaction(() => {
+      const categorizer = this.categorizer(scope.entity.workspaceId, scope.entity.id);
+      const createdAt = new Date().toISOString();
+      return arriving.map((transaction) => {
+        const outcome = categorizer({ ...transaction, financialAccountId });
+        const record: Omit<BankTransactionRecord, 'seq'> = {
+          id: newId(),
+          entityId: scope.entity.id,
+          financialAccountId,
+          ...transaction,
+          accountId: outcome.accountId,
+          ruleId: outcome.ruleId,
+          createdAt,
+        };
+        const seq = this.store.bankFeeds.insertTransaction(record);
+        this.post(scope.entitySeq, financialAccount, { ...record, seq }, outcome);
+        return presentTransaction(record);
+      });
+    });
+  }
+
+  listTransactions(organizationId: string, workspaceId: string, query: ListQuery) {
+    this.workspaces.get(organizationId, workspaceId);
+    const page = pageOf(query);
+    const result = this.store.bankFeeds.listTransactions(workspaceId, page.limit, page.offset);
+    return listOf(page, { rows: result.rows.map(presentTransaction), total: result.total });
+  }
+
+  /**
+   * Runs the rules again on an entity's transactions no rule has categorized (after an
+   * accounting migration seeds its rules); those already categorized keep their category.
+   */
+  recategorize(organizationId: string, entityId: string): number {
+    const scope = this.entities.scope(organizationId, entityId);
+    return this.store.transaction(() => {
+      const categorizer = this.categorizer(scope.entity.workspaceId, entityId);
+      let changed = 0;
+      for (const transaction of this.store.bankFeeds.uncategorized(entityId)) {
+        const outcome = categorizer(transaction);
+        if (outcome.ruleId === null) continue;
+        const financialAccount = this.store.bankFeeds.financialAccountOf(
+          organizationId,
+          transaction.financialAccountId,
+        )!;
+        this.store.bankFeeds.setCategory(transaction.seq, outcome.accountId, outcome.ruleId);
+        this.store.postings.deleteSource(SOURCE_KIND.bankTransaction, transaction.seq);
+        this.post(
+          scope.entitySeq,
+          financialAccount,
+          { ...transaction, accountId: outcome.accountId },
+          outcome,
+        );
+        changed += 1;
+      }
+      return changed;
+    });
+  }
+
+  private categorizer(workspaceId: string, entityId: string) {
+    const rules = this.store.transactionRules.forCategorization(workspaceId, entityId);
+    const entityAccounts = new Set(this.store.accounts.all(entityId).map((a) => a.id));
+    return (facts: {
+      financialAccountId: string;
+      amountCents: number;
+      description: string;
+    }): Categorization => categorize(rules, facts, (accountId) => entityAccounts.has(accountId));
+  }
+
+  /** Posts a transaction on both ledgers: the feed's account against the category. */
+  private post(
+    entitySeq: number,
+    financialAccount: FinancialAccountRecord,
+    transaction: BankTransactionRecord,
+    outcome: Categorization,
+  ): void {
+    const inflow = transaction.amountCents > 0;
+    const cents = Math.abs(transaction.amountCents);
+    const feed = this.store.accounts.find(transaction.entityId, financialAccount.chartAccountId)!;
+    const category =
+      (outcome.accountId && this.store.accounts.find(transaction.entityId, outcome.accountId)) ||
+      this.accounts.ensureAccount(
+        transaction.entityId,
+        inflow ? UNCATEGORIZED_INCOME : UNCATEGORIZED_EXPENSE,
+        inflow ? 'Income' : 'Operating Expenses',
+      );
+    const lines = [
+      {
+        accountId: feed.id,
+        accountSeq: feed.seq,
+        classIds: [],
+        debitCents: inflow ? cents : 0,
+        creditCents: inflow ? 0 : cents,
+        description: transaction.description,
+      },
+      {
+        accountId: category.id,
+        accountSeq: category.seq,
+        classIds: outcome.classIds,
+        debitCents: inflow ? 0 : cents,
+        creditCents: inflow ? cents : 0,
+        description: transaction.description,
+      },
+    ];
+    this.store.postings.insert(
+      (LEDGER_BASES as readonly LedgerBasis[]).map((ledgerBasis) => ({
+        source: {
+          entitySeq,
+          ledgerBasis,
+          day: transaction.date,
+          sourceKind: SOURCE_KIND.bankTransaction,
+          sourceSeq: transaction.seq,
+          sourceType: 'transaction' as const,
+          counterpartyName: transaction.description,
+        },
+        lines,
+      })),
+    );
+  }
+
+  private findConnection(organizationId: string, id: string): ConnectionRecord {
+    const connection = this.store.bankFeeds.findConnection(organizationId, id);
+    if (!connection) throw notFound('bank-feed connection');
+    return connection;
+  }
 }
+
+function presentTransaction(record: Omit<BankTransactionRecord, 'seq'>): BankTransaction {
+  return {
+    id: record.id,
+    financialAccountId: record.financialAccountId,
+    date: record.date,
+    amount: centsToAmount(record.amountCents),
+    description: record.description,
+    accountId: record.accountId,
+    ruleId: record.ruleId,
+    status: record.accountId === null ? 'uncategorized' : 'categorized',
+  };
+}
+
+export const UNCATEGORIZED_INCOME = 'Uncategorized Income';
+export const UNCATEGORIZED_EXPENSE = 'Uncategorized Expense';

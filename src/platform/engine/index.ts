@@ -56,7 +56,7 @@ export class Engine {
     this.accountGroups = new AccountGroupService(store, this.entities);
     this.journalEntries = new JournalEntryService(store, this.entities);
     this.openingBalances = new OpeningBalanceService(store, this.entities);
-    this.bankFeeds = new BankFeedService(store, this.entities, this.accounts);
+    this.bankFeeds = new BankFeedService(store, this.entities, this.accounts, this.workspaces);
     this.reports = new ReportService(store, this.entities);
   }
 }

@@ -215,4 +215,36 @@ export const MIGRATIONS: Migration[] = [
         ON connection_financial_accounts(financial_account_id);
     `,
   },
+  {
+    version: 4,
+    name: 'bank transactions and connection events',
+    sql: `
+      CREATE TABLE bank_transactions (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        financial_account_id TEXT NOT NULL REFERENCES financial_accounts(id) ON DELETE CASCADE,
+        date TEXT NOT NULL,
+        amount_cents INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        external_id TEXT,
+        account_id TEXT,
+        rule_id TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX bank_transactions_external
+        ON bank_transactions(financial_account_id, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX bank_transactions_by_entity ON bank_transactions(entity_id, date);
+      CREATE INDEX bank_transactions_by_category ON bank_transactions(account_id);
+      -- Transitions of connections into the broken state: the webhook worker's outbox.
+      CREATE TABLE connection_events (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        connection_id TEXT NOT NULL REFERENCES bank_feed_connections(id) ON DELETE CASCADE,
+        event TEXT NOT NULL,
+        error_code TEXT NOT NULL,
+        occurred_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -46,11 +46,12 @@ export class ReportStore {
     const ledger = (accountFilter: string) => `
       SELECT p.account_seq, p.day, p.debit_cents, p.credit_cents, p.description, p.counterparty_name,
              p.source_type,
-             COALESCE(je.id, ob.id, '') AS source_id,
+             COALESCE(je.id, ob.id, bt.id, '') AS source_id,
              COALESCE(je.memo, '') AS memo
       FROM postings p
       LEFT JOIN journal_entries je ON p.source_kind = 0 AND je.seq = p.source_seq
       LEFT JOIN opening_balances ob ON p.source_kind = 2 AND ob.seq = p.source_seq
+      LEFT JOIN bank_transactions bt ON p.source_kind = 1 AND bt.seq = p.source_seq
       WHERE p.entity_seq = ? AND p.basis = ? AND p.day >= ? AND p.day <= ? ${accountFilter}
       ORDER BY p.day, p.id`;
     this.ledgerStatement = db.prepare<[number, number, string, string], LedgerRow>(ledger(''));

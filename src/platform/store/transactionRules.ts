@@ -32,6 +32,7 @@ export class TransactionRuleStore {
   private readonly updateStatement;
   private readonly deleteStatement;
   private readonly withActionStatement;
+  private readonly forCategorizationStatement;
 
   constructor(db: SqliteDatabase) {
     this.insertStatement = db.prepare(
@@ -53,6 +54,11 @@ export class TransactionRuleStore {
          is_disabled = @isDisabled, updated_at = @updatedAt WHERE id = @id`,
     );
     this.deleteStatement = db.prepare('DELETE FROM transaction_rules WHERE id = ?');
+    this.forCategorizationStatement = db.prepare<[string, string], RuleRow>(
+      `SELECT ${COLUMNS} FROM transaction_rules
+       WHERE workspace_id = ? AND (rule_group = 'default' OR (rule_group = 'migration' AND entity_id = ?))
+       ORDER BY CASE rule_group WHEN 'default' THEN 0 ELSE 1 END, rowid`,
+    );
     this.withActionStatement = db.prepare<[string, string, string], RuleRow>(
       `SELECT ${COLUMNS} FROM transaction_rules r WHERE workspace_id = ? AND EXISTS (
          SELECT 1 FROM json_each(r.actions) a
@@ -95,6 +101,11 @@ export class TransactionRuleStore {
       rows: this.listStatement.all(workspaceId, ruleGroup, limit, offset).map(toRule),
       total: Number(this.countStatement.get(workspaceId, ruleGroup)),
     };
+  }
+
+  /** The rules that apply to an entity's transactions, in application order: user rules first. */
+  forCategorization(workspaceId: string, entityId: string): TransactionRule[] {
+    return this.forCategorizationStatement.all(workspaceId, entityId).map(toRule);
   }
 
   /** Rules of any group with an action of this type and value. */

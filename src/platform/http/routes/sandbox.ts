@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import {
   BankFeedConnectionResponseSchema,
+  BankTransactionSchema,
+  BreakConnectionBodySchema,
+  PushTransactionsBodySchema,
   CreateBankFeedConnectionBodySchema,
   CreateEntityBodySchema,
   CreateFaultBodySchema,
@@ -238,5 +242,90 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
           request.body,
         ),
       }),
+  );
+
+  const ConnectionParams = pathIds('connectionId');
+  app.post(
+    '/bank-feed-connections/:connectionId/break',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Break a connection (records feed.connection.disconnected once)',
+        params: ConnectionParams,
+        body: BreakConnectionBodySchema,
+        success: [200, BankFeedConnectionResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      connection: engine.bankFeeds.breakConnection(
+        request.organizationId,
+        request.params.connectionId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.post(
+    '/bank-feed-connections/:connectionId/reconnect',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Reconnect a broken connection',
+        params: ConnectionParams,
+        success: [200, BankFeedConnectionResponseSchema],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      connection: engine.bankFeeds.reconnect(request.organizationId, request.params.connectionId),
+    }),
+  );
+
+  app.post(
+    '/financial-accounts/:financialAccountId/transactions',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Push bank transactions (≤ 1000; signed amounts; a repeated externalId is skipped)',
+        params: pathIds('financialAccountId'),
+        body: PushTransactionsBodySchema,
+        success: [201, Type.Object({ data: Type.Array(BankTransactionSchema) })],
+        errors: [400, 401, 404, 409, 429],
+      }),
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: engine.bankFeeds.pushTransactions(
+          request.organizationId,
+          request.params.financialAccountId,
+          request.body,
+        ),
+      }),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/transactions',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "List a workspace's bank transactions with category, rule and status",
+        params: WorkspaceParams,
+        querystring: ListQuerySchema,
+        success: [200, ListOf(BankTransactionSchema)],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      engine.bankFeeds.listTransactions(
+        request.organizationId,
+        request.params.workspaceId,
+        request.query,
+      ),
   );
 };
