@@ -714,6 +714,79 @@ export function buildProgram(
               (await import('./commands/sandbox/orgCreate.js')).run(ctx, name!),
         ),
       );
+    const feed = sandbox
+      .command('feed')
+      .description('Bank feeds: connections and the transactions they bring');
+    const feedModule = () => import('./commands/sandbox/feed.js');
+    const collectFeed = (value: string, previous: string[] = []) => [...previous, value];
+    examples(
+      feed
+        .command('connect')
+        .option('--bank <name>', 'the bank')
+        .option(
+          '--account <name:kind>',
+          'NAME:bank or NAME:credit_card, or a financial account id (repeatable)',
+          collectFeed,
+        )
+        .option('--direct', 'a direct connection')
+        .option('--no-integration', 'not created by the integration (its events are not sent)')
+        .description(
+          'Connect a bank: each new financial account gets a Cash or Credit Cards chart account',
+        )
+        .action(
+          run(async () => async (ctx, _args, flags) => {
+            const m = await feedModule();
+            await m.connect(ctx, m.parseConnect(flags));
+          }),
+        ),
+      '  books sandbox feed connect --bank Chase --account "Chase Checking:bank" --account "Chase Sapphire:credit_card"',
+    );
+    examples(
+      feed
+        .command('break')
+        .argument('<connection>')
+        .option('--error <code>', 'disconnected or mfa_required', 'disconnected')
+        .description('Break a syncing connection (feed.connection.disconnected is recorded once)')
+        .action(
+          run(
+            async () =>
+              async (ctx, [id], flags) =>
+                (await feedModule()).breakConnection(ctx, id!, flags),
+          ),
+        ),
+      '  books sandbox feed break 0192f3c4-… --error mfa_required',
+    );
+    examples(
+      feed
+        .command('reconnect')
+        .argument('<connection>')
+        .description('Reconnect a broken connection')
+        .action(
+          run(
+            async () =>
+              async (ctx, [id]) =>
+                (await feedModule()).reconnect(ctx, id!),
+          ),
+        ),
+      '  books sandbox feed reconnect 0192f3c4-…',
+    );
+    examples(
+      feed
+        .command('push')
+        .argument('<financial-account>')
+        .argument('<file>')
+        .description(
+          'Push bank transactions from a CSV (date, amount, description[, external_id]); rules categorize them',
+        )
+        .action(
+          run(
+            async () =>
+              async (ctx, [account, file]) =>
+                (await feedModule()).push(ctx, account!, file!),
+          ),
+        ),
+      '  books sandbox feed push 0192f3c4-… statement.csv',
+    );
     const entity = sandbox.command('entity').description('Entities of the workspace');
     const entityModule = () => import('./commands/sandbox/entity.js');
     examples(
@@ -780,6 +853,28 @@ export function buildProgram(
               (await entityModule()).openAccrual(ctx, e),
         ),
       );
+  }
+
+  const transactions = program
+    .command('transactions')
+    .description('Bank transactions of the workspace');
+  if (wants('transactions')) {
+    examples(
+      transactions
+        .command('list')
+        .option('--limit <n>', 'how many (default 30 on a terminal)')
+        .option('--all', 'every transaction')
+        .description(
+          'List bank transactions with their category, rule and status, most recent first',
+        )
+        .action(
+          run(
+            async () => async (ctx, _args, flags) =>
+              (await import('./commands/sandbox/feed.js')).list(ctx, flags),
+          ),
+        ),
+      '  books transactions list --all --output csv > transactions.csv',
+    );
   }
 
   // --- the local platform ------------------------------------------------------------------

@@ -3,6 +3,8 @@ import type {
   AccountGroup,
   BalanceSheet,
   BankFeedConnection,
+  BankTransaction,
+  BreakConnectionBody,
   CashFlow,
   Class,
   CreateAccountBody,
@@ -28,6 +30,7 @@ import type {
   MergeAccountsBody,
   OpeningBalance,
   ProfitAndLoss,
+  PushTransactionsBody,
   ReportQuery,
   SandboxWorkspace,
   TransactionRule,
@@ -199,6 +202,31 @@ export function booksApi(client: ApiClient) {
         post<{ connection: BankFeedConnection }>(
           `/sandbox/v1/entities/${enc(entityId)}/bank-feed-connections`,
           body,
+        ),
+      breakConnection: (connectionId: string, body: BreakConnectionBody) =>
+        post<{ connection: BankFeedConnection }>(
+          `/sandbox/v1/bank-feed-connections/${enc(connectionId)}/break`,
+          body,
+        ),
+      reconnect: (connectionId: string) =>
+        post<{ connection: BankFeedConnection }>(
+          `/sandbox/v1/bank-feed-connections/${enc(connectionId)}/reconnect`,
+        ),
+      pushTransactions: (
+        financialAccountId: string,
+        body: PushTransactionsBody,
+        idempotencyKey?: string,
+      ) =>
+        post<{ data: BankTransaction[] }>(
+          `/sandbox/v1/financial-accounts/${enc(financialAccountId)}/transactions`,
+          body,
+          idempotencyKey,
+        ),
+      transactions: (workspaceId: string, max?: number) =>
+        client.listAll<BankTransaction>(
+          `/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`,
+          {},
+          max,
         ),
       addFault: (body: CreateFaultBody) => post<{ fault: Fault }>('/sandbox/v1/faults', body),
       clearFaults: () => remove('/sandbox/v1/faults'),

@@ -303,6 +303,117 @@ describe('books resource commands', () => {
   });
 });
 
+describe('books sandbox feed and books transactions', () => {
+  let server: TestServer;
+  let home: ReturnType<typeof temporaryHome>;
+  let env: NodeJS.ProcessEnv;
+  const run = (...args: string[]) => runCli(args, { env });
+
+  beforeAll(async () => {
+    server = await startServer();
+    home = temporaryHome();
+    env = { ...home.env, BOOKS_BASE_URL: server.baseUrl, BOOKS_TOKEN: server.orgToken };
+    await run('workspace', 'create', 'Feeds');
+    await run('sandbox', 'entity', 'create', 'Feeder', '-w', 'Feeds');
+    await run('use', '-w', 'Feeds', '-e', 'Feeder');
+    await run('coa', 'create', '--name', 'Travel', '--type', 'Operating Expenses');
+    await run(
+      'rule',
+      'create',
+      '--when',
+      'description_contains=uber',
+      '--then',
+      'account_id=Travel',
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+    home.cleanup();
+  });
+
+  it('connects, pushes a CSV (categorized by the rule, repeats skipped), lists, breaks and reconnects', async () => {
+    const connected = await run(
+      'sandbox',
+      'feed',
+      'connect',
+      '--bank',
+      'Chase',
+      '--account',
+      'Chase Checking:bank',
+      '--json',
+    );
+    expect(connected.code, connected.stderr).toBe(0);
+    const { connection } = JSON.parse(connected.stdout);
+    const account = connection.financialAccounts[0].id;
+    const file = path.join(home.home, 'statement.csv');
+    writeFileSync(
+      file,
+      'Date,Amount,Description,External ID\n2026-03-01,-24.50,UBER *TRIP,t1\n2026-03-02,"1,500.00",ACME PAYROLL,t2\n',
+    );
+    const pushed = await run('sandbox', 'feed', 'push', account, file);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain(
+      '2 new transactions (1 categorized, 1 uncategorized; 0 already there)',
+    );
+    const again = await run('sandbox', 'feed', 'push', account, file);
+    expect(again.stderr).toContain(
+      '0 new transactions (0 categorized, 0 uncategorized; 2 already there)',
+    );
+    const listed = await run('transactions', 'list', '--json');
+    expect(JSON.parse(listed.stdout).map((t: any) => [t.description, t.amount, t.status])).toEqual([
+      ['ACME PAYROLL', 1500, 'uncategorized'],
+      ['UBER *TRIP', -24.5, 'categorized'],
+    ]);
+    const broken = await run('sandbox', 'feed', 'break', connection.id, '--error', 'mfa_required');
+    expect(broken.stderr).toContain(`connection ${connection.id} is broken`);
+    const back = await run('sandbox', 'feed', 'reconnect', connection.id);
+    expect(back.stderr).toContain(`connection ${connection.id} is syncing`);
+  });
+
+  it('refuses a bad statement file with exit 3 and line numbers', async () => {
+    const file = path.join(home.home, 'bad-statement.csv');
+    writeFileSync(
+      file,
+      'date,amount,description\n2026-03-40,5,x\n2026-03-01,0,zero\n2026-03-01,5,\n',
+    );
+    const result = await run(
+      'sandbox',
+      'feed',
+      'push',
+      '00000000-0000-4000-8000-000000000000',
+      file,
+    );
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${file}:2: date "2026-03-40" is not a date`);
+    expect(result.stderr).toContain(`${file}:3: the amount is empty or zero`);
+    expect(result.stderr).toContain(`${file}:4: the description is empty`);
+  });
+
+  it('parses --account NAME:kind or an id', async () => {
+    const { parseConnect } = await import('../../src/cli/commands/sandbox/feed.js');
+    expect(
+      parseConnect({
+        bank: 'Amex',
+        account: ['Gold: Card:credit_card', '00000000-0000-4000-8000-000000000000'],
+        direct: true,
+        integration: false,
+      }),
+    ).toEqual({
+      bankName: 'Amex',
+      accounts: [
+        { name: 'Gold: Card', kind: 'credit_card' },
+        { financialAccountId: '00000000-0000-4000-8000-000000000000' },
+      ],
+      direct: true,
+      createdByIntegration: false,
+    });
+    expect(() => parseConnect({ bank: 'x', account: ['Savings'] })).toThrow(
+      '--account takes NAME:bank or NAME:credit_card',
+    );
+    expect(() => parseConnect({ account: ['a:bank'] })).toThrow('--bank is required');
+  });
+});
+
 describe('books login, profiles and config', () => {
   let server: TestServer;
   let home: ReturnType<typeof temporaryHome>;
