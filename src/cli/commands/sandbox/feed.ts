@@ -133,7 +133,7 @@ export async function push(
     if (problems.length > 0 && date < 0) return;
     const line = index + 2;
     const day = parseLedgerDate(record[date]);
-    let cents: number | null = null;
+    let cents: number | null;
     try {
       cents = parseLedgerAmount(record[amount]);
     } catch (error) {
