@@ -106,6 +106,37 @@ describe('bank feeds and categorization', () => {
     ]);
   });
 
+  it("applies the user's rules before migration-generated ones, whatever their age", async () => {
+    const generatedTarget = await books.account('Generated Travel', 'Operating Expenses');
+    // Generated rules come from the accounting migration; here one is stored as it would be.
+    server.platform.engine.store.transactionRules.insert(
+      books.workspaceId,
+      {
+        id: '00000000-0000-4000-8000-00000000abcd',
+        conditions: [{ conditionType: 'description_contains', value: ['uber'] }],
+        actions: [{ actionType: 'account_id', value: generatedTarget.id }],
+        note: null,
+        isDisabled: false,
+        updatedAt: new Date().toISOString(),
+      },
+      { ruleGroup: 'migration', entityId: books.entityId },
+    );
+    const onlyGenerated = await push(checking.id, [
+      { date: '2026-03-01', amount: -5, description: 'UBER one' },
+    ]);
+    expect(onlyGenerated.body.data[0]).toMatchObject({
+      accountId: generatedTarget.id,
+      ruleId: '00000000-0000-4000-8000-00000000abcd',
+    });
+    await uberRule();
+    const userFirst = await push(checking.id, [
+      { date: '2026-03-02', amount: -5, description: 'UBER two' },
+    ]);
+    expect(userFirst.body.data[0].accountId).toBe(travel.id);
+    // Generated rules are not listed by the platform API.
+    expect((await server.request('GET', rules())).body.data).toHaveLength(1);
+  });
+
   it('with no matching rule, money in and out goes to Uncategorized Income / Expense (created on demand)', async () => {
     const pushed = await push(checking.id, [
       { date: '2026-03-03', amount: 1500, description: 'ACME PAYROLL' },
