@@ -8,3 +8,4 @@ export * from './accounts.js';
 export * from './journalEntries.js';
 export * from './bankFeeds.js';
 export * from './reports.js';
+export * from './migrations.js';

@@ -43,6 +43,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     const adminToken = options.adminToken ?? `books_admin_${randomBytes(24).toString('base64url')}`;
     const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
     const app = await buildApp({ engine, adminToken, logger: options.logger ?? false });
+    engine.accountingMigrations.resume();
     let closed = false;
     return {
       app,
@@ -53,6 +54,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       async close() {
         if (closed) return;
         closed = true;
+        engine.accountingMigrations.stop();
         await app.close();
         store.close();
       },

@@ -12,7 +12,7 @@ import type {
 import { LEDGER_BASES } from '../../api/index.js';
 import { amountToCents, centsToAmount, InvalidAmountError } from '../../core/money.js';
 import { isInClosedPeriod } from '../domain/accounts.js';
-import { categorize, type Categorization } from '../domain/categorization.js';
+import { categorize, UNCATEGORIZED, type Categorization } from '../domain/categorization.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { requireName } from '../domain/names.js';
 import type {
@@ -29,6 +29,9 @@ import type { WorkspaceService } from './workspaces.js';
 
 /** Bank-feed connections (sandbox control plane). */
 export class BankFeedService {
+  /** Whether categorization waits for the entity (its accounting migration is open). */
+  categorizationPaused: (entityId: string) => boolean = () => false;
+
   constructor(
     private readonly store: Store,
     private readonly entities: EntityService,
@@ -243,6 +246,7 @@ export class BankFeedService {
   }
 
   private categorizer(workspaceId: string, entityId: string) {
+    if (this.categorizationPaused(entityId)) return () => UNCATEGORIZED;
     const rules = this.store.transactionRules.forCategorization(workspaceId, entityId);
     const entityAccounts = new Set(this.store.accounts.all(entityId).map((a) => a.id));
     return (facts: {

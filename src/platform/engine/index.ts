@@ -1,6 +1,7 @@
 import type { Store } from '../store/index.js';
 import { AccountGroupService } from './accountGroups.js';
 import { AccountService } from './accounts.js';
+import { AccountingMigrationService } from './accountingMigrations.js';
 import { BankFeedService } from './bankFeeds.js';
 import { ClassService } from './classes.js';
 import { EntityService } from './entities.js';
@@ -41,6 +42,7 @@ export class Engine {
   readonly openingBalances: OpeningBalanceService;
   readonly bankFeeds: BankFeedService;
   readonly reports: ReportService;
+  readonly accountingMigrations: AccountingMigrationService;
   readonly faults = new FaultService();
 
   constructor(
@@ -58,5 +60,14 @@ export class Engine {
     this.openingBalances = new OpeningBalanceService(store, this.entities);
     this.bankFeeds = new BankFeedService(store, this.entities, this.accounts, this.workspaces);
     this.reports = new ReportService(store, this.entities);
+    this.accountingMigrations = new AccountingMigrationService(
+      store,
+      this.entities,
+      this.bankFeeds,
+      options.ruleGenerationDelayMs,
+    );
+    // Entries written while a migration is open are migration entries; transactions wait.
+    this.journalEntries.migrationOpen = (entityId) => this.accountingMigrations.isOpen(entityId);
+    this.bankFeeds.categorizationPaused = (entityId) => this.accountingMigrations.isOpen(entityId);
   }
 }

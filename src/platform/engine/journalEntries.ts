@@ -35,6 +35,9 @@ interface EntryContext {
 
 /** Manual journal entries on an entity's cash or accrual ledger. */
 export class JournalEntryService {
+  /** Whether the entity's accounting migration is open (set by the engine). */
+  migrationOpen: (entityId: string) => boolean = () => false;
+
   constructor(
     private readonly store: Store,
     private readonly entities: EntityService,
@@ -173,7 +176,7 @@ export class JournalEntryService {
       scope,
       accounts,
       references: { account: (id) => accounts.get(id), classRoot: (id) => classRoots.get(id) },
-      sourceType: 'manual',
+      sourceType: this.migrationOpen(entityId) ? 'migration' : 'manual',
     };
   }
 

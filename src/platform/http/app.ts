@@ -10,6 +10,7 @@ import {
   installErrorHandling,
 } from './errors.js';
 import { installPipeline } from './pipeline.js';
+import { accountingMigrationRoutes } from './routes/accountingMigration.js';
 import { chartOfAccountsRoutes } from './routes/chartOfAccounts.js';
 import { classRoutes } from './routes/classes.js';
 import { journalEntryRoutes } from './routes/journalEntries.js';
@@ -78,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await platform.register(chartOfAccountsRoutes, { engine });
       await platform.register(journalEntryRoutes, { engine });
       await platform.register(reportRoutes, { engine });
+      await platform.register(accountingMigrationRoutes, { engine });
     },
     { prefix: '/platform/v1' },
   );

@@ -31,6 +31,7 @@ export class EntityStore {
   private readonly countStatement;
   private readonly updateStatement;
   private readonly seqStatement;
+  private readonly organizationStatement;
 
   constructor(db: SqliteDatabase) {
     this.insertStatement = db.prepare(
@@ -48,6 +49,11 @@ export class EntityStore {
       .prepare('SELECT COUNT(*) FROM entities WHERE workspace_id = ?')
       .pluck();
     this.seqStatement = db.prepare('SELECT seq FROM entities WHERE id = ?').pluck();
+    this.organizationStatement = db
+      .prepare(
+        'SELECT w.organization_id FROM entities e JOIN workspaces w ON w.id = e.workspace_id WHERE e.id = ?',
+      )
+      .pluck();
     this.updateStatement = db.prepare(
       `UPDATE entities SET name = @name, bookkeeping_start_date = @bookkeepingStartDate,
          lock_date = @lockDate, accrual_ledger_open = @accrualLedgerOpen WHERE id = @id`,
@@ -69,6 +75,11 @@ export class EntityStore {
       rows: this.listStatement.all(workspaceId, limit, offset).map(toEntity),
       total: Number(this.countStatement.get(workspaceId)),
     };
+  }
+
+  /** The organization an entity belongs to (for background work that has no request). */
+  organizationOf(id: string): string | undefined {
+    return this.organizationStatement.get(id) as string | undefined;
   }
 
   /** The integer key postings use for the entity. */

@@ -1,4 +1,5 @@
 import { AccountGroupStore } from './accountGroups.js';
+import { AccountingMigrationStore } from './accountingMigrations.js';
 import { AccountStore } from './accounts.js';
 import { BankFeedStore } from './bankFeeds.js';
 import { ClassStore } from './classes.js';
@@ -26,6 +27,7 @@ export class Store {
   readonly openingBalances: OpeningBalanceStore;
   readonly bankFeeds: BankFeedStore;
   readonly reports: ReportStore;
+  readonly accountingMigrations: AccountingMigrationStore;
   readonly transactionRules: TransactionRuleStore;
   readonly idempotency: IdempotencyStore;
 
@@ -41,6 +43,7 @@ export class Store {
     this.openingBalances = new OpeningBalanceStore(db);
     this.bankFeeds = new BankFeedStore(db);
     this.reports = new ReportStore(db);
+    this.accountingMigrations = new AccountingMigrationStore(db);
     this.transactionRules = new TransactionRuleStore(db);
     this.idempotency = new IdempotencyStore(db);
   }

@@ -247,4 +247,17 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'accounting migrations',
+    sql: `
+      CREATE TABLE accounting_migrations (
+        id TEXT PRIMARY KEY,
+        entity_id TEXT NOT NULL UNIQUE REFERENCES entities(id) ON DELETE CASCADE,
+        state TEXT NOT NULL,
+        enrichment_rules_seeded_at TEXT,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import {
   BankFeedConnectionResponseSchema,
   BankTransactionSchema,
+  TransactionRuleSchema,
   BreakConnectionBodySchema,
   PushTransactionsBodySchema,
   CreateBankFeedConnectionBodySchema,
@@ -325,6 +326,27 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
       engine.bankFeeds.listTransactions(
         request.organizationId,
         request.params.workspaceId,
+        request.query,
+      ),
+  );
+
+  app.get(
+    '/entities/:entityId/generated-rules',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'List the transaction rules the accounting migration generated',
+        params: EntityParams,
+        querystring: ListQuerySchema,
+        success: [200, ListOf(TransactionRuleSchema)],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      engine.accountingMigrations.generatedRules(
+        request.organizationId,
+        request.params.entityId,
         request.query,
       ),
   );
