@@ -877,6 +877,84 @@ export function buildProgram(
     );
   }
 
+  const migrate = program
+    .command('migrate')
+    .description("Move a client's history in: the accounting migration");
+  if (wants('migrate')) {
+    const migrateModule = () => import('./commands/migrate/migrate.js');
+    examples(
+      migrate
+        .command('run')
+        .argument('<file>')
+        .option('--dry-run', 'check the file only; send nothing')
+        .option('--map <target=Header,...>', "map this file's headers to ours")
+        .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
+        .option('--concurrency <n>', 'batches in flight', '4')
+        .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
+        .option(
+          '--create-missing-accounts',
+          'create accounts the chart lacks (type from account_type)',
+        )
+        .option('--no-finalize', 'leave the migration open (finalize later)')
+        .option('--no-wait', 'finalize without waiting for the rules')
+        .description(
+          'Migrate a CSV general ledger: checked whole, sent in keyed batches, reconciled, finalized; safe to rerun',
+        )
+        .action(
+          run(async () => async (ctx, [file], flags) => {
+            const { parseImport } = await import('./commands/je/import.js');
+            const options = {
+              ...parseImport(file!, { ...flags, basis: 'cash' }),
+              finalize: flags.finalize !== false,
+              wait: flags.wait !== false,
+            };
+            return (await migrateModule()).run(ctx, options);
+          }),
+        ),
+      '  books migrate run ledger.csv --create-missing-accounts --receipt receipt.csv\n  books migrate run ledger.csv --dry-run',
+    );
+    examples(
+      migrate
+        .command('status')
+        .description('Show the accounting migration of the entity')
+        .action(run(async () => async (ctx) => (await migrateModule()).status(ctx))),
+      '  books migrate status --json',
+    );
+    examples(
+      migrate
+        .command('finalize')
+        .option('--no-wait', 'do not wait for the rules')
+        .description('Generate transaction rules from the migrated history and wait for them')
+        .action(
+          run(
+            async () => async (ctx, _args, flags) =>
+              (await migrateModule()).finalizeCommand(ctx, flags),
+          ),
+        ),
+      '  books migrate finalize',
+    );
+    examples(
+      migrate
+        .command('merge')
+        .requiredOption('--source <account>', 'the migration-time account')
+        .requiredOption('--target <account>', 'the bank-feed account')
+        .description(
+          'Merge a migration-time account into its bank-feed account (blockers printed one per line)',
+        )
+        .action(
+          run(
+            async () => async (ctx, _args, flags) =>
+              (await import('./commands/coa/accounts.js')).merge(
+                ctx,
+                String(flags.source),
+                String(flags.target),
+              ),
+          ),
+        ),
+      '  books migrate merge --source "Chase Checking (old books)" --target "Chase Checking" --yes',
+    );
+  }
+
   // --- the local platform ------------------------------------------------------------------
   examples(
     program

@@ -1,5 +1,6 @@
 import type {
   Account,
+  AccountingMigration,
   AccountGroup,
   BalanceSheet,
   BankFeedConnection,
@@ -167,6 +168,20 @@ export function booksApi(client: ApiClient) {
       delete: (entityId: string, id: string, ledgerBasis?: LedgerBasis) =>
         remove(`${entity(entityId)}/journal-entries/${enc(id)}`, { ledgerBasis }),
     },
+    accountingMigration: {
+      get: (entityId: string) =>
+        get<{ accountingMigration: AccountingMigration }>(
+          `${entity(entityId)}/accounting-migration`,
+        ),
+      create: (entityId: string) =>
+        post<{ accountingMigration: AccountingMigration }>(
+          `${entity(entityId)}/accounting-migration`,
+        ),
+      generateRules: (entityId: string) =>
+        post<{ accountingMigration: AccountingMigration }>(
+          `${entity(entityId)}/accounting-migration/generate-transaction-rules`,
+        ),
+    },
     reports: {
       profitAndLoss: (entityId: string, query: ReportQuery) =>
         get<{ report: ProfitAndLoss }>(`${entity(entityId)}/reports/profit-and-loss`, query),
@@ -228,6 +243,8 @@ export function booksApi(client: ApiClient) {
           {},
           max,
         ),
+      generatedRules: (entityId: string) =>
+        client.listAll<TransactionRule>(`/sandbox/v1/entities/${enc(entityId)}/generated-rules`),
       addFault: (body: CreateFaultBody) => post<{ fault: Fault }>('/sandbox/v1/faults', body),
       clearFaults: () => remove('/sandbox/v1/faults'),
     },

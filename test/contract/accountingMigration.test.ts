@@ -213,7 +213,10 @@ describe('rule generation across a restart', () => {
       });
       first.engine.accountingMigrations.create(org, entity.id);
       first.engine.accountingMigrations.generate(org, entity.id);
-      await first.close(); // stops before the job's delay is over
+      // The process dies before the job's delay is over: its timer goes, nothing runs.
+      first.engine.accountingMigrations.stop({ flush: false });
+      await first.close();
+      expect(first.engine.store.db.open).toBe(false);
 
       const second = await createPlatform({ database, orgToken: 'tok', ruleGenerationDelayMs: 20 });
       await until(

@@ -25,7 +25,7 @@ const present = ({
  * arriving transactions stay uncategorized.
  */
 export class AccountingMigrationService {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Map<NodeJS.Timeout, string>();
 
   constructor(
     private readonly store: Store,
@@ -106,9 +106,17 @@ export class AccountingMigrationService {
     for (const migration of this.store.accountingMigrations.generating()) this.schedule(migration);
   }
 
-  stop(): void {
-    for (const timer of this.timers) clearTimeout(timer);
+  /**
+   * Stops the job timers. By default jobs still waiting run now: a short-lived process (the
+   * embedded CLI) must not leave a migration generating. `flush: false` drops them, as a crash
+   * would; start-up picks them up again.
+   */
+  stop(options: { flush?: boolean } = {}): void {
+    const pending = [...this.timers.entries()];
+    for (const [timer] of pending) clearTimeout(timer);
     this.timers.clear();
+    if (options.flush === false) return;
+    for (const [, entityId] of pending) this.runGeneration(entityId);
   }
 
   private schedule(migration: MigrationRecord): void {
@@ -117,7 +125,7 @@ export class AccountingMigrationService {
       this.runGeneration(migration.entityId);
     }, this.ruleGenerationDelayMs);
     timer.unref?.();
-    this.timers.add(timer);
+    this.timers.set(timer, migration.entityId);
   }
 
   /** The job: learn rules from the year before bookkeeping started, then finalize. */

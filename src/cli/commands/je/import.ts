@@ -92,6 +92,23 @@ function invalidFile(file: string, problems: Problem[]): UserError {
  * sends only what is missing. Ends by reconciling the file against the trial balance.
  */
 export async function run(ctx: CommandContext, options: ImportOptions): Promise<number> {
+  await importLedger(ctx, options);
+  return ExitCode.Success;
+}
+
+export interface ImportHooks {
+  /** Runs once the file is valid and accounts are resolved, before any entry is sent. */
+  beforeSending?: (entityId: string) => Promise<void>;
+  /** A label for the success message (`migrated`, `imported`). */
+  verb?: string;
+}
+
+/** The whole import: check, resolve, send in batches with a checkpoint, receipt, reconcile. */
+export async function importLedger(
+  ctx: CommandContext,
+  options: ImportOptions,
+  hooks: ImportHooks = {},
+): Promise<{ entityId: string; entries: number; dryRun: boolean }> {
   const { summarizeLedger, batchesOf, batchKey, sendBatches, reconcile, PartialImportError } =
     await import('../../../migrate/importer.js');
   const { Checkpoint } = await import('../../../migrate/checkpoint.js');
@@ -113,13 +130,14 @@ export async function run(ctx: CommandContext, options: ImportOptions): Promise<
   );
   if (options.dryRun) {
     ctx.output.note('books: --dry-run: the file is valid; nothing was sent');
-    return ExitCode.Success;
+    return { entityId: '', entries: summary.entries, dryRun: true };
   }
 
   const api = await ctx.api();
   const entityId = await ctx.entityId();
   const accountIds = await resolveAccounts(ctx, entityId, summary, options);
   const classIds = await resolveClasses(ctx, summary, options.file);
+  await hooks.beforeSending?.(entityId);
 
   const checkpoint = new Checkpoint(
     path.join(
@@ -179,7 +197,7 @@ export async function run(ctx: CommandContext, options: ImportOptions): Promise<
   if (progress) ctx.io.stderr.write('\n');
   const sent = [...results.values()].reduce((n, r) => n + r.entries.length, 0);
   ctx.wrote(
-    `entity ${entityId}: ${sent} entries of ${path.basename(options.file)} are in the ${options.basis} ledger`,
+    `entity ${entityId}: ${sent} entries of ${path.basename(options.file)} are in the ${options.basis} ledger${hooks.verb ? ` (${hooks.verb})` : ''}`,
   );
 
   if (options.receipt) {
@@ -249,7 +267,7 @@ export async function run(ctx: CommandContext, options: ImportOptions): Promise<
     );
   }
   ctx.output.note(`books: reconciled ${rows.length} accounts with the trial balance to the cent`);
-  return ExitCode.Success;
+  return { entityId, entries: sent, dryRun: false };
 }
 
 /** Accounts by id, code, or name (case-insensitively); missing ones created when asked. */
