@@ -26,6 +26,8 @@ export class CommandContext {
   constructor(
     readonly io: CliIo,
     readonly options: GlobalOptions,
+    /** `embeddedDatabase`: talk to the embedded platform on this file, whatever is configured. */
+    private readonly overrides: { embeddedDatabase?: string } = {},
   ) {
     this.output = new Output(io, options);
   }
@@ -47,7 +49,9 @@ export class CommandContext {
         import('./auditLog.js'),
       ]);
       const env = this.io.env;
-      const target = resolveTarget(this.options, env, openConfig(env).store);
+      const target: Target = this.overrides.embeddedDatabase
+        ? { kind: 'embedded', profileName: 'demo', profile: {} }
+        : resolveTarget(this.options, env, openConfig(env).store);
       let transport;
       let token;
       if (target.kind === 'remote') {
@@ -55,7 +59,7 @@ export class CommandContext {
         token = target.token;
       } else {
         const { embeddedTransport } = await import('./embedded.js');
-        const embedded = await embeddedTransport(env);
+        const embedded = await embeddedTransport(env, this.overrides.embeddedDatabase);
         ({ transport, token } = embedded);
         this.output.note(`books: using the local platform (${embedded.databaseFile})`);
       }

@@ -9,12 +9,16 @@ import { booksPaths } from './paths.js';
  * file, reached through Fastify's inject (no network port). Its token is minted once per data
  * directory and kept beside the database (mode 0600).
  */
-export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
+export async function embeddedTransport(
+  env: NodeJS.ProcessEnv,
+  databaseFile?: string,
+): Promise<{
   transport: Transport;
   token: string;
   databaseFile: string;
 }> {
-  const { dataDir, platformDatabase } = booksPaths(env);
+  const { dataDir } = booksPaths(env);
+  const platformDatabase = databaseFile ?? booksPaths(env).platformDatabase;
   mkdirSync(dataDir, { recursive: true });
   const tokenFile = path.join(dataDir, 'local-token');
   if (!existsSync(tokenFile)) {

@@ -958,6 +958,21 @@ export function buildProgram(
   // --- the local platform ------------------------------------------------------------------
   examples(
     program
+      .command('demo')
+      .description(
+        'Build a sample firm on the local platform and migrate a year of its books (safe to rerun)',
+      )
+      .action(async (flags, command: Command) => {
+        const { run: demo } = await import('./commands/demo.js');
+        setExitCode(
+          await demo(io, { color: command.optsWithGlobals<{ color?: boolean }>().color }),
+        );
+      }),
+    '  books demo',
+  );
+
+  examples(
+    program
       .command('serve')
       .description(
         'Serve the local platform over HTTP (the Platform API and the sandbox control plane)',
