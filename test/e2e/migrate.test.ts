@@ -1,0 +1,263 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBooks, spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
+
+/** A generated general ledger: `count` two-line entries over 2025, bank-style descriptions. */
+function ledgerCsv(count: number): string {
+  const rows = ['entry,date,account,account_type,amount,description'];
+  const vendors = [
+    ['UBER *TRIP', 'Travel', 'Operating Expenses'],
+    ['SQ *BLUE BOTTLE', 'Meals', 'Operating Expenses'],
+    ['AMZN Mktp US*', 'Supplies', 'Operating Expenses'],
+  ];
+  for (let i = 1; i <= count; i += 1) {
+    const day = new Date(Date.UTC(2025, 0, 1) + Math.floor((i * 365) / (count + 1)) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const cents = 100 + ((i * 7919) % 250_000);
+    const amount = (cents / 100).toFixed(2);
+    if (i % 4 === 0) {
+      rows.push(`E${i},${day},Checking,Cash,${amount},STRIPE PAYOUT ${i}`);
+      rows.push(`E${i},${day},Sales,Income,-${amount},STRIPE PAYOUT ${i}`);
+    } else {
+      const [description, account, type] = vendors[i % 3]!;
+      rows.push(
+        `E${i},${day},${account},${type},${amount},${description}${i.toString(36).toUpperCase()}`,
+      );
+      rows.push(
+        `E${i},${day},Checking,Cash,-${amount},${description}${i.toString(36).toUpperCase()}`,
+      );
+    }
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+describe('books migrate run (the built binary against books serve)', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  let server: RunningCli;
+  let env: NodeJS.ProcessEnv;
+  let baseUrl: string;
+  let entityId: string;
+
+  const api = async (method: string, requestPath: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${requestPath}`, {
+      method,
+      headers: { authorization: 'Bearer org-token', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      body: (response.status < 300 ? await response.json() : await response.text()) as any,
+    };
+  };
+  const entryCount = async () =>
+    (await api('GET', `/platform/v1/entities/${entityId}/journal-entries?limit=1`)).body.pagination
+      .total as number;
+  const trialBalance = async () =>
+    (
+      await api(
+        'GET',
+        `/platform/v1/entities/${entityId}/reports/trial-balance?startDate=2025-01-01&endDate=2025-12-31`,
+      )
+    ).body.report;
+
+  beforeEach(async () => {
+    home = temporaryHome();
+    server = spawnBooks(
+      [
+        'serve',
+        '--memory',
+        '--port',
+        '0',
+        '--org-token',
+        'org-token',
+        '--rate-limit',
+        '0',
+        '--rule-generation-delay',
+        '50',
+      ],
+      home.env,
+    );
+    baseUrl = /listening on (http:\/\/\S+)/.exec(
+      await server.waitForStderr('organization token'),
+    )![1]!;
+    env = {
+      ...home.env,
+      BOOKS_BASE_URL: baseUrl,
+      BOOKS_TOKEN: 'org-token',
+      BOOKS_RETRY_BASE_MS: '10',
+    };
+    for (const args of [
+      ['workspace', 'create', 'Migrations'],
+      [
+        'sandbox',
+        'entity',
+        'create',
+        'Client Co',
+        '--start-date',
+        '2026-01-01',
+        '-w',
+        'Migrations',
+      ],
+      ['use', '-w', 'Migrations', '-e', 'Client Co'],
+    ]) {
+      expect((await runBooks(args, env)).code).toBe(0);
+    }
+    entityId = JSON.parse((await runBooks(['sandbox', 'entity', 'get', '--json'], env)).stdout)
+      .entity.id;
+  }, 60_000);
+  afterEach(async () => {
+    server.child.kill('SIGTERM');
+    await server.result;
+    home.cleanup();
+  });
+
+  it('migrates a generated 10,000-entry CSV, reconciles exactly, finalizes, and the rules categorize a pending transaction', async () => {
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, ledgerCsv(10_000));
+    const connection = await api('POST', `/sandbox/v1/entities/${entityId}/bank-feed-connections`, {
+      bankName: 'Chase',
+      accounts: [{ name: 'Chase Checking', kind: 'bank' }],
+    });
+    const financialAccount = connection.body.connection.financialAccounts[0].id;
+    const pending = await api(
+      'POST',
+      `/sandbox/v1/financial-accounts/${financialAccount}/transactions`,
+      {
+        transactions: [{ date: '2026-01-05', amount: -18.2, description: 'UBER *TRIP ZZ91' }],
+      },
+    );
+    expect(pending.body.data[0].status).toBe('uncategorized');
+
+    const result = await runBooks(['migrate', 'run', file, '--create-missing-accounts'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '10000 entries of ledger.csv are in the cash ledger (migrated)',
+    );
+    expect(result.stderr).toContain('reconciled 5 accounts with the trial balance to the cent');
+    expect(result.stderr).toMatch(/transaction rules seeded at .* \(\d+ generated\)/);
+    expect(await entryCount()).toBe(10_000);
+    const sample = (await api('GET', `/platform/v1/entities/${entityId}/journal-entries?limit=1`))
+      .body.data[0];
+    expect(sample.sourceType).toBe('migration');
+
+    const transactions = await api(
+      'GET',
+      `/sandbox/v1/workspaces/${JSON.parse((await runBooks(['sandbox', 'entity', 'get', '--json'], env)).stdout).entity.workspaceId}/transactions`,
+    );
+    const travel = (
+      await api('GET', `/platform/v1/entities/${entityId}/chart-of-accounts`)
+    ).body.data.find((a: any) => a.name === 'Travel');
+    expect(transactions.body.data[0]).toMatchObject({
+      status: 'categorized',
+      accountId: travel.id,
+    });
+
+    const status = await runBooks(['migrate', 'status', '--json'], env);
+    expect(JSON.parse(status.stdout).accountingMigration.enrichmentRulesSeededAt).not.toBeNull();
+    const again = await runBooks(['migrate', 'run', file], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await entryCount()).toBe(10_000);
+  }, 120_000);
+
+  it('killed with SIGKILL part-way, then rerun: exactly the file’s entries exist', async () => {
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, ledgerCsv(6_000));
+    const checkpoints = path.join(home.home, '.local/share/books/checkpoints');
+    const first = spawnBooks(
+      ['migrate', 'run', file, '--create-missing-accounts', '--concurrency', '1', '--no-finalize'],
+      env,
+    );
+    const batchesDone = () =>
+      existsSync(checkpoints)
+        ? readdirSync(checkpoints).reduce(
+            (n, f) =>
+              n +
+              readFileSync(path.join(checkpoints, f), 'utf8').split('\n').filter(Boolean).length,
+            0,
+          )
+        : 0;
+    const started = Date.now();
+    while (batchesDone() < 10 && Date.now() - started < 60_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    first.child.kill('SIGKILL');
+    const killed = await first.result;
+    expect(killed.signal).toBe('SIGKILL');
+    const partial = await entryCount();
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(6_000);
+
+    const rerun = await runBooks(['migrate', 'run', file, '--create-missing-accounts'], env);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain('reconciled 5 accounts with the trial balance to the cent');
+    expect(await entryCount()).toBe(6_000);
+    const tb = await trialBalance();
+    expect(tb.totals.debit).toBe(tb.totals.credit);
+  }, 120_000);
+
+  it('a fault after commit (503, then a dropped connection) is retried without duplicates', async () => {
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, ledgerCsv(450));
+    for (const status of [503, 0]) {
+      await api('POST', '/sandbox/v1/faults', {
+        mode: 'after_commit',
+        status,
+        count: 1,
+        method: 'POST',
+        pathPrefix: `/platform/v1/entities/${entityId}/journal-entries/bulk`,
+      });
+    }
+    const result = await runBooks(
+      ['migrate', 'run', file, '--create-missing-accounts', '--no-wait'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await entryCount()).toBe(450);
+  }, 60_000);
+
+  it('an invalid file: exit 3, every problem by line, and zero entries on the platform', async () => {
+    const file = path.join(home.home, 'bad.csv');
+    writeFileSync(
+      file,
+      `${ledgerCsv(300).trimEnd()}\nE999,2025-13-01,Checking,Cash,5,x\nE999,2025-12-01,Sales,Income,-4,x\n`,
+    );
+    const result = await runBooks(['migrate', 'run', file, '--create-missing-accounts'], env);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${file}:602: date "2025-13-01" is not a date (YYYY-MM-DD)`);
+    expect(result.stderr).toContain('nothing was sent');
+    expect(await entryCount()).toBe(0);
+    expect(
+      (await api('GET', `/platform/v1/entities/${entityId}/accounting-migration`)).status,
+    ).toBe(404);
+  });
+
+  it('says what is missing before anything else: the bookkeeping start date', async () => {
+    await runBooks(['sandbox', 'entity', 'update', '--start-date', 'none'], env);
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, ledgerCsv(10));
+    const result = await runBooks(['migrate', 'run', file], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('has no bookkeeping start date');
+  });
+});
+
+describe('books demo', () => {
+  it('builds the sample firm, migrates its year, and is safe to rerun', async () => {
+    const home = temporaryHome();
+    try {
+      const first = await runBooks(['demo'], home.env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toMatch(
+        /books demo: the January card transactions after finalization: .*→ categorized/,
+      );
+      expect(first.stderr).toContain('reconciled 14 accounts with the trial balance to the cent');
+      expect(first.stdout).toContain('Net Income');
+      const second = await runBooks(['demo'], home.env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+    } finally {
+      home.cleanup();
+    }
+  }, 60_000);
+});
