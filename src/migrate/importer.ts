@@ -115,9 +115,22 @@ export async function sendBatches(
     concurrency: number;
     send: (batch: Batch) => Promise<string[]>;
     onProgress?: (progress: SendProgress) => void;
+    /** Keep, per batch, each entry's line and name with its id (for a receipt); else only counts. */
+    keepReceipt?: boolean;
   },
-): Promise<Map<number, { entries: LedgerEntry[]; ids: string[] }>> {
-  const results = new Map<number, { entries: LedgerEntry[]; ids: string[] }>();
+): Promise<{
+  entriesDone: number;
+  receipt: Map<number, { entries: [number, string][]; ids: string[] }>;
+}> {
+  // Entries are not kept once sent: memory stays flat whatever the file's size.
+  const receipt = new Map<number, { entries: [number, string][]; ids: string[] }>();
+  const keep = (batch: Batch, ids: string[]) => {
+    if (options.keepReceipt)
+      receipt.set(batch.number, {
+        entries: batch.entries.map((e) => [e.fileLine, e.entry ?? '']),
+        ids,
+      });
+  };
   const inFlight = new Set<Promise<void>>();
   const progress: SendProgress = { batchesDone: 0, entriesDone: 0, entriesSent: 0 };
   let failure: unknown;
@@ -125,7 +138,7 @@ export async function sendBatches(
     if (failure !== undefined) break;
     const done = options.checkpoint.finished.get(batch.number);
     if (done) {
-      results.set(batch.number, { entries: batch.entries, ids: done });
+      keep(batch, done);
       progress.batchesDone += 1;
       progress.entriesDone += batch.entries.length;
       options.onProgress?.(progress);
@@ -135,7 +148,7 @@ export async function sendBatches(
       .send(batch)
       .then((ids) => {
         options.checkpoint.record(batch.number, ids);
-        results.set(batch.number, { entries: batch.entries, ids });
+        keep(batch, ids);
         progress.batchesDone += 1;
         progress.entriesDone += batch.entries.length;
         progress.entriesSent += batch.entries.length;
@@ -150,7 +163,7 @@ export async function sendBatches(
   }
   await Promise.all(inFlight);
   if (failure !== undefined) throw new PartialImportError(failure, progress.batchesDone);
-  return results;
+  return { entriesDone: progress.entriesDone, receipt };
 }
 
 export interface ReconciliationRow {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ENGINE_OPTIONS, Engine, type EngineOptions } from './engine/index.js';
 import { buildApp } from './http/app.js';
+import type { DatabaseTuning } from './store/database.js';
 import { Store } from './store/index.js';
 
 export { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from './engine/index.js';
@@ -14,6 +15,8 @@ export interface PlatformOptions extends Partial<EngineOptions> {
   /** A token for the default organization; a fresh one is minted when not given. */
   orgToken?: string;
   logger?: boolean;
+  /** SQLite memory settings (the embedded CLI keeps them small: its RSS is the user's). */
+  tuning?: DatabaseTuning;
 }
 
 export interface Platform {
@@ -29,7 +32,7 @@ export interface Platform {
 
 /** Opens the database, readies the default organization and builds the (not listening) app. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
-  const store = Store.open(options.database);
+  const store = Store.open(options.database, options.tuning);
   try {
     store.idempotency.clearInFlight();
     store.idempotency.prune();

@@ -315,7 +315,8 @@ describe('batches, keys, checkpoints and reconciliation', () => {
     });
     expect(sent.sort()).toEqual([1, 3, 4]);
     expect(peak).toBe(2);
-    expect([...results.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(results.entriesDone).toBe(500);
+    expect(results.receipt.size).toBe(0);
     expect([...new Checkpoint(checkpointFile).finished.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 

@@ -7,7 +7,14 @@ export type SqliteDatabase = Database.Database;
  * Opens the platform's database (a file, or `:memory:`), sets WAL and foreign keys, and applies
  * the numbered schema migrations not yet applied, each in its own transaction.
  */
-export function openDatabase(filename: string): SqliteDatabase {
+export interface DatabaseTuning {
+  /** SQLite's page cache in MB (default 256: reports and imports on million-line ledgers). */
+  cacheMb?: number;
+  /** Memory-mapped I/O in MB (default 1024; 0 turns it off). */
+  mmapMb?: number;
+}
+
+export function openDatabase(filename: string, tuning: DatabaseTuning = {}): SqliteDatabase {
   const db = new Database(filename);
   if (filename !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
@@ -15,8 +22,8 @@ export function openDatabase(filename: string): SqliteDatabase {
   db.pragma('busy_timeout = 5000');
   // The postings indexes run to hundreds of MB on million-line ledgers; SQLite's default 2 MB
   // page cache would send most index updates and report scans to the OS.
-  db.pragma('cache_size = -262144');
-  db.pragma('mmap_size = 1073741824');
+  db.pragma(`cache_size = -${(tuning.cacheMb ?? 256) * 1024}`);
+  db.pragma(`mmap_size = ${(tuning.mmapMb ?? 1024) * 1024 * 1024}`);
   db.pragma('temp_store = MEMORY');
   // Checkpoint every 16 MB of WAL rather than 4 MB: each checkpoint fsyncs, and bulk imports
   // would otherwise spend most of their time there. The WAL is trimmed back to 64 MB after.

@@ -3,7 +3,7 @@ import { AccountingMigrationStore } from './accountingMigrations.js';
 import { AccountStore } from './accounts.js';
 import { BankFeedStore } from './bankFeeds.js';
 import { ClassStore } from './classes.js';
-import { openDatabase, type SqliteDatabase } from './database.js';
+import { openDatabase, type DatabaseTuning, type SqliteDatabase } from './database.js';
 import { EntityStore } from './entities.js';
 import { IdempotencyStore } from './idempotency.js';
 import { JournalEntryStore } from './journalEntries.js';
@@ -49,8 +49,8 @@ export class Store {
   }
 
   /** Opens (and migrates) a database file, or an in-memory one for `:memory:`. */
-  static open(filename: string): Store {
-    return new Store(openDatabase(filename));
+  static open(filename: string, tuning?: DatabaseTuning): Store {
+    return new Store(openDatabase(filename, tuning));
   }
 
   /** Runs `work` in one database transaction (nested calls join the outer one). */

@@ -163,6 +163,7 @@ export async function importLedger(
       checkpoint,
       concurrency: options.concurrency,
       onProgress: progress,
+      keepReceipt: options.receipt !== undefined,
       send: async (batch) => {
         const journalEntries: CreateJournalEntryBody[] = batch.entries.map((entry) => ({
           date: entry.date,
@@ -195,17 +196,17 @@ export async function importLedger(
     throw error instanceof PartialImportError ? error.cause : error;
   }
   if (progress) ctx.io.stderr.write('\n');
-  const sent = [...results.values()].reduce((n, r) => n + r.entries.length, 0);
+  const sent = results.entriesDone;
   ctx.wrote(
     `entity ${entityId}: ${sent} entries of ${path.basename(options.file)} are in the ${options.basis} ledger${hooks.verb ? ` (${hooks.verb})` : ''}`,
   );
 
   if (options.receipt) {
     const rows = ['line,entry,journal_entry_id'];
-    for (const number of [...results.keys()].sort((a, b) => a - b)) {
-      const { entries, ids } = results.get(number)!;
-      entries.forEach((entry, i) =>
-        rows.push([String(entry.fileLine), csvField(entry.entry ?? ''), ids[i] ?? ''].join(',')),
+    for (const number of [...results.receipt.keys()].sort((a, b) => a - b)) {
+      const { entries, ids } = results.receipt.get(number)!;
+      entries.forEach(([fileLine, entry], i) =>
+        rows.push([String(fileLine), csvField(entry), ids[i] ?? ''].join(',')),
       );
     }
     writeFileSync(options.receipt, `${rows.join('\n')}\n`);
