@@ -296,3 +296,55 @@ describe('books --help', () => {
     }
   });
 });
+
+describe('books --help and --version stay light', () => {
+  it('load neither the platform, SQLite, fastify nor undici', async () => {
+    const home = temporaryHome();
+    try {
+      const log = path.join(home.home, 'resolved.log');
+      const hooks = path.join(home.home, 'hooks.mjs');
+      const register = path.join(home.home, 'register.mjs');
+      writeFileSync(
+        hooks,
+        `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');
+  return result;
+}
+`,
+      );
+      writeFileSync(
+        register,
+        `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+      );
+      for (const args of [
+        ['--version'],
+        ['--help'],
+        ['report', '--help'],
+        ['migrate', 'run', '--help'],
+      ]) {
+        writeFileSync(log, '');
+        const { spawnSync } = await import('node:child_process');
+        const result = spawnSync(process.execPath, ['--import', register, BOOKS_BIN, ...args], {
+          env: home.env,
+          encoding: 'utf8',
+        });
+        expect(result.status, result.stderr).toBe(0);
+        const resolved = (await import('node:fs')).readFileSync(log, 'utf8');
+        expect(resolved).toContain('/dist/cli/main.js');
+        for (const heavy of [
+          'better-sqlite3',
+          'undici',
+          'fastify',
+          '/dist/platform/',
+          '/dist/client/',
+        ]) {
+          expect(resolved, `${args.join(' ')} loaded ${heavy}`).not.toContain(heavy);
+        }
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+});
