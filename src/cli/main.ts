@@ -578,22 +578,8 @@ export function buildProgram(
       '  books je create --date 2026-01-05 --debit Checking=5000 --credit Sales=5000 --memo "January sales"',
     );
     examples(
-      je
-        .command('import')
-        .argument('<file>')
+      importOptions(je.command('import').argument('<file>'))
         .option('--basis <basis>', 'cash or accrual', 'cash')
-        .option('--dry-run', 'check the file only; send nothing')
-        .option(
-          '--map <target=Header,...>',
-          "map this file's headers to ours, e.g. account=GL Account,amount=Net",
-        )
-        .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
-        .option('--concurrency <n>', 'batches in flight', '4')
-        .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
-        .option(
-          '--create-missing-accounts',
-          'create accounts the chart lacks (type from account_type)',
-        )
         .description(
           'Import a CSV general ledger through bulk create (checked whole first; safe to rerun)',
         )
@@ -883,18 +869,7 @@ export function buildProgram(
   if (wants('migrate')) {
     const migrateModule = () => import('./commands/migrate/migrate.js');
     examples(
-      migrate
-        .command('run')
-        .argument('<file>')
-        .option('--dry-run', 'check the file only; send nothing')
-        .option('--map <target=Header,...>', "map this file's headers to ours")
-        .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
-        .option('--concurrency <n>', 'batches in flight', '4')
-        .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
-        .option(
-          '--create-missing-accounts',
-          'create accounts the chart lacks (type from account_type)',
-        )
+      importOptions(migrate.command('run').argument('<file>'))
         .option('--no-finalize', 'leave the migration open (finalize later)')
         .option('--no-wait', 'finalize without waiting for the rules')
         .description(
@@ -1019,6 +994,23 @@ export function buildProgram(
   };
   visit(program, []);
   return program;
+}
+
+/** The options a CSV general ledger import takes (je import, migrate run). */
+function importOptions(command: Command): Command {
+  return command
+    .option('--dry-run', 'check the file only; send nothing')
+    .option(
+      '--map <target=Header,...>',
+      "map this file's headers to ours, e.g. account=GL Account,amount=Net",
+    )
+    .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
+    .option('--concurrency <n>', 'batches in flight', '4')
+    .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
+    .option(
+      '--create-missing-accounts',
+      'create accounts the chart lacks (type from account_type)',
+    );
 }
 
 /** Examples for the commands whose declarations do not give their own. */
