@@ -73,8 +73,8 @@ describe('books serve (the built binary)', () => {
     const db = path.join(home.home, 'persist.sqlite');
     const create = `fetch(process.env.BOOKS_BASE_URL + '/platform/v1/workspaces', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.BOOKS_TOKEN, 'content-type': 'application/json' }, body: '{"name":"Kept"}' }).then(r => process.exit(r.status === 201 ? 0 : 1))`;
     const count = `fetch(process.env.BOOKS_BASE_URL + '/platform/v1/workspaces', { headers: { authorization: 'Bearer ' + process.env.BOOKS_TOKEN } }).then(r => r.json()).then(b => process.exit(b.pagination.total))`;
-    const node = `"${process.execPath}" -e`;
-    expect(
+    /** Serves `db` just long enough to run `script` under node; resolves to its exit status. */
+    const serveAndRun = async (script: string, flags: string[]) =>
       (
         await runBooks(
           [
@@ -83,42 +83,17 @@ describe('books serve (the built binary)', () => {
             db,
             '--port',
             '0',
-            '--org-token',
-            't',
+            ...flags,
             '--exec',
-            `${node} "${create.replace(/"/g, '\\"')}"`,
+            `"${process.execPath}" -e "${script.replace(/"/g, '\\"')}"`,
           ],
           home.env,
         )
-      ).code,
-    ).toBe(0);
-    expect(
-      (
-        await runBooks(
-          [
-            'serve',
-            '--db',
-            db,
-            '--port',
-            '0',
-            '--org-token',
-            't',
-            '--exec',
-            `${node} "${count.replace(/"/g, '\\"')}"`,
-          ],
-          home.env,
-        )
-      ).code,
-    ).toBe(1);
+      ).code;
+    expect(await serveAndRun(create, ['--org-token', 't'])).toBe(0);
+    expect(await serveAndRun(count, ['--org-token', 't'])).toBe(1);
     // Without --org-token a fresh token of the same default organization is minted.
-    expect(
-      (
-        await runBooks(
-          ['serve', '--db', db, '--port', '0', '--exec', `${node} "${count.replace(/"/g, '\\"')}"`],
-          home.env,
-        )
-      ).code,
-    ).toBe(1);
+    expect(await serveAndRun(count, [])).toBe(1);
   });
 
   it('defaults to the local platform data file in the user data directory', async () => {
