@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
-import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
+import {
+  createOrganization,
+  errorOf,
+  startServer,
+  type TestServer,
+  MISSING_ID,
+} from '../helpers/server.js';
 
 describe('account groups', () => {
   let server: TestServer;
@@ -113,7 +119,7 @@ describe('account groups', () => {
     });
     expect(move.status).toBe(400);
     const missing = await server.request('POST', groupsPath, {
-      body: { name: 'Lost', type: 'Cash', parentGroupId: '00000000-0000-4000-8000-000000000000' },
+      body: { name: 'Lost', type: 'Cash', parentGroupId: MISSING_ID },
     });
     expect(errorOf(missing)).toEqual({
       status: 400,

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
-import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
+import {
+  createOrganization,
+  errorOf,
+  startServer,
+  type TestServer,
+  MISSING_ID,
+} from '../helpers/server.js';
 
 describe('bank feeds and categorization', () => {
   let server: TestServer;
@@ -331,7 +337,7 @@ describe('bank feeds and categorization', () => {
       (await server.request('GET', `/sandbox/v1/workspaces/${books.workspaceId}/transactions`)).body
         .pagination.total,
     ).toBe(0);
-    expect((await push('00000000-0000-4000-8000-000000000000', [fine])).status).toBe(404);
+    expect((await push(MISSING_ID, [fine])).status).toBe(404);
   });
 
   it("reads another organization's connections, accounts and transactions as 404", async () => {

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_TYPES } from '../../src/api/index.js';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
-import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
-
-const MISSING = '00000000-0000-4000-8000-000000000000';
+import {
+  createOrganization,
+  errorOf,
+  startServer,
+  type TestServer,
+  MISSING_ID,
+} from '../helpers/server.js';
 
 const EXPECTED_CLASS: Record<string, string> = {
   Cash: 'Assets',
@@ -141,7 +145,7 @@ describe('chart of accounts', () => {
         traceMatches: true,
       });
       const missing = await server.request('POST', coa, {
-        body: { name: 'Savings', type: 'Cash', groupId: MISSING },
+        body: { name: 'Savings', type: 'Cash', groupId: MISSING_ID },
       });
       expect(missing.status).toBe(400);
     });
@@ -350,7 +354,7 @@ describe('chart of accounts', () => {
         method === 'POST' && path.endsWith('bulk')
           ? { accounts: [{ name: 'x', type: 'Cash' }] }
           : path.endsWith('merge')
-            ? { sourceAccountId: cash.id, targetAccountId: MISSING }
+            ? { sourceAccountId: cash.id, targetAccountId: MISSING_ID }
             : method === 'POST' && path === coa
               ? { name: 'x', type: 'Cash' }
               : method === 'PATCH'
@@ -363,10 +367,10 @@ describe('chart of accounts', () => {
   });
 
   it('answers 404 for unknown accounts and entities', async () => {
-    expect((await server.request('GET', `${coa}/${MISSING}`)).status).toBe(404);
-    expect((await server.request('POST', `${coa}/${MISSING}/disable`)).status).toBe(404);
+    expect((await server.request('GET', `${coa}/${MISSING_ID}`)).status).toBe(404);
+    expect((await server.request('POST', `${coa}/${MISSING_ID}/disable`)).status).toBe(404);
     expect(
-      (await server.request('GET', `/platform/v1/entities/${MISSING}/chart-of-accounts`)).status,
+      (await server.request('GET', `/platform/v1/entities/${MISSING_ID}/chart-of-accounts`)).status,
     ).toBe(404);
   });
 });

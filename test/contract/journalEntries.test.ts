@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
-import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
+import {
+  createOrganization,
+  errorOf,
+  startServer,
+  type TestServer,
+  MISSING_ID,
+} from '../helpers/server.js';
 
 describe('journal entries', () => {
   let server: TestServer;
@@ -185,7 +191,7 @@ describe('journal entries', () => {
       [
         'an unknown account',
         [
-          { a: '00000000-0000-4000-8000-000000000000', debitAmount: 5 },
+          { a: MISSING_ID, debitAmount: 5 },
           { a: 'sales', creditAmount: 5 },
         ],
         'lines[0].accountId must name an account of the entity',

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
-import { errorOf, startServer, type TestServer } from '../helpers/server.js';
-
-const MISSING = '00000000-0000-4000-8000-000000000000';
+import { errorOf, startServer, type TestServer, MISSING_ID } from '../helpers/server.js';
 
 describe('POST .../chart-of-accounts/merge', () => {
   let server: TestServer;
@@ -195,12 +193,12 @@ describe('POST .../chart-of-accounts/merge', () => {
       message: 'sourceAccountId and targetAccountId must be different accounts',
       traceMatches: true,
     });
-    expect(errorOf(await merge(MISSING, cash.id))).toEqual({
+    expect(errorOf(await merge(MISSING_ID, cash.id))).toEqual({
       status: 404,
       message: 'source account not found',
       traceMatches: true,
     });
-    expect(errorOf(await merge(cash.id, MISSING))).toEqual({
+    expect(errorOf(await merge(cash.id, MISSING_ID))).toEqual({
       status: 404,
       message: 'target account not found',
       traceMatches: true,

@@ -5,9 +5,8 @@ import {
   errorOf,
   startServer,
   type TestServer,
+  MISSING_ID,
 } from '../helpers/server.js';
-
-const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('transaction rules', () => {
   let server: TestServer;
@@ -213,7 +212,7 @@ describe('transaction rules', () => {
       ],
       [
         {
-          conditions: [{ conditionType: 'financial_account_is', value: [MISSING] }],
+          conditions: [{ conditionType: 'financial_account_is', value: [MISSING_ID] }],
           actions: 'ACTIONS',
         },
         'conditions[0].value[0] must be the id of a financial account of the workspace',
@@ -223,11 +222,11 @@ describe('transaction rules', () => {
         'body.actions[0].actionType must be one of account_id, class_id',
       ],
       [
-        { conditions: [condition], actions: [{ actionType: 'account_id', value: MISSING }] },
+        { conditions: [condition], actions: [{ actionType: 'account_id', value: MISSING_ID }] },
         'actions[0].value must be the id of an account of an entity of the workspace',
       ],
       [
-        { conditions: [condition], actions: [{ actionType: 'class_id', value: MISSING }] },
+        { conditions: [condition], actions: [{ actionType: 'class_id', value: MISSING_ID }] },
         'actions[0].value must be the id of a class of the workspace',
       ],
       [
@@ -287,10 +286,11 @@ describe('transaction rules', () => {
   });
 
   it('answers 404 for unknown rules and workspaces', async () => {
-    expect((await server.request('GET', `${base}/${MISSING}`)).status).toBe(404);
-    expect((await server.request('PATCH', `${base}/${MISSING}`, { body: {} })).status).toBe(404);
+    expect((await server.request('GET', `${base}/${MISSING_ID}`)).status).toBe(404);
+    expect((await server.request('PATCH', `${base}/${MISSING_ID}`, { body: {} })).status).toBe(404);
     expect(
-      (await server.request('GET', `/platform/v1/workspaces/${MISSING}/transaction-rules`)).status,
+      (await server.request('GET', `/platform/v1/workspaces/${MISSING_ID}/transaction-rules`))
+        .status,
     ).toBe(404);
   });
 });

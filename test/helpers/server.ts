@@ -98,6 +98,9 @@ export async function createWorkspace(server: TestServer, name = 'Acme Holdings'
   return response.body.workspace as { id: string; name: string; timezone: string };
 }
 
+/** A well-formed id that names nothing: for 404s and for references that must not resolve. */
+export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
 /** A second organization, to prove that one book of business cannot see another's. */
 export async function createOrganization(server: TestServer, name = 'Other Firm') {
   const response = await server.request('POST', '/sandbox/v1/organizations', {
