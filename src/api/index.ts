@@ -9,3 +9,4 @@ export * from './journalEntries.js';
 export * from './bankFeeds.js';
 export * from './reports.js';
 export * from './migrations.js';
+export * from './webhooks.js';

@@ -33,6 +33,7 @@ export async function embeddedTransport(
     database: platformDatabase,
     orgToken: token,
     rateLimitPerSecond: 0,
+    drainWebhooksOnClose: true,
   });
   const transport: Transport = {
     async send(request) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ENGINE_OPTIONS, Engine, type EngineOptions } from './engine/index.js';
+import { WebhookWorker } from './engine/webhookWorker.js';
 import { buildApp } from './http/app.js';
 import type { DatabaseTuning } from './store/database.js';
 import { Store } from './store/index.js';
@@ -17,6 +18,11 @@ export interface PlatformOptions extends Partial<EngineOptions> {
   logger?: boolean;
   /** SQLite memory settings (the embedded CLI keeps them small: its RSS is the user's). */
   tuning?: DatabaseTuning;
+  /**
+   * On close, finish the webhook attempts in flight and make those due now (the embedded CLI,
+   * whose process is short-lived); otherwise they are abandoned and made after the next start.
+   */
+  drainWebhooksOnClose?: boolean;
 }
 
 export interface Platform {
@@ -32,6 +38,9 @@ export interface Platform {
 
 /** Opens the database, readies the default organization and builds the (not listening) app. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
+  if (options.webhookScheduleSeconds?.length === 0) {
+    throw new Error('webhookScheduleSeconds needs at least one value');
+  }
   const store = Store.open(options.database, options.tuning);
   try {
     store.idempotency.clearInFlight();
@@ -47,6 +56,8 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
     const app = await buildApp({ engine, adminToken, logger: options.logger ?? false });
     engine.accountingMigrations.resume();
+    const webhookWorker = new WebhookWorker(engine.webhooks);
+    webhookWorker.start();
     let closed = false;
     return {
       app,
@@ -59,6 +70,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
         closed = true;
         engine.accountingMigrations.stop();
         await app.close();
+        await webhookWorker.stop({ drain: options.drainWebhooksOnClose ?? false });
         store.close();
       },
     };

@@ -4,6 +4,8 @@ import type {
   BankTransaction,
   BreakConnectionBody,
   ConnectedFinancialAccount,
+  FeedConnectionDisconnected,
+  WebhookEventType,
   CreateBankFeedConnectionBody,
   LedgerBasis,
   ListQuery,
@@ -15,6 +17,7 @@ import { isInClosedPeriod } from '../domain/accounts.js';
 import { categorize, UNCATEGORIZED, type Categorization } from '../domain/categorization.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { requireName } from '../domain/names.js';
+import { notifiesDisconnection } from '../domain/webhooks.js';
 import type {
   BankTransactionRecord,
   ConnectionRecord,
@@ -31,6 +34,13 @@ import type { WorkspaceService } from './workspaces.js';
 export class BankFeedService {
   /** Whether categorization waits for the entity (its accounting migration is open). */
   categorizationPaused: (entityId: string) => boolean = () => false;
+  /** Puts an event in the webhook outbox (inside the transaction that made it happen). */
+  publish: (
+    organizationId: string,
+    event: WebhookEventType,
+    payload: FeedConnectionDisconnected,
+    occurredAtMs: number,
+  ) => void = () => {};
 
   constructor(
     private readonly store: Store,
@@ -98,8 +108,10 @@ export class BankFeedService {
   }
 
   /**
-   * A syncing connection breaks: the transition is recorded once, for the webhook worker to send.
-   * Breaking a broken connection changes nothing and records nothing.
+   * A syncing connection breaks: the transition is recorded once, and
+   * `feed.connection.disconnected` goes to the outbox when the integration created the
+   * connection and no healthy direct connection still covers one of its accounts. Breaking a
+   * broken connection changes nothing and sends nothing.
    */
   breakConnection(
     organizationId: string,
@@ -109,14 +121,35 @@ export class BankFeedService {
     return this.store.transaction(() => {
       const connection = this.findConnection(organizationId, id);
       if (connection.status === 'syncing') {
+        const occurredAtMs = Date.now();
         this.store.bankFeeds.setConnectionStatus(id, 'broken', body.errorCode);
         this.store.bankFeeds.recordEvent({
           id: newId(),
           connectionId: id,
           event: 'feed.connection.disconnected',
           errorCode: body.errorCode,
-          occurredAt: new Date().toISOString(),
+          occurredAt: new Date(occurredAtMs).toISOString(),
         });
+        const notified = notifiesDisconnection({
+          createdByIntegration: connection.createdByIntegration,
+          coveredByHealthyDirectConnection:
+            this.store.bankFeeds.coveredByHealthyDirectConnection(id),
+        });
+        if (notified) {
+          const entity = this.entities.get(organizationId, connection.entityId);
+          this.publish(
+            organizationId,
+            'feed.connection.disconnected',
+            {
+              connectionId: id,
+              workspaceId: entity.workspaceId,
+              entityId: entity.id,
+              bankName: connection.bankName,
+              errorCode: body.errorCode,
+            },
+            occurredAtMs,
+          );
+        }
         connection.status = 'broken';
         connection.errorCode = body.errorCode;
       }

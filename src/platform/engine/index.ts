@@ -11,6 +11,7 @@ import { OpeningBalanceService } from './openingBalances.js';
 import { ReportService } from './reports.js';
 import { OrganizationService } from './organizations.js';
 import { TransactionRuleService } from './transactionRules.js';
+import { WebhookService } from './webhooks.js';
 import { WorkspaceService } from './workspaces.js';
 
 /** Options of the local platform engine (the same names as `books serve` flags). */
@@ -43,6 +44,7 @@ export class Engine {
   readonly bankFeeds: BankFeedService;
   readonly reports: ReportService;
   readonly accountingMigrations: AccountingMigrationService;
+  readonly webhooks: WebhookService;
   readonly faults = new FaultService();
 
   constructor(
@@ -58,7 +60,10 @@ export class Engine {
     this.accountGroups = new AccountGroupService(store, this.entities);
     this.journalEntries = new JournalEntryService(store, this.entities);
     this.openingBalances = new OpeningBalanceService(store, this.entities);
+    this.webhooks = new WebhookService(store, options.webhookScheduleSeconds);
     this.bankFeeds = new BankFeedService(store, this.entities, this.accounts, this.workspaces);
+    this.bankFeeds.publish = (organizationId, event, payload, occurredAtMs) =>
+      this.webhooks.publish(organizationId, event, payload, occurredAtMs);
     this.reports = new ReportService(store, this.entities);
     this.accountingMigrations = new AccountingMigrationService(
       store,

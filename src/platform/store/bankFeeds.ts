@@ -121,6 +121,7 @@ export class BankFeedStore {
   private readonly linkStatement;
   private readonly findFinancialAccount;
   private readonly accountsOfConnection;
+  private readonly healthyDirectCoverStatement;
 
   constructor(db: SqliteDatabase) {
     this.findConnectionStatement = db.prepare<[string, string], ConnectionRow>(
@@ -192,6 +193,21 @@ export class BankFeedStore {
        JOIN financial_accounts f ON f.id = c.financial_account_id
        WHERE c.connection_id = ? ORDER BY c.position`,
     );
+    this.healthyDirectCoverStatement = db
+      .prepare<[string], number>(
+        `SELECT 1 FROM connection_financial_accounts mine
+         JOIN connection_financial_accounts other
+           ON other.financial_account_id = mine.financial_account_id
+          AND other.connection_id <> mine.connection_id
+         JOIN bank_feed_connections c ON c.id = other.connection_id
+         WHERE mine.connection_id = ? AND c.status = 'syncing' AND c.direct = 1 LIMIT 1`,
+      )
+      .pluck();
+  }
+
+  /** Whether another connection, direct and syncing, covers one of this connection's accounts. */
+  coveredByHealthyDirectConnection(connectionId: string): boolean {
+    return this.healthyDirectCoverStatement.get(connectionId) !== undefined;
   }
 
   insertConnectionRecord(connection: ConnectionRecord): void {

@@ -12,6 +12,7 @@ import { OrganizationStore } from './organizations.js';
 import { PostingStore } from './postings.js';
 import { ReportStore } from './reports.js';
 import { TransactionRuleStore } from './transactionRules.js';
+import { WebhookStore } from './webhooks.js';
 import { WorkspaceStore } from './workspaces.js';
 
 /** The platform's persistence: one module per aggregate over one SQLite database. */
@@ -30,6 +31,7 @@ export class Store {
   readonly accountingMigrations: AccountingMigrationStore;
   readonly transactionRules: TransactionRuleStore;
   readonly idempotency: IdempotencyStore;
+  readonly webhooks: WebhookStore;
 
   private constructor(readonly db: SqliteDatabase) {
     this.organizations = new OrganizationStore(db);
@@ -46,6 +48,7 @@ export class Store {
     this.accountingMigrations = new AccountingMigrationStore(db);
     this.transactionRules = new TransactionRuleStore(db);
     this.idempotency = new IdempotencyStore(db);
+    this.webhooks = new WebhookStore(db);
   }
 
   /** Opens (and migrates) a database file, or an in-memory one for `:memory:`. */

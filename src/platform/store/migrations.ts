@@ -260,4 +260,62 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'webhooks',
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        event_types TEXT NOT NULL, -- JSON array; empty: every event type
+        disabled INTEGER NOT NULL DEFAULT 0,
+        failing_since_ms INTEGER,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_by_organization ON webhook_endpoints(organization_id, seq);
+      CREATE TABLE webhook_secrets (
+        seq INTEGER PRIMARY KEY,
+        endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+        secret TEXT NOT NULL,
+        expires_at_ms INTEGER -- null for the current secret
+      );
+      CREATE INDEX webhook_secrets_by_endpoint ON webhook_secrets(endpoint_id);
+      -- The outbox: a message is its body, signed afresh at each attempt.
+      CREATE TABLE webhook_messages (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        event_type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE webhook_deliveries (
+        message_id TEXT NOT NULL REFERENCES webhook_messages(id) ON DELETE CASCADE,
+        endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+        status TEXT NOT NULL, -- pending, succeeded, failed
+        attempts INTEGER NOT NULL DEFAULT 0,
+        schedule_position INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at_ms INTEGER,
+        finished_at_ms INTEGER,
+        PRIMARY KEY (message_id, endpoint_id)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at_ms)
+        WHERE status = 'pending';
+      CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries(endpoint_id, status);
+      CREATE TABLE webhook_attempts (
+        seq INTEGER PRIMARY KEY,
+        message_id TEXT NOT NULL,
+        endpoint_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        response_status INTEGER,
+        at TEXT NOT NULL,
+        FOREIGN KEY (message_id, endpoint_id)
+          REFERENCES webhook_deliveries(message_id, endpoint_id) ON DELETE CASCADE
+      );
+      CREATE INDEX webhook_attempts_by_endpoint ON webhook_attempts(endpoint_id, seq);
+    `,
+  },
 ];

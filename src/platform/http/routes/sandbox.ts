@@ -21,6 +21,13 @@ import {
   SandboxWorkspaceResponseSchema,
   UpdateEntityBodySchema,
   UpdateWorkspaceFlagsBodySchema,
+  CreateWebhookEndpointBodySchema,
+  CreateWebhookEndpointResponseSchema,
+  WebhookEndpointResponseSchema,
+  WebhookEndpointSchema,
+  RotateWebhookSecretResponseSchema,
+  WebhookAttemptSchema,
+  RecoverWebhookMessagesBodySchema,
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
@@ -349,5 +356,152 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         request.params.entityId,
         request.query,
       ),
+  );
+
+  // --- the webhook portal ----------------------------------------------------------------
+  const EndpointParams = pathIds('endpointId');
+  app.post(
+    '/webhook-endpoints',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Add a webhook endpoint (https, or http on loopback); empty eventTypes: every event',
+        body: CreateWebhookEndpointBodySchema,
+        success: [201, CreateWebhookEndpointResponseSchema],
+        errors: [400, 401, 429],
+      }),
+    },
+    async (request, reply) =>
+      reply.code(201).send(engine.webhooks.createEndpoint(request.organizationId, request.body)),
+  );
+
+  app.get(
+    '/webhook-endpoints',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "List the organization's webhook endpoints",
+        querystring: ListQuerySchema,
+        success: [200, ListOf(WebhookEndpointSchema)],
+        errors: [400, 401, 429],
+      }),
+    },
+    async (request) => engine.webhooks.listEndpoints(request.organizationId, request.query),
+  );
+
+  app.get(
+    '/webhook-endpoints/:endpointId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Get a webhook endpoint',
+        params: EndpointParams,
+        success: [200, WebhookEndpointResponseSchema],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      endpoint: engine.webhooks.getEndpoint(request.organizationId, request.params.endpointId),
+    }),
+  );
+
+  app.delete(
+    '/webhook-endpoints/:endpointId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Delete a webhook endpoint, its pending deliveries and its attempt log',
+        params: EndpointParams,
+        success: [200, undefined],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request, reply) => {
+      engine.webhooks.deleteEndpoint(request.organizationId, request.params.endpointId);
+      return reply.code(200).send();
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:endpointId/rotate-secret',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Rotate the signing secret (the previous one signs too for 24 hours)',
+        params: EndpointParams,
+        success: [200, RotateWebhookSecretResponseSchema],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request) =>
+      engine.webhooks.rotateSecret(request.organizationId, request.params.endpointId),
+  );
+
+  app.get(
+    '/webhook-endpoints/:endpointId/attempts',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "An endpoint's delivery attempts, most recent first",
+        params: EndpointParams,
+        querystring: ListQuerySchema,
+        success: [200, ListOf(WebhookAttemptSchema)],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      engine.webhooks.attempts(request.organizationId, request.params.endpointId, request.query),
+  );
+
+  app.post(
+    '/webhook-endpoints/:endpointId/messages/:messageId/retry',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Send one message to the endpoint again, now',
+        params: pathIds('endpointId', 'messageId'),
+        success: [202, undefined],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request, reply) => {
+      engine.webhooks.retry(
+        request.organizationId,
+        request.params.endpointId,
+        request.params.messageId,
+      );
+      return reply.code(202).send();
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:endpointId/recover',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Send again every message whose delivery failed since a time',
+        params: EndpointParams,
+        body: RecoverWebhookMessagesBodySchema,
+        success: [202, undefined],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request, reply) => {
+      engine.webhooks.recover(
+        request.organizationId,
+        request.params.endpointId,
+        request.body.since,
+      );
+      return reply.code(202).send();
+    },
   );
 };
