@@ -686,7 +686,7 @@ export function buildProgram(
   // --- sandbox -----------------------------------------------------------------------------
   const sandbox = program
     .command('sandbox')
-    .description('The sandbox control plane: organizations, entities, ledgers');
+    .description('The sandbox control plane: organizations, entities, bank feeds, webhooks');
   if (wants('sandbox')) {
     const org = sandbox.command('org').description('Organizations (admin token)');
     org
@@ -773,6 +773,81 @@ export function buildProgram(
         ),
       '  books sandbox feed push 0192f3c4-… statement.csv',
     );
+    const webhook = sandbox
+      .command('webhook')
+      .description('The webhook portal: endpoints, secrets, delivery attempts, retries');
+    const webhookModule = () => import('./commands/sandbox/webhook.js');
+    examples(
+      webhook
+        .command('add')
+        .argument('<url>', 'https://…, or http:// on a loopback host')
+        .option(
+          '--event <type>',
+          'an event type to subscribe to (repeatable; none: every type)',
+          collectFeed,
+        )
+        .description('Add an endpoint and print its signing secret')
+        .action(
+          run(
+            async () =>
+              async (ctx, [url], flags) =>
+                (await webhookModule()).add(ctx, url!, (flags.event as string[]) ?? []),
+          ),
+        ),
+      '  books sandbox webhook add https://hooks.example.com/books --event feed.connection.disconnected\n  books sandbox webhook add http://127.0.0.1:4020/',
+    );
+    webhook
+      .command('list')
+      .description("List the organization's webhook endpoints")
+      .action(run(async () => async (ctx) => (await webhookModule()).list(ctx)));
+    webhook
+      .command('remove')
+      .argument('<endpoint>')
+      .description('Remove an endpoint, its pending deliveries and its attempt log')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id]) =>
+              (await webhookModule()).remove(ctx, id!),
+        ),
+      );
+    webhook
+      .command('rotate')
+      .argument('<endpoint>')
+      .description('Rotate the signing secret (the previous one signs too for 24 hours)')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id]) =>
+              (await webhookModule()).rotate(ctx, id!),
+        ),
+      );
+    webhook
+      .command('attempts')
+      .argument('<endpoint>')
+      .option('--limit <n>', 'how many (default 30 on a terminal)')
+      .option('--all', 'every attempt')
+      .description('Delivery attempts of an endpoint, most recent first')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id], flags) =>
+              (await webhookModule()).attempts(ctx, id!, flags),
+        ),
+      );
+    webhook
+      .command('retry')
+      .argument('<endpoint>')
+      .argument('[message]')
+      .option('--since <time>', 'every message that failed since then (date-time or date)')
+      .description('Send a message again now, or every message that failed since a time')
+      .action(
+        run(
+          async () =>
+            async (ctx, [id, message], flags) =>
+              (await webhookModule()).retry(ctx, id!, message, flags),
+        ),
+      );
     const entity = sandbox.command('entity').description('Entities of the workspace');
     const entityModule = () => import('./commands/sandbox/entity.js');
     examples(
@@ -839,6 +914,44 @@ export function buildProgram(
               (await entityModule()).openAccrual(ctx, e),
         ),
       );
+  }
+
+  const webhook = program
+    .command('webhook')
+    .description('Receive and check webhook deliveries on this machine');
+  if (wants('webhook')) {
+    examples(
+      webhook
+        .command('listen')
+        .requiredOption('--secret <whsec>', "the endpoint's signing secret")
+        .option('--port <port>', 'port to listen on (0: any free port)', '4020')
+        .option('--host <host>', 'address to listen on', '127.0.0.1')
+        .option('--forward-to <url>', 'send each genuine delivery on, unchanged, to this URL')
+        .description(
+          'Receive deliveries: verify, print (JSON lines with --json), deduplicate, optionally forward',
+        )
+        .action(async (flags, command: Command) => {
+          const { listen, parseListen } = await import('./commands/webhook/listen.js');
+          const json = Boolean(command.optsWithGlobals<{ json?: boolean }>().json);
+          setExitCode(await listen(io, parseListen(flags, json)));
+        }),
+      '  books webhook listen --secret "$WEBHOOK_SECRET"\n  books webhook listen --port 4020 --secret "$WEBHOOK_SECRET" --forward-to http://localhost:3000/hooks',
+    );
+    examples(
+      webhook
+        .command('verify')
+        .requiredOption('--secret <whsec>', "the endpoint's signing secret")
+        .requiredOption('--headers <file>', 'the headers: a JSON object or Name: value lines')
+        .requiredOption('--body <file>', 'the raw body')
+        .description('Check a captured delivery: exit 0 when genuine, 3 when not')
+        .action(
+          run(async () => async (ctx, _args, flags) => {
+            const { parseVerify, verify } = await import('./commands/webhook/verify.js');
+            await verify(ctx, parseVerify(flags));
+          }),
+        ),
+      '  books webhook verify --secret "$WEBHOOK_SECRET" --headers headers.txt --body body.json',
+    );
   }
 
   const transactions = program

@@ -15,6 +15,19 @@ export interface OutputOptions {
   color?: boolean;
 }
 
+/**
+ * How many items a list command fetches: `--all` every one, else `--limit N`, else 30 on a
+ * terminal and 100 in a pipe.
+ */
+export function listLimit(flags: { limit?: string; all?: boolean }, isTTY: boolean): number {
+  if (flags.all) return Number.POSITIVE_INFINITY;
+  const limit = Number(flags.limit ?? (isTTY ? 30 : 100));
+  if (!(Number.isInteger(limit) && limit >= 1)) {
+    throw new UsageError('--limit must be a whole number ≥ 1');
+  }
+  return limit;
+}
+
 /** RFC 4180 field quoting. */
 export function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

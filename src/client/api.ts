@@ -43,6 +43,10 @@ import type {
   UpdateTransactionRuleBody,
   UpdateWorkspaceFlagsBody,
   Workspace,
+  CreateWebhookEndpointBody,
+  CreateWebhookEndpointResponse,
+  WebhookAttempt,
+  WebhookEndpoint,
 } from '../api/index.js';
 import type { ApiClient, RequestOptions } from './client.js';
 
@@ -247,6 +251,26 @@ export function booksApi(client: ApiClient) {
         client.listAll<TransactionRule>(`/sandbox/v1/entities/${enc(entityId)}/generated-rules`),
       addFault: (body: CreateFaultBody) => post<{ fault: Fault }>('/sandbox/v1/faults', body),
       clearFaults: () => remove('/sandbox/v1/faults'),
+      addWebhookEndpoint: (body: CreateWebhookEndpointBody) =>
+        post<CreateWebhookEndpointResponse>('/sandbox/v1/webhook-endpoints', body),
+      webhookEndpoints: () => client.listAll<WebhookEndpoint>('/sandbox/v1/webhook-endpoints'),
+      webhookEndpoint: (id: string) =>
+        get<{ endpoint: WebhookEndpoint }>(`/sandbox/v1/webhook-endpoints/${enc(id)}`),
+      removeWebhookEndpoint: (id: string) => remove(`/sandbox/v1/webhook-endpoints/${enc(id)}`),
+      rotateWebhookSecret: (id: string) =>
+        post<{ secret: string }>(`/sandbox/v1/webhook-endpoints/${enc(id)}/rotate-secret`),
+      webhookAttempts: (id: string, max?: number) =>
+        client.listAll<WebhookAttempt>(
+          `/sandbox/v1/webhook-endpoints/${enc(id)}/attempts`,
+          {},
+          max,
+        ),
+      retryWebhookMessage: (endpointId: string, messageId: string) =>
+        post<void>(
+          `/sandbox/v1/webhook-endpoints/${enc(endpointId)}/messages/${enc(messageId)}/retry`,
+        ),
+      recoverWebhookMessages: (endpointId: string, since: string) =>
+        post<void>(`/sandbox/v1/webhook-endpoints/${enc(endpointId)}/recover`, { since }),
     },
   };
 }

@@ -10,3 +10,4 @@ export {
 export { ApiError, NetworkError } from './errors.js';
 export { httpTransport } from './httpTransport.js';
 export type { Transport, TransportRequest, TransportResponse } from './transport.js';
+export { signingKey, verifyDelivery, WebhookRejection, type VerifiedDelivery } from './webhooks.js';

@@ -33,7 +33,7 @@ export interface ServeOptions {
   exec?: string;
 }
 
-function wholeNumber(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
+export function wholeNumber(text: string, flag: string, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) > max) {
     throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${text}"`);
   }
@@ -120,18 +120,22 @@ async function listen(
   try {
     await app.listen({ host, port });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'EADDRINUSE'
-        ? 'the address is in use'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
-            ? 'no such address on this machine'
-            : undefined;
-    if (reason) throw new UserError(`cannot listen on ${host}:${port}: ${reason}`);
-    throw error;
+    throw cannotListen(error, host, port);
   }
+}
+
+/** Why a server could not listen, as the user's error when it is theirs to fix. */
+export function cannotListen(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'EADDRINUSE'
+      ? 'the address is in use'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+          ? 'no such address on this machine'
+          : undefined;
+  return reason ? new UserError(`cannot listen on ${host}:${port}: ${reason}`) : error;
 }
 
 /** Runs a shell command with extra environment and resolves with its exit status. */

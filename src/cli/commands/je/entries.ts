@@ -10,6 +10,7 @@ import type { CommandContext } from '../../context.js';
 import { parseDateOption } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
 import { confirmDestructive } from '../../confirm.js';
+import { listLimit } from '../../output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 
 export interface EntryDraft {
@@ -102,10 +103,7 @@ export async function list(
   flags: { from?: string; to?: string; basis?: string; limit?: string; all?: boolean },
 ): Promise<void> {
   const entityId = await ctx.entityId();
-  const limit = flags.all
-    ? Number.POSITIVE_INFINITY
-    : Number(flags.limit ?? (ctx.output.isTTY ? 30 : 100));
-  if (!(limit >= 1)) throw new UsageError('--limit must be a whole number ≥ 1');
+  const limit = listLimit(flags, ctx.output.isTTY);
   const entries = await (
     await ctx.api()
   ).journalEntries.all(

@@ -8,6 +8,7 @@ import { CONNECTION_ERROR_CODES, FINANCIAL_ACCOUNT_KINDS } from '../../../api/in
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError, UsageError } from '../../exitCodes.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
+import { listLimit } from '../../output.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -180,10 +181,7 @@ export async function list(
   ctx: CommandContext,
   flags: { limit?: string; all?: boolean },
 ): Promise<void> {
-  const limit = flags.all
-    ? Number.POSITIVE_INFINITY
-    : Number(flags.limit ?? (ctx.output.isTTY ? 30 : 100));
-  if (!(limit >= 1)) throw new UsageError('--limit must be a whole number ≥ 1');
+  const limit = listLimit(flags, ctx.output.isTTY);
   const transactions = await (await ctx.api()).sandbox.transactions(await ctx.workspaceId(), limit);
   await printTransactions(ctx, transactions);
 }
