@@ -231,7 +231,7 @@ describe('webhooks', () => {
       expect(Object.keys(envelope)).toEqual(['event', 'version', 'occurredAt', 'payload']);
       // One flipped byte and the same library refuses it.
       const tampered = Buffer.from(delivery!.body);
-      tampered[tampered.length - 3] ^= 1;
+      tampered[tampered.length - 3]! ^= 1;
       expect(() => new Webhook(secret).verify(tampered, headers)).toThrow(/signature/i);
     });
 
@@ -336,10 +336,11 @@ describe('webhooks', () => {
       const headers = delivery!.headers as Record<string, string>;
       const signatures = headers['webhook-signature']!.split(' ');
       expect(signatures).toHaveLength(2);
-      for (const [secret, signature] of [
+      const pairs: Array<[string, string]> = [
         [current, signatures[0]!],
         [previous, signatures[1]!],
-      ]) {
+      ];
+      for (const [secret, signature] of pairs) {
         // Each signature alone, checked by the library with its own secret.
         const only = { ...headers, 'webhook-signature': signature };
         expect(() => new Webhook(secret).verify(delivery!.body, only)).not.toThrow();
