@@ -80,8 +80,8 @@ describe('webhooks', () => {
 
   const envelopeOf = (delivery: { body: Buffer }) => JSON.parse(delivery.body.toString('utf8'));
   /** Waits until the attempt log has `count` entries (it is written just after the answer). */
-  async function attemptLog(read: () => Promise<any[]>, count: number) {
-    for (let i = 0; i < 100; i += 1) {
+  async function attemptLog(read: () => Promise<any[]>, count: number, timeoutMs = 5_000) {
+    for (let i = 0; i < timeoutMs / 50; i += 1) {
       const log = await read();
       if (log.length >= count) return log;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -300,6 +300,29 @@ describe('webhooks', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(hooks.deliveries).toHaveLength(5);
     });
+
+    it('counts no answer within 15 seconds, and a refused connection, as failures without a status', async () => {
+      const silent = await receiver();
+      silent.answers = [0];
+      const closed = await receiver();
+      const closedUrl = closed.url;
+      await closed.close();
+      receivers.splice(receivers.indexOf(closed), 1);
+      const { addEndpoint, connect, breakConnection, attempts } = await firm();
+      const hanging = await addEndpoint(silent.url);
+      const refused = await addEndpoint(closedUrl);
+      const started = Date.now();
+      await breakConnection((await connect()).id);
+      const [refusedAttempt] = await attemptLog(() => attempts(refused.endpoint.id), 1);
+      expect(refusedAttempt).toMatchObject({ attempt: 1, status: 'failed', responseStatus: null });
+      const [timedOut] = await attemptLog(() => attempts(hanging.endpoint.id), 1, 25_000);
+      expect(timedOut).toMatchObject({ attempt: 1, status: 'failed', responseStatus: null });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
+      // The retry a second later is answered, and succeeds.
+      await silent.waitFor(2);
+      const [delivered] = await attemptLog(() => attempts(hanging.endpoint.id), 2);
+      expect(delivered).toMatchObject({ attempt: 2, status: 'succeeded', responseStatus: 200 });
+    }, 40_000);
 
     it('410 Gone disables the endpoint at once: nothing more is sent to it', async () => {
       const gone = await receiver();

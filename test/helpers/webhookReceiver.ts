@@ -12,7 +12,7 @@ export interface WebhookReceiver {
   url: string;
   port: number;
   deliveries: ReceivedDelivery[];
-  /** Statuses to answer with, in turn; once used up, `fallbackStatus` (default 200). */
+  /** Statuses to answer with, in turn (0: never answer); then `fallbackStatus` (default 200). */
   answers: number[];
   fallbackStatus: number;
   /** Resolves when `count` deliveries have arrived (fails after `timeoutMs`). */
@@ -68,9 +68,10 @@ export async function startReceiver(port = 0): Promise<WebhookReceiver> {
         at: Date.now(),
       });
       const status = receiver.answers.shift() ?? receiver.fallbackStatus;
+      for (const waiter of waiters.splice(0)) waiter();
+      if (status === 0) return;
       response.writeHead(status, status >= 300 && status < 400 ? { location: '/elsewhere' } : {});
       response.end();
-      for (const waiter of waiters.splice(0)) waiter();
     });
   });
   server.keepAliveTimeout = 100;
