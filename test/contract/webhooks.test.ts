@@ -324,6 +324,18 @@ describe('webhooks', () => {
       expect(delivered).toMatchObject({ attempt: 2, status: 'succeeded', responseStatus: 200 });
     }, 40_000);
 
+    it('sends to many endpoints at once, eight in flight, and reaches every one', async () => {
+      const slow = await receiver();
+      slow.delayMs = 300;
+      const { addEndpoint, connect, breakConnection } = await firm();
+      for (let i = 0; i < 12; i += 1) await addEndpoint(`${slow.url}/${i}`);
+      await breakConnection((await connect()).id);
+      const deliveries = await slow.waitFor(12);
+      expect(new Set(deliveries.map((d) => d.headers['webhook-id'])).size).toBe(1);
+      // Eight went at once; the other four waited for answers.
+      expect(deliveries[8]!.at - deliveries[0]!.at).toBeGreaterThanOrEqual(250);
+    });
+
     it('410 Gone disables the endpoint at once: nothing more is sent to it', async () => {
       const gone = await receiver();
       gone.fallbackStatus = 410;

@@ -3,7 +3,13 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runBooks, spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
+import {
+  runBooks,
+  spawnBooks,
+  temporaryHome,
+  type CliResult,
+  type RunningCli,
+} from '../helpers/cli.js';
 import { send } from '../helpers/server.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhookReceiver.js';
 
@@ -249,6 +255,23 @@ describe('books webhook (the built binary)', () => {
       return { cli, baseUrl: /listening on (http:\/\/\S+)/.exec(banner)![1]! };
     }
 
+    /** A workspace Acme, an entity Bakery and a bank feed; resolves with the connection id. */
+    async function connectedFeed(books: (...args: string[]) => Promise<CliResult>) {
+      for (const args of [
+        ['workspace', 'create', 'Acme'],
+        ['sandbox', 'entity', 'create', 'Bakery', '-w', 'Acme'],
+      ]) {
+        const result = await books(...args);
+        expect(result.code, result.stderr).toBe(0);
+      }
+      const connected = await books(
+        ...['sandbox', 'feed', 'connect', '--bank', 'Chase', '--account', 'Chase Checking:bank'],
+        ...['-w', 'Acme', '-e', 'Bakery', '--json'],
+      );
+      expect(connected.code, connected.stderr).toBe(0);
+      return JSON.parse(connected.stdout).connection.id as string;
+    }
+
     it('delivers the messages pending at a restart of the same --db after it', async () => {
       const app = await startReceiver();
       receivers.push(app);
@@ -260,23 +283,7 @@ describe('books webhook (the built binary)', () => {
       const added = await books('sandbox', 'webhook', 'add', app.url, '--json');
       expect(added.code, added.stderr).toBe(0);
       const { secret, endpoint } = JSON.parse(added.stdout);
-      expect((await books('workspace', 'create', 'Acme')).code).toBe(0);
-      expect((await books('sandbox', 'entity', 'create', 'Bakery', '-w', 'Acme')).code).toBe(0);
-      const connected = await books(
-        'sandbox',
-        'feed',
-        'connect',
-        '--bank',
-        'Chase',
-        '--account',
-        'Chase Checking:bank',
-        '-w',
-        'Acme',
-        '-e',
-        'Bakery',
-        '--json',
-      );
-      const connectionId = JSON.parse(connected.stdout).connection.id;
+      const connectionId = await connectedFeed(books);
       expect((await books('sandbox', 'feed', 'break', connectionId, '-w', 'Acme')).code).toBe(0);
       await app.waitFor(1);
       // Stopped before the retry three seconds later is due.
@@ -333,23 +340,7 @@ describe('books webhook (the built binary)', () => {
       running.push(cli);
       await cli.waitForStderr('listening for webhooks');
 
-      await books('workspace', 'create', 'Acme');
-      await books('sandbox', 'entity', 'create', 'Bakery', '-w', 'Acme');
-      const connected = await books(
-        'sandbox',
-        'feed',
-        'connect',
-        '--bank',
-        'Chase',
-        '--account',
-        'Chase Checking:bank',
-        '-w',
-        'Acme',
-        '-e',
-        'Bakery',
-        '--json',
-      );
-      const connectionId = JSON.parse(connected.stdout).connection.id;
+      const connectionId = await connectedFeed(books);
       await books(
         'sandbox',
         'feed',

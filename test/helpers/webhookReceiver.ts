@@ -15,6 +15,8 @@ export interface WebhookReceiver {
   /** Statuses to answer with, in turn (0: never answer); then `fallbackStatus` (default 200). */
   answers: number[];
   fallbackStatus: number;
+  /** How long each answer waits (default 0). */
+  delayMs: number;
   /** Resolves when `count` deliveries have arrived (fails after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export async function startReceiver(port = 0): Promise<WebhookReceiver> {
     deliveries: [],
     answers: [],
     fallbackStatus: 200,
+    delayMs: 0,
     waitFor(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -70,8 +73,10 @@ export async function startReceiver(port = 0): Promise<WebhookReceiver> {
       const status = receiver.answers.shift() ?? receiver.fallbackStatus;
       for (const waiter of waiters.splice(0)) waiter();
       if (status === 0) return;
-      response.writeHead(status, status >= 300 && status < 400 ? { location: '/elsewhere' } : {});
-      response.end();
+      setTimeout(() => {
+        response.writeHead(status, status >= 300 && status < 400 ? { location: '/elsewhere' } : {});
+        response.end();
+      }, receiver.delayMs);
     });
   });
   server.keepAliveTimeout = 100;

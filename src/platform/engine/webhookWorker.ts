@@ -62,6 +62,8 @@ export class WebhookWorker {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    // At capacity, the next attempt to finish plans again.
+    if (this.inFlight.size >= CONCURRENCY) return;
     const nextMs = this.webhooks.nextDueAtMs();
     if (nextMs === undefined) return;
     const delayMs = Math.min(Math.max(0, nextMs - Date.now()), 2 ** 31 - 1);
