@@ -66,7 +66,7 @@ export interface Batch {
   entries: LedgerEntry[];
 }
 
-/** Pass two: the file's entries in batches of `size`, streamed. */
+/** Pass two, over a file pass one found valid: its entries in batches of `size`, streamed. */
 export async function* batchesOf(
   file: string,
   options: ReadOptions,
@@ -75,7 +75,7 @@ export async function* batchesOf(
   const result: ReadResult = { hash: '', lines: 0, problems: [] };
   let entries: LedgerEntry[] = [];
   let number = 0;
-  for await (const entry of readLedger(file, options, result)) {
+  for await (const entry of readLedger(file, options, result, { checkRepeats: false })) {
     entries.push(entry);
     if (entries.length === size) {
       yield { number: number++, entries };
@@ -136,9 +136,8 @@ export async function sendBatches(
   let failure: unknown;
   for await (const batch of batches) {
     if (failure !== undefined) break;
-    const done = options.checkpoint.finished.get(batch.number);
-    if (done) {
-      keep(batch, done);
+    if (options.checkpoint.has(batch.number)) {
+      keep(batch, options.checkpoint.ids(batch.number) ?? []);
       progress.batchesDone += 1;
       progress.entriesDone += batch.entries.length;
       options.onProgress?.(progress);

@@ -260,18 +260,22 @@ export class EntryGrouper {
   private open: LedgerLine[] = [];
   private debits: Cents = 0;
   private credits: Cents = 0;
-  private readonly seenEntries = new Set<string>();
+  private readonly seenEntries: SeenIds | undefined;
 
   constructor(
     private readonly byEntryColumn: boolean,
     private readonly emit: (entry: LedgerEntry) => void,
     private readonly problem: (problem: Problem) => void,
-  ) {}
+    /** Report an entry whose lines are not together (a second pass over a checked file skips it). */
+    checkRepeats = true,
+  ) {
+    this.seenEntries = byEntryColumn && checkRepeats ? new SeenIds() : undefined;
+  }
 
   add(line: LedgerLine): void {
     if (this.byEntryColumn) {
       if (this.open.length > 0 && line.entry !== this.open[0]!.entry) this.close();
-      if (this.open.length === 0 && line.entry !== undefined && this.seenEntries.has(line.entry)) {
+      if (this.open.length === 0 && line.entry !== undefined && this.seenEntries?.has(line.entry)) {
         this.problem({
           fileLine: line.fileLine,
           message: `entry "${line.entry}" appears again after other entries; keep its lines together`,
@@ -341,7 +345,7 @@ export class EntryGrouper {
         lines,
       });
     }
-    if (first!.entry !== undefined) this.seenEntries.add(first!.entry);
+    if (first!.entry !== undefined) this.seenEntries?.add(first!.entry);
     this.open = [];
     this.debits = 0;
     this.credits = 0;
@@ -353,4 +357,78 @@ export function detectDelimiter(headerLine: string): ',' | ';' | '\t' {
   const count = (c: string) => headerLine.split(c).length - 1;
   const candidates: (',' | ';' | '\t')[] = [',', ';', '\t'];
   return candidates.reduce((best, c) => (count(c) > count(best) ? c : best), ',');
+}
+
+/**
+ * The entry ids a pass has closed, for the "appears again" check over millions of lines: each id
+ * is kept as a 64-bit hash (FNV-1a and a Murmur-style mix, 32 bits each) in open-addressed typed
+ * arrays, about 20 bytes an entry where a Set of strings takes 60 or more. Two ids sharing a hash
+ * would report a false repeat, never miss a real one; for a million-entry file the odds that any
+ * pair does are about 1 in 37 million.
+ */
+export class SeenIds {
+  private hashLow = new Uint32Array(1 << 12);
+  private hashHigh = new Uint32Array(1 << 12);
+  private occupied = new Uint8Array(1 << 12);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  has(id: string): boolean {
+    const [low, high] = hashId(id);
+    return this.occupied[this.slotOf(low, high)] === 1;
+  }
+
+  add(id: string): void {
+    const [low, high] = hashId(id);
+    const slot = this.slotOf(low, high);
+    if (this.occupied[slot] === 1) return;
+    this.occupied[slot] = 1;
+    this.hashLow[slot] = low;
+    this.hashHigh[slot] = high;
+    this.count += 1;
+    if (this.count * 2 > this.occupied.length) this.grow();
+  }
+
+  /** The slot holding this hash, or the free slot where it would go (linear probing). */
+  private slotOf(low: number, high: number): number {
+    const mask = this.occupied.length - 1;
+    for (let slot = low & mask; ; slot = (slot + 1) & mask) {
+      if (this.occupied[slot] === 0) return slot;
+      if (this.hashLow[slot] === low && this.hashHigh[slot] === high) return slot;
+    }
+  }
+
+  private grow(): void {
+    const { hashLow, hashHigh, occupied } = this;
+    this.hashLow = new Uint32Array(occupied.length * 2);
+    this.hashHigh = new Uint32Array(occupied.length * 2);
+    this.occupied = new Uint8Array(occupied.length * 2);
+    for (let slot = 0; slot < occupied.length; slot += 1) {
+      if (occupied[slot] === 0) continue;
+      const target = this.slotOf(hashLow[slot]!, hashHigh[slot]!);
+      this.occupied[target] = 1;
+      this.hashLow[target] = hashLow[slot]!;
+      this.hashHigh[target] = hashHigh[slot]!;
+    }
+  }
+}
+
+function hashId(id: string): [number, number] {
+  let fnv = 0x811c9dc5;
+  let murmur = 0x9747b28c ^ id.length;
+  for (let i = 0; i < id.length; i += 1) {
+    const code = id.charCodeAt(i);
+    fnv = Math.imul(fnv ^ code, 0x01000193);
+    murmur = Math.imul(murmur ^ Math.imul(code, 0xcc9e2d51), 0x1b873593);
+    murmur = (murmur << 13) | (murmur >>> 19);
+  }
+  murmur ^= murmur >>> 16;
+  murmur = Math.imul(murmur, 0x85ebca6b);
+  murmur ^= murmur >>> 13;
+  murmur = Math.imul(murmur, 0xc2b2ae35);
+  murmur ^= murmur >>> 16;
+  return [fnv >>> 0, murmur >>> 0];
 }

@@ -47,12 +47,14 @@ async function headerLine(file: string): Promise<string> {
 /**
  * Streams the entries of a CSV general ledger, never holding the file: problems (with their
  * file line numbers) go to `result.problems` and reading goes on, so one pass finds them all.
- * `result` is complete once the iteration ends.
+ * `result` is complete once the iteration ends. `checkRepeats: false` skips the check that an
+ * entry's lines are together, for a second pass over a file the first has checked.
  */
 export async function* readLedger(
   file: string,
   options: ReadOptions,
   result: ReadResult,
+  { checkRepeats = true }: { checkRepeats?: boolean } = {},
 ): AsyncGenerator<LedgerEntry> {
   const header = await headerLine(file);
   const hash = createHash('sha256');
@@ -88,6 +90,7 @@ export async function* readLedger(
           columns.entry !== undefined,
           (entry) => ready.push(entry),
           (p) => result.problems.push(p),
+          checkRepeats,
         );
         continue;
       }

@@ -17,6 +17,7 @@ import {
   parseLedgerAmount,
   parseLedgerDate,
   parseMapOption,
+  SeenIds,
 } from '../../src/migrate/ledgerCsv.js';
 import { readLedger, type ReadResult } from '../../src/migrate/reader.js';
 
@@ -297,7 +298,10 @@ describe('batches, keys, checkpoints and reconciliation', () => {
       { flag: 'w' },
     );
     const resumed = new Checkpoint(checkpointFile);
-    expect([...resumed.finished.keys()]).toEqual([0, 2]);
+    expect(resumed.batches()).toEqual([0, 2]);
+    // The ids stay on disk unless a receipt needs them: memory holds batch numbers only.
+    expect(resumed.ids(2)).toBeUndefined();
+    expect(new Checkpoint(checkpointFile, { keepIds: true }).ids(2)).toEqual(['id-2']);
     const sent: number[] = [];
     let inFlight = 0;
     let peak = 0;
@@ -317,7 +321,7 @@ describe('batches, keys, checkpoints and reconciliation', () => {
     expect(peak).toBe(2);
     expect(results.entriesDone).toBe(500);
     expect(results.receipt.size).toBe(0);
-    expect([...new Checkpoint(checkpointFile).finished.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(new Checkpoint(checkpointFile).batches().sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('stops on a failure, letting batches in flight finish, and says how far it got', async () => {
@@ -335,7 +339,7 @@ describe('batches, keys, checkpoints and reconciliation', () => {
       message: 'platform down',
       batchesDone: 2,
     });
-    expect([...checkpoint.finished.keys()]).toEqual([0, 1]);
+    expect(checkpoint.batches()).toEqual([0, 1]);
   });
 
   it('reconciles per account to the cent', () => {
@@ -372,5 +376,18 @@ describe('batches, keys, checkpoints and reconciliation', () => {
     );
     expect(off.matches).toBe(false);
     expect(off.rows.map((r) => r.account)).toEqual(['1000 Checking', '4000 Sales', '6000 Rent']);
+  });
+});
+
+describe('SeenIds (entry ids closed so far, kept as hashes)', () => {
+  it('finds every id added, among a hundred thousand, and none that was not', () => {
+    const seen = new SeenIds();
+    for (let i = 0; i < 100_000; i += 1) seen.add(`JE-2025-${i}`);
+    seen.add('JE-2025-7');
+    expect(seen.size).toBe(100_000);
+    for (let i = 0; i < 100_000; i += 1) expect(seen.has(`JE-2025-${i}`)).toBe(true);
+    for (let i = 100_000; i < 200_000; i += 1) expect(seen.has(`JE-2025-${i}`)).toBe(false);
+    expect(seen.has('')).toBe(false);
+    expect(seen.has('je-2025-1')).toBe(false);
   });
 });

@@ -145,6 +145,7 @@ export async function importLedger(
       'checkpoints',
       `${entityId}-${summary.hash.slice(0, 16)}-${options.basis}.jsonl`,
     ),
+    { keepIds: options.receipt !== undefined },
   );
   const started = performance.now();
   const progress = ctx.io.stderr.isTTY
