@@ -35,7 +35,7 @@ export async function embeddedTransport(
     rateLimitPerSecond: 0,
     drainWebhooksOnClose: true,
     // The engine runs inside the user's command: its memory is theirs. A small page cache and no
-    // memory map keep a million-line migration's RSS flat; `books serve` keeps the large ones.
+    // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
     tuning: { cacheMb: 32, mmapMb: 0 },
   });
   const transport: Transport = {
