@@ -18,7 +18,7 @@ import { reportRoutes } from './routes/reports.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { transactionRuleRoutes } from './routes/transactionRules.js';
 import { workspaceRoutes } from './routes/workspaces.js';
-import { validatorCompiler } from './validation.js';
+import { serializerCompiler, validatorCompiler } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
@@ -47,6 +47,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   installPipeline(app, { engine: options.engine, adminToken: options.adminToken });
 
