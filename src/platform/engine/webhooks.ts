@@ -108,6 +108,7 @@ export class WebhookService {
     const endpoint = this.findEndpoint(organizationId, endpointId);
     this.store.transaction(() => {
       if (!this.store.webhooks.delivery(messageId, endpointId)) throw notFound('message');
+      this.enable(endpoint);
       this.resend(endpoint, messageId);
     });
     this.onDue();
@@ -117,9 +118,9 @@ export class WebhookService {
   recover(organizationId: string, endpointId: string, since: string): number {
     const endpoint = this.findEndpoint(organizationId, endpointId);
     const count = this.store.transaction(() => {
+      this.enable(endpoint);
       const failed = this.store.webhooks.failedSince(endpointId, Date.parse(since));
       for (const messageId of failed) this.resend(endpoint, messageId);
-      if (failed.length === 0 && endpoint.disabled) this.enable(endpoint);
       return failed.length;
     });
     this.onDue();
@@ -217,7 +218,6 @@ export class WebhookService {
   /** One attempt now; when the delivery is waiting for a retry already, that retry comes now. */
   private resend(endpoint: EndpointRecord, messageId: string): void {
     const current = this.store.webhooks.delivery(messageId, endpoint.id)!;
-    if (endpoint.disabled) this.enable(endpoint);
     this.store.webhooks.updateDelivery({
       messageId,
       endpointId: endpoint.id,
@@ -232,7 +232,9 @@ export class WebhookService {
     });
   }
 
+  /** A manual retry or recover says the receiver is back: a disabled endpoint is enabled. */
   private enable(endpoint: EndpointRecord): void {
+    if (!endpoint.disabled) return;
     this.store.webhooks.setEndpointHealth(endpoint.id, false, null);
     endpoint.disabled = false;
   }

@@ -10,12 +10,14 @@ const fields = (endpoint: WebhookEndpoint): [string, string][] => [
   ['id', endpoint.id],
   ['url', endpoint.url],
   ['events', events(endpoint)],
-  ['status', endpoint.disabled ? 'disabled' : 'enabled'],
+  ['status', status(endpoint)],
   ['created', endpoint.createdAt],
 ];
 
 const events = (endpoint: WebhookEndpoint) =>
   endpoint.eventTypes.length === 0 ? 'all' : endpoint.eventTypes.join(', ');
+
+const status = (endpoint: WebhookEndpoint) => (endpoint.disabled ? 'disabled' : 'enabled');
 
 /** `sandbox webhook add URL [--event TYPE]...`: the secret is printed once, as data. */
 export async function add(ctx: CommandContext, url: string, eventTypes: string[]): Promise<void> {
@@ -41,7 +43,7 @@ export async function list(ctx: CommandContext): Promise<void> {
       { header: 'ID', value: (e) => e.id },
       { header: 'URL', value: (e) => e.url },
       { header: 'Events', value: events },
-      { header: 'Status', value: (e) => (e.disabled ? 'disabled' : 'enabled') },
+      { header: 'Status', value: status },
       { header: 'Created', value: (e) => e.createdAt },
     ],
     endpoints,

@@ -5,7 +5,7 @@ import { ExitCode, UsageError } from '../../exitCodes.js';
 import type { CliIo } from '../../io.js';
 import { renderDelivery } from '../../render/webhooks.js';
 import { cannotListen, wholeNumber } from '../serve.js';
-import { checkSecret } from './verify.js';
+import { requireSecret } from './verify.js';
 
 export interface ListenOptions {
   host: string;
@@ -32,16 +32,10 @@ export function parseListen(
   flags: { port?: string; host?: string; forwardTo?: string; secret?: string },
   json: boolean,
 ): ListenOptions {
-  if (!flags.secret) throw new UsageError('--secret whsec_... is required');
-  checkSecret(flags.secret);
+  const secret = requireSecret(flags.secret);
   if (flags.forwardTo !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(flags.forwardTo);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    const protocol = URL.canParse(flags.forwardTo) ? new URL(flags.forwardTo).protocol : '';
+    if (protocol !== 'http:' && protocol !== 'https:') {
       throw new UsageError(
         `--forward-to must be an http:// or https:// URL, not "${flags.forwardTo}"`,
       );
@@ -50,7 +44,7 @@ export function parseListen(
   return {
     host: flags.host ?? '127.0.0.1',
     port: wholeNumber(flags.port ?? '4020', '--port', 65535),
-    secret: flags.secret,
+    secret,
     forwardTo: flags.forwardTo,
     json,
   };

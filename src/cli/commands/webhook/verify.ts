@@ -11,21 +11,22 @@ export interface VerifyOptions {
 }
 
 export function parseVerify(flags: { secret?: string; headers?: string; body?: string }) {
-  if (!flags.secret) throw new UsageError('--secret whsec_... is required');
+  const secret = requireSecret(flags.secret);
   if (!flags.headers) throw new UsageError('--headers FILE is required');
   if (!flags.body) throw new UsageError('--body FILE is required');
-  checkSecret(flags.secret);
-  return { secret: flags.secret, headersFile: flags.headers, bodyFile: flags.body };
+  return { secret, headersFile: flags.headers, bodyFile: flags.body };
 }
 
-/** A bad `--secret` is a usage error, caught before anything is read or served. */
-export function checkSecret(secret: string): void {
+/** A missing or bad `--secret` is a usage error, caught before anything is read or served. */
+export function requireSecret(secret: string | undefined): string {
+  if (!secret) throw new UsageError('--secret whsec_... is required');
   try {
     signingKey(secret);
   } catch (error) {
     if (error instanceof WebhookRejection) throw new UsageError(`--secret: ${error.message}`);
     throw error;
   }
+  return secret;
 }
 
 /**
