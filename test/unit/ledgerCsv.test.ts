@@ -239,6 +239,28 @@ describe('reading a ledger file (streamed)', () => {
     expect((await read('when,what\n1,2\n')).problems[0]).toMatch(/^1: the header lacks date/);
     expect((await read('date,account,amount\n2026-01-01,"A,5\n')).problems[0]).toMatch(/^2: /);
   });
+
+  it('numbers lines across quoted line breaks and across the chunks a large file is read in', async () => {
+    const pair = (day: number) =>
+      `2026-01-${String((day % 28) + 1).padStart(2, '0')},A,5\n` +
+      `2026-01-${String((day % 28) + 1).padStart(2, '0')},B,-5\n`;
+    const body = Array.from({ length: 20_000 }, (_, i) => pair(i)).join(''); // ~640 kB
+    const multiLine = await read(
+      'date,account,amount,description\n2026-01-01,A,5,"two\nlines"\n2026-01-01,B,-5,\n',
+    );
+    expect(multiLine.problems).toEqual([]);
+    expect(multiLine.entries[0]!.lines[0]!.description).toBe('two\nlines');
+    expect(multiLine.result.lines).toBe(4);
+
+    const whole = await read('date,account,amount\n' + body);
+    expect(whole.problems).toEqual([]);
+    expect(whole.entries).toHaveLength(20_000);
+    expect(whole.entries.at(-1)!.fileLine).toBe(40_000);
+
+    // A quoting error deep in the file is reported at its line, with what came before it.
+    const broken = await read('date,account,amount\n' + body + '2026-01-01,"A"x,5\n' + body);
+    expect(broken.problems).toEqual([expect.stringMatching(/^40002: .*quote/i)]);
+  });
 });
 
 describe('batches, keys, checkpoints and reconciliation', () => {
