@@ -3,6 +3,7 @@ import {
   commonText,
   descriptionKey,
   generateRules,
+  learningLinesOf,
   learningText,
   learningWindow,
 } from '../../src/platform/domain/ruleGeneration.js';
@@ -56,6 +57,20 @@ describe('generateRules', () => {
       { description: 'Shell Oil 2', accountId: 'travel' },
     ]);
     expect(rules).toEqual([{ contains: 'shell oil', accountId: 'fuel', support: 2 }]);
+  });
+
+  it('reads the lines once, as they come, taking the memo when a line has no description', () => {
+    function* rows() {
+      for (let i = 0; i < 50_000; i += 1)
+        yield { description: `SQ *ORDER ${i}`, memo: null, accountId: i % 3 ? 'sales' : 'fees' };
+      yield { description: ' ', memo: 'Monthly rent', accountId: 'rent' };
+      yield { description: '', memo: 'Monthly rent', accountId: 'rent' };
+      yield { description: '', memo: null, accountId: 'rent' };
+    }
+    expect(generateRules(learningLinesOf(rows()))).toEqual([
+      { contains: 'sq *order', accountId: 'sales', support: 50_000 },
+      { contains: 'monthly rent', accountId: 'rent', support: 2 },
+    ]);
   });
 });
 

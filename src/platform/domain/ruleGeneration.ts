@@ -56,30 +56,44 @@ export function commonText(descriptions: readonly string[]): string {
   return '';
 }
 
+/** What a group keeps of its lines: counts, and its distinct descriptions for the rule's text. */
+interface LineGroup {
+  support: number;
+  /** Lines per account, in the order the accounts were first seen. */
+  uses: Map<string, number>;
+  descriptions: Set<string>;
+}
+
 /**
  * Groups lines by description key and makes one rule per group of at least two lines, assigning
  * the account most of the group used (ties: the one seen first). The rule's text is what the
- * group's descriptions have in common, or the key's first word.
+ * group's descriptions have in common, or the key's first word. Lines are read once, as they
+ * come: a group keeps its counts and distinct descriptions, never the lines themselves.
  */
-export function generateRules(lines: readonly LearningLine[]): GeneratedRule[] {
-  const groups = new Map<string, LearningLine[]>();
+export function generateRules(lines: Iterable<LearningLine>): GeneratedRule[] {
+  const groups = new Map<string, LineGroup>();
   for (const line of lines) {
     const key = descriptionKey(line.description);
     if (key === '') continue;
-    const group = groups.get(key) ?? [];
-    group.push(line);
-    groups.set(key, group);
+    let group = groups.get(key);
+    if (!group) {
+      group = { support: 0, uses: new Map(), descriptions: new Set() };
+      groups.set(key, group);
+    }
+    group.support += 1;
+    group.uses.set(line.accountId, (group.uses.get(line.accountId) ?? 0) + 1);
+    group.descriptions.add(line.description.trim());
   }
   const rules: GeneratedRule[] = [];
-  for (const [key, group] of groups) {
-    if (group.length < 2) continue;
-    const uses = new Map<string, number>();
-    for (const line of group) uses.set(line.accountId, (uses.get(line.accountId) ?? 0) + 1);
-    let accountId = group[0]!.accountId;
-    for (const [candidate, count] of uses) if (count > uses.get(accountId)!) accountId = candidate;
-    const distinct = [...new Set(group.map((l) => l.description.trim()))];
-    const contains = commonText(distinct) || key.split(' ')[0]!;
-    rules.push({ contains, accountId, support: group.length });
+  for (const [key, { support, uses, descriptions }] of groups) {
+    if (support < 2) continue;
+    let accountId = '';
+    let most = 0;
+    for (const [candidate, count] of uses) {
+      if (count > most) [accountId, most] = [candidate, count];
+    }
+    const contains = commonText([...descriptions]) || key.split(' ')[0]!;
+    rules.push({ contains, accountId, support });
   }
   return rules.sort((a, b) => b.support - a.support || a.contains.localeCompare(b.contains));
 }
@@ -100,4 +114,14 @@ export function learningText(description: string, memo: string | null): string {
   if (description.trim() !== '') return description;
   if (memo && Buffer.byteLength(memo, 'utf8') <= 1024) return memo;
   return '';
+}
+
+/** The lines to learn from, as they are read: each with its `learningText`, those without any left out. */
+export function* learningLinesOf(
+  rows: Iterable<{ description: string; memo: string | null; accountId: string }>,
+): Generator<LearningLine> {
+  for (const row of rows) {
+    const description = learningText(row.description, row.memo);
+    if (description !== '') yield { description, accountId: row.accountId };
+  }
 }

@@ -1,6 +1,6 @@
 import type { AccountingMigration, ListQuery, TransactionRule } from '../../api/index.js';
 import { conflict, invalid, notFound, unprocessable } from '../domain/errors.js';
-import { generateRules, learningText, learningWindow } from '../domain/ruleGeneration.js';
+import { generateRules, learningLinesOf, learningWindow } from '../domain/ruleGeneration.js';
 import type { MigrationRecord } from '../store/accountingMigrations.js';
 import type { Store } from '../store/index.js';
 import type { BankFeedService } from './bankFeeds.js';
@@ -135,14 +135,11 @@ export class AccountingMigrationService {
     if (organizationId === undefined || migration?.state !== 'generating') return;
     const scope = this.entities.scope(organizationId, entityId);
     const window = learningWindow(scope.entity.bookkeepingStartDate ?? '9999-12-31');
-    const lines = this.store.accountingMigrations
-      .learningLines(scope.entitySeq, window.from, window.before)
-      .map((row) => ({
-        description: learningText(row.description, row.memo),
-        accountId: row.accountId,
-      }))
-      .filter((line) => line.description !== '');
-    const rules = generateRules(lines);
+    const rules = generateRules(
+      learningLinesOf(
+        this.store.accountingMigrations.learningLines(scope.entitySeq, window.from, window.before),
+      ),
+    );
     this.store.transaction(() => {
       this.store.accountingMigrations.deleteGeneratedRules(entityId);
       const now = new Date().toISOString();

@@ -92,10 +92,10 @@ export class AccountingMigrationStore {
     return this.generatingStatement.all().map(toRecord);
   }
 
-  learningLines(entitySeq: number, from: string, before: string): LearningRow[] {
-    return this.learningStatement
-      .all(entitySeq, from, before)
-      .map((r) => ({ description: r.description, memo: r.memo, accountId: r.account_id }));
+  /** The lines, one at a time: on a million-line ledger, a year of them is a lot to hold. */
+  *learningLines(entitySeq: number, from: string, before: string): Generator<LearningRow> {
+    for (const row of this.learningStatement.iterate(entitySeq, from, before))
+      yield { description: row.description, memo: row.memo, accountId: row.account_id };
   }
 
   deleteGeneratedRules(entityId: string): void {
