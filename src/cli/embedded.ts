@@ -36,7 +36,9 @@ export async function embeddedTransport(
     drainWebhooksOnClose: true,
     // The engine runs inside the user's command: its memory is theirs. A small page cache and no
     // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
-    tuning: { cacheMb: 32, mmapMb: 0 },
+    // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
+    // as fast as 32 MB for both, on a 400,000-line ledger.)
+    tuning: { cacheMb: 8, mmapMb: 0 },
   });
   const transport: Transport = {
     async send(request) {
