@@ -96,8 +96,7 @@ export class JournalEntryService {
       this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
     );
     this.store.transaction(() => {
-      for (const entry of prepared)
-        entry.record.seq = this.store.journalEntries.insert(entry.record);
+      this.store.journalEntries.insertAll(prepared.map((entry) => entry.record));
       this.store.postings.insert(
         prepared.map(({ record, lines }) => ({
           source: this.postingSource(context.scope, record),
@@ -230,7 +229,11 @@ export class JournalEntryService {
   /** Validated lines refer to accounts of the context, so each has a seq. */
   private withSeqs(context: EntryContext, lines: PostingLine[]): PostingInput[] {
     return lines.map((line) => ({
-      ...line,
+      accountId: line.accountId,
+      classIds: line.classIds,
+      debitCents: line.debitCents,
+      creditCents: line.creditCents,
+      description: line.description,
       accountSeq: context.accounts.get(line.accountId)!.seq,
     }));
   }

@@ -58,3 +58,45 @@ export function applyMigrations(db: SqliteDatabase): void {
     })();
   }
 }
+
+/**
+ * INSERTs of many rows per statement, for bulk writes: one statement per `chunkRows` rows
+ * instead of one per row, each prepared on first use for its row count. Rows are flat: the
+ * values of row 1, then of row 2, in `columns` order.
+ */
+export class MultiRowInsert {
+  private readonly statements = new Map<number, Database.Statement>();
+  private readonly rowPlaceholders: string;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly table: string,
+    private readonly columns: readonly string[],
+    private readonly chunkRows: number,
+  ) {
+    this.rowPlaceholders = `(${columns.map(() => '?').join(', ')})`;
+  }
+
+  /** Writes `values.length / columns.length` rows. */
+  run(values: readonly unknown[]): void {
+    const width = this.columns.length;
+    const chunk = this.chunkRows * width;
+    for (let start = 0; start < values.length; start += chunk) {
+      const part = values.slice(start, start + chunk);
+      this.statementFor(part.length / width).run(part);
+    }
+  }
+
+  private statementFor(rows: number): Database.Statement {
+    let statement = this.statements.get(rows);
+    if (!statement) {
+      statement = this.db.prepare(
+        `INSERT INTO ${this.table} (${this.columns.join(', ')}) VALUES ${Array(rows)
+          .fill(this.rowPlaceholders)
+          .join(', ')}`,
+      );
+      this.statements.set(rows, statement);
+    }
+    return statement;
+  }
+}

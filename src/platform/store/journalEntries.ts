@@ -1,5 +1,5 @@
 import type { LedgerBasis, SourceType } from '../../api/index.js';
-import type { SqliteDatabase } from './database.js';
+import { MultiRowInsert, type SqliteDatabase } from './database.js';
 
 /** A journal entry's header; its lines live in the postings table. */
 export interface JournalEntryRecord {
@@ -46,7 +46,8 @@ export interface JournalEntryFilter {
 }
 
 export class JournalEntryStore {
-  private readonly insertStatement;
+  private readonly insertRows;
+  private readonly maxSeqStatement;
   private readonly findStatement;
   private readonly listStatement;
   private readonly countStatement;
@@ -54,10 +55,8 @@ export class JournalEntryStore {
   private readonly deleteStatement;
 
   constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
-      `INSERT INTO journal_entries (id, entity_id, ledger_basis, date_only, memo, source_type, created_at)
-       VALUES (@id, @entityId, @ledgerBasis, @dateOnly, @memo, @sourceType, @createdAt)`,
-    );
+    this.insertRows = new MultiRowInsert(db, 'journal_entries', COLUMNS.split(', '), 100);
+    this.maxSeqStatement = db.prepare('SELECT COALESCE(MAX(seq), 0) FROM journal_entries').pluck();
     this.findStatement = db.prepare<[string, string], EntryRow>(
       `SELECT ${COLUMNS} FROM journal_entries WHERE id = ? AND entity_id = ?`,
     );
@@ -74,10 +73,27 @@ export class JournalEntryStore {
     this.deleteStatement = db.prepare('DELETE FROM journal_entries WHERE id = ?');
   }
 
-  /** Inserts the entry and answers its seq. */
-  insert(entry: JournalEntryRecord): number {
-    const { seq: _seq, ...columns } = entry;
-    return Number(this.insertStatement.run(columns).lastInsertRowid);
+  /**
+   * Inserts entries, setting each one's seq; call inside a transaction (which holds the write
+   * lock, so the seqs taken after the largest are free).
+   */
+  insertAll(entries: readonly JournalEntryRecord[]): void {
+    let seq = Number(this.maxSeqStatement.get());
+    const rows: unknown[] = [];
+    for (const entry of entries) {
+      entry.seq = ++seq;
+      rows.push(
+        entry.seq,
+        entry.id,
+        entry.entityId,
+        entry.ledgerBasis,
+        entry.dateOnly,
+        entry.memo,
+        entry.sourceType,
+        entry.createdAt,
+      );
+    }
+    this.insertRows.run(rows);
   }
 
   find(entityId: string, id: string): JournalEntryRecord | undefined {

@@ -1,10 +1,6 @@
 import type { LedgerBasis, SourceType } from '../../api/index.js';
 import type { PostingLine } from '../domain/journalEntries.js';
-import type { Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from './database.js';
-
-/** Rows per multi-row INSERT (13 parameters each, well under SQLite's limit). */
-const INSERT_CHUNK_ROWS = 50;
+import { MultiRowInsert, type SqliteDatabase } from './database.js';
 
 /** How a ledger basis is stored in postings. */
 export const BASIS_CODE: Record<LedgerBasis, number> = { cash: 0, accrual: 1 };
@@ -104,8 +100,7 @@ class DailyDeltas {
  */
 export class PostingStore {
   private readonly db: SqliteDatabase;
-  /** Multi-row INSERT statements by row count, prepared on first use. */
-  private readonly insertStatements = new Map<number, Statement>();
+  private readonly insertRows;
   private readonly maxIdStatement;
   private readonly insertClassStatement;
   private readonly sourceRowsStatement;
@@ -119,6 +114,27 @@ export class PostingStore {
 
   constructor(db: SqliteDatabase) {
     this.db = db;
+    // 50 rows of 13 values a statement, well under SQLite's limit on parameters.
+    this.insertRows = new MultiRowInsert(
+      db,
+      'postings',
+      [
+        'id',
+        'entity_seq',
+        'basis',
+        'account_seq',
+        'day',
+        'debit_cents',
+        'credit_cents',
+        'source_kind',
+        'source_seq',
+        'source_type',
+        'line_no',
+        'description',
+        'counterparty_name',
+      ],
+      50,
+    );
     this.maxIdStatement = db.prepare('SELECT COALESCE(MAX(id), 0) FROM postings').pluck();
     this.insertClassStatement = db.prepare(
       'INSERT INTO posting_classes (posting_id, class_id) VALUES (?, ?)',
@@ -168,13 +184,13 @@ export class PostingStore {
   insert(batch: readonly { source: PostingSource; lines: readonly PostingInput[] }[]): void {
     const deltas = new DailyDeltas();
     let nextId = Number(this.maxIdStatement.get()) + 1;
-    const rows: unknown[][] = [];
+    const rows: unknown[] = [];
     const classes: [number, string][] = [];
     for (const { source, lines } of batch) {
       const basis = BASIS_CODE[source.ledgerBasis];
       lines.forEach((line, index) => {
         const id = nextId++;
-        rows.push([
+        rows.push(
           id,
           source.entitySeq,
           basis,
@@ -188,7 +204,7 @@ export class PostingStore {
           index,
           line.description,
           source.counterpartyName ?? null,
-        ]);
+        );
         for (const classId of line.classIds) classes.push([id, classId]);
         deltas.addPosting(
           {
@@ -204,28 +220,9 @@ export class PostingStore {
         );
       });
     }
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK_ROWS);
-      this.insertStatementFor(chunk.length).run(chunk.flat());
-    }
+    this.insertRows.run(rows);
     for (const [postingId, classId] of classes) this.insertClassStatement.run(postingId, classId);
     this.apply(deltas);
-  }
-
-  private insertStatementFor(rowCount: number): Statement {
-    let statement = this.insertStatements.get(rowCount);
-    if (!statement) {
-      const values = Array.from(
-        { length: rowCount },
-        () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      statement = this.db.prepare(
-        `INSERT INTO postings (id, entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name)
-         VALUES ${values.join(', ')}`,
-      );
-      this.insertStatements.set(rowCount, statement);
-    }
-    return statement;
   }
 
   /** Removes every posting of a source (their class assignments go with them). */
