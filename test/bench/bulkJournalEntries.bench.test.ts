@@ -15,6 +15,36 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
+ * `count` entries of four lines from the `first`-th on: a ledger export runs in date order
+ * (≈ 90 entries a day); otherwise dates are spread over 3 years.
+ */
+function entriesOf(accounts: string[], first: number, count: number, chronological: boolean) {
+  return Array.from({ length: count }, (_, i) => {
+    const serial = first + i + 1;
+    const day = chronological
+      ? new Date(Date.UTC(2023, 0, 1) + Math.floor(serial / 90) * 86_400_000)
+          .toISOString()
+          .slice(0, 10)
+      : `202${4 + (serial % 3)}-${String((serial % 12) + 1).padStart(2, '0')}-${String((serial % 28) + 1).padStart(2, '0')}`;
+    const cents = 1000 + (serial % 50_000);
+    return {
+      date: day,
+      memo: `Invoice ${serial}`,
+      lines: [
+        {
+          accountId: accounts[2]!,
+          debitAmount: cents / 100,
+          description: `SQ *BLUE BOTTLE ${serial % 997}`,
+        },
+        { accountId: accounts[3]!, debitAmount: 12.34 },
+        { accountId: accounts[0]!, creditAmount: (cents + 1234 - 500) / 100 },
+        { accountId: accounts[1]!, creditAmount: 5 },
+      ],
+    };
+  });
+}
+
+/**
  * Bulk journal entry creation through HTTP: `books serve` in its own process on a file
  * database, this process as the client. Prints figures; asserts nothing about speed.
  */
@@ -70,34 +100,11 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
 
     let serial = 0;
     let chronological = true;
-    /** A ledger export runs in date order (≈ 90 entries a day); `scattered` spreads 3 years. */
-    const dayOf = (n: number) =>
-      chronological
-        ? new Date(Date.UTC(2023, 0, 1) + Math.floor(n / 90) * 86_400_000)
-            .toISOString()
-            .slice(0, 10)
-        : `202${4 + (n % 3)}-${String((n % 12) + 1).padStart(2, '0')}-${String((n % 28) + 1).padStart(2, '0')}`;
-    const batch = () => ({
-      journalEntries: Array.from({ length: ENTRIES_PER_REQUEST }, () => {
-        serial += 1;
-        const day = dayOf(serial);
-        const cents = 1000 + (serial % 50_000);
-        return {
-          date: day,
-          memo: `Invoice ${serial}`,
-          lines: [
-            {
-              accountId: accounts[2],
-              debitAmount: cents / 100,
-              description: `SQ *BLUE BOTTLE ${serial % 997}`,
-            },
-            { accountId: accounts[3], debitAmount: 12.34 },
-            { accountId: accounts[0], creditAmount: (cents + 1234 - 500) / 100 },
-            { accountId: accounts[1], creditAmount: 5 },
-          ],
-        };
-      }),
-    });
+    const batch = () => {
+      const journalEntries = entriesOf(accounts, serial, ENTRIES_PER_REQUEST, chronological);
+      serial += ENTRIES_PER_REQUEST;
+      return { journalEntries };
+    };
 
     const run = async (label: string, requests: number) => {
       const latencies: number[] = [];
@@ -135,5 +142,72 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
     await server.result;
     rmSync(dir, { recursive: true, force: true });
     home.cleanup();
+  }
+});
+
+/**
+ * Where the time of a bulk create goes: the same requests in this process, first through
+ * Fastify's inject (routing, JSON, validation, idempotency; no socket), then straight to the
+ * engine (checks and SQLite only). Prints figures; asserts nothing about speed.
+ */
+it('bulk create without the network, then without HTTP: the floor under the target', async () => {
+  const { createPlatform } = await import('../../src/platform/index.js');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'books-bench-'));
+  const platform = await createPlatform({
+    database: path.join(dir, 'bench.sqlite'),
+    orgToken: 'bench',
+    rateLimitPerSecond: 0,
+  });
+  try {
+    const call = async (url: string, payload: unknown) => {
+      const response = await platform.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+        payload: JSON.stringify(payload),
+      });
+      if (response.statusCode >= 300) throw new Error(`${url}: ${response.body}`);
+      return JSON.parse(response.body);
+    };
+    const workspace = (await call('/platform/v1/workspaces', { name: 'Bench' })).workspace;
+    const entity = (await call(`/sandbox/v1/workspaces/${workspace.id}/entities`, { name: 'B' }))
+      .entity;
+    const base = `/platform/v1/entities/${entity.id}`;
+    const accounts = (
+      await call(`${base}/chart-of-accounts/bulk`, {
+        accounts: [
+          { name: 'Checking', type: 'Cash' },
+          { name: 'Sales', type: 'Income' },
+          { name: 'Rent', type: 'Operating Expenses' },
+          { name: 'Supplies', type: 'Operating Expenses' },
+        ],
+      })
+    ).data.map((a: { id: string }) => a.id);
+
+    let serial = 0;
+    const measure = async (label: string, entries: number, send: (batch: unknown[]) => unknown) => {
+      const started = performance.now();
+      for (let done = 0; done < entries; done += ENTRIES_PER_REQUEST) {
+        await send(entriesOf(accounts, serial, ENTRIES_PER_REQUEST, true));
+        serial += ENTRIES_PER_REQUEST;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      if (label)
+        console.log(`${label.padEnd(44)} ${(entries / seconds).toFixed(0).padStart(6)} entries/s`);
+    };
+    const engine = (batch: unknown[]) =>
+      platform.engine.journalEntries.bulkCreate(
+        platform.defaultOrganizationId,
+        entity.id,
+        batch as Parameters<typeof platform.engine.journalEntries.bulkCreate>[2],
+      );
+    await measure('', PRELOAD_ENTRIES, engine);
+    await measure('in process, Fastify inject, one at a time', 40_000, (batch) =>
+      call(`${base}/journal-entries/bulk`, { journalEntries: batch }),
+    );
+    await measure('in process, the engine alone', 40_000, engine);
+  } finally {
+    await platform.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
