@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEntity } from '../helpers/ledger.js';
 import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
 
 describe('Idempotency-Key (local-platform.md §2)', () => {
@@ -30,6 +31,29 @@ describe('Idempotency-Key (local-platform.md §2)', () => {
     expect(second.text).toBe(first.text);
     expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(await workspaceCount()).toBe(before + 1);
+  });
+
+  it('replays a large answer byte for byte (it is stored deflated)', async () => {
+    const ledger = await createEntity(server);
+    const cash = await ledger.account('Cash', 'Cash');
+    const sales = await ledger.account('Sales', 'Income');
+    const bulk = () =>
+      server.request('POST', `${ledger.base}/journal-entries/bulk`, {
+        body: {
+          journalEntries: Array.from({ length: 40 }, (_, i) =>
+            ledger.entry('2026-02-03', cash.id, sales.id, i + 1, { memo: `Sale ${i} é` }),
+          ),
+        },
+        headers: { 'idempotency-key': 'replay-large' },
+      });
+    const first = await bulk();
+    const second = await bulk();
+    expect(first.status).toBe(201);
+    expect(first.text.length).toBeGreaterThan(10_000);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.text).toBe(first.text);
+    const listed = await server.request('GET', `${ledger.base}/journal-entries?limit=100`);
+    expect(listed.body.pagination.total).toBe(40);
   });
 
   it('replays a stored 4xx too, with its original traceId', async () => {

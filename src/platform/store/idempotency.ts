@@ -1,4 +1,21 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { SqliteDatabase } from './database.js';
+
+/**
+ * Bodies longer than this are kept deflated (as a BLOB; shorter ones as TEXT). A bulk create's
+ * answer is ~100 kB of repetitive JSON: deflated at level 1 it is 17 times smaller, so a
+ * million-line import keeps ~15 MB of replayable answers instead of 250 MB.
+ */
+const DEFLATE_ABOVE_BYTES = 1024;
+
+function storedBody(body: string): string | Buffer {
+  return body.length > DEFLATE_ABOVE_BYTES ? deflateRawSync(body, { level: 1 }) : body;
+}
+
+function replayedBody(stored: string | Buffer | null): string {
+  if (stored === null) return '';
+  return typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8');
+}
 
 /** How long a key's response is kept for replay. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +39,7 @@ interface KeyRow {
   state: 'in_flight' | 'done';
   status: number | null;
   headers: string | null;
-  body: string | null;
+  body: string | Buffer | null;
   created_at: number;
 }
 
@@ -70,7 +87,7 @@ export class IdempotencyStore {
             response: {
               status: existing.status ?? 200,
               headers: JSON.parse(existing.headers ?? '{}') as Record<string, string>,
-              body: existing.body ?? '',
+              body: replayedBody(existing.body),
             },
           };
         }
@@ -110,7 +127,7 @@ export class IdempotencyStore {
     this.completeStatement.run(
       response.status,
       JSON.stringify(response.headers),
-      response.body,
+      storedBody(response.body),
       organizationId,
       key,
     );
