@@ -9,18 +9,23 @@ import path from 'node:path';
 export function booksPaths(env: NodeJS.ProcessEnv = process.env) {
   let dataDir: string;
   let configDir: string;
+  let cacheDir: string;
   if (process.platform === 'linux' || env.XDG_DATA_HOME || env.XDG_CONFIG_HOME) {
     const home = env.HOME || os.homedir();
     dataDir = path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'books');
     configDir = path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'books');
+    cacheDir = path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'books');
   } else {
     const paths = envPaths('books', { suffix: '' });
     dataDir = paths.data;
     configDir = paths.config;
+    cacheDir = paths.cache;
   }
   return {
     dataDir,
     configDir,
+    /** What can be made again: an import's copy of its file's entries while it runs. */
+    cacheDir,
     /** The embedded local platform's database, also `books serve`'s default. */
     platformDatabase: path.join(dataDir, 'platform.sqlite'),
   };

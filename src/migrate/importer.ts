@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { addCents, type Cents } from '../core/money.js';
 import type { Checkpoint } from './checkpoint.js';
-import type { LedgerEntry, Problem } from './ledgerCsv.js';
+import type { Problem } from './ledgerCsv.js';
 import { readLedger, type ReadOptions, type ReadResult } from './reader.js';
+import type { Batch, EntrySpool } from './spool.js';
 
 /** What one pass over the file learns, before anything is sent. */
 export interface LedgerSummary extends ReadResult {
@@ -17,8 +18,15 @@ export interface LedgerSummary extends ReadResult {
   endDate: string | undefined;
 }
 
-/** Pass one: reads the whole file, checking every line and entry, holding only summaries. */
-export async function summarizeLedger(file: string, options: ReadOptions): Promise<LedgerSummary> {
+/**
+ * Pass one: reads the whole file, checking every line and entry, holding only summaries. Each
+ * entry also goes to `spool`, when given, for pass two to send.
+ */
+export async function summarizeLedger(
+  file: string,
+  options: ReadOptions,
+  spool?: EntrySpool,
+): Promise<LedgerSummary> {
   const summary: LedgerSummary = {
     hash: '',
     lines: 0,
@@ -31,6 +39,7 @@ export async function summarizeLedger(file: string, options: ReadOptions): Promi
     endDate: undefined,
   };
   for await (const entry of readLedger(file, options, summary)) {
+    spool?.add(entry);
     summary.entries += 1;
     if (summary.startDate === undefined || entry.date < summary.startDate)
       summary.startDate = entry.date;
@@ -59,30 +68,6 @@ export function batchKey(entityId: string, fileHash: string, basis: string, batc
     .update(`${entityId}\n${fileHash}\n${basis}\n${batch}`)
     .digest('hex');
   return `books-import-${digest.slice(0, 40)}-${batch}`;
-}
-
-export interface Batch {
-  number: number;
-  entries: LedgerEntry[];
-}
-
-/** Pass two, over a file pass one found valid: its entries in batches of `size`, streamed. */
-export async function* batchesOf(
-  file: string,
-  options: ReadOptions,
-  size: number,
-): AsyncGenerator<Batch> {
-  const result: ReadResult = { hash: '', lines: 0, problems: [] };
-  let entries: LedgerEntry[] = [];
-  let number = 0;
-  for await (const entry of readLedger(file, options, result, { checkRepeats: false })) {
-    entries.push(entry);
-    if (entries.length === size) {
-      yield { number: number++, entries };
-      entries = [];
-    }
-  }
-  if (entries.length > 0) yield { number, entries };
 }
 
 export interface SendProgress {
@@ -194,4 +179,4 @@ export function reconcile(
   return { rows, matches: rows.every((r) => r.fileCents === r.platformCents) };
 }
 
-export type { Problem };
+export type { Batch, Problem };

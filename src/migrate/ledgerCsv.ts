@@ -266,10 +266,8 @@ export class EntryGrouper {
     private readonly byEntryColumn: boolean,
     private readonly emit: (entry: LedgerEntry) => void,
     private readonly problem: (problem: Problem) => void,
-    /** Report an entry whose lines are not together (a second pass over a checked file skips it). */
-    checkRepeats = true,
   ) {
-    this.seenEntries = byEntryColumn && checkRepeats ? new SeenIds() : undefined;
+    this.seenEntries = byEntryColumn ? new SeenIds() : undefined;
   }
 
   add(line: LedgerLine): void {

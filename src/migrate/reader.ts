@@ -98,14 +98,12 @@ class NumberedRecords extends Parser {
 /**
  * Streams the entries of a CSV general ledger, never holding the file: problems (with their
  * file line numbers) go to `result.problems` and reading goes on, so one pass finds them all.
- * `result` is complete once the iteration ends. `checkRepeats: false` skips the check that an
- * entry's lines are together, for a second pass over a file the first has checked.
+ * `result` is complete once the iteration ends.
  */
 export async function* readLedger(
   file: string,
   options: ReadOptions,
   result: ReadResult,
-  { checkRepeats = true }: { checkRepeats?: boolean } = {},
 ): AsyncGenerator<LedgerEntry> {
   const header = await headerLine(file);
   const hash = createHash('sha256');
@@ -135,7 +133,6 @@ export async function* readLedger(
             columns.entry !== undefined,
             (entry) => ready.push(entry),
             (p) => result.problems.push(p),
-            checkRepeats,
           );
           continue;
         }

@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Checkpoint } from '../../src/migrate/checkpoint.js';
-import {
-  batchKey,
-  batchesOf,
-  reconcile,
-  sendBatches,
-  summarizeLedger,
-  type Batch,
-} from '../../src/migrate/importer.js';
+import { batchKey, reconcile, sendBatches, summarizeLedger } from '../../src/migrate/importer.js';
 import {
   detectDelimiter,
   mapColumns,
@@ -20,6 +13,7 @@ import {
   SeenIds,
 } from '../../src/migrate/ledgerCsv.js';
 import { readLedger, type ReadResult } from '../../src/migrate/reader.js';
+import { EntrySpool, type Batch } from '../../src/migrate/spool.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-csv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,6 +23,16 @@ const fileOf = (text: string) => {
   writeFileSync(file, text);
   return file;
 };
+const spools: EntrySpool[] = [];
+afterAll(() => spools.forEach((spool) => spool.remove()));
+/** Pass one over `file`, keeping its entries for pass two's batches. */
+async function spooled(file: string): Promise<EntrySpool> {
+  const spool = new EntrySpool(dir);
+  spools.push(spool);
+  await summarizeLedger(file, {}, spool);
+  spool.finish();
+  return spool;
+}
 async function read(text: string, options: Parameters<typeof readLedger>[1] = {}) {
   const result: ReadResult = { hash: '', lines: 0, problems: [] };
   const entries = [];
@@ -287,14 +291,44 @@ describe('batches, keys, checkpoints and reconciliation', () => {
     expect(again.hash).toBe(summary.hash);
   });
 
-  it('cuts batches of 100 and derives stable keys', async () => {
+  it('cuts batches of 100 from what pass one kept, and derives stable keys', async () => {
+    const spool = await spooled(
+      fileOf(
+        'entry,date,account,debit,credit,description,memo,classes\n' +
+          'J1,2026-01-05,1000,"1,234.56",,"Deposit, ""cash""",Sales day é,West;Retail\n' +
+          'J1,2026-01-05,Sales,,1234.56,,,\n' +
+          Array.from(
+            { length: 249 },
+            (_, i) => `J${i + 2},2026-01-06,A,${i + 1},,,,\nJ${i + 2},2026-01-06,B,,${i + 1},,,\n`,
+          ).join(''),
+      ),
+    );
     const batches: Batch[] = [];
-    for await (const batch of batchesOf(fileOf(ledger(250)), {}, 100)) batches.push(batch);
+    for await (const batch of spool.batches(100)) batches.push(batch);
     expect(batches.map((b) => [b.number, b.entries.length])).toEqual([
       [0, 100],
       [1, 100],
       [2, 50],
     ]);
+    expect(batches[0]!.entries[0]).toEqual({
+      fileLine: 2,
+      entry: 'J1',
+      date: '2026-01-05',
+      memo: 'Sales day é',
+      lines: [
+        {
+          account: '1000',
+          debitCents: 123456,
+          creditCents: 0,
+          description: 'Deposit, "cash"',
+          classes: ['West', 'Retail'],
+        },
+        { account: 'Sales', debitCents: 0, creditCents: 123456, description: '', classes: [] },
+      ],
+    });
+    expect(batches[2]!.entries.at(-1)).toMatchObject({ fileLine: 500, entry: 'J250' });
+    spool.remove();
+    expect(existsSync(spool.file)).toBe(false);
     expect(batchKey('e1', 'h', 'cash', 1)).toBe(batchKey('e1', 'h', 'cash', 1));
     expect(
       new Set([
@@ -327,7 +361,7 @@ describe('batches, keys, checkpoints and reconciliation', () => {
     const sent: number[] = [];
     let inFlight = 0;
     let peak = 0;
-    const results = await sendBatches(batchesOf(file, {}, 100), {
+    const results = await sendBatches((await spooled(file)).batches(100), {
       checkpoint: resumed,
       concurrency: 2,
       send: async (batch) => {
@@ -348,7 +382,7 @@ describe('batches, keys, checkpoints and reconciliation', () => {
 
   it('stops on a failure, letting batches in flight finish, and says how far it got', async () => {
     const checkpoint = new Checkpoint(path.join(dir, 'failing.jsonl'));
-    const error = await sendBatches(batchesOf(fileOf(ledger(500)), {}, 100), {
+    const error = await sendBatches((await spooled(fileOf(ledger(500)))).batches(100), {
       checkpoint,
       concurrency: 1,
       send: async (batch) => {

@@ -19,6 +19,7 @@ import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError, UsageError } from '../../exitCodes.js';
 import { csvField } from '../../output.js';
 import { booksPaths } from '../../paths.js';
+import type { EntrySpool } from '../../../migrate/spool.js';
 
 export interface ImportOptions {
   file: string;
@@ -115,11 +116,27 @@ export async function importLedger(
   // needs. Growing it by half at each step instead costs some more collections. (Node lets
   // programs set V8 flags while running; this one is read at every collection.)
   v8.setFlagsFromString('--heap-growing-percent=50');
-  const { summarizeLedger, batchesOf, batchKey, sendBatches, reconcile, PartialImportError } =
+  const { EntrySpool } = await import('../../../migrate/spool.js');
+  // Pass one keeps the valid entries here for pass two, which then need not parse the CSV again.
+  const spool = options.dryRun ? undefined : new EntrySpool(booksPaths(ctx.io.env).cacheDir);
+  try {
+    return await checkAndSend(ctx, options, hooks, spool);
+  } finally {
+    spool?.remove();
+  }
+}
+
+async function checkAndSend(
+  ctx: CommandContext,
+  options: ImportOptions,
+  hooks: ImportHooks,
+  spool: EntrySpool | undefined,
+): Promise<{ entityId: string; entries: number; dryRun: boolean }> {
+  const { summarizeLedger, batchKey, sendBatches, reconcile, PartialImportError } =
     await import('../../../migrate/importer.js');
   const { Checkpoint } = await import('../../../migrate/checkpoint.js');
   const readOptions = { map: options.map, dateFormat: options.dateFormat };
-  const summary = await summarizeLedger(options.file, readOptions).catch(
+  const summary = await summarizeLedger(options.file, readOptions, spool).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'EISDIR' || error.code === 'EACCES') {
         throw new UserError(`cannot read ${options.file}: ${error.code}`, ExitCode.InvalidFile);
@@ -131,6 +148,7 @@ export async function importLedger(
     summary.problems.push({ fileLine: 1, message: 'the file holds no entries' });
   }
   if (summary.problems.length > 0) throw invalidFile(options.file, summary.problems);
+  spool?.finish();
   ctx.output.note(
     `books: ${options.file}: ${summary.entries} entries, ${summary.accounts.size} accounts, ${summary.startDate} to ${summary.endDate}`,
   );
@@ -166,7 +184,7 @@ export async function importLedger(
     : undefined;
   let results;
   try {
-    results = await sendBatches(batchesOf(options.file, readOptions, 100), {
+    results = await sendBatches(spool!.batches(100), {
       checkpoint,
       concurrency: options.concurrency,
       onProgress: progress,
