@@ -17,8 +17,12 @@ export function isCalendarDay(text: unknown): text is CalendarDay {
   return day <= daysInMonth(year, month);
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month (1–12) of the proleptic Gregorian calendar. */
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!;
 }
 
 function dayParts(day: CalendarDay): [number, number, number] {

@@ -150,6 +150,20 @@ export function parseLedgerDate(
   format: DateFormat = 'YYYY-MM-DD',
 ): CalendarDay | undefined {
   const value = (text ?? '').trim();
+  // A ledger runs in date order, a date over many lines: the last one checked is often the next.
+  if (value === lastDate.text && format === lastDate.format) return lastDate.day;
+  const day = calendarDayOf(value, format);
+  Object.assign(lastDate, { text: value, format, day });
+  return day;
+}
+
+const lastDate: { text: string; format: DateFormat; day: CalendarDay | undefined } = {
+  text: '',
+  format: 'YYYY-MM-DD',
+  day: undefined,
+};
+
+function calendarDayOf(value: string, format: DateFormat): CalendarDay | undefined {
   if (format === 'YYYY-MM-DD') return isCalendarDay(value) ? value : undefined;
   const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
   if (!match) return undefined;
@@ -310,43 +324,42 @@ export class EntryGrouper {
 
   private close(): void {
     const lines = this.open;
-    const [first] = lines;
-    const last = lines[lines.length - 1]!;
-    const span =
-      first!.fileLine === last.fileLine
-        ? `line ${first!.fileLine}`
-        : `lines ${first!.fileLine}–${last.fileLine}`;
-    // "entry "E1" (lines 2–3) does not balance"; "lines 2–3 of 2026-01-01 do not balance".
-    const [name, verb] =
-      first!.entry !== undefined
-        ? [`entry "${first!.entry}" (${span})`, 'does']
-        : [`${span} of ${first!.date}`, lines.length === 1 ? 'does' : 'do'];
-    const sums = `debits ${formatCents(this.debits)}, credits ${formatCents(this.credits)}`;
-    if (lines.length < 2) {
-      this.problem({
-        fileLine: first!.fileLine,
-        message: `${name} is a single line: an entry needs two (${sums})`,
-      });
-    } else if (this.debits !== this.credits) {
-      this.problem({ fileLine: first!.fileLine, message: `${name} ${verb} not balance: ${sums}` });
-    } else if (lines.length > MAX_LINES) {
-      this.problem({
-        fileLine: first!.fileLine,
-        message: `${name} has ${lines.length} lines; at most ${MAX_LINES}`,
-      });
-    } else {
+    const first = lines[0]!;
+    if (lines.length >= 2 && lines.length <= MAX_LINES && this.debits === this.credits) {
       this.emit({
-        fileLine: first!.fileLine,
-        entry: first!.entry,
-        date: first!.date,
+        fileLine: first.fileLine,
+        entry: first.entry,
+        date: first.date,
         memo: lines.find((l) => l.memo !== '')?.memo ?? '',
         lines,
       });
+    } else {
+      this.problem({ fileLine: first.fileLine, message: this.whatIsWrong() });
     }
-    if (first!.entry !== undefined) this.seenEntries?.add(first!.entry);
+    if (first.entry !== undefined) this.seenEntries?.add(first.entry);
     this.open = [];
     this.debits = 0;
     this.credits = 0;
+  }
+
+  /** Why the open lines are not an entry: too few, unbalanced, or too many. */
+  private whatIsWrong(): string {
+    const lines = this.open;
+    const first = lines[0]!;
+    const last = lines[lines.length - 1]!;
+    const span =
+      first.fileLine === last.fileLine
+        ? `line ${first.fileLine}`
+        : `lines ${first.fileLine}–${last.fileLine}`;
+    // "entry "E1" (lines 2–3) does not balance"; "lines 2–3 of 2026-01-01 do not balance".
+    const [name, verb] =
+      first.entry !== undefined
+        ? [`entry "${first.entry}" (${span})`, 'does']
+        : [`${span} of ${first.date}`, lines.length === 1 ? 'does' : 'do'];
+    const sums = `debits ${formatCents(this.debits)}, credits ${formatCents(this.credits)}`;
+    if (lines.length < 2) return `${name} is a single line: an entry needs two (${sums})`;
+    if (this.debits !== this.credits) return `${name} ${verb} not balance: ${sums}`;
+    return `${name} has ${lines.length} lines; at most ${MAX_LINES}`;
   }
 }
 

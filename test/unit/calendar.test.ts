@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { WORKSPACE_TIMEZONES } from '../../src/api/index.js';
-import { addDays, calendarDayAt, isCalendarDay, startOfDay } from '../../src/core/calendar.js';
+import {
+  addDays,
+  calendarDayAt,
+  daysInMonth,
+  isCalendarDay,
+  startOfDay,
+} from '../../src/core/calendar.js';
 
 describe('isCalendarDay', () => {
   it.each(['2026-01-01', '2024-02-29', '2000-02-29', '2026-12-31', '0001-01-01', '9999-12-31'])(
@@ -24,6 +30,14 @@ describe('isCalendarDay', () => {
     null,
   ])('refuses %j', (day) => {
     expect(isCalendarDay(day)).toBe(false);
+  });
+});
+
+describe('daysInMonth', () => {
+  it('agrees with the Gregorian calendar of Date for every month of years 100 to 2800', () => {
+    for (let year = 100; year <= 2800; year += 1)
+      for (let month = 1; month <= 12; month += 1)
+        expect(daysInMonth(year, month)).toBe(new Date(Date.UTC(year, month, 0)).getUTCDate());
   });
 });
 

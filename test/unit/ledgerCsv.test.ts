@@ -88,6 +88,13 @@ describe('dates', () => {
   ] as const)('refuses %s in %s', (text, format) => {
     expect(parseLedgerDate(text, format)).toBeUndefined();
   });
+  it('reads the same text again the same way, and in another format differently', () => {
+    expect(parseLedgerDate('03/04/2026', 'MM/DD/YYYY')).toBe('2026-03-04');
+    expect(parseLedgerDate('03/04/2026', 'MM/DD/YYYY')).toBe('2026-03-04');
+    expect(parseLedgerDate('03/04/2026', 'DD/MM/YYYY')).toBe('2026-04-03');
+    expect(parseLedgerDate('2026-02-30')).toBeUndefined();
+    expect(parseLedgerDate('2026-02-30')).toBeUndefined();
+  });
 });
 
 describe('headers', () => {
