@@ -253,12 +253,18 @@ export function readLine(
     creditCents,
     description: field('description') ?? '',
     memo: field('memo') ?? '',
-    classes: (field('classes') ?? '')
-      .split(';')
-      .map((c) => c.trim())
-      .filter(Boolean),
+    classes: classesOf(field('classes')),
     entry: field('entry') || undefined,
   };
+}
+
+/** The `;`-separated class labels of a line (most lines have none). */
+function classesOf(text: string | undefined): string[] {
+  if (!text) return [];
+  return text
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
 }
 
 export const isProblem = (value: LedgerLine | Problem): value is Problem => 'message' in value;
