@@ -100,23 +100,33 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
 
     let serial = 0;
     let chronological = true;
-    const batch = () => {
-      const journalEntries = entriesOf(accounts, serial, ENTRIES_PER_REQUEST, chronological);
-      serial += ENTRIES_PER_REQUEST;
-      return { journalEntries };
-    };
-
+    /**
+     * The bodies are made before the clock starts and answers are read but not parsed: this
+     * process shares the two cores with the server, and its own JSON work is not the platform's.
+     */
     const run = async (label: string, requests: number) => {
+      const bodies = Array.from({ length: requests }, () => {
+        const journalEntries = entriesOf(accounts, serial, ENTRIES_PER_REQUEST, chronological);
+        serial += ENTRIES_PER_REQUEST;
+        return JSON.stringify({ journalEntries });
+      });
       const latencies: number[] = [];
       let next = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < requests) {
+            const body = bodies[next]!;
             next += 1;
-            const body = batch();
             const t0 = performance.now();
-            await call('POST', `${base}/journal-entries/bulk`, body);
+            const response = await pool.request({
+              method: 'POST',
+              path: `${base}/journal-entries/bulk`,
+              headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+              body,
+            });
+            const text = await response.body.text();
+            if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${text}`);
             latencies.push(performance.now() - t0);
           }
         }),
