@@ -44,6 +44,25 @@ function entriesOf(accounts: string[], first: number, count: number, chronologic
   });
 }
 
+/** A workspace, an entity and four accounts, made through `post`. */
+async function benchLedger(post: (url: string, body: unknown) => Promise<any>) {
+  const workspace = (await post('/platform/v1/workspaces', { name: 'Bench' })).workspace;
+  const entity = (await post(`/sandbox/v1/workspaces/${workspace.id}/entities`, { name: 'B' }))
+    .entity;
+  const base = `/platform/v1/entities/${entity.id}`;
+  const accounts: string[] = (
+    await post(`${base}/chart-of-accounts/bulk`, {
+      accounts: [
+        { name: 'Checking', type: 'Cash' },
+        { name: 'Sales', type: 'Income' },
+        { name: 'Rent', type: 'Operating Expenses' },
+        { name: 'Supplies', type: 'Operating Expenses' },
+      ],
+    })
+  ).data.map((a: { id: string }) => a.id);
+  return { entityId: entity.id as string, base, accounts };
+}
+
 /**
  * Bulk journal entry creation through HTTP: `books serve` in its own process on a file
  * database, this process as the client. Prints figures; asserts nothing about speed.
@@ -82,21 +101,7 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
       return JSON.parse(text);
     };
 
-    const workspace = (await call('POST', '/platform/v1/workspaces', { name: 'Bench' })).workspace;
-    const entity = (
-      await call('POST', `/sandbox/v1/workspaces/${workspace.id}/entities`, { name: 'Bench Co' })
-    ).entity;
-    const base = `/platform/v1/entities/${entity.id}`;
-    const accounts = (
-      await call('POST', `${base}/chart-of-accounts/bulk`, {
-        accounts: [
-          { name: 'Checking', type: 'Cash' },
-          { name: 'Sales', type: 'Income' },
-          { name: 'Rent', type: 'Operating Expenses' },
-          { name: 'Supplies', type: 'Operating Expenses' },
-        ],
-      })
-    ).data.map((a: { id: string }) => a.id);
+    const { base, accounts } = await benchLedger((url, body) => call('POST', url, body));
 
     let serial = 0;
     let chronological = true;
@@ -179,20 +184,7 @@ it('bulk create without the network, then without HTTP: the floor under the targ
       if (response.statusCode >= 300) throw new Error(`${url}: ${response.body}`);
       return JSON.parse(response.body);
     };
-    const workspace = (await call('/platform/v1/workspaces', { name: 'Bench' })).workspace;
-    const entity = (await call(`/sandbox/v1/workspaces/${workspace.id}/entities`, { name: 'B' }))
-      .entity;
-    const base = `/platform/v1/entities/${entity.id}`;
-    const accounts = (
-      await call(`${base}/chart-of-accounts/bulk`, {
-        accounts: [
-          { name: 'Checking', type: 'Cash' },
-          { name: 'Sales', type: 'Income' },
-          { name: 'Rent', type: 'Operating Expenses' },
-          { name: 'Supplies', type: 'Operating Expenses' },
-        ],
-      })
-    ).data.map((a: { id: string }) => a.id);
+    const { entityId, base, accounts } = await benchLedger(call);
 
     let serial = 0;
     const measure = async (label: string, entries: number, send: (batch: unknown[]) => unknown) => {
@@ -208,7 +200,7 @@ it('bulk create without the network, then without HTTP: the floor under the targ
     const engine = (batch: unknown[]) =>
       platform.engine.journalEntries.bulkCreate(
         platform.defaultOrganizationId,
-        entity.id,
+        entityId,
         batch as Parameters<typeof platform.engine.journalEntries.bulkCreate>[2],
       );
     await measure('', PRELOAD_ENTRIES, engine);
