@@ -114,6 +114,20 @@ export function startOfDay(day: CalendarDay, timeZone: string): Date {
   return new Date(instant);
 }
 
+const dayStartTexts = new Map<string, string>();
+
+/** `startOfDay(day, timeZone).toISOString()`, remembered: answers print it for every entry. */
+export function startOfDayIso(day: CalendarDay, timeZone: string): string {
+  const key = `${timeZone} ${day}`;
+  let text = dayStartTexts.get(key);
+  if (text === undefined) {
+    text = startOfDay(day, timeZone).toISOString();
+    if (dayStartTexts.size > 100_000) dayStartTexts.clear();
+    dayStartTexts.set(key, text);
+  }
+  return text;
+}
+
 function computeStartOfDay(day: CalendarDay, timeZone: string): number {
   const midnightAsUtc = utcMidnight(day);
   let instant = midnightAsUtc - zoneOffsetMs(midnightAsUtc, timeZone);

@@ -35,6 +35,11 @@ export function amountToCents(amount: unknown): Cents {
     throw new InvalidAmountError('must be a number');
   }
   if (amount < 0) throw new InvalidAmountError('must not be negative');
+  // The common case without making text: when cents/100 is the very number sent, the decimal
+  // with ≤ 2 places that the sender wrote is cents/100 (two such decimals would be 0.01 apart,
+  // far more than doubles are apart below the maximum). `+ 0` turns −0 into 0.
+  const cents = Math.round(amount * 100) + 0;
+  if (cents <= MAX_AMOUNT_CENTS && cents / 100 === amount) return cents;
   // String() gives the shortest text that round-trips; exponent forms (1e-7, 1e+21) are
   // rejected by the decimal pattern as too precise or too large.
   const text = String(amount);

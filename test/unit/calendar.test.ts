@@ -6,6 +6,7 @@ import {
   daysInMonth,
   isCalendarDay,
   startOfDay,
+  startOfDayIso,
 } from '../../src/core/calendar.js';
 
 describe('isCalendarDay', () => {
@@ -77,12 +78,16 @@ function expectedStart(day: string, offsetHours: number): string {
 describe('startOfDay and calendarDayAt in every workspace timezone', () => {
   it.each(WORKSPACE_TIMEZONES)('%s: midnight in winter and in summer', (timeZone) => {
     const [winter, summer] = OFFSETS[timeZone];
-    expect(startOfDay('2026-01-15', timeZone).toISOString()).toBe(
-      expectedStart('2026-01-15', winter),
-    );
-    expect(startOfDay('2026-07-15', timeZone).toISOString()).toBe(
-      expectedStart('2026-07-15', summer),
-    );
+    for (const text of [
+      startOfDay('2026-01-15', timeZone).toISOString(),
+      startOfDayIso('2026-01-15', timeZone),
+    ])
+      expect(text).toBe(expectedStart('2026-01-15', winter));
+    for (const text of [
+      startOfDay('2026-07-15', timeZone).toISOString(),
+      startOfDayIso('2026-07-15', timeZone),
+    ])
+      expect(text).toBe(expectedStart('2026-07-15', summer));
   });
 
   it.each(WORKSPACE_TIMEZONES)(

@@ -40,6 +40,42 @@ describe('amountToCents (JSON numbers)', () => {
     expect(() => amountToCents(amount)).toThrow(message);
   });
 
+  it('agrees with reading the number as its shortest decimal text, near every boundary', () => {
+    const viaText = (amount: number) => {
+      try {
+        return decimalToCents(String(amount));
+      } catch {
+        return 'refused';
+      }
+    };
+    const viaNumber = (amount: number) => {
+      try {
+        return amountToCents(amount);
+      } catch {
+        return 'refused';
+      }
+    };
+    const disagreements: number[] = [];
+    let seed = 42;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) as number;
+    for (let i = 0; i < 10_000; i += 1) {
+      const magnitude = 10 ** Math.floor(random() * 13);
+      const cents = Math.floor(random() * magnitude * 100);
+      const amount = cents / 100;
+      // The amount, its neighbouring doubles, and numbers with a third decimal.
+      for (const candidate of [
+        amount,
+        amount + amount * Number.EPSILON,
+        amount - amount * Number.EPSILON,
+        amount + 0.001,
+        amount + 0.005,
+      ]) {
+        if (viaNumber(candidate) !== viaText(candidate)) disagreements.push(candidate);
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
   it.each([['12'], [null], [undefined], [{}]])('refuses a non-number %j', (value) => {
     expect(() => amountToCents(value)).toThrow('must be a number');
   });

@@ -7,7 +7,7 @@ import type {
   SourceType,
   UpdateJournalEntryBody,
 } from '../../api/index.js';
-import { startOfDay } from '../../core/calendar.js';
+import { startOfDayIso } from '../../core/calendar.js';
 import { centsToAmount } from '../../core/money.js';
 import { isInClosedPeriod } from '../domain/accounts.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
@@ -280,7 +280,7 @@ export class JournalEntryService {
     return {
       id: record.id,
       entityId: record.entityId,
-      date: startOfDay(record.dateOnly, scope.workspace.timezone).toISOString(),
+      date: startOfDayIso(record.dateOnly, scope.workspace.timezone),
       dateOnly: record.dateOnly,
       ledgerBasis: record.ledgerBasis,
       memo: record.memo,

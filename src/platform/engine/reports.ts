@@ -8,7 +8,7 @@ import type {
   ReportQuery,
   TrialBalance,
 } from '../../api/index.js';
-import { startOfDay } from '../../core/calendar.js';
+import { startOfDayIso } from '../../core/calendar.js';
 import { periodsBetween, TooManyPeriodsError } from '../../core/periods.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { balanceSheet } from '../domain/reports/balanceSheet.js';
@@ -72,7 +72,7 @@ export class ReportService {
           query.endDate,
           query.accountId === undefined ? undefined : accounts[0]!.seq,
         ),
-        timestampOf: (day) => startOfDay(day, timezone).toISOString(),
+        timestampOf: (day) => startOfDayIso(day, timezone),
         listEvery: query.accountId !== undefined,
       },
     );
