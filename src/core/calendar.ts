@@ -100,32 +100,37 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
   return asUtc.getTime() - (ms - (((ms % 1000) + 1000) % 1000));
 }
 
+/**
+ * A day's value in a zone, computed once: ledgers revisit the same few thousand days, and the
+ * zone rules behind them never change. A cache past 100,000 days starts again.
+ */
+function remembered<T>(
+  cache: Map<string, T>,
+  day: CalendarDay,
+  timeZone: string,
+  compute: () => T,
+): T {
+  const key = `${timeZone} ${day}`;
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (cache.size > 100_000) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+
 const dayStarts = new Map<string, number>();
+const dayStartTexts = new Map<string, string>();
 
 /** The instant at which a calendar day starts (00:00 local) in a time zone. */
 export function startOfDay(day: CalendarDay, timeZone: string): Date {
-  // Ledgers revisit the same few thousand days; the zone rules behind them never change.
-  const key = `${timeZone} ${day}`;
-  const cached = dayStarts.get(key);
-  if (cached !== undefined) return new Date(cached);
-  const instant = computeStartOfDay(day, timeZone);
-  if (dayStarts.size > 100_000) dayStarts.clear();
-  dayStarts.set(key, instant);
-  return new Date(instant);
+  return new Date(remembered(dayStarts, day, timeZone, () => computeStartOfDay(day, timeZone)));
 }
-
-const dayStartTexts = new Map<string, string>();
 
 /** `startOfDay(day, timeZone).toISOString()`, remembered: answers print it for every entry. */
 export function startOfDayIso(day: CalendarDay, timeZone: string): string {
-  const key = `${timeZone} ${day}`;
-  let text = dayStartTexts.get(key);
-  if (text === undefined) {
-    text = startOfDay(day, timeZone).toISOString();
-    if (dayStartTexts.size > 100_000) dayStartTexts.clear();
-    dayStartTexts.set(key, text);
-  }
-  return text;
+  return remembered(dayStartTexts, day, timeZone, () => startOfDay(day, timeZone).toISOString());
 }
 
 function computeStartOfDay(day: CalendarDay, timeZone: string): number {
