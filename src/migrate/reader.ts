@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Parser, type Options as ParserOptions } from 'csv-parse';
+import { parseRecords, parseRecordsOnWorker } from './csvRecords.js';
 import {
   detectDelimiter,
   EntryGrouper,
@@ -18,6 +16,11 @@ import {
 export interface ReadOptions {
   map?: Partial<Record<LedgerField, string>>;
   dateFormat?: DateFormat;
+  /**
+   * Parse the CSV on a worker thread while this one checks the lines: on a million-line file,
+   * a quarter less time, for 20 to 40 MB more memory while the file is read.
+   */
+  parseOnWorker?: boolean;
 }
 
 export interface ReadResult {
@@ -44,57 +47,6 @@ async function headerLine(file: string): Promise<string> {
   }
 }
 
-interface NumberedRecord {
-  record: string[];
-  /** The file line the record ends on. */
-  line: number;
-}
-
-/**
- * csv-parse's parser, fed a chunk at a time, handing over each chunk's records together with
- * the file line each ends on. csv-parse reports lines only through `info: true`, which copies
- * its whole info object for every record, and an object-mode stream costs a promise per
- * record: the two were 60% of the time spent reading a file. Here csv-parse calls `push` for
- * each record as it parses it, while `info.lines` is that record's.
- */
-class NumberedRecords extends Parser {
-  private parsed: NumberedRecord[] = [];
-
-  constructor(options: ParserOptions) {
-    super(options);
-    // A CSV error reaches the caller through the callback of `write` or `end`, below.
-    this.on('error', () => {});
-  }
-
-  override push(record: unknown): boolean {
-    if (record !== null) this.parsed.push({ record: record as string[], line: this.info.lines });
-    return true;
-  }
-
-  /** The records of `input`, a chunk's worth at a time; `onChunk` sees every chunk's bytes. */
-  async *recordsOf(
-    input: AsyncIterable<Buffer>,
-    onChunk: (chunk: Buffer) => void,
-  ): AsyncGenerator<NumberedRecord[]> {
-    const settled =
-      (resolve: () => void, reject: (error: Error) => void) => (error?: Error | null) =>
-        error ? reject(error) : resolve();
-    for await (const chunk of input) {
-      onChunk(chunk);
-      await new Promise<void>((resolve, reject) => this.write(chunk, settled(resolve, reject)));
-      yield this.takeParsed();
-    }
-    await new Promise<void>((resolve, reject) => this.end(settled(resolve, reject)));
-    yield this.takeParsed();
-  }
-
-  private takeParsed(): NumberedRecord[] {
-    const records = this.parsed;
-    this.parsed = [];
-    return records;
-  }
-}
-
 /**
  * Streams the entries of a CSV general ledger, never holding the file: problems (with their
  * file line numbers) go to `result.problems` and reading goes on, so one pass finds them all.
@@ -106,20 +58,20 @@ export async function* readLedger(
   result: ReadResult,
 ): AsyncGenerator<LedgerEntry> {
   const header = await headerLine(file);
-  const hash = createHash('sha256');
-  const input = createReadStream(file, { highWaterMark: 256 * 1024 });
-  const parser = new NumberedRecords({
-    bom: true,
-    delimiter: detectDelimiter(header),
-    skip_empty_lines: true,
-    relax_column_count: true,
-  });
+  let hash = '';
+  const chunks = (options.parseOnWorker ? parseRecordsOnWorker : parseRecords)(
+    file,
+    detectDelimiter(header),
+    (digest) => (hash = digest),
+  );
   const ready: LedgerEntry[] = [];
   let grouper: EntryGrouper | undefined;
   let columns: ReturnType<typeof mapColumns> | undefined;
   try {
-    for await (const records of parser.recordsOf(input, (chunk) => hash.update(chunk))) {
-      for (const { record, line } of records) {
+    for await (const { records, lines } of chunks) {
+      for (let i = 0; i < records.length; i += 1) {
+        const record = records[i]!;
+        const line = lines[i]!;
         result.lines = line;
         if (!columns) {
           try {
@@ -155,8 +107,6 @@ export async function* readLedger(
       fileLine: csvError.lines ?? result.lines,
       message: csvError.message.replace(/^Invalid \w+: /, ''),
     });
-  } finally {
-    input.destroy();
   }
-  result.hash = hash.digest('hex');
+  result.hash = hash;
 }

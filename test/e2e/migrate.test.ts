@@ -232,6 +232,25 @@ describe('books migrate run (the built binary against books serve)', () => {
     ).toBe(404);
   });
 
+  it('--dry-run checks the whole file and sends nothing; a bad file still exits 3', async () => {
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, ledgerCsv(2_000));
+    const valid = await runBooks(['migrate', 'run', file, '--dry-run'], env);
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(valid.stderr).toContain(`${file}: 2000 entries, 5 accounts, 2025-01-01 to 2025-12-31`);
+    expect(valid.stderr).toContain('--dry-run: the file is valid; nothing was sent');
+
+    const bad = path.join(home.home, 'bad.csv');
+    writeFileSync(bad, `${ledgerCsv(20).trimEnd()}\nE99,2025-12-01,Sales,Income,"-4,x\n`);
+    const invalid = await runBooks(['migrate', 'run', bad, '--dry-run'], env);
+    expect(invalid.code).toBe(3);
+    expect(invalid.stderr).toMatch(new RegExp(`${bad}:42: .*quote`, 'i'));
+    expect(await entryCount()).toBe(0);
+    expect(
+      (await api('GET', `/platform/v1/entities/${entityId}/accounting-migration`)).status,
+    ).toBe(404);
+  });
+
   it('says what is missing before anything else: the bookkeeping start date', async () => {
     await runBooks(['sandbox', 'entity', 'update', '--start-date', 'none'], env);
     const file = path.join(home.home, 'ledger.csv');

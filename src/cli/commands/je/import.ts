@@ -135,7 +135,11 @@ async function checkAndSend(
   const { summarizeLedger, batchKey, sendBatches, reconcile, PartialImportError } =
     await import('../../../migrate/importer.js');
   const { Checkpoint } = await import('../../../migrate/checkpoint.js');
-  const readOptions = { map: options.map, dateFormat: options.dateFormat };
+  // csv-parse runs on a thread of its own, beside the checks, unless this process is also to
+  // run the embedded platform's engine: the thread costs 20 to 40 MB while the file is read, and
+  // an embedded import's memory is near its 200 MB bound already.
+  const parseOnWorker = options.dryRun || (await ctx.target()).kind === 'remote';
+  const readOptions = { map: options.map, dateFormat: options.dateFormat, parseOnWorker };
   const summary = await summarizeLedger(options.file, readOptions, spool).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'EISDIR' || error.code === 'EACCES') {
