@@ -28,7 +28,7 @@ class NumberedRecords extends Parser {
 
   constructor(delimiter: string) {
     super({ bom: true, delimiter, skip_empty_lines: true, relax_column_count: true });
-    // A CSV error reaches the caller through the callback of `write` or `end`, below.
+    // A CSV error reaches the caller through `parse`, below.
     this.on('error', () => {});
   }
 
@@ -40,16 +40,13 @@ class NumberedRecords extends Parser {
     return true;
   }
 
-  writeChunk(chunk: Buffer): Promise<void> {
-    return new Promise((resolve, reject) =>
-      this.write(chunk, (error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-  }
-
-  finish(): Promise<void> {
-    return new Promise((resolve, reject) =>
-      this.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+  /** Parses `bytes`, or without them the end of the input; answers csv-parse's error, if any. */
+  parse(bytes?: Buffer): Promise<Error | undefined> {
+    return new Promise((resolve) => {
+      const done = (error?: Error | null) => resolve(error ?? undefined);
+      if (bytes) this.write(bytes, done);
+      else this.end(done);
+    });
   }
 
   takeParsed(): RecordChunk {
@@ -72,20 +69,15 @@ export async function* parseRecords(
   const hash = createHash('sha256');
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
   const parser = new NumberedRecords(delimiter);
-  const failureOf = (written: Promise<void>) =>
-    written.then(
-      () => undefined,
-      (error: Error) => error,
-    );
   try {
     for await (const bytes of input as AsyncIterable<Buffer>) {
       hash.update(bytes);
-      const failure = await failureOf(parser.writeChunk(bytes));
+      const failure = await parser.parse(bytes);
       // Records parsed before a CSV error are still read (and checked) before it is reported.
       yield parser.takeParsed();
       if (failure) throw failure;
     }
-    const failure = await failureOf(parser.finish());
+    const failure = await parser.parse();
     yield parser.takeParsed();
     if (failure) throw failure;
     onEnd(hash.digest('hex'));
