@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
@@ -109,5 +111,49 @@ describe('books output on a terminal and in a pipe', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(pattern);
+  });
+});
+
+describe('an import on a terminal (the embedded platform)', () => {
+  it('shows its progress, entries done of all, entries/s and an ETA, and none in a pipe', async () => {
+    const home = temporaryHome();
+    try {
+      for (const args of [
+        ['workspace', 'create', 'Progress'],
+        [
+          'sandbox',
+          'entity',
+          'create',
+          'Progress Co',
+          '--start-date',
+          '2026-01-01',
+          '-w',
+          'Progress',
+        ],
+        ['use', '-w', 'Progress', '-e', 'Progress Co'],
+      ]) {
+        expect((await runCli(args, { env: home.env })).code).toBe(0);
+      }
+      const file = path.join(home.home, 'ledger.csv');
+      const rows = Array.from(
+        { length: 250 },
+        (_, i) => `2025-06-01,Checking,Cash,${i + 1}\n2025-06-01,Sales,Income,-${i + 1}\n`,
+      );
+      writeFileSync(file, `date,account,account_type,amount\n${rows.join('')}`);
+      const args = ['je', 'import', file, '--create-missing-accounts'];
+
+      const onTerminal = await runCli(args, { env: home.env, tty: true });
+      expect(onTerminal.code, onTerminal.stderr).toBe(0);
+      expect(onTerminal.stderr).toMatch(
+        /\r {2}(100|200)\/250 entries {2}\d+ entries\/s {2}ETA \d+s/,
+      );
+      expect(onTerminal.stderr).toMatch(/\r {2}250\/250 entries {2}\d+ entries\/s {2}ETA 0s/);
+
+      const piped = await runCli(args, { env: home.env, tty: false });
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(piped.stderr).not.toMatch(/\r|ETA/);
+    } finally {
+      home.cleanup();
+    }
   });
 });

@@ -161,6 +161,47 @@ describe('books migrate run (the built binary against books serve)', () => {
     expect(await entryCount()).toBe(10_000);
   }, 120_000);
 
+  it('--no-finalize leaves it open; then migrate status, migrate merge and migrate finalize', async () => {
+    await api('POST', `/sandbox/v1/entities/${entityId}/bank-feed-connections`, {
+      bankName: 'Chase',
+      accounts: [{ name: 'Chase Checking', kind: 'bank' }],
+    });
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, ledgerCsv(200));
+    const run = await runBooks(
+      ['migrate', 'run', file, '--create-missing-accounts', '--no-finalize'],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('transaction rules seeded');
+    expect((await runBooks(['migrate', 'status'], env)).stdout).toMatch(
+      /state\s+open \(or generating rules\)/,
+    );
+
+    const chart = async () =>
+      (await api('GET', `/platform/v1/entities/${entityId}/chart-of-accounts`)).body.data as {
+        name: string;
+      }[];
+    expect((await chart()).map((a) => a.name)).toContain('Checking');
+    const merged = await runBooks(
+      ['migrate', 'merge', '--source', 'Checking', '--target', 'Chase Checking', '--yes'],
+      env,
+    );
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stderr).toMatch(/merged Checking into .*Chase Checking/);
+    expect((await chart()).map((a) => a.name)).not.toContain('Checking');
+
+    const finalized = await runBooks(['migrate', 'finalize'], env);
+    expect(finalized.code, finalized.stderr).toBe(0);
+    expect(finalized.stderr).toMatch(/transaction rules seeded at .* \(\d+ generated\)/);
+    expect((await runBooks(['migrate', 'status'], env)).stdout).toMatch(/state\s+finalized/);
+    // Finalizing again reports the migration as it is.
+    const again = await runBooks(['migrate', 'finalize'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/transaction rules seeded at/);
+    expect(await entryCount()).toBe(200);
+  }, 60_000);
+
   it('killed with SIGKILL part-way, then rerun: exactly the file’s entries exist', async () => {
     const file = path.join(home.home, 'ledger.csv');
     writeFileSync(file, ledgerCsv(6_000));
