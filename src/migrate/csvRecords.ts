@@ -95,6 +95,21 @@ export type CsvThreadMessage =
 /** Chunks the CSV thread may post ahead of the reader: what waits in memory stays bounded. */
 export const CHUNKS_AHEAD = 4;
 
+/** Something to wait for until `notify` is called; one waiter at a time. */
+export class Signal {
+  private resume: (() => void) | undefined;
+
+  wait(): Promise<void> {
+    return new Promise((resolve) => (this.resume = resolve));
+  }
+
+  notify(): void {
+    const resume = this.resume;
+    this.resume = undefined;
+    resume?.();
+  }
+}
+
 /**
  * `parseRecords` on a worker thread (csvWorker.ts), so that parsing and the reader's checks of
  * the lines run at once. The thread posts at most CHUNKS_AHEAD chunks ahead of the reader, and
@@ -112,30 +127,25 @@ export async function* parseRecordsOnWorker(
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
   const messages: CsvThreadMessage[] = [];
+  const arrived = new Signal();
   let stopped: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const resume = wake;
-    wake = undefined;
-    resume?.();
-  };
   worker.on('message', (message: CsvThreadMessage) => {
     messages.push(message);
-    notify();
+    arrived.notify();
   });
   worker.on('error', (error) => {
     stopped ??= error;
-    notify();
+    arrived.notify();
   });
   worker.on('exit', (code) => {
     stopped ??= new Error(`the CSV reading thread stopped early (exit code ${code})`);
-    notify();
+    arrived.notify();
   });
   try {
     for (;;) {
       while (messages.length === 0) {
         if (stopped) throw stopped;
-        await new Promise<void>((resolve) => (wake = resolve));
+        await arrived.wait();
       }
       const message = messages.shift()!;
       if (message.kind === 'end') {

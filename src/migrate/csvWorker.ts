@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import {
   CHUNKS_AHEAD,
   parseRecords,
+  Signal,
   type CsvThreadMessage,
   type ReadFailure,
 } from './csvRecords.js';
@@ -13,18 +14,16 @@ import {
 const { file, delimiter } = workerData as { file: string; delimiter: string };
 const port = parentPort!;
 let credit = CHUNKS_AHEAD;
-let wake: (() => void) | undefined;
+const asked = new Signal();
 port.on('message', () => {
   credit += 1;
-  const resume = wake;
-  wake = undefined;
-  resume?.();
+  asked.notify();
 });
 const post = (message: CsvThreadMessage) => port.postMessage(message);
 
 try {
   for await (const chunk of parseRecords(file, delimiter, (hash) => post({ kind: 'end', hash }))) {
-    while (credit === 0) await new Promise<void>((resolve) => (wake = resolve));
+    while (credit === 0) await asked.wait();
     credit -= 1;
     post({ kind: 'records', chunk });
   }
