@@ -154,8 +154,8 @@ describe.each([
   async function read(text: string, options: ReadOptions = {}) {
     const result: ReadResult = { hash: '', lines: 0, problems: [] };
     const entries = [];
-    const read = await reader();
-    for await (const entry of read(fileOf(text), { ...options, parseOnWorker }, result))
+    const readWith = await reader();
+    for await (const entry of readWith(fileOf(text), { ...options, parseOnWorker }, result))
       entries.push(entry);
     const sorted = [...result.problems].sort((a, b) => a.fileLine - b.fileLine);
     return { entries, result, problems: sorted.map((p) => `${p.fileLine}: ${p.message}`) };
@@ -289,6 +289,12 @@ describe.each([
     // A quoting error deep in the file is reported at its line, with what came before it.
     const broken = await read('date,account,amount\n' + body + '2026-01-01,"A"x,5\n' + body);
     expect(broken.problems).toEqual([expect.stringMatching(/^100002: .*quote/i)]);
+    // Problems on lines before a quoting error, in the same chunk, are reported with it.
+    const both = await read('date,account,amount\n2026-13-01,A,5\n2026-01-01,"A"x,5\n');
+    expect(both.problems).toEqual([
+      '2: date "2026-13-01" is not a date (YYYY-MM-DD)',
+      expect.stringMatching(/^3: .*quote/i),
+    ]);
   });
 });
 
