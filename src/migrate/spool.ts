@@ -62,8 +62,7 @@ export class EntrySpool {
   /** Writes what is pending and closes the file; `batches` may then read it. */
   finish(): void {
     this.flush();
-    if (this.descriptor !== undefined) closeSync(this.descriptor);
-    this.descriptor = undefined;
+    this.close();
   }
 
   /** The entries, in file order, in batches of `size`, streamed. */
@@ -96,9 +95,13 @@ export class EntrySpool {
 
   /** Deletes the file and its directory. */
   remove(): void {
+    this.close();
+    rmSync(path.dirname(this.file), { recursive: true, force: true });
+  }
+
+  private close(): void {
     if (this.descriptor !== undefined) closeSync(this.descriptor);
     this.descriptor = undefined;
-    rmSync(path.dirname(this.file), { recursive: true, force: true });
   }
 
   private flush(): void {

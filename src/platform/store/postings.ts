@@ -99,7 +99,6 @@ class DailyDeltas {
  * its caller's transaction.
  */
 export class PostingStore {
-  private readonly db: SqliteDatabase;
   private readonly insertRows;
   private readonly maxIdStatement;
   private readonly insertClassStatement;
@@ -113,7 +112,6 @@ export class PostingStore {
   private readonly moveAccountStatement;
 
   constructor(db: SqliteDatabase) {
-    this.db = db;
     // 50 rows of 13 values a statement, well under SQLite's limit on parameters.
     this.insertRows = new MultiRowInsert(
       db,
