@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
-import { BOOKS_BIN, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, chooseNewEntity, spawnBooks, temporaryHome } from '../helpers/cli.js';
 
 const LINES = 1_000_000;
 
@@ -74,11 +74,7 @@ function timed(args: string[], env: NodeJS.ProcessEnv): Run {
 
 /** A workspace and an entity with a bookkeeping start date, chosen for the commands after. */
 function setUp(env: NodeJS.ProcessEnv): void {
-  for (const args of [
-    ['workspace', 'create', 'Bench'],
-    ['sandbox', 'entity', 'create', 'Bench Co', '--start-date', '2026-01-01', '-w', 'Bench'],
-    ['use', '-w', 'Bench', '-e', 'Bench Co'],
-  ]) {
+  for (const args of chooseNewEntity('Bench', 'Bench Co')) {
     const result = spawnSync(process.execPath, [BOOKS_BIN, ...args], { env, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(result.stderr);
   }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryHome } from '../helpers/cli.js';
+import { chooseNewEntity, temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
 import { createEntity } from '../helpers/ledger.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -118,20 +118,7 @@ describe('an import on a terminal (the embedded platform)', () => {
   it('shows its progress, entries done of all, entries/s and an ETA, and none in a pipe', async () => {
     const home = temporaryHome();
     try {
-      for (const args of [
-        ['workspace', 'create', 'Progress'],
-        [
-          'sandbox',
-          'entity',
-          'create',
-          'Progress Co',
-          '--start-date',
-          '2026-01-01',
-          '-w',
-          'Progress',
-        ],
-        ['use', '-w', 'Progress', '-e', 'Progress Co'],
-      ]) {
+      for (const args of chooseNewEntity('Progress', 'Progress Co')) {
         expect((await runCli(args, { env: home.env })).code).toBe(0);
       }
       const file = path.join(home.home, 'ledger.csv');

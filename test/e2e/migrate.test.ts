@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runBooks, spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
+import {
+  chooseNewEntity,
+  runBooks,
+  spawnBooks,
+  temporaryHome,
+  type RunningCli,
+} from '../helpers/cli.js';
 
 /** A generated general ledger: `count` two-line entries over 2025, bank-style descriptions. */
 function ledgerCsv(count: number): string {
@@ -88,20 +94,7 @@ describe('books migrate run (the built binary against books serve)', () => {
       BOOKS_TOKEN: 'org-token',
       BOOKS_RETRY_BASE_MS: '10',
     };
-    for (const args of [
-      ['workspace', 'create', 'Migrations'],
-      [
-        'sandbox',
-        'entity',
-        'create',
-        'Client Co',
-        '--start-date',
-        '2026-01-01',
-        '-w',
-        'Migrations',
-      ],
-      ['use', '-w', 'Migrations', '-e', 'Client Co'],
-    ]) {
+    for (const args of chooseNewEntity('Migrations', 'Client Co')) {
       expect((await runBooks(args, env)).code).toBe(0);
     }
     entityId = JSON.parse((await runBooks(['sandbox', 'entity', 'get', '--json'], env)).stdout)

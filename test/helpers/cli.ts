@@ -31,6 +31,18 @@ export function temporaryHome() {
   return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
+/**
+ * The commands that make a workspace and an entity with a bookkeeping start date (what a
+ * migration needs) and choose both for the commands after.
+ */
+export function chooseNewEntity(workspace: string, entity: string): string[][] {
+  return [
+    ['workspace', 'create', workspace],
+    ['sandbox', 'entity', 'create', entity, '--start-date', '2026-01-01', '-w', workspace],
+    ['use', '-w', workspace, '-e', entity],
+  ];
+}
+
 export interface RunningCli {
   child: ReturnType<typeof spawn>;
   result: Promise<CliResult>;
