@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
+import { installPipeline } from '../../src/platform/http/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '../helpers/ledger.js';
 import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
@@ -288,5 +290,38 @@ describe('rate limit (local-platform.md §2)', () => {
   it('refills over time', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
+  });
+});
+
+describe('a keyed write and its idempotency record commit together', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('refuses, when the route is registered, a mutating handler that answers asynchronously', async () => {
+    const app = Fastify();
+    installPipeline(app, { engine: server.platform.engine, adminToken: 'admin' });
+    expect(() => app.post('/later', async () => ({ written: true }))).toThrow(
+      'POST /later: a mutating route must answer synchronously, so that its write and idempotency record commit together',
+    );
+    app.get('/read', async () => ({}));
+    await app.close();
+  });
+
+  it('finds the record of a keyed write done when the write is in (no "in flight" left behind)', async () => {
+    const ledger = await createEntity(server);
+    const cash = await ledger.account('Cash', 'Cash');
+    const sales = await ledger.account('Sales', 'Income');
+    const response = await server.request('POST', `${ledger.base}/journal-entries`, {
+      body: ledger.entry('2026-01-02', cash.id, sales.id, 5),
+      headers: { 'idempotency-key': 'together-1' },
+    });
+    expect(response.status, response.text).toBe(201);
+    const row = server.platform.engine.store.db
+      .prepare("SELECT state, status FROM idempotency_keys WHERE key = 'together-1'")
+      .get();
+    expect(row).toEqual({ state: 'done', status: 201 });
   });
 });

@@ -67,7 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () =>
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, () =>
     app.swagger(),
   );
 

@@ -1,5 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RouteHandlerMethod,
+  RouteOptions,
+} from 'fastify';
 import secureJson from 'secure-json-parse';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type Fault } from '../../api/index.js';
 import { DomainError } from '../domain/errors.js';
@@ -157,7 +163,10 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
     }
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onRoute', (route) => answerKeyedWritesInOneTransaction(route, engine));
+
+  // Synchronous on purpose: for a keyed write it runs inside the write's transaction (below).
+  app.addHook('onSend', (request, reply, payload, done) => {
     const key = request.idempotencyKey;
     if (key !== undefined) {
       request.idempotencyKey = undefined;
@@ -177,16 +186,16 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
       }
     }
     const fault = request.faultAfterCommit;
-    if (fault === undefined) return payload;
+    if (fault === undefined) return done(null, payload);
     // The request ran and its response is stored; the client sees a failure instead.
     request.faultAfterCommit = undefined;
     if (fault.status === 0) {
       request.raw.socket?.destroy();
-      return payload;
+      return done(null, payload);
     }
     reply.code(fault.status).type('application/json');
     if (fault.status === 429) reply.header('Retry-After', '1');
-    return JSON.stringify({ message: `injected fault: ${fault.status}`, traceId: request.id });
+    done(null, JSON.stringify({ message: `injected fault: ${fault.status}`, traceId: request.id }));
   });
 
   // A request that ends without a response (client gone, socket error) must not hold its key.
@@ -195,6 +204,40 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
       idempotency.release(request.organizationId, request.idempotencyKey);
     }
   });
+}
+
+/**
+ * A keyed write and its idempotency record commit together, so that a process killed at any
+ * moment leaves either both or neither: a retry with the key then replays the answer, or runs
+ * the request once. The handler writes and answers inside one transaction: `reply.send`
+ * serializes the answer and runs the onSend hook above, which completes the record, before the
+ * transaction commits. That needs handlers that answer synchronously (the engine is synchronous:
+ * no handler of ours awaits anything); a mutating route with an async handler is refused when
+ * it is registered.
+ */
+function answerKeyedWritesInOneTransaction(route: RouteOptions, engine: Engine): void {
+  const methods = [route.method].flat();
+  const handler = route.handler;
+  if (
+    methods.some((method) => MUTATING.has(method)) &&
+    handler.constructor.name === 'AsyncFunction'
+  ) {
+    throw new Error(
+      `${methods.join(',')} ${route.url}: a mutating route must answer synchronously, so that its write and idempotency record commit together`,
+    );
+  }
+  route.handler = function answerSynchronously(this: FastifyInstance, request, reply) {
+    const respond = () => {
+      const result: unknown = handler.call(this, request, reply);
+      if (result === undefined || result === reply) return;
+      if (typeof (result as { then?: unknown }).then === 'function') {
+        throw new Error(`${request.method} ${request.url}: the handler answered asynchronously`);
+      }
+      reply.send(result);
+    };
+    if (request.idempotencyKey === undefined) respond();
+    else engine.store.transaction(respond);
+  } as RouteHandlerMethod;
 }
 
 function payloadText(payload: unknown): string {

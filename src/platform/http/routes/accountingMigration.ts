@@ -27,7 +27,7 @@ export const accountingMigrationRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         accountingMigration: migrations.create(request.organizationId, request.params.entityId),
       }),
@@ -45,7 +45,7 @@ export const accountingMigrationRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
         errors: [401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       accountingMigration: migrations.get(request.organizationId, request.params.entityId),
     }),
   );
@@ -63,7 +63,7 @@ export const accountingMigrationRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
         errors: [401, 404, 409, 422, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(202).send({
         accountingMigration: migrations.generate(request.organizationId, request.params.entityId),
       }),

@@ -44,7 +44,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       accounts.list(request.organizationId, request.params.entityId, request.query),
   );
 
@@ -61,7 +61,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         account: accounts.create(request.organizationId, request.params.entityId, request.body),
       }),
@@ -80,7 +80,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         data: accounts.bulkCreate(
           request.organizationId,
@@ -103,7 +103,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       account: accounts.merge(request.organizationId, request.params.entityId, request.body),
     }),
   );
@@ -120,7 +120,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       account: accounts.get(
         request.organizationId,
         request.params.entityId,
@@ -142,7 +142,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => {
+    (request) => {
       const { entityId, accountId } = request.params;
       return {
         account: accounts.update(request.organizationId, entityId, accountId, request.body),
@@ -166,7 +166,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
           errors: [400, 401, 404, 429],
         }),
       },
-      async (request) => {
+      (request) => {
         const { entityId, accountId } = request.params;
         return {
           account: accounts.setDisabled(request.organizationId, entityId, accountId, isDisabled),
@@ -187,7 +187,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       accounts.delete(request.organizationId, request.params.entityId, request.params.accountId);
       return reply.code(200).send();
     },
@@ -209,7 +209,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => groups.list(request.organizationId, request.params.entityId, request.query),
+    (request) => groups.list(request.organizationId, request.params.entityId, request.query),
   );
 
   app.post(
@@ -225,7 +225,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         group: groups.create(request.organizationId, request.params.entityId, request.body),
       }),
@@ -243,7 +243,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       group: groups.get(request.organizationId, request.params.entityId, request.params.groupId),
     }),
   );
@@ -261,7 +261,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => {
+    (request) => {
       const { entityId, groupId } = request.params;
       return { group: groups.update(request.organizationId, entityId, groupId, request.body) };
     },
@@ -279,7 +279,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       groups.delete(request.organizationId, request.params.entityId, request.params.groupId);
       return reply.code(200).send();
     },

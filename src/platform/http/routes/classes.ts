@@ -34,7 +34,7 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       classes.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
@@ -51,7 +51,7 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       const created = classes.create(
         request.organizationId,
         request.params.workspaceId,
@@ -73,7 +73,7 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       class: classes.get(
         request.organizationId,
         request.params.workspaceId,
@@ -95,7 +95,7 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request) => {
+    (request) => {
       const { workspaceId, classId } = request.params;
       return { class: classes.rename(request.organizationId, workspaceId, classId, request.body) };
     },
@@ -113,7 +113,7 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       classes.delete(request.organizationId, request.params.workspaceId, request.params.classId);
       return reply.code(200).send();
     },

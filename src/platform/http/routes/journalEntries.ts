@@ -42,7 +42,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => entries.list(request.organizationId, request.params.entityId, request.query),
+    (request) => entries.list(request.organizationId, request.params.entityId, request.query),
   );
 
   app.post(
@@ -59,7 +59,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         journalEntry: entries.create(request.organizationId, request.params.entityId, request.body),
       }),
@@ -79,7 +79,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         data: entries.bulkCreate(
           request.organizationId,
@@ -103,7 +103,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => {
+    (request) => {
       const { entityId, journalEntryId } = request.params;
       return {
         journalEntry: entries.get(
@@ -131,7 +131,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request) => {
+    (request) => {
       const { entityId, journalEntryId } = request.params;
       return {
         journalEntry: entries.update(
@@ -159,7 +159,7 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { entityId, journalEntryId } = request.params;
       entries.delete(request.organizationId, entityId, journalEntryId, request.query.ledgerBasis);
       return reply.code(200).send();

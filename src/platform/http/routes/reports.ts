@@ -37,7 +37,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
         errors,
       }),
     },
-    async (request) => ({
+    (request) => ({
       report: reports.profitAndLoss(request.organizationId, request.params.entityId, request.query),
     }),
   );
@@ -55,7 +55,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
         errors,
       }),
     },
-    async (request) => ({
+    (request) => ({
       report: reports.balanceSheet(request.organizationId, request.params.entityId, request.query),
     }),
   );
@@ -73,7 +73,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
         errors,
       }),
     },
-    async (request) => ({
+    (request) => ({
       report: reports.cashFlow(request.organizationId, request.params.entityId, request.query),
     }),
   );
@@ -91,7 +91,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
         errors,
       }),
     },
-    async (request) => ({
+    (request) => ({
       report: reports.trialBalance(request.organizationId, request.params.entityId, request.query),
     }),
   );
@@ -110,7 +110,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
         errors,
       }),
     },
-    async (request) => ({
+    (request) => ({
       report: reports.generalLedger(request.organizationId, request.params.entityId, request.query),
     }),
   );

@@ -55,7 +55,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401],
       }),
     },
-    async (request, reply) => reply.code(201).send(engine.organizations.create(request.body.name)),
+    (request, reply) => reply.code(201).send(engine.organizations.create(request.body.name)),
   );
 
   app.patch(
@@ -72,7 +72,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       workspace: engine.workspaces.updateFlags(
         request.organizationId,
         request.params.workspaceId,
@@ -94,7 +94,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       const entity = engine.entities.create(
         request.organizationId,
         request.params.workspaceId,
@@ -117,7 +117,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       engine.entities.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
@@ -133,7 +133,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       entity: engine.entities.get(request.organizationId, request.params.entityId),
     }),
   );
@@ -151,7 +151,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       entity: engine.entities.update(request.organizationId, request.params.entityId, request.body),
     }),
   );
@@ -168,7 +168,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       entity: engine.entities.openAccrualLedger(request.organizationId, request.params.entityId),
     }),
   );
@@ -185,7 +185,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({ fault: engine.faults.add(request.organizationId, request.body) }),
   );
 
@@ -200,7 +200,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       engine.faults.clear(request.organizationId);
       return reply.code(200).send();
     },
@@ -219,7 +219,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         openingBalance: engine.openingBalances.create(
           request.organizationId,
@@ -242,7 +242,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         connection: engine.bankFeeds.connect(
           request.organizationId,
@@ -266,7 +266,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       connection: engine.bankFeeds.breakConnection(
         request.organizationId,
         request.params.connectionId,
@@ -287,7 +287,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       connection: engine.bankFeeds.reconnect(request.organizationId, request.params.connectionId),
     }),
   );
@@ -306,7 +306,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send({
         data: engine.bankFeeds.pushTransactions(
           request.organizationId,
@@ -329,7 +329,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       engine.bankFeeds.listTransactions(
         request.organizationId,
         request.params.workspaceId,
@@ -350,7 +350,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       engine.accountingMigrations.generatedRules(
         request.organizationId,
         request.params.entityId,
@@ -373,7 +373,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 429],
       }),
     },
-    async (request, reply) =>
+    (request, reply) =>
       reply.code(201).send(engine.webhooks.createEndpoint(request.organizationId, request.body)),
   );
 
@@ -389,7 +389,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 429],
       }),
     },
-    async (request) => engine.webhooks.listEndpoints(request.organizationId, request.query),
+    (request) => engine.webhooks.listEndpoints(request.organizationId, request.query),
   );
 
   app.get(
@@ -404,7 +404,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       endpoint: engine.webhooks.getEndpoint(request.organizationId, request.params.endpointId),
     }),
   );
@@ -421,7 +421,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       engine.webhooks.deleteEndpoint(request.organizationId, request.params.endpointId);
       return reply.code(200).send();
     },
@@ -439,7 +439,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       engine.webhooks.rotateSecret(request.organizationId, request.params.endpointId),
   );
 
@@ -456,7 +456,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       engine.webhooks.attempts(request.organizationId, request.params.endpointId, request.query),
   );
 
@@ -472,7 +472,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       engine.webhooks.retry(
         request.organizationId,
         request.params.endpointId,
@@ -495,7 +495,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       engine.webhooks.recover(
         request.organizationId,
         request.params.endpointId,

@@ -34,7 +34,7 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
+    (request) =>
       rules.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
@@ -51,7 +51,7 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       const rule = rules.create(request.organizationId, request.params.workspaceId, request.body);
       return reply.code(201).send({ rule });
     },
@@ -69,7 +69,7 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       rule: rules.get(request.organizationId, request.params.workspaceId, request.params.ruleId),
     }),
   );
@@ -87,7 +87,7 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) => {
+    (request) => {
       const { workspaceId, ruleId } = request.params;
       return { rule: rules.update(request.organizationId, workspaceId, ruleId, request.body) };
     },
@@ -105,7 +105,7 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       rules.delete(request.organizationId, request.params.workspaceId, request.params.ruleId);
       return reply.code(200).send();
     },

@@ -32,7 +32,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
         errors: [400, 401, 429],
       }),
     },
-    async (request) => workspaces.list(request.organizationId, request.query),
+    (request) => workspaces.list(request.organizationId, request.query),
   );
 
   app.post(
@@ -47,7 +47,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
         errors: [400, 401, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       const workspace = workspaces.create(request.organizationId, request.body);
       return reply.code(201).send({ workspace });
     },
@@ -65,7 +65,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
         errors: [401, 404, 429],
       }),
     },
-    async (request) => ({
+    (request) => ({
       workspace: publicWorkspace(
         workspaces.get(request.organizationId, request.params.workspaceId),
       ),
@@ -84,7 +84,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request, reply) => {
+    (request, reply) => {
       workspaces.delete(request.organizationId, request.params.workspaceId);
       return reply.code(200).send();
     },
