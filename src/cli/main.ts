@@ -568,6 +568,7 @@ export function buildProgram(
         .option('--credit <account=amount>', 'a credit line (repeatable)', collect)
         .option('--memo <text>', 'memo')
         .option('--basis <basis>', 'cash or accrual', 'cash')
+        .option('--decimal-comma', 'amounts write decimals with a comma: 1.234,56')
         .description('Create a balanced journal entry')
         .action(
           run(async () => async (ctx, _args, flags) => {
@@ -607,6 +608,7 @@ export function buildProgram(
       .option('--debit <account=amount>', 'new debit line (lines replace the whole set)', collect)
       .option('--credit <account=amount>', 'new credit line', collect)
       .option('--basis <basis>', 'cash or accrual', 'cash')
+      .option('--decimal-comma', 'amounts write decimals with a comma: 1.234,56')
       .description('Change a journal entry (only what is given; new lines replace them all)')
       .action(
         run(
@@ -1118,6 +1120,7 @@ function importOptions(command: Command): Command {
       "map this file's headers to ours, e.g. account=GL Account,amount=Net",
     )
     .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
+    .option('--decimal-comma', 'amounts write decimals with a comma: 1.234,56')
     .option('--concurrency <n>', 'batches in flight', '4')
     .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
     .option(

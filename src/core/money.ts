@@ -56,6 +56,113 @@ export function decimalToCents(text: string, options: { allowNegative?: boolean 
   return decimalTextToCents(text.trim(), options.allowNegative ?? false);
 }
 
+export interface AmountTextOptions {
+  /** Commas mark decimals and points group thousands: `1.234,56`, `12,34`. */
+  decimalComma?: boolean;
+}
+
+/** Spaces that group thousands: space, no-break space, narrow no-break space, thin space. */
+const GROUP_SPACES = /[ \u00A0\u202F\u2009]/g;
+const CURRENCY_SYMBOLS = /^[$€£]|[$€£]$/;
+const PLAIN_AMOUNT = /^-?\d{1,12}(?:\.\d{1,2})?$/;
+
+/**
+ * An amount as a person or an export writes it, to signed cents: `1,234.56`, `0001.50`,
+ * `-0.00`, `(12.00)`, `$12`, `-$5`, `12.00-`, `+3`, `.50`; thousands grouped by `,`, spaces or
+ * `'` in groups of three. With `decimalComma`, `1.234,56` and `12,34`. Never a guess: a
+ * separator that could be read both ways (`12,34` without `decimalComma`, `12.34` with it),
+ * groups that are not of three (`1,2,3`), more than 2 decimals, or anything else is an
+ * InvalidAmountError saying why. Empty text is null.
+ */
+export function parseAmountText(text: string, options: AmountTextOptions = {}): Cents | null {
+  const decimalComma = options.decimalComma ?? false;
+  // Most amounts in a ledger are plain (`-1234.56`): read those without the general path.
+  if (!decimalComma && PLAIN_AMOUNT.test(text)) return decimalTextToCents(text, true);
+  try {
+    return amountTextToCents(text, decimalComma);
+  } catch (error) {
+    if (!(error instanceof InvalidAmountError)) throw error;
+    // Read the other way it would be an amount: say which flag reads it so, never guess.
+    let other: Cents | null | undefined;
+    try {
+      other = amountTextToCents(text, !decimalComma);
+    } catch {
+      throw error;
+    }
+    const reading = formatCents(other ?? 0);
+    throw new InvalidAmountError(
+      `${error.message} (${decimalComma ? 'without' : 'with'} --decimal-comma it reads ${reading})`,
+    );
+  }
+}
+
+function amountTextToCents(text: string, decimalComma: boolean): Cents | null {
+  const shown = text.trim();
+  let rest = shown;
+  if (rest === '') return null;
+  let negatives = 0;
+  if (rest.endsWith('-')) {
+    negatives += 1;
+    rest = rest.slice(0, -1).trim();
+  }
+  if (rest.startsWith('(') && rest.endsWith(')')) {
+    negatives += 1;
+    rest = rest.slice(1, -1).trim();
+  }
+  for (let again = true; again;) {
+    again = false;
+    if (rest.startsWith('-') || rest.startsWith('+')) {
+      if (rest.startsWith('-')) negatives += 1;
+      rest = rest.slice(1).trim();
+      again = true;
+    }
+    if (CURRENCY_SYMBOLS.test(rest)) {
+      rest = rest.replace(CURRENCY_SYMBOLS, '').trim();
+      again = true;
+    }
+  }
+  if (negatives > 1) throw new InvalidAmountError(`"${shown}" has more than one minus sign`);
+  const [point, group] = decimalComma ? [',', '.'] : ['.', ','];
+  const body = rest.replace(GROUP_SPACES, ' ');
+  const at = body.lastIndexOf(point);
+  const whole = at < 0 ? body : body.slice(0, at);
+  const fraction = at < 0 ? '' : body.slice(at + 1);
+  if (!/^\d*$/.test(fraction) || (at >= 0 && fraction === '') || whole.includes(point)) {
+    throw new InvalidAmountError(`"${shown}" is not an amount`);
+  }
+  if (fraction.length > 2) throw new InvalidAmountError(`"${shown}" has more than 2 decimals`);
+  const digits = ungrouped(whole, group, shown).replace(/^0+(?=\d)/, '');
+  if (digits === '' && fraction === '') throw new InvalidAmountError(`"${shown}" is not an amount`);
+  let cents: Cents;
+  try {
+    cents = decimalToCents(`${digits || '0'}${fraction ? `.${fraction}` : ''}`);
+  } catch (error) {
+    throw new InvalidAmountError(`"${shown}" ${(error as Error).message}`);
+  }
+  return negatives === 1 && cents !== 0 ? -cents : cents;
+}
+
+/** The digits of an amount's whole part, its groups of three checked and joined. */
+function ungrouped(whole: string, group: string, shown: string): string {
+  if (/^\d*$/.test(whole)) return whole;
+  const separators = new Set(whole.replace(/\d/g, ''));
+  const [separator] = separators;
+  if (separators.size !== 1 || ![group, ' ', "'"].includes(separator!)) {
+    throw new InvalidAmountError(`"${shown}" is not an amount`);
+  }
+  const groups = whole.split(separator!);
+  if (groups.every((g, i) => (i === 0 ? /^\d{1,3}$/.test(g) : /^\d{3}$/.test(g)))) {
+    return groups.join('');
+  }
+  // `12,34`: one or two digits after the only separator are decimals in other locales.
+  if (separator === group && groups.length === 2 && /^\d{1,2}$/.test(groups[1]!)) {
+    throw new InvalidAmountError(
+      `"${shown}" is ambiguous: "${group}" could separate thousands or decimals`,
+    );
+  }
+  throw new InvalidAmountError(`"${shown}" is not an amount: group digits in threes`);
+}
+
 /** Cents to the JSON number the API answers with (exact: n/100 prints as the decimal). */
 export function centsToAmount(cents: Cents): number {
   return cents / 100;

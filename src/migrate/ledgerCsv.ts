@@ -1,10 +1,10 @@
 import { isCalendarDay, type CalendarDay } from '../core/calendar.js';
 import {
   addCents,
-  decimalToCents,
   formatCents,
   InvalidAmountError,
   MAX_AMOUNT_CENTS,
+  parseAmountText,
   type Cents,
 } from '../core/money.js';
 
@@ -108,39 +108,6 @@ export function mapColumns(
   return columns;
 }
 
-const GROUPED = /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/;
-const PLAIN = /^\d+(\.\d{1,2})?$/;
-
-/**
- * An amount as exports write it: `1,234.56`, `(1,234.56)`, `$1,234.56`, `-1234.56`, `-$5`.
- * Empty is null. Parentheses and a minus sign make it negative.
- */
-export function parseLedgerAmount(text: string | undefined): Cents | null {
-  let rest = (text ?? '').trim();
-  if (rest === '') return null;
-  let negative = false;
-  if (rest.startsWith('(') && rest.endsWith(')')) {
-    negative = true;
-    rest = rest.slice(1, -1).trim();
-  }
-  if (rest.startsWith('-')) {
-    negative = !negative;
-    rest = rest.slice(1).trim();
-  }
-  if (rest.startsWith('$')) rest = rest.slice(1).trim();
-  if (rest.startsWith('-') && !negative) {
-    negative = true;
-    rest = rest.slice(1).trim();
-  }
-  if (!GROUPED.test(rest) && !PLAIN.test(rest)) {
-    if (/^[\d,]*\.\d{3,}$/.test(rest))
-      throw new InvalidAmountError(`"${text}" has more than 2 decimals`);
-    throw new InvalidAmountError(`"${text}" is not an amount`);
-  }
-  const cents = decimalToCents(rest.replace(/,/g, ''));
-  return negative ? -cents : cents;
-}
-
 export const DATE_FORMATS = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
@@ -202,13 +169,22 @@ export interface Problem {
   message: string;
 }
 
+/** How a file writes its dates and amounts. */
+export interface LineFormat {
+  dateFormat: DateFormat;
+  /** Decimals written with a comma: `1.234,56`. */
+  decimalComma: boolean;
+}
+
 /** Reads one CSV record into a line, or a problem. */
 export function readLine(
   record: string[],
   fileLine: number,
   columns: ColumnMap,
-  dateFormat: DateFormat,
+  format: LineFormat,
 ): LedgerLine | Problem {
+  const { dateFormat } = format;
+  const amountOf = (text: string | undefined) => parseAmountText(text ?? '', format);
   const field = (f: LedgerField) =>
     columns[f] === undefined ? undefined : (record[columns[f]!] ?? '').trim();
   const date = parseLedgerDate(field('date'), dateFormat);
@@ -224,15 +200,15 @@ export function readLine(
       columns.credit !== undefined &&
       (field('debit') || field('credit'))
     ) {
-      const debit = parseLedgerAmount(field('debit')) ?? 0;
-      const credit = parseLedgerAmount(field('credit')) ?? 0;
+      const debit = amountOf(field('debit')) ?? 0;
+      const credit = amountOf(field('credit')) ?? 0;
       if (debit !== 0 && credit !== 0)
         return { fileLine, message: 'both debit and credit hold an amount' };
       // A negative amount on one side is a positive amount on the other.
       const signed = debit - credit;
       [debitCents, creditCents] = signed >= 0 ? [signed, 0] : [0, -signed];
     } else {
-      const amount = parseLedgerAmount(field('amount')) ?? 0;
+      const amount = amountOf(field('amount')) ?? 0;
       [debitCents, creditCents] = amount >= 0 ? [amount, 0] : [0, -amount];
     }
   } catch (error) {

@@ -103,13 +103,32 @@ describe('argv → options', () => {
     expect(() => parseEntry({ date: '2026-01-05', debit: ['a=1'] })).toThrow('at least two lines');
     expect(() => parseEntry({ debit: ['a=1'], credit: ['b=1'] })).toThrow('--date is required');
     expect(() => parseEntry({ date: '2026-01-05', debit: ['a=1.005'], credit: ['b=1'] })).toThrow(
-      'the amount must have at most 2 decimals',
+      '--debit a=1.005: the amount "1.005" has more than 2 decimals',
     );
+    // issue 16: `12,34` posted 1,234.00 and `1,2,3` posted 123.00; zero-padded amounts failed.
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a=12,34'], credit: ['b=1'] })).toThrow(
+      '--debit a=12,34: the amount "12,34" is ambiguous: "," could separate thousands or decimals (with --decimal-comma it reads 12.34)',
+    );
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a=1,2,3'], credit: ['b=1'] })).toThrow(
+      '--debit a=1,2,3: the amount "1,2,3" is not an amount: group digits in threes',
+    );
+    const padded = parseEntry({ date: '2026-01-05', debit: ['a=0001.50'], credit: ['b=$1.50'] });
+    expect(padded.lines.map((l) => l.cents)).toEqual([150, 150]);
+    const comma = parseEntry({
+      date: '2026-01-05',
+      debit: ['a=1.234,56'],
+      credit: ['b=12,34'],
+      decimalComma: true,
+    });
+    expect(comma.lines.map((l) => l.cents)).toEqual([123456, 1234]);
     expect(() => parseEntry({ date: '2026-01-05', debit: ['a'], credit: ['b=1'] })).toThrow(
       '--debit takes ACCOUNT=AMOUNT',
     );
     expect(() => parseEntry({ date: '2026-01-05', debit: ['a=0'], credit: ['b=1'] })).toThrow(
-      'must be positive',
+      '"0" must be a positive amount',
+    );
+    expect(() => parseEntry({ date: '2026-01-05', debit: ['a=-5'], credit: ['b=1'] })).toThrow(
+      '"-5" must be a positive amount',
     );
   });
 

@@ -6,6 +6,7 @@ import {
   decimalToCents,
   formatCents,
   MAX_AMOUNT_CENTS,
+  parseAmountText,
 } from '../../src/core/money.js';
 
 describe('amountToCents (JSON numbers)', () => {
@@ -141,5 +142,93 @@ describe('centsToAmount / formatCents / addCents', () => {
   it('sums exactly and refuses to leave the safe integer range', () => {
     expect(addCents(10, 20)).toBe(30);
     expect(() => addCents(Number.MAX_SAFE_INTEGER, 1)).toThrow('safe integer range');
+  });
+});
+
+describe('parseAmountText: every amount the CLI reads (files and flags)', () => {
+  it.each([
+    ['0001.50', 150],
+    ['-0.00', 0],
+    ['1,234.56', 123456],
+    ['(12.00)', -1200],
+    ['$12', 1200],
+    ['12.00-', -1200],
+    ['(1,234.56)', -123456],
+    ['$1,234.56', 123456],
+    ['-1234.56', -123456],
+    ['-$5', -500],
+    ['$-5.10', -510],
+    ['($5.00)', -500],
+    ['+3', 300],
+    ['  42  ', 4200],
+    ['.50', 50],
+    ['0.01', 1],
+    ['1,000,000', 100000000],
+    ['1,234', 123400],
+    ['1 234.56', 123456],
+    ['1\u00a0234.56', 123456],
+    ["1'234.56", 123456],
+    ['€5', 500],
+    ['999,999,999,999.99', MAX_AMOUNT_CENTS],
+    ['000000000000001', 100],
+    ['', null],
+    ['   ', null],
+  ])('%j → %s cents', (text, cents) => {
+    expect(parseAmountText(text)).toBe(cents);
+  });
+
+  it.each([
+    ['1.234,56', 123456],
+    ['12,34', 1234],
+    ['-12,3', -1230],
+    ['1.234', 123400],
+    ['1 234,56', 123456],
+    ['(1.234,56)', -123456],
+    ['12,34-', -1234],
+    ['€1.234,56', 123456],
+  ])('with --decimal-comma, %j → %s cents', (text, cents) => {
+    expect(parseAmountText(text, { decimalComma: true })).toBe(cents);
+  });
+
+  it.each([
+    [
+      '12,34',
+      '"12,34" is ambiguous: "," could separate thousands or decimals (with --decimal-comma it reads 12.34)',
+    ],
+    ['1,2,3', '"1,2,3" is not an amount: group digits in threes'],
+    ['1.234', '"1.234" has more than 2 decimals (with --decimal-comma it reads 1,234.00)'],
+    ['1.005', '"1.005" has more than 2 decimals (with --decimal-comma it reads 1,005.00)'],
+    ['1,234.567', '"1,234.567" has more than 2 decimals'],
+    ['1.234,56', '"1.234,56" is not an amount (with --decimal-comma it reads 1,234.56)'],
+    ['12,3456', '"12,3456" is not an amount: group digits in threes'],
+    ['1,234 567', '"1,234 567" is not an amount'],
+    ['12.', '"12." is not an amount'],
+    ['--5', '"--5" has more than one minus sign'],
+    ['(5)-', '"(5)-" has more than one minus sign'],
+    ['abc', '"abc" is not an amount'],
+    ['1e5', '"1e5" is not an amount'],
+    ['$', '"$" is not an amount'],
+    ['1000000000000', '"1000000000000" must not exceed 999,999,999,999.99'],
+  ])('refuses %j: %s', (text, message) => {
+    expect(() => parseAmountText(text)).toThrow(message);
+  });
+
+  it.each([
+    [
+      '12.34',
+      '"12.34" is ambiguous: "." could separate thousands or decimals (without --decimal-comma it reads 12.34)',
+    ],
+    ['1,234.56', '"1,234.56" is not an amount (without --decimal-comma it reads 1,234.56)'],
+    ['1,234', '"1,234" has more than 2 decimals (without --decimal-comma it reads 1,234.00)'],
+  ])('with --decimal-comma, refuses %j: %s', (text, message) => {
+    expect(() => parseAmountText(text, { decimalComma: true })).toThrow(message);
+  });
+
+  it('reads a plain amount exactly as the general path does', () => {
+    for (let cents = -100_000; cents <= 100_000; cents += 37) {
+      const text = formatCents(cents, { thousands: false });
+      expect(parseAmountText(text)).toBe(cents);
+      expect(parseAmountText(` ${formatCents(cents)} `)).toBe(cents);
+    }
   });
 });

@@ -5,7 +5,7 @@ import type {
   UpdateJournalEntryBody,
 } from '../../../api/index.js';
 import { isCalendarDay } from '../../../core/calendar.js';
-import { decimalToCents, InvalidAmountError } from '../../../core/money.js';
+import { InvalidAmountError, parseAmountText } from '../../../core/money.js';
 import type { CommandContext } from '../../context.js';
 import { parseDateOption } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
@@ -34,6 +34,7 @@ export function parseCreate(flags: {
   basis?: string;
   debit?: string[];
   credit?: string[];
+  decimalComma?: boolean;
 }): EntryDraft {
   if (!flags.date || !isCalendarDay(flags.date))
     throw new UsageError('--date is required, as YYYY-MM-DD');
@@ -42,8 +43,10 @@ export function parseCreate(flags: {
       const at = text.lastIndexOf('=');
       if (at <= 0) throw new UsageError(`--${side} takes ACCOUNT=AMOUNT, not "${text}"`);
       try {
-        const cents = decimalToCents(text.slice(at + 1).replace(/,/g, ''));
-        if (cents <= 0) throw new InvalidAmountError('must be positive');
+        const amount = text.slice(at + 1);
+        const cents = parseAmountText(amount, { decimalComma: flags.decimalComma });
+        if (cents === null || cents <= 0)
+          throw new InvalidAmountError(`"${amount.trim()}" must be a positive amount`);
         return { account: text.slice(0, at), side, cents };
       } catch (error) {
         if (error instanceof InvalidAmountError)
@@ -167,6 +170,7 @@ export async function update(
     basis?: string;
     debit?: string[];
     credit?: string[];
+    decimalComma?: boolean;
   },
 ): Promise<void> {
   const body: UpdateJournalEntryBody = {};
@@ -179,7 +183,12 @@ export async function update(
   const entityId = await ctx.entityId();
   if (flags.debit?.length || flags.credit?.length) {
     // New lines replace the whole set, as the API does.
-    const draft = parseCreate({ date: '2000-01-01', debit: flags.debit, credit: flags.credit });
+    const draft = parseCreate({
+      date: '2000-01-01',
+      debit: flags.debit,
+      credit: flags.credit,
+      decimalComma: flags.decimalComma,
+    });
     body.lines = [];
     for (const line of draft.lines) {
       const accountId = await ctx.accountId(entityId, line.account);

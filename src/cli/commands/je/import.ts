@@ -27,6 +27,7 @@ export interface ImportOptions {
   dryRun: boolean;
   map: ReturnType<typeof parseMapOption>;
   dateFormat: DateFormat;
+  decimalComma: boolean;
   concurrency: number;
   receipt?: string;
   createMissingAccounts: boolean;
@@ -39,6 +40,7 @@ export function parseImport(
     dryRun?: boolean;
     map?: string;
     dateFormat?: string;
+    decimalComma?: boolean;
     concurrency?: string;
     receipt?: string;
     createMissingAccounts?: boolean;
@@ -68,6 +70,7 @@ export function parseImport(
     dryRun: Boolean(flags.dryRun),
     map,
     dateFormat: (flags.dateFormat ?? 'YYYY-MM-DD') as DateFormat,
+    decimalComma: Boolean(flags.decimalComma),
     concurrency,
     ...(flags.receipt && { receipt: path.resolve(flags.receipt) }),
     createMissingAccounts: Boolean(flags.createMissingAccounts),
@@ -139,7 +142,12 @@ async function checkAndSend(
   // run the embedded platform's engine: the thread costs 20 to 40 MB while the file is read, and
   // an embedded import's memory is near its 200 MB bound already.
   const parseOnWorker = options.dryRun || (await ctx.target()).kind === 'remote';
-  const readOptions = { map: options.map, dateFormat: options.dateFormat, parseOnWorker };
+  const readOptions = {
+    map: options.map,
+    dateFormat: options.dateFormat,
+    decimalComma: options.decimalComma,
+    parseOnWorker,
+  };
   const summary = await summarizeLedger(options.file, readOptions, spool).catch(
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'EISDIR' || error.code === 'EACCES') {

@@ -102,8 +102,9 @@ export async function push(
 ): Promise<void> {
   const { readFileSync } = await import('node:fs');
   const { parse } = await import('csv-parse/sync');
-  const { detectDelimiter, normalizeHeader, parseLedgerAmount, parseLedgerDate } =
+  const { detectDelimiter, normalizeHeader, parseLedgerDate } =
     await import('../../../migrate/ledgerCsv.js');
+  const { parseAmountText } = await import('../../../core/money.js');
   let text: string;
   try {
     text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
@@ -136,7 +137,7 @@ export async function push(
     const day = parseLedgerDate(record[date]);
     let cents: number | null;
     try {
-      cents = parseLedgerAmount(record[amount]);
+      cents = parseAmountText(record[amount] ?? '');
     } catch (error) {
       problems.push(`${file}:${line}: the amount ${(error as Error).message}`);
       return;
