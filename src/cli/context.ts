@@ -1,4 +1,5 @@
 import type { BooksApi } from '../client/index.js';
+import { resolveReference, type Referable } from '../client/references.js';
 import { ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
@@ -15,6 +16,37 @@ export interface GlobalOptions extends GlobalFlags {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A workspace, an entity: what a person calls it, and its id. */
+export interface Named {
+  id: string;
+  name: string;
+}
+
+/** `resolveReference`'s answer as the CLI gives it: the one match, else exit 5 or 2. */
+export function pick<T>(
+  items: readonly T[],
+  given: string,
+  what: string,
+  describe: (item: T) => Referable,
+): T {
+  const resolution = resolveReference(items, given, describe);
+  if (resolution.found) return resolution.found;
+  if (resolution.ambiguous) throw ambiguous(what, given, resolution.ambiguous.map(describe));
+  throw new UserError(
+    `no ${what} "${given}" (by id${what === 'account' ? ', code' : ''} or name)`,
+    ExitCode.NotFound,
+  );
+}
+
+function ambiguous(what: string, given: string, candidates: readonly Referable[]): UserError {
+  return new UserError(
+    `"${given}" names ${candidates.length} ${what === 'entity' ? 'entities' : `${what}s`}: ${candidates
+      .map((c) => `${c.code ? `${c.code} ` : ''}"${c.name}" (${c.id})`)
+      .join(', ')}; use the id`,
+    ExitCode.Usage,
+  );
+}
+
 /**
  * What every command gets: its streams, its output, and — loaded only when first asked for — the
  * API (over HTTP or the embedded platform) and the chosen workspace and entity.
@@ -22,6 +54,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class CommandContext {
   readonly output: Output;
   private connection: Promise<{ api: BooksApi; target: Target }> | undefined;
+  private resolvedTarget: Promise<Target> | undefined;
+  /** What this command has chosen so far, for the messages of its writes. */
+  private readonly chosen: { workspace?: Named; entity?: Named } = {};
 
   constructor(
     readonly io: CliIo,
@@ -36,22 +71,28 @@ export class CommandContext {
     return (await this.connect()).api;
   }
 
-  async target(): Promise<Target> {
-    return (await this.connect()).target;
+  /** Where this command talks to, and the profile's choices (without connecting yet). */
+  target(): Promise<Target> {
+    this.resolvedTarget ??= (async () => {
+      if (this.overrides.embeddedDatabase)
+        return { kind: 'embedded', profileName: 'demo', profile: {} };
+      const [{ openConfig }, { resolveTarget }] = await Promise.all([
+        import('./config.js'),
+        import('./target.js'),
+      ]);
+      return resolveTarget(this.options, this.io.env, openConfig(this.io.env).store);
+    })();
+    return this.resolvedTarget;
   }
 
   private connect(): Promise<{ api: BooksApi; target: Target }> {
     this.connection ??= (async () => {
-      const [{ openConfig }, { resolveTarget }, client, { appendAudit }] = await Promise.all([
-        import('./config.js'),
-        import('./target.js'),
+      const [target, client, { appendAudit }] = await Promise.all([
+        this.target(),
         import('../client/index.js'),
         import('./auditLog.js'),
       ]);
       const env = this.io.env;
-      const target: Target = this.overrides.embeddedDatabase
-        ? { kind: 'embedded', profileName: 'demo', profile: {} }
-        : resolveTarget(this.options, env, openConfig(env).store);
       let transport;
       let token;
       if (target.kind === 'remote') {
@@ -76,8 +117,15 @@ export class CommandContext {
     return this.connection;
   }
 
-  /** A workspace by id or exact name: the one given, else `--workspace`, else the profile's. */
+  /**
+   * The workspace: the one given, else `--workspace`, else the profile's; by id or name (the
+   * one rule of `resolveReference`).
+   */
   async workspaceId(given?: string): Promise<string> {
+    return (await this.workspace(given)).id;
+  }
+
+  private async workspace(given?: string): Promise<Named> {
     const chosen = given ?? this.options.workspace ?? (await this.target()).profile.workspace;
     if (!chosen) {
       throw new UserError(
@@ -85,54 +133,93 @@ export class CommandContext {
         ExitCode.Usage,
       );
     }
-    if (UUID.test(chosen)) return chosen;
-    const workspaces = await (await this.api()).workspaces.all();
-    const match = workspaces.filter((w) => w.name === chosen);
-    if (match.length === 0)
-      throw new UserError(`no workspace named "${chosen}"`, ExitCode.NotFound);
-    if (match.length > 1)
-      throw new UserError(
-        `${match.length} workspaces are named "${chosen}": use the id`,
-        ExitCode.Usage,
-      );
-    return match[0]!.id;
+    const api = await this.api();
+    if (UUID.test(chosen))
+      return this.remember('workspace', (await api.workspaces.get(chosen)).workspace);
+    const workspace = pick(await api.workspaces.all(), chosen, 'workspace', (w) => ({
+      id: w.id,
+      name: w.name,
+    }));
+    return this.remember('workspace', workspace);
   }
 
-  /** An entity by id or exact name (within the workspace): given, `--entity`, or the profile's. */
+  /**
+   * The entity: the one given, else `--entity`; else, when `--workspace` names another
+   * workspace than the profile's, that workspace's only entity (never the profile's entity,
+   * which belongs to another client); else the profile's entity, or its workspace's only one.
+   * An entity named with a workspace must belong to it.
+   */
   async entityId(given?: string): Promise<string> {
-    const chosen = given ?? this.options.entity ?? (await this.target()).profile.entity;
-    if (!chosen)
-      throw new UserError(
-        'no entity chosen: pass --entity or run books use --entity E',
-        ExitCode.Usage,
-      );
-    if (UUID.test(chosen)) return chosen;
-    const entities = await (await this.api()).sandbox.entities(await this.workspaceId());
-    const match = entities.filter((e) => e.name === chosen);
-    if (match.length === 0) throw new UserError(`no entity named "${chosen}"`, ExitCode.NotFound);
-    if (match.length > 1)
-      throw new UserError(
-        `${match.length} entities are named "${chosen}": use the id`,
-        ExitCode.Usage,
-      );
-    return match[0]!.id;
+    return (await this.chosenEntity(given)).entity.id;
   }
 
-  /** An account of the entity by id, code or exact name. */
+  /** The workspace and entity a command works on, with their names (what a write says). */
+  async chosenEntity(given?: string): Promise<{ workspace: Named; entity: Named }> {
+    const profile = (await this.target()).profile;
+    const chosen = given ?? this.options.entity;
+    const api = await this.api();
+    if (chosen !== undefined && UUID.test(chosen) && this.options.workspace === undefined) {
+      const { entity } = await api.sandbox.entity(chosen);
+      const workspace = await this.workspace(entity.workspaceId);
+      return { workspace, entity: this.remember('entity', entity) };
+    }
+    const workspace = await this.workspace();
+    const entities = await api.sandbox.entities(workspace.id);
+    const describe = (e: { id: string; name: string }) => ({ id: e.id, name: e.name });
+    if (chosen !== undefined) {
+      const resolution = resolveReference(entities, chosen, describe);
+      if (resolution.found) return { workspace, entity: this.remember('entity', resolution.found) };
+      if (resolution.ambiguous) throw ambiguous('entity', chosen, resolution.ambiguous);
+      throw new UserError(
+        `no entity "${chosen}" in workspace "${workspace.name}" (${workspace.id})`,
+        ExitCode.NotFound,
+      );
+    }
+    const saved =
+      profile.workspace === workspace.id
+        ? entities.find((e) => e.id === profile.entity)
+        : undefined;
+    const only = entities.length === 1 ? entities[0] : undefined;
+    const entity = saved ?? only;
+    if (!entity) {
+      throw new UserError(
+        entities.length === 0
+          ? `workspace "${workspace.name}" (${workspace.id}) has no entity: create one with books sandbox entity create`
+          : `workspace "${workspace.name}" (${workspace.id}) has ${entities.length} entities: pass --entity (${entities.map((e) => `"${e.name}"`).join(', ')}) or run books use --entity E`,
+        ExitCode.Usage,
+      );
+    }
+    return { workspace, entity: this.remember('entity', entity) };
+  }
+
+  /** An account of the entity by id, code or name. */
   async accountId(entityId: string, given: string): Promise<string> {
     const accounts = await (await this.api()).accounts.all(entityId);
-    const match =
-      accounts.find((a) => a.id === given) ??
-      accounts.find((a) => a.code === given) ??
-      accounts.find((a) => a.name === given);
-    if (!match)
-      throw new UserError(`no account "${given}" (by id, code or name)`, ExitCode.NotFound);
-    return match.id;
+    return pick(accounts, given, 'account', (a) => ({ id: a.id, code: a.code, name: a.name })).id;
   }
 
-  /** Says on stderr what a write touched. */
+  /**
+   * Says on stderr what a write touched, and where: `workspace "Name" (id), entity "Name"
+   * (id): ...` once the command has chosen them.
+   */
   wrote(text: string): void {
-    this.output.note(`books: ${text}`);
+    const where = [
+      this.chosen.workspace &&
+        `workspace "${this.chosen.workspace.name}" (${this.chosen.workspace.id})`,
+      this.chosen.entity && `entity "${this.chosen.entity.name}" (${this.chosen.entity.id})`,
+    ].filter(Boolean);
+    this.output.note(`books: ${where.length > 0 ? `${where.join(', ')}: ` : ''}${text}`);
+  }
+
+  /** Chooses the workspace and entity for what follows (the demo, which has just made them). */
+  chooseEntity(workspace: Named, entity: Named): void {
+    this.remember('workspace', workspace);
+    this.remember('entity', entity);
+  }
+
+  private remember(kind: 'workspace' | 'entity', named: Named): Named {
+    this.chosen[kind] = { id: named.id, name: named.name };
+    return this.chosen[kind];
   }
 
   async close(): Promise<void> {

@@ -11,3 +11,4 @@ export { ApiError, NetworkError } from './errors.js';
 export { httpTransport } from './httpTransport.js';
 export type { Transport, TransportRequest, TransportResponse } from './transport.js';
 export { signingKey, verifyDelivery, WebhookRejection, type VerifiedDelivery } from './webhooks.js';
+export { resolveReference, type Referable, type Resolution } from './references.js';

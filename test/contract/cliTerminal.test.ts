@@ -12,6 +12,7 @@ describe('books output on a terminal and in a pipe', () => {
   let home: ReturnType<typeof temporaryHome>;
   let env: NodeJS.ProcessEnv;
   let entityId: string;
+  let workspaceId: string;
 
   beforeAll(async () => {
     server = await startServer();
@@ -24,6 +25,7 @@ describe('books output on a terminal and in a pipe', () => {
     await books.post(books.entry('2026-02-01', rent.id, cash.id, 2500000));
     env = { ...home.env, BOOKS_BASE_URL: server.baseUrl, BOOKS_TOKEN: server.orgToken };
     entityId = books.entityId;
+    workspaceId = books.workspaceId;
   });
   afterAll(async () => {
     await server.close();
@@ -78,7 +80,9 @@ describe('books output on a terminal and in a pipe', () => {
       { env },
     );
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`books: entity ${entityId}: created account 1001 Savings\n`);
+    expect(result.stderr).toBe(
+      `books: workspace "Terminal Books" (${workspaceId}), entity "Main Street Bakery" (${entityId}): created account 1001 Savings\n`,
+    );
     expect(result.stdout).toContain('code      1001');
   });
 

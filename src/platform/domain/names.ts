@@ -12,7 +12,4 @@ export function requireName(value: string, field: string): string {
   return name;
 }
 
-/** The key under which names compare for uniqueness: trimmed, case-insensitive. */
-export function nameKey(value: string): string {
-  return value.trim().toLocaleLowerCase('en-US');
-}
+export { nameKey } from '../../core/names.js';

@@ -1,7 +1,6 @@
 import type { Class } from '../../../api/index.js';
-import type { CommandContext } from '../../context.js';
+import { pick, type CommandContext } from '../../context.js';
 import { confirmDestructive } from '../../confirm.js';
-import { ExitCode, UserError } from '../../exitCodes.js';
 import { treeLabels } from '../../render/tree.js';
 
 const fields = (c: Class): [string, string][] => [
@@ -11,23 +10,14 @@ const fields = (c: Class): [string, string][] => [
   ['root', c.rootClassId],
 ];
 
-/** A class of the workspace by id or exact label (a label shared by several needs the id). */
+/** A class of the workspace by id or label (a label shared by several classes needs the id). */
 export async function resolveClass(
   ctx: CommandContext,
   workspaceId: string,
   given: string,
 ): Promise<string> {
   const classes = await (await ctx.api()).classes.all(workspaceId);
-  const byId = classes.find((c) => c.id === given);
-  if (byId) return byId.id;
-  const byLabel = classes.filter((c) => c.label === given);
-  if (byLabel.length === 1) return byLabel[0]!.id;
-  if (byLabel.length > 1)
-    throw new UserError(
-      `${byLabel.length} classes are labelled "${given}": use the id`,
-      ExitCode.Usage,
-    );
-  throw new UserError(`no class "${given}"`, ExitCode.NotFound);
+  return pick(classes, given, 'class', (c) => ({ id: c.id, name: c.label })).id;
 }
 
 export async function list(ctx: CommandContext, flags: { tree?: boolean }): Promise<void> {
@@ -64,7 +54,7 @@ export async function create(
   const result = await (
     await ctx.api()
   ).classes.create(workspaceId, { label, ...(parentClassId && { parentClassId }) });
-  ctx.wrote(`workspace ${workspaceId}: created class "${result.class.label}" (${result.class.id})`);
+  ctx.wrote(`created class "${result.class.label}" (${result.class.id})`);
   ctx.output.record(fields(result.class), result);
 }
 
@@ -81,7 +71,7 @@ export async function rename(ctx: CommandContext, given: string, label: string):
   const result = await (
     await ctx.api()
   ).classes.rename(workspaceId, await resolveClass(ctx, workspaceId, given), label);
-  ctx.wrote(`workspace ${workspaceId}: renamed class ${result.class.id} to "${label}"`);
+  ctx.wrote(`renamed class ${result.class.id} to "${label}"`);
   ctx.output.record(fields(result.class), result);
 }
 
@@ -90,5 +80,5 @@ export async function remove(ctx: CommandContext, given: string): Promise<void> 
   const id = await resolveClass(ctx, workspaceId, given);
   await confirmDestructive(ctx, `Delete class ${given} and every class under it?`);
   await (await ctx.api()).classes.delete(workspaceId, id);
-  ctx.wrote(`workspace ${workspaceId}: deleted class ${given} (${id}) and its subtree`);
+  ctx.wrote(`deleted class ${given} (${id}) and its subtree`);
 }

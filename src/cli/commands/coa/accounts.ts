@@ -78,7 +78,7 @@ export function parseCreate(flags: {
 export async function create(ctx: CommandContext, body: CreateAccountBody): Promise<void> {
   const entityId = await ctx.entityId();
   const { account } = await (await ctx.api()).accounts.create(entityId, body);
-  ctx.wrote(`entity ${entityId}: created account ${account.code} ${account.name}`);
+  ctx.wrote(`created account ${account.code} ${account.name}`);
   ctx.output.record(fields(account), { account });
 }
 
@@ -95,7 +95,7 @@ export async function rename(ctx: CommandContext, given: string, name: string): 
   const { account } = await (
     await ctx.api()
   ).accounts.update(entityId, await ctx.accountId(entityId, given), { name });
-  ctx.wrote(`entity ${entityId}: renamed account ${account.code} to "${account.name}"`);
+  ctx.wrote(`renamed account ${account.code} to "${account.name}"`);
   ctx.output.record(fields(account), { account });
 }
 
@@ -114,7 +114,7 @@ export async function move(
     await ctx.api()
   ).accounts.update(entityId, await ctx.accountId(entityId, given), { groupId });
   ctx.wrote(
-    `entity ${entityId}: moved account ${account.code} ${groupId ? `into group ${groupId}` : 'out of its group'}`,
+    `moved account ${account.code} ${groupId ? `into group ${groupId}` : 'out of its group'}`,
   );
   ctx.output.record(fields(account), { account });
 }
@@ -130,9 +130,7 @@ export async function setDisabled(
   const { account } = disabled
     ? await api.accounts.disable(entityId, id)
     : await api.accounts.enable(entityId, id);
-  ctx.wrote(
-    `entity ${entityId}: ${disabled ? 'archived' : 'restored'} account ${account.code} ${account.name}`,
-  );
+  ctx.wrote(`${disabled ? 'archived' : 'restored'} account ${account.code} ${account.name}`);
   ctx.output.record(fields(account), { account });
 }
 
@@ -145,7 +143,7 @@ export async function merge(ctx: CommandContext, source: string, target: string)
   const { account } = await (
     await ctx.api()
   ).accounts.merge(entityId, { sourceAccountId, targetAccountId });
-  ctx.wrote(`entity ${entityId}: merged ${source} into ${account.code} ${account.name}`);
+  ctx.wrote(`merged ${source} into ${account.code} ${account.name}`);
   ctx.output.record(fields(account), { account });
 }
 
@@ -154,7 +152,7 @@ export async function remove(ctx: CommandContext, given: string): Promise<void> 
   const id = await ctx.accountId(entityId, given);
   await confirmDestructive(ctx, `Delete account ${given}?`);
   await (await ctx.api()).accounts.delete(entityId, id);
-  ctx.wrote(`entity ${entityId}: deleted account ${given} (${id})`);
+  ctx.wrote(`deleted account ${given} (${id})`);
 }
 
 /**
@@ -205,7 +203,7 @@ export async function importFile(ctx: CommandContext, file: string): Promise<voi
       ...(await api.accounts.bulkCreate(entityId, valid.slice(start, start + 100))).data,
     );
   }
-  ctx.wrote(`entity ${entityId}: imported ${created.length} accounts from ${file}`);
+  ctx.wrote(`imported ${created.length} accounts from ${file}`);
   await ctx.output.table(
     [
       { header: 'Code', value: (a) => a.code },

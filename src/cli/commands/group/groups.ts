@@ -4,9 +4,9 @@ import {
   type AccountType,
   type UpdateAccountGroupBody,
 } from '../../../api/index.js';
-import type { CommandContext } from '../../context.js';
+import { pick, type CommandContext } from '../../context.js';
 import { confirmDestructive } from '../../confirm.js';
-import { ExitCode, UserError, UsageError } from '../../exitCodes.js';
+import { UsageError } from '../../exitCodes.js';
 import { treeLabels } from '../../render/tree.js';
 
 const fields = (g: AccountGroup): [string, string][] => [
@@ -22,16 +22,14 @@ export function parseType(text: string | undefined): AccountType {
   return type;
 }
 
-/** A group of the entity by id or exact name. */
+/** A group of the entity by id or name. */
 export async function resolveGroup(
   ctx: CommandContext,
   entityId: string,
   given: string,
 ): Promise<string> {
   const groups = await (await ctx.api()).accountGroups.all(entityId);
-  const match = groups.find((g) => g.id === given) ?? groups.filter((g) => g.name === given)[0];
-  if (!match) throw new UserError(`no account group "${given}"`, ExitCode.NotFound);
-  return match.id;
+  return pick(groups, given, 'account group', (g) => ({ id: g.id, name: g.name })).id;
 }
 
 export async function list(ctx: CommandContext, flags: { tree?: boolean }): Promise<void> {
@@ -69,7 +67,7 @@ export async function create(
     type,
     ...(parentGroupId && { parentGroupId }),
   });
-  ctx.wrote(`entity ${entityId}: created account group "${group.name}" (${group.id})`);
+  ctx.wrote(`created account group "${group.name}" (${group.id})`);
   ctx.output.record(fields(group), { group });
 }
 
@@ -96,7 +94,7 @@ export async function update(
   if (Object.keys(body).length === 0)
     throw new UsageError('nothing to change: pass --name, --parent or --top');
   const { group } = await (await ctx.api()).accountGroups.update(entityId, id, body);
-  ctx.wrote(`entity ${entityId}: updated account group "${group.name}"`);
+  ctx.wrote(`updated account group "${group.name}"`);
   ctx.output.record(fields(group), { group });
 }
 
@@ -105,5 +103,5 @@ export async function remove(ctx: CommandContext, given: string): Promise<void> 
   const id = await resolveGroup(ctx, entityId, given);
   await confirmDestructive(ctx, `Delete account group ${given}? Its groups and accounts move up.`);
   await (await ctx.api()).accountGroups.delete(entityId, id);
-  ctx.wrote(`entity ${entityId}: deleted account group ${given} (${id})`);
+  ctx.wrote(`deleted account group ${given} (${id})`);
 }

@@ -95,9 +95,7 @@ export async function create(ctx: CommandContext, draft: EntryDraft): Promise<vo
     });
   }
   const { journalEntry } = await api.journalEntries.create(entityId, body);
-  ctx.wrote(
-    `entity ${entityId}: created journal entry ${journalEntry.id} dated ${journalEntry.dateOnly}`,
-  );
+  ctx.wrote(`created journal entry ${journalEntry.id} dated ${journalEntry.dateOnly}`);
   ctx.output.record(summary(journalEntry, displayAmount), { journalEntry });
 }
 
@@ -156,7 +154,7 @@ export async function remove(
   const entityId = await ctx.entityId();
   await confirmDestructive(ctx, `Delete journal entry ${id}?`);
   await (await ctx.api()).journalEntries.delete(entityId, id, basis(flags.basis));
-  ctx.wrote(`entity ${entityId}: deleted journal entry ${id}`);
+  ctx.wrote(`deleted journal entry ${id}`);
 }
 
 /** `je update ID [--date D] [--memo M | --clear-memo] [--debit A=N ... --credit A=N ...]` */
@@ -206,6 +204,6 @@ export async function update(
   const { journalEntry } = await (
     await ctx.api()
   ).journalEntries.update(entityId, id, body, basis(flags.basis));
-  ctx.wrote(`entity ${entityId}: updated journal entry ${journalEntry.id}`);
+  ctx.wrote(`updated journal entry ${journalEntry.id}`);
   ctx.output.record(summary(journalEntry, displayAmount), { journalEntry });
 }

@@ -111,7 +111,7 @@ export async function create(
     actions,
     ...(flags.note !== undefined && { note: flags.note }),
   });
-  ctx.wrote(`workspace ${workspaceId}: created rule ${rule.id}`);
+  ctx.wrote(`created rule ${rule.id}`);
   ctx.output.record(describe(rule), { rule });
 }
 
@@ -137,7 +137,7 @@ export async function update(
   if (Object.keys(body).length === 0)
     throw new UsageError('nothing to change: pass --when, --then, --note or --clear-note');
   const { rule } = await (await ctx.api()).transactionRules.update(workspaceId, id, body);
-  ctx.wrote(`workspace ${workspaceId}: updated rule ${rule.id}`);
+  ctx.wrote(`updated rule ${rule.id}`);
   ctx.output.record(describe(rule), { rule });
 }
 
@@ -145,5 +145,5 @@ export async function remove(ctx: CommandContext, id: string): Promise<void> {
   const workspaceId = await ctx.workspaceId();
   await confirmDestructive(ctx, `Delete rule ${id}?`);
   await (await ctx.api()).transactionRules.delete(workspaceId, id);
-  ctx.wrote(`workspace ${workspaceId}: deleted rule ${id}`);
+  ctx.wrote(`deleted rule ${id}`);
 }

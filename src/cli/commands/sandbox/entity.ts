@@ -32,7 +32,7 @@ export async function create(
     name,
     ...(bookkeepingStartDate && { bookkeepingStartDate }),
   });
-  ctx.wrote(`workspace ${workspaceId}: created entity "${entity.name}" (${entity.id})`);
+  ctx.wrote(`created entity "${entity.name}" (${entity.id})`);
   ctx.output.record(fields(entity), { entity });
 }
 
