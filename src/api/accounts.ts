@@ -32,6 +32,33 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export const ACCOUNT_CLASSES = ['Assets', 'Liabilities', 'Equity', 'Income', 'Expenses'] as const;
 export type AccountClass = (typeof ACCOUNT_CLASSES)[number];
 
+/** Each type's class (platform-api.md, the type table): an account's class follows its type. */
+export const CLASS_OF_TYPE: Record<AccountType, AccountClass> = {
+  Cash: 'Assets',
+  'Accounts Receivable': 'Assets',
+  Inventory: 'Assets',
+  'Other Current Assets': 'Assets',
+  Investments: 'Assets',
+  'Fixed Assets': 'Assets',
+  'Intangible Assets': 'Assets',
+  'Other Assets': 'Assets',
+  'Prepaid Expenses': 'Assets',
+  'Accounts Payable': 'Liabilities',
+  'Credit Cards': 'Liabilities',
+  'Payroll Liabilities': 'Liabilities',
+  'Short-Term Loans': 'Liabilities',
+  'Other Current Liabilities': 'Liabilities',
+  'Long-Term Loans': 'Liabilities',
+  'Other Liabilities': 'Liabilities',
+  Equity: 'Equity',
+  Income: 'Income',
+  'Other Income': 'Income',
+  COGS: 'Expenses',
+  'Operating Expenses': 'Expenses',
+  'Other Expenses': 'Expenses',
+  'Tax Expenses': 'Expenses',
+};
+
 export const AccountTypeSchema = Type.Union(ACCOUNT_TYPES.map((t) => Type.Literal(t)));
 
 export const AccountSchema = Type.Object(

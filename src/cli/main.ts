@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createRequire } from 'node:module';
 import type { CommandContext, GlobalOptions } from './context.js';
+import type { ImportFailure } from '../migrate/errors.js';
 import { ExitCode, UserError } from './exitCodes.js';
 import { processIo, type CliIo } from './io.js';
 
@@ -993,12 +994,11 @@ export function buildProgram(
         .action(
           run(async () => async (ctx, [file], flags) => {
             const { parseImport } = await import('./commands/je/import.js');
-            const options = {
+            const request = {
               ...parseImport(file!, { ...flags, basis: 'cash' }),
-              finalize: flags.finalize !== false,
-              wait: flags.wait !== false,
+              migration: { finalize: flags.finalize !== false, wait: flags.wait !== false },
             };
-            return (await migrateModule()).run(ctx, options);
+            return (await migrateModule()).run(ctx, request);
           }),
         ),
       '  books migrate run ledger.csv --create-missing-accounts --receipt receipt.csv\n  books migrate run ledger.csv --dry-run',
@@ -1121,11 +1121,15 @@ function importOptions(command: Command): Command {
     )
     .option('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', 'YYYY-MM-DD')
     .option('--decimal-comma', 'amounts write decimals with a comma: 1.234,56')
+    .option(
+      '--encoding <name>',
+      "the file's encoding when not UTF-8: windows-1252, latin1, utf-16le, ...",
+    )
     .option('--concurrency <n>', 'batches in flight', '4')
     .option('--receipt <file>', 'write, per file entry, the id of the journal entry it became')
     .option(
       '--create-missing-accounts',
-      'create accounts the chart lacks (type from account_type)',
+      'create accounts the chart lacks (type from account_type: a type, or asset, liability, equity, income, expense)',
     );
 }
 
@@ -1205,6 +1209,15 @@ export async function main(args: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** How an import's failures (src/migrate's ImportError) end the command. */
+const EXIT_OF_IMPORT_FAILURE: Record<ImportFailure, ExitCode> = {
+  'invalid-file': ExitCode.InvalidFile,
+  usage: ExitCode.Usage,
+  'part-way': ExitCode.Resumable,
+  interrupted: ExitCode.Interrupted,
+  refused: ExitCode.Refused,
+};
+
 /** The one place where failures become messages and exit codes. */
 async function reportError(error: unknown, io: CliIo, json: boolean): Promise<number> {
   const fail = (
@@ -1226,6 +1239,9 @@ async function reportError(error: unknown, io: CliIo, json: boolean): Promise<nu
       : ExitCode.Usage;
   }
   if (error instanceof UserError) return fail(error.exitCode, null, error.message);
+  const { ImportError } = await import('../migrate/errors.js');
+  if (error instanceof ImportError)
+    return fail(EXIT_OF_IMPORT_FAILURE[error.failure], null, error.message);
   const { ApiError, NetworkError } = await import('../client/index.js');
   if (error instanceof ApiError) {
     const code =

@@ -1,3 +1,4 @@
+import { csvField } from '../core/csv.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './exitCodes.js';
 
@@ -28,10 +29,7 @@ export function listLimit(flags: { limit?: string; all?: boolean }, isTTY: boole
   return limit;
 }
 
-/** RFC 4180 field quoting. */
-export function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvField } from '../core/csv.js';
 
 /**
  * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,

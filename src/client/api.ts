@@ -177,9 +177,11 @@ export function booksApi(client: ApiClient) {
         get<{ accountingMigration: AccountingMigration }>(
           `${entity(entityId)}/accounting-migration`,
         ),
-      create: (entityId: string) =>
+      create: (entityId: string, idempotencyKey?: string) =>
         post<{ accountingMigration: AccountingMigration }>(
           `${entity(entityId)}/accounting-migration`,
+          undefined,
+          idempotencyKey,
         ),
       generateRules: (entityId: string) =>
         post<{ accountingMigration: AccountingMigration }>(
@@ -201,6 +203,8 @@ export function booksApi(client: ApiClient) {
     sandbox: {
       createOrganization: (name: string) =>
         post<CreateOrganizationResponse>('/sandbox/v1/organizations', { name }),
+      workspace: (id: string) =>
+        get<{ workspace: SandboxWorkspace }>(`/sandbox/v1/workspaces/${enc(id)}`),
       updateWorkspace: (id: string, body: UpdateWorkspaceFlagsBody) =>
         patch<{ workspace: SandboxWorkspace }>(`/sandbox/v1/workspaces/${enc(id)}`, body),
       createEntity: (workspaceId: string, body: CreateEntityBody) =>

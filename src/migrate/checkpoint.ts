@@ -1,17 +1,33 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** A batch an earlier run sent: its content hash, its entries' fingerprints, their ids. */
+export interface SentBatch {
+  hash: string;
+  /** The fingerprints of its entries, comma-separated ('' when not known). */
+  fingerprints: string;
+  ids: string[] | undefined;
+}
+
+type Record =
+  | { batch: number; hash?: string; entries?: string; ids: string[] }
+  | { accounts: { [identity: string]: string } };
+
 /**
- * Finished batches of one import (one entity, one file, one ledger basis), appended one JSON line
- * per batch as each commits: a rerun after a crash or a kill sends only what is missing. A torn
+ * What an import (one file, by its path, into one entity and ledger basis) has done, appended
+ * one JSON line at a time as it happens: each batch sent (number, content hash, entries'
+ * fingerprints, journal entry ids) and the accounts the file's names resolved to. A rerun after a
+ * crash, a kill or a fix of the file sends only the batches not yet sent, checks that the sent
+ * ones did not change, and posts every account name to the account it went to before. A torn
  * last line (the process died while writing it) is ignored: that batch is sent again with its
  * key, and the platform replays it.
  *
- * In memory it holds the finished batch numbers, and the journal entry ids only when asked to
- * (`keepIds`, for a receipt): a million-line import otherwise keeps a quarter of a million ids.
+ * In memory it holds the sent batches' hashes and fingerprints, and their journal entry ids only
+ * when asked to (`keepIds`, for a receipt).
  */
 export class Checkpoint {
-  private readonly finished = new Map<number, string[] | null>();
+  private readonly sentBatches = new Map<number, SentBatch>();
+  private readonly accountIds = new Map<string, string>();
   /** The file ends in a torn line: the next record must start on a line of its own. */
   private tornTail = false;
 
@@ -24,33 +40,91 @@ export class Checkpoint {
     this.tornTail = text !== '' && !text.endsWith('\n');
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
+      let record: Record;
       try {
-        const { batch, ids } = JSON.parse(line) as { batch: number; ids: string[] };
-        this.finished.set(batch, this.options.keepIds ? ids : null);
+        record = JSON.parse(line) as Record;
       } catch {
-        // A line cut short by a crash: its batch is simply not finished.
+        continue; // A line cut short by a crash: its batch is simply not sent.
+      }
+      if ('accounts' in record) {
+        for (const [identity, id] of Object.entries(record.accounts))
+          this.accountIds.set(identity, id);
+      } else {
+        this.keep(record.batch, record.hash ?? '', record.entries ?? '', record.ids);
       }
     }
   }
 
-  /** The numbers of the finished batches, in the order they finished. */
+  /** The numbers of the sent batches, in the order they were sent. */
   batches(): number[] {
-    return [...this.finished.keys()];
+    return [...this.sentBatches.keys()];
+  }
+
+  sent(batch: number): SentBatch | undefined {
+    return this.sentBatches.get(batch);
   }
 
   has(batch: number): boolean {
-    return this.finished.has(batch);
+    return this.sentBatches.has(batch);
   }
 
-  /** The journal entry ids a finished batch became (kept with `keepIds` only). */
+  /** The journal entry ids a sent batch became (kept with `keepIds` only). */
   ids(batch: number): string[] | undefined {
-    return this.finished.get(batch) ?? undefined;
+    return this.sentBatches.get(batch)?.ids;
   }
 
-  record(batch: number, ids: string[]): void {
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    appendFileSync(this.file, `${this.tornTail ? '\n' : ''}${JSON.stringify({ batch, ids })}\n`);
+  record(batch: number, hash: string, fingerprints: string[], ids: string[]): void {
+    this.append({ batch, hash, entries: fingerprints.join(','), ids });
+    this.keep(batch, hash, fingerprints.join(','), ids);
+  }
+
+  /** The accounts earlier runs posted the file's account names to (identity → account id). */
+  accounts(): ReadonlyMap<string, string> {
+    return this.accountIds;
+  }
+
+  rememberAccounts(accounts: ReadonlyMap<string, string>): void {
+    const fresh = [...accounts].filter(([identity, id]) => this.accountIds.get(identity) !== id);
+    if (fresh.length === 0) return;
+    this.append({ accounts: Object.fromEntries(fresh) });
+    for (const [identity, id] of fresh) this.accountIds.set(identity, id);
+  }
+
+  /**
+   * Takes over the batches of a checkpoint written by an earlier version of `books`, which was
+   * named by the file's hash and knew batches by number only: the same bytes cut the same
+   * batches, so its batches are this file's, already sent.
+   */
+  adopt(legacyFile: string, hashOf: (batch: number) => string | undefined): number {
+    if (!existsSync(legacyFile)) return 0;
+    let adopted = 0;
+    for (const line of readFileSync(legacyFile, 'utf8').split('\n')) {
+      try {
+        const { batch, ids } = JSON.parse(line) as { batch: number; ids: string[] };
+        const hash = hashOf(batch);
+        if (hash === undefined || this.has(batch)) continue;
+        this.record(batch, hash, [], ids);
+        adopted += 1;
+      } catch {
+        // A torn or empty line.
+      }
+    }
+    return adopted;
+  }
+
+  private keep(batch: number, hash: string, fingerprints: string, ids: string[] | undefined) {
+    this.sentBatches.set(batch, {
+      hash,
+      fingerprints,
+      ids: this.options.keepIds ? ids : undefined,
+    });
+  }
+
+  private append(record: Record): void {
+    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    appendFileSync(this.file, `${this.tornTail ? '\n' : ''}${JSON.stringify(record)}\n`, {
+      mode: 0o600,
+    });
     this.tornTail = false;
-    this.finished.set(batch, this.options.keepIds ? ids : null);
   }
 }

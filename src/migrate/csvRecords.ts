@@ -1,5 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import iconv from 'iconv-lite';
 import { Worker } from 'node:worker_threads';
 import { Parser } from 'csv-parse';
 
@@ -9,12 +12,39 @@ export interface RecordChunk {
   lines: number[];
 }
 
-/** What a CSV error carries to the reader: csv-parse's code and line, or a file error's code. */
+/** A file that cannot be read as CSV text: a CSV error (csv-parse's), or its bytes. */
 export interface ReadFailure {
+  kind: 'csv' | 'bytes';
+  /** csv-parse's code, for a CSV error. */
   code?: string;
+  /** The file line where reading stopped. */
   lines?: number;
   message: string;
 }
+
+export class CsvReadError extends Error implements ReadFailure {
+  override name = 'CsvReadError';
+  constructor(
+    readonly kind: ReadFailure['kind'],
+    message: string,
+    readonly lines: number | undefined,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** How to read the file's bytes. */
+export interface TextOptions {
+  /**
+   * The file's encoding (`--encoding`, any iconv-lite name). Without it: UTF-8, validated, its
+   * BOM skipped; UTF-16 when the file starts with a UTF-16 BOM.
+   */
+  encoding?: string;
+}
+
+/** A record (a line, quoted line breaks included) longer than this is refused, not buffered. */
+export const MAX_RECORD_CHARACTERS = 1024 * 1024;
 
 /**
  * csv-parse's parser, fed a chunk at a time, handing over each chunk's records together with
@@ -27,7 +57,13 @@ class NumberedRecords extends Parser {
   private chunk: RecordChunk = { records: [], lines: [] };
 
   constructor(delimiter: string) {
-    super({ bom: true, delimiter, skip_empty_lines: true, relax_column_count: true });
+    super({
+      bom: true,
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      max_record_size: MAX_RECORD_CHARACTERS,
+    });
     // A CSV error reaches the caller through `parse`, below.
     this.on('error', () => {});
   }
@@ -40,11 +76,14 @@ class NumberedRecords extends Parser {
     return true;
   }
 
-  /** Parses `bytes`, or without them the end of the input; answers csv-parse's error, if any. */
-  parse(bytes?: Buffer): Promise<Error | undefined> {
+  /** Parses `text`, or without it the end of the input; answers csv-parse's error, if any. */
+  parse(text?: Buffer | string): Promise<CsvReadError | undefined> {
     return new Promise((resolve) => {
-      const done = (error?: Error | null) => resolve(error ?? undefined);
-      if (bytes) this.write(bytes, done);
+      const done = (error?: (Error & { code?: string; lines?: number }) | null) =>
+        resolve(
+          error ? new CsvReadError('csv', csvMessage(error), error.lines, error.code) : undefined,
+        );
+      if (text !== undefined) this.write(text, done);
       else this.end(done);
     });
   }
@@ -56,33 +95,239 @@ class NumberedRecords extends Parser {
   }
 }
 
+/** csv-parse's errors in the words of someone fixing the file. */
+function csvMessage(error: Error & { code?: string; field?: unknown }): string {
+  switch (error.code) {
+    case 'CSV_MAX_RECORD_SIZE':
+      return `a record is longer than ${MAX_RECORD_CHARACTERS.toLocaleString('en-US')} characters (an unclosed quote, or not a CSV file)`;
+    case 'INVALID_OPENING_QUOTE':
+    case 'CSV_INVALID_OPENING_QUOTE':
+      return 'a quote inside a field that does not start with one: quote the whole field and double the quotes inside it ("a ""quoted"" word")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `a quoted field goes on after its closing quote (${error.message.replace(/^.*?got /, 'got ').replace(/ at line \d+.*$/, '')}): double a quote inside a quoted field ("")`;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is still open at the end of the file: a closing quote is missing';
+    default:
+      return error.message;
+  }
+}
+
 /**
  * The records of a CSV file, a chunk's worth at a time, parsed on this thread; `onEnd` gets the
- * SHA-256 of the file's bytes once all are read. A CSV error is thrown with csv-parse's `code`
- * and `lines`, after the records before it.
+ * SHA-256 of the file's bytes once all are read. The delimiter is the header line's most
+ * frequent of `,` `;` and tab. A CSV error or bytes that are not text are thrown as a
+ * CsvReadError with the file line, after the records before it.
  */
 export async function* parseRecords(
   file: string,
-  delimiter: string,
+  options: TextOptions,
   onEnd: (hash: string) => void,
 ): AsyncGenerator<RecordChunk> {
   const hash = createHash('sha256');
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
-  const parser = new NumberedRecords(delimiter);
+  let decoder: TextDecoding | undefined;
+  let parser: NumberedRecords | undefined;
   try {
     for await (const bytes of input as AsyncIterable<Buffer>) {
       hash.update(bytes);
-      const failure = await parser.parse(bytes);
+      decoder ??= textDecoding(bytes, options.encoding);
+      const text = decoder.decode(bytes);
+      if (typeof text === 'number') throw await bytesFailure(file, text, decoder);
+      parser ??= new NumberedRecords(detectDelimiter(firstLine(text)));
+      const failure = await parser.parse(text);
       // Records parsed before a CSV error are still read (and checked) before it is reported.
       yield parser.takeParsed();
       if (failure) throw failure;
     }
-    const failure = await parser.parse();
-    yield parser.takeParsed();
-    if (failure) throw failure;
+    const rest = decoder?.end();
+    if (typeof rest === 'number') throw await bytesFailure(file, rest, decoder!);
+    if (parser) {
+      if (rest) await parser.parse(rest);
+      const failure = await parser.parse();
+      yield parser.takeParsed();
+      if (failure) throw failure;
+    }
     onEnd(hash.digest('hex'));
   } finally {
     input.destroy();
+  }
+}
+
+function firstLine(text: Buffer | string): string {
+  const head =
+    typeof text === 'string'
+      ? text.slice(0, 64 * 1024)
+      : text.subarray(0, 64 * 1024).toString('utf8');
+  return head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+}
+
+/** The delimiter of a header line: the most frequent of `,` `;` and tab. */
+export function detectDelimiter(headerLine: string): ',' | ';' | '\t' {
+  const count = (c: string) => headerLine.split(c).length - 1;
+  const candidates: (',' | ';' | '\t')[] = [',', ';', '\t'];
+  return candidates.reduce((best, c) => (count(c) > count(best) ? c : best), ',');
+}
+
+/**
+ * A file's bytes as text, a chunk at a time: text for csv-parse, or the file offset of the first
+ * byte that is not text (invalid UTF-8, or a NUL, which no CSV holds).
+ */
+interface TextDecoding {
+  readonly name: string;
+  decode(bytes: Buffer): Buffer | string | number;
+  /** The end of the file: what is left, or the offset of an incomplete last character. */
+  end(): string | number | undefined;
+}
+
+function textDecoding(first: Buffer, encoding: string | undefined): TextDecoding {
+  if (encoding === undefined || /^utf-?8$/i.test(encoding)) {
+    if (encoding === undefined && first[0] === 0xff && first[1] === 0xfe)
+      return iconvDecoding('utf-16le');
+    if (encoding === undefined && first[0] === 0xfe && first[1] === 0xff)
+      return iconvDecoding('utf-16be');
+    return utf8Decoding();
+  }
+  return iconvDecoding(encoding);
+}
+
+/**
+ * UTF-8, checked rather than decoded (csv-parse decodes it): a character split between two
+ * chunks waits for the next one. Invalid bytes are never replaced by U+FFFD.
+ */
+function utf8Decoding(): TextDecoding {
+  let carry: Buffer | undefined;
+  let offset = 0;
+  return {
+    name: 'UTF-8',
+    decode(bytes) {
+      const data = carry ? Buffer.concat([carry, bytes]) : bytes;
+      const complete = data.subarray(0, data.length - incompleteTail(data));
+      const start = offset - (carry?.length ?? 0);
+      const nul = complete.indexOf(0);
+      if (!isUtf8(complete)) {
+        const invalid = firstInvalidUtf8(complete);
+        return start + (nul >= 0 && nul < invalid ? nul : invalid);
+      }
+      if (nul >= 0) return start + nul;
+      carry =
+        data.length > complete.length ? Buffer.from(data.subarray(complete.length)) : undefined;
+      offset += bytes.length;
+      return complete;
+    },
+    end: () => (carry ? offset - carry.length : undefined),
+  };
+}
+
+/** Bytes at the end of `data` that start a character the chunk does not finish. */
+function incompleteTail(data: Buffer): number {
+  for (let back = 1; back <= Math.min(3, data.length); back += 1) {
+    const byte = data[data.length - back]!;
+    if (byte < 0x80) return 0;
+    if (byte >= 0xc0) {
+      const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return length > back ? back : 0;
+    }
+  }
+  return 0;
+}
+
+/** The offset of the first byte of `bytes` that does not begin a valid UTF-8 character. */
+function firstInvalidUtf8(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length;) {
+    const byte = bytes[i]!;
+    const length =
+      byte < 0x80 ? 1 : byte < 0xc2 ? 0 : byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : byte < 0xf5 ? 4 : 0;
+    if (length === 0 || !isUtf8(bytes.subarray(i, i + length)) || i + length > bytes.length)
+      return i;
+    i += length;
+  }
+  return bytes.length;
+}
+
+function iconvDecoding(encoding: string): TextDecoding {
+  const decoder = iconv.getDecoder(encoding);
+  let offset = 0;
+  const checked = (text: string): string | number => {
+    const nul = text.indexOf('\0');
+    // A NUL's byte offset is not known after decoding: the chunk's start stands for it.
+    return nul >= 0 ? offset : text;
+  };
+  return {
+    name: encoding,
+    decode(bytes) {
+      const text = checked(decoder.write(bytes));
+      offset += bytes.length;
+      return text;
+    },
+    end: () => {
+      const rest = decoder.end();
+      return rest ? checked(rest) : undefined;
+    },
+  };
+}
+
+/** Why the bytes at `offset` are not text, at their file line. */
+async function bytesFailure(
+  file: string,
+  offset: number,
+  decoding: TextDecoding,
+): Promise<CsvReadError> {
+  const { line, byte, before } = await lineAt(file, offset);
+  if (byte === 0) {
+    const utf16 = decoding.name === 'UTF-8' && /^[^\0]?(\0[^\0])+/.test(before.slice(-16));
+    return new CsvReadError(
+      'bytes',
+      utf16
+        ? `the file holds NUL bytes: it looks like UTF-16 without a byte order mark; pass --encoding utf-16le (or utf-16be)`
+        : `the file holds a NUL byte (at byte ${offset}): it is not a CSV text file`,
+      line,
+    );
+  }
+  if (byte === undefined) {
+    return new CsvReadError(
+      'bytes',
+      `the file ends in the middle of a ${decoding.name} character`,
+      line,
+    );
+  }
+  return new CsvReadError(
+    'bytes',
+    `byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} (at byte ${offset}) is not ${decoding.name}: if the file was saved in another encoding, name it with --encoding (windows-1252 and latin1 are common for Western European files)`,
+    line,
+  );
+}
+
+/** The file line holding byte `offset`, that byte, and a few bytes before it (as latin1). */
+async function lineAt(
+  file: string,
+  offset: number,
+): Promise<{ line: number; byte: number | undefined; before: string }> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(1 << 20);
+    let line = 1;
+    for (let position = 0; position < offset;) {
+      const { bytesRead } = await handle.read(
+        buffer,
+        0,
+        Math.min(buffer.length, offset - position),
+        position,
+      );
+      if (bytesRead === 0) break;
+      for (let i = buffer.indexOf(10, 0); i >= 0 && i < bytesRead; i = buffer.indexOf(10, i + 1))
+        line += 1;
+      position += bytesRead;
+    }
+    const start = Math.max(0, offset - 16);
+    const { bytesRead } = await handle.read(buffer, 0, offset - start + 1, start);
+    const window = buffer.subarray(0, bytesRead);
+    return {
+      line,
+      byte: window[offset - start],
+      before: window.subarray(0, offset - start).toString('latin1'),
+    };
+  } finally {
+    await handle.close();
   }
 }
 
@@ -117,11 +362,11 @@ export class Signal {
  */
 export async function* parseRecordsOnWorker(
   file: string,
-  delimiter: string,
+  options: TextOptions,
   onEnd: (hash: string) => void,
 ): AsyncGenerator<RecordChunk> {
   const worker = new Worker(new URL('./csvWorker.js', import.meta.url), {
-    workerData: { file, delimiter },
+    workerData: { file, options },
     // The thread keeps only a few chunks: a small young generation keeps its memory small, and
     // measured as fast as the default (48 MB) on a million-line file.
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
@@ -153,7 +398,8 @@ export async function* parseRecordsOnWorker(
         return;
       }
       if (message.kind === 'failed') {
-        throw Object.assign(new Error(message.failure.message), message.failure);
+        const { kind, message: text, lines, code } = message.failure;
+        throw new CsvReadError(kind, text, lines, code);
       }
       worker.postMessage('next');
       yield message.chunk;

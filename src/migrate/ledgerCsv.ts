@@ -140,11 +140,23 @@ function calendarDayOf(value: string, format: DateFormat): CalendarDay | undefin
   return isCalendarDay(iso) ? iso : undefined;
 }
 
+/** The key of an account named by code and name (either may be missing, not both). */
+export function accountKey(code: string | undefined, name: string | undefined): string {
+  return `${code ?? ''}\u0000${name ?? ''}`;
+}
+
 /** One line of the file, read and checked. */
 export interface LedgerLine {
   fileLine: number;
   date: CalendarDay;
+  /**
+   * The account as the file names it: the `account` column's text, or, with `account_code` /
+   * `account_name` columns, `accountKey(code, name)`. Lines naming an account alike share it.
+   */
   account: string;
+  /** From `account_code` / `account_name` (undefined with an `account` column, or when empty). */
+  accountCode: string | undefined;
+  accountName: string | undefined;
   accountType: string | undefined;
   debitCents: Cents;
   creditCents: Cents;
@@ -169,6 +181,20 @@ export interface Problem {
   message: string;
 }
 
+/**
+ * Problems kept to report: the first ones. A file wrong on every one of a million lines would
+ * otherwise hold a message per line in memory; the rest are counted.
+ */
+export const MAX_KEPT_PROBLEMS = 10_000;
+
+export function reportProblem(
+  result: { problems: Problem[]; problemCount: number },
+  problem: Problem,
+): void {
+  result.problemCount += 1;
+  if (result.problems.length < MAX_KEPT_PROBLEMS) result.problems.push(problem);
+}
+
 /** How a file writes its dates and amounts. */
 export interface LineFormat {
   dateFormat: DateFormat;
@@ -190,7 +216,16 @@ export function readLine(
   const date = parseLedgerDate(field('date'), dateFormat);
   if (!date)
     return { fileLine, message: `date "${field('date') ?? ''}" is not a date (${dateFormat})` };
-  const account = field('account') || field('accountCode') || field('accountName') || '';
+  // With account_code / account_name columns the pair names the account (a lone `account`
+  // column beside them is not read); else the `account` column, a code or a name.
+  const paired = columns.accountCode !== undefined || columns.accountName !== undefined;
+  const accountCode = (paired && field('accountCode')) || undefined;
+  const accountName = (paired && field('accountName')) || undefined;
+  const account = paired
+    ? accountCode || accountName
+      ? accountKey(accountCode, accountName)
+      : ''
+    : (field('account') ?? '');
   if (account === '') return { fileLine, message: 'the account is empty' };
   let debitCents: Cents;
   let creditCents: Cents;
@@ -224,6 +259,8 @@ export function readLine(
     fileLine,
     date,
     account,
+    accountCode,
+    accountName,
     accountType: field('accountType') || undefined,
     debitCents,
     creditCents,
@@ -345,13 +382,6 @@ export class EntryGrouper {
   }
 }
 
-/** The delimiter of a header line: the most frequent of `,` `;` and tab. */
-export function detectDelimiter(headerLine: string): ',' | ';' | '\t' {
-  const count = (c: string) => headerLine.split(c).length - 1;
-  const candidates: (',' | ';' | '\t')[] = [',', ';', '\t'];
-  return candidates.reduce((best, c) => (count(c) > count(best) ? c : best), ',');
-}
-
 /**
  * The entry ids a pass has closed, for the "appears again" check over millions of lines: each id
  * is kept as a 64-bit hash (FNV-1a and a Murmur-style mix, 32 bits each) in open-addressed typed
@@ -409,7 +439,8 @@ export class SeenIds {
   }
 }
 
-function hashId(id: string): [number, number] {
+/** Two 32-bit hashes of a text (FNV-1a and a Murmur-style mix): a cheap 64-bit fingerprint. */
+export function hashId(id: string): [number, number] {
   let fnv = 0x811c9dc5;
   let murmur = 0x9747b28c ^ id.length;
   for (let i = 0; i < id.length; i += 1) {

@@ -9,20 +9,32 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { LedgerEntry, LedgerLine } from './ledgerCsv.js';
+import type { Cents } from '../core/money.js';
+import type { BatchPlan } from './batches.js';
 
-/** What sending an entry needs of it: its place in the file, date, memo and lines. */
-export interface BatchEntry extends Pick<LedgerEntry, 'fileLine' | 'entry' | 'date' | 'memo'> {
-  lines: Pick<LedgerLine, 'account' | 'debitCents' | 'creditCents' | 'description' | 'classes'>[];
+/** An entry as pass two sends it: its place in the file, and what it says. */
+export interface BatchEntry {
+  fileLine: number;
+  entry: string | undefined;
+  date: string;
+  memo: string;
+  lines: {
+    account: string;
+    debitCents: Cents;
+    creditCents: Cents;
+    description: string;
+    classes: string[];
+  }[];
+  /** The entry's content text (`entryContent`), whose fingerprint the checkpoint keeps. */
+  content: string;
 }
 
 export interface Batch {
-  number: number;
+  plan: BatchPlan;
   entries: BatchEntry[];
 }
 
-type SpooledLine = [string, number, number, string, string[]];
-type SpooledEntry = [number, string | null, string, string, SpooledLine[]];
+type SpooledContent = [string, string, [string, number, number, string, string[]][]];
 
 /** Bytes gathered before each write. */
 const WRITE_CHUNK = 1 << 20;
@@ -30,7 +42,8 @@ const WRITE_CHUNK = 1 << 20;
 /**
  * Pass one's copy of a valid file's entries, for pass two to read back instead of parsing and
  * checking the CSV again: JSON is read many times faster than CSV is parsed, and the second
- * parse was a third of an import's own work. One JSON array per entry, in file order, in a
+ * parse was a third of an import's own work. One line per entry, in file order: its file line,
+ * its entry id and its content (`entryContent`), tab-separated (JSON holds no raw tab). In a
  * private directory made under `parent`, which `remove` deletes. It is about as large as the CSV.
  */
 export class EntrySpool {
@@ -45,15 +58,8 @@ export class EntrySpool {
     this.descriptor = openSync(this.file, 'w', 0o600);
   }
 
-  add(entry: LedgerEntry): void {
-    const spooled: SpooledEntry = [
-      entry.fileLine,
-      entry.entry ?? null,
-      entry.date,
-      entry.memo,
-      entry.lines.map((l) => [l.account, l.debitCents, l.creditCents, l.description, l.classes]),
-    ];
-    const text = `${JSON.stringify(spooled)}\n`;
+  add(fileLine: number, entry: string | undefined, content: string): void {
+    const text = `${fileLine}\t${JSON.stringify(entry ?? null)}\t${content}\n`;
     this.pending.push(text);
     this.pendingLength += text.length;
     if (this.pendingLength >= WRITE_CHUNK) this.flush();
@@ -65,16 +71,19 @@ export class EntrySpool {
     this.close();
   }
 
-  /** The entries, in file order, in batches of `size`, streamed. */
-  async *batches(size: number): AsyncGenerator<Batch> {
+  /** The entries, in file order, cut into the batches pass one planned, streamed. */
+  async *batches(plans: readonly BatchPlan[]): AsyncGenerator<Batch> {
     const lines = createInterface({ input: createReadStream(this.file), crlfDelay: Infinity });
     let entries: BatchEntry[] = [];
     let number = 0;
     for await (const line of lines) {
-      const [fileLine, entry, date, memo, spooledLines] = JSON.parse(line) as SpooledEntry;
+      const first = line.indexOf('\t');
+      const second = line.indexOf('\t', first + 1);
+      const content = line.slice(second + 1);
+      const [date, memo, spooledLines] = JSON.parse(content) as SpooledContent;
       entries.push({
-        fileLine,
-        entry: entry ?? undefined,
+        fileLine: Number(line.slice(0, first)),
+        entry: (JSON.parse(line.slice(first + 1, second)) as string | null) ?? undefined,
         date,
         memo,
         lines: spooledLines.map(([account, debitCents, creditCents, description, classes]) => ({
@@ -84,13 +93,14 @@ export class EntrySpool {
           description,
           classes,
         })),
+        content,
       });
-      if (entries.length === size) {
-        yield { number: number++, entries };
+      if (entries.length === plans[number]!.entries) {
+        yield { plan: plans[number]!, entries };
         entries = [];
+        number += 1;
       }
     }
-    if (entries.length > 0) yield { number, entries };
   }
 
   /** Deletes the file and its directory. */

@@ -269,10 +269,26 @@ describe('books migrate run (the built binary against books serve)', () => {
   it('--dry-run checks the whole file and sends nothing; a bad file still exits 3', async () => {
     const file = path.join(home.home, 'ledger.csv');
     writeFileSync(file, ledgerCsv(2_000));
-    const valid = await runBooks(['migrate', 'run', file, '--dry-run'], env);
+    // Checked against the live chart, which lacks the file's accounts.
+    const lacking = await runBooks(['migrate', 'run', file, '--dry-run'], env);
+    expect(lacking.code).toBe(3);
+    expect(lacking.stderr).toContain(
+      `${file}:3: no account "Checking" in the chart (add it, or pass --create-missing-accounts with an account_type column) (2000 lines)`,
+    );
+    const valid = await runBooks(
+      ['migrate', 'run', file, '--dry-run', '--create-missing-accounts'],
+      env,
+    );
     expect(valid.code, valid.stderr).toBe(0);
     expect(valid.stderr).toContain(`${file}: 2000 entries, 5 accounts, 2025-01-01 to 2025-12-31`);
+    expect(valid.stderr).toContain(
+      '--dry-run: would create 5 accounts: "Meals" (Operating Expenses), "Checking" (Cash), "Supplies" (Operating Expenses), "Travel" (Operating Expenses), "Sales" (Income)',
+    );
     expect(valid.stderr).toContain('--dry-run: the file is valid; nothing was sent');
+    expect(
+      (await api('GET', `/platform/v1/entities/${entityId}/chart-of-accounts`)).body.pagination
+        .total,
+    ).toBe(0);
 
     const bad = path.join(home.home, 'bad.csv');
     writeFileSync(bad, `${ledgerCsv(20).trimEnd()}\nE99,2025-12-01,Sales,Income,"-4,x\n`);

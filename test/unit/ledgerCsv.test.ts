@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Checkpoint } from '../../src/migrate/checkpoint.js';
-import { batchKey, reconcile, sendBatches, summarizeLedger } from '../../src/migrate/importer.js';
+import { detectDelimiter } from '../../src/migrate/csvRecords.js';
 import {
-  detectDelimiter,
   mapColumns,
   parseLedgerDate,
   parseMapOption,
   SeenIds,
 } from '../../src/migrate/ledgerCsv.js';
-import { readLedger, type ReadOptions, type ReadResult } from '../../src/migrate/reader.js';
-import { EntrySpool, type Batch } from '../../src/migrate/spool.js';
+import { newReadResult, readLedger, type ReadOptions } from '../../src/migrate/reader.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-csv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,16 +20,6 @@ const fileOf = (text: string) => {
   writeFileSync(file, text);
   return file;
 };
-const spools: EntrySpool[] = [];
-afterAll(() => spools.forEach((spool) => spool.remove()));
-/** Pass one over `file`, keeping its entries for pass two's batches. */
-async function spooled(file: string): Promise<EntrySpool> {
-  const spool = new EntrySpool(dir);
-  spools.push(spool);
-  await summarizeLedger(file, {}, spool);
-  spool.finish();
-  return spool;
-}
 describe('dates', () => {
   it.each([
     ['2026-01-31', 'YYYY-MM-DD', '2026-01-31'],
@@ -122,7 +109,7 @@ describe.each([
   { parsing: 'on a worker thread', reader: builtReadLedger, parseOnWorker: true },
 ])('reading a ledger file (streamed), csv-parse $parsing', ({ reader, parseOnWorker }) => {
   async function read(text: string, options: ReadOptions = {}) {
-    const result: ReadResult = { hash: '', lines: 0, problems: [] };
+    const result = newReadResult();
     const entries = [];
     const readWith = await reader();
     for await (const entry of readWith(fileOf(text), { ...options, parseOnWorker }, result))
@@ -265,174 +252,6 @@ describe.each([
       '2: date "2026-13-01" is not a date (YYYY-MM-DD)',
       expect.stringMatching(/^3: .*quote/i),
     ]);
-  });
-});
-
-describe('batches, keys, checkpoints and reconciliation', () => {
-  const ledger = (entries: number) =>
-    'date,account,amount\n' +
-    Array.from(
-      { length: entries },
-      (_, i) =>
-        `2026-01-${String((i % 28) + 1).padStart(2, '0')},A,${i + 1}\n2026-01-${String((i % 28) + 1).padStart(2, '0')},B,-${i + 1}\n`,
-    ).join('');
-
-  it('summarizes the file in one pass: entries, accounts, totals, dates, hash', async () => {
-    const file = fileOf(ledger(250));
-    const summary = await summarizeLedger(file, {});
-    expect(summary).toMatchObject({
-      entries: 250,
-      problems: [],
-      startDate: '2026-01-01',
-      endDate: '2026-01-28',
-    });
-    expect([...summary.accounts.keys()]).toEqual(['A', 'B']);
-    expect(summary.totals.get('A')).toBe((250 * 251 * 100) / 2);
-    const again = await summarizeLedger(file, {});
-    expect(again.hash).toBe(summary.hash);
-  });
-
-  it('cuts batches of 100 from what pass one kept, and derives stable keys', async () => {
-    const spool = await spooled(
-      fileOf(
-        'entry,date,account,debit,credit,description,memo,classes\n' +
-          'J1,2026-01-05,1000,"1,234.56",,"Deposit, ""cash""",Sales day é,West;Retail\n' +
-          'J1,2026-01-05,Sales,,1234.56,,,\n' +
-          Array.from(
-            { length: 249 },
-            (_, i) => `J${i + 2},2026-01-06,A,${i + 1},,,,\nJ${i + 2},2026-01-06,B,,${i + 1},,,\n`,
-          ).join(''),
-      ),
-    );
-    const batches: Batch[] = [];
-    for await (const batch of spool.batches(100)) batches.push(batch);
-    expect(batches.map((b) => [b.number, b.entries.length])).toEqual([
-      [0, 100],
-      [1, 100],
-      [2, 50],
-    ]);
-    expect(batches[0]!.entries[0]).toEqual({
-      fileLine: 2,
-      entry: 'J1',
-      date: '2026-01-05',
-      memo: 'Sales day é',
-      lines: [
-        {
-          account: '1000',
-          debitCents: 123456,
-          creditCents: 0,
-          description: 'Deposit, "cash"',
-          classes: ['West', 'Retail'],
-        },
-        { account: 'Sales', debitCents: 0, creditCents: 123456, description: '', classes: [] },
-      ],
-    });
-    expect(batches[2]!.entries.at(-1)).toMatchObject({ fileLine: 500, entry: 'J250' });
-    spool.remove();
-    expect(existsSync(spool.file)).toBe(false);
-    expect(batchKey('e1', 'h', 'cash', 1)).toBe(batchKey('e1', 'h', 'cash', 1));
-    expect(
-      new Set([
-        batchKey('e1', 'h', 'cash', 1),
-        batchKey('e1', 'h', 'cash', 2),
-        batchKey('e2', 'h', 'cash', 1),
-        batchKey('e1', 'h2', 'cash', 1),
-        batchKey('e1', 'h', 'accrual', 1),
-      ]).size,
-    ).toBe(5);
-    expect(batchKey('e1', 'h', 'cash', 1).length).toBeLessThanOrEqual(255);
-  });
-
-  it('sends only what the checkpoint lacks, several in flight, and survives a torn last line', async () => {
-    const file = fileOf(ledger(500));
-    const checkpointFile = path.join(dir, 'checkpoint.jsonl');
-    const first = new Checkpoint(checkpointFile);
-    first.record(0, ['id-0']);
-    first.record(2, ['id-2']);
-    writeFileSync(
-      checkpointFile,
-      `${JSON.stringify({ batch: 0, ids: ['id-0'] })}\n${JSON.stringify({ batch: 2, ids: ['id-2'] })}\n{"batch":3,"ids":["id`,
-      { flag: 'w' },
-    );
-    const resumed = new Checkpoint(checkpointFile);
-    expect(resumed.batches()).toEqual([0, 2]);
-    // The ids stay on disk unless a receipt needs them: memory holds batch numbers only.
-    expect(resumed.ids(2)).toBeUndefined();
-    expect(new Checkpoint(checkpointFile, { keepIds: true }).ids(2)).toEqual(['id-2']);
-    const sent: number[] = [];
-    let inFlight = 0;
-    let peak = 0;
-    const results = await sendBatches((await spooled(file)).batches(100), {
-      checkpoint: resumed,
-      concurrency: 2,
-      send: async (batch) => {
-        inFlight += 1;
-        peak = Math.max(peak, inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        inFlight -= 1;
-        sent.push(batch.number);
-        return [`id-${batch.number}`];
-      },
-    });
-    expect(sent.sort()).toEqual([1, 3, 4]);
-    expect(peak).toBe(2);
-    expect(results.entriesDone).toBe(500);
-    expect(results.receipt.size).toBe(0);
-    expect(new Checkpoint(checkpointFile).batches().sort()).toEqual([0, 1, 2, 3, 4]);
-  });
-
-  it('stops on a failure, letting batches in flight finish, and says how far it got', async () => {
-    const checkpoint = new Checkpoint(path.join(dir, 'failing.jsonl'));
-    const error = await sendBatches((await spooled(fileOf(ledger(500)))).batches(100), {
-      checkpoint,
-      concurrency: 1,
-      send: async (batch) => {
-        if (batch.number === 2) throw new Error('platform down');
-        return ['x'];
-      },
-    }).catch((e: unknown) => e);
-    expect(error).toMatchObject({
-      name: 'PartialImportError',
-      message: 'platform down',
-      batchesDone: 2,
-    });
-    expect(checkpoint.batches()).toEqual([0, 1]);
-  });
-
-  it('reconciles per account to the cent', () => {
-    const file = new Map([
-      ['Checking', 1000],
-      ['1000', 500],
-      ['Sales', -1500],
-    ]);
-    const keyOf = (ref: string) => (ref === 'Sales' ? '4000 Sales' : '1000 Checking');
-    expect(
-      reconcile(
-        file,
-        keyOf,
-        new Map([
-          ['1000 Checking', 1500],
-          ['4000 Sales', -1500],
-        ]),
-      ),
-    ).toEqual({
-      rows: [
-        { account: '1000 Checking', fileCents: 1500, platformCents: 1500 },
-        { account: '4000 Sales', fileCents: -1500, platformCents: -1500 },
-      ],
-      matches: true,
-    });
-    const off = reconcile(
-      file,
-      keyOf,
-      new Map([
-        ['1000 Checking', 1499],
-        ['4000 Sales', -1500],
-        ['6000 Rent', 1],
-      ]),
-    );
-    expect(off.matches).toBe(false);
-    expect(off.rows.map((r) => r.account)).toEqual(['1000 Checking', '4000 Sales', '6000 Rent']);
   });
 });
 

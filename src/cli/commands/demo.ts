@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CreateAccountBody } from '../../api/index.js';
 import { addDays } from '../../core/calendar.js';
 import { CommandContext } from '../context.js';
+import { importWith } from '../importing.js';
 import type { CliIo } from '../io.js';
 import { booksPaths } from '../paths.js';
 
@@ -141,10 +142,10 @@ export function demoLedger(): string {
 export async function run(io: CliIo, options: { color?: boolean }): Promise<number> {
   const { dataDir } = booksPaths(io.env);
   const database = path.join(dataDir, 'demo.sqlite');
-  const base = new CommandContext(io, { color: options.color }, { embeddedDatabase: database });
+  const ctx = new CommandContext(io, { color: options.color }, { embeddedDatabase: database });
   try {
-    const api = await base.api();
-    const note = (text: string) => base.output.note(`books demo: ${text}`);
+    const api = await ctx.api();
+    const note = (text: string) => ctx.output.note(`books demo: ${text}`);
     note(`building a sample firm in ${database}`);
     const workspace =
       (await api.workspaces.all()).find((w) => w.name === WORKSPACE) ??
@@ -153,6 +154,7 @@ export async function run(io: CliIo, options: { color?: boolean }): Promise<numb
       (await api.sandbox.entities(workspace.id)).find((e) => e.name === ENTITY) ??
       (await api.sandbox.createEntity(workspace.id, { name: ENTITY, bookkeepingStartDate: START }))
         .entity;
+    ctx.chooseEntity(workspace, entity);
     const chart = await api.accounts.all(entity.id);
     const missing = CHART.filter((a) => !chart.some((c) => c.name === a.name));
     if (missing.length > 0) await api.accounts.bulkCreate(entity.id, missing);
@@ -197,47 +199,38 @@ export async function run(io: CliIo, options: { color?: boolean }): Promise<numb
     writeFileSync(file, demoLedger());
     note(`wrote the 2025 general ledger of "${ENTITY}" to ${file}; migrating it`);
 
-    const ctx = new CommandContext(
-      io,
-      { color: options.color, workspace: workspace.id, entity: entity.id },
-      { embeddedDatabase: database },
-    );
-    try {
-      const { parseImport } = await import('./je/import.js');
-      const migrate = await import('./migrate/migrate.js');
-      await migrate.run(ctx, {
+    const { parseImport } = await import('./je/import.js');
+    await importWith(
+      ctx,
+      {
         ...parseImport(file, { createMissingAccounts: true }),
-        finalize: true,
-        wait: true,
-      });
+        migration: { finalize: true, wait: true },
+      },
+      { workspace, entity },
+    );
 
-      const { printStatement, profitAndLossStatement } = await import('../render/statements.js');
-      const { report } = await (
-        await ctx.api()
-      ).reports.profitAndLoss(entity.id, {
-        startDate: '2025-01-01',
-        endDate: '2025-12-31',
-        groupBy: 'quarter',
-      });
-      await printStatement(ctx.output, {
-        ...profitAndLossStatement(report),
-        title: `${ENTITY}: profit and loss, 2025`,
-      });
-      const transactions = await (await ctx.api()).sandbox.transactions(workspace.id);
-      note(
-        `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
-      );
-      note(
-        `next: books migrate merge --source "Checking (old books)" --target "Operating Checking" (and the Visa)`,
-      );
-      note(
-        `the demo data lives in ${database}; run books demo again any time: nothing is sent twice`,
-      );
-    } finally {
-      await ctx.close();
-    }
+    const { printStatement, profitAndLossStatement } = await import('../render/statements.js');
+    const { report } = await api.reports.profitAndLoss(entity.id, {
+      startDate: '2025-01-01',
+      endDate: '2025-12-31',
+      groupBy: 'quarter',
+    });
+    await printStatement(ctx.output, {
+      ...profitAndLossStatement(report),
+      title: `${ENTITY}: profit and loss, 2025`,
+    });
+    const transactions = await api.sandbox.transactions(workspace.id);
+    note(
+      `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
+    );
+    note(
+      `next: books migrate merge --source "Checking (old books)" --target "Operating Checking" (and the Visa)`,
+    );
+    note(
+      `the demo data lives in ${database}; run books demo again any time: nothing is sent twice`,
+    );
     return 0;
   } finally {
-    await base.close();
+    await ctx.close();
   }
 }

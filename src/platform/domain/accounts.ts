@@ -1,32 +1,8 @@
 import type { AccountClass, AccountType, MergeBlockerCode } from '../../api/index.js';
-import { ACCOUNT_TYPES } from '../../api/index.js';
+import { ACCOUNT_TYPES, CLASS_OF_TYPE } from '../../api/index.js';
 import { conflict, invalid, type Blocker } from './errors.js';
 
-export const CLASS_OF_TYPE: Record<AccountType, AccountClass> = {
-  Cash: 'Assets',
-  'Accounts Receivable': 'Assets',
-  Inventory: 'Assets',
-  'Other Current Assets': 'Assets',
-  Investments: 'Assets',
-  'Fixed Assets': 'Assets',
-  'Intangible Assets': 'Assets',
-  'Other Assets': 'Assets',
-  'Prepaid Expenses': 'Assets',
-  'Accounts Payable': 'Liabilities',
-  'Credit Cards': 'Liabilities',
-  'Payroll Liabilities': 'Liabilities',
-  'Short-Term Loans': 'Liabilities',
-  'Other Current Liabilities': 'Liabilities',
-  'Long-Term Loans': 'Liabilities',
-  'Other Liabilities': 'Liabilities',
-  Equity: 'Equity',
-  Income: 'Income',
-  'Other Income': 'Income',
-  COGS: 'Expenses',
-  'Operating Expenses': 'Expenses',
-  'Other Expenses': 'Expenses',
-  'Tax Expenses': 'Expenses',
-};
+export { CLASS_OF_TYPE } from '../../api/index.js';
 
 /** The code range each type allocates from (local-platform.md §3). */
 export function codeRange(type: AccountType): [number, number] {

@@ -65,7 +65,7 @@ export async function connect(
 ): Promise<void> {
   const entityId = await ctx.entityId();
   const { connection } = await (await ctx.api()).sandbox.connectBankFeed(entityId, body);
-  ctx.wrote(`entity ${entityId}: connected ${connection.bankName}`);
+  ctx.wrote(`connected ${connection.bankName}`);
   await showConnection(ctx, connection);
 }
 
@@ -102,8 +102,8 @@ export async function push(
 ): Promise<void> {
   const { readFileSync } = await import('node:fs');
   const { parse } = await import('csv-parse/sync');
-  const { detectDelimiter, normalizeHeader, parseLedgerDate } =
-    await import('../../../migrate/ledgerCsv.js');
+  const { normalizeHeader, parseLedgerDate } = await import('../../../migrate/ledgerCsv.js');
+  const { detectDelimiter } = await import('../../../migrate/csvRecords.js');
   const { parseAmountText } = await import('../../../core/money.js');
   let text: string;
   try {

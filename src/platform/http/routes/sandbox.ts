@@ -58,6 +58,23 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
     (request, reply) => reply.code(201).send(engine.organizations.create(request.body.name)),
   );
 
+  app.get(
+    '/workspaces/:workspaceId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'A workspace with its flags (custom chart, billing owner, outside users, rules)',
+        params: WorkspaceParams,
+        success: [200, SandboxWorkspaceResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    (request) => ({
+      workspace: engine.workspaces.get(request.organizationId, request.params.workspaceId),
+    }),
+  );
+
   app.patch(
     '/workspaces/:workspaceId',
     {

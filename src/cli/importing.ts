@@ -1,0 +1,131 @@
+import { formatCents } from '../core/money.js';
+import type {
+  ImportOutcome,
+  ImportRequest,
+  ImportScope,
+  MigrationEvents,
+  Reconciliation,
+} from '../migrate/index.js';
+import type { CommandContext } from './context.js';
+import { booksPaths } from './paths.js';
+
+/**
+ * What `je import`, `migrate run` and `demo` share: the import pipeline of src/migrate run with
+ * this command's platform, entity, directories and Ctrl-C, its events shown on stderr (progress
+ * on a terminal, a spinner while rules generate) and its reconciliation on stdout.
+ */
+export async function importWith(
+  ctx: CommandContext,
+  request: ImportRequest,
+  scope?: ImportScope,
+): Promise<ImportOutcome> {
+  const { runImport } = await import('../migrate/index.js');
+  const chosen = scope ?? (await chosenScope(ctx, request.dryRun));
+  // A dry run with no entity chosen checks the file alone: no platform is opened.
+  const api = chosen ? await ctx.api() : undefined;
+  // csv-parse runs on a thread of its own, beside the checks, unless this process is also to
+  // run the embedded platform's engine: the thread costs 20 to 40 MB while the file is read, and
+  // an embedded import's memory is near its 200 MB bound already.
+  const parseOnWorker = request.dryRun || (await ctx.target()).kind === 'remote';
+  const { dataDir, cacheDir } = booksPaths(ctx.io.env);
+  const interrupt = new AbortController();
+  void ctx.io.stopSignal.then(() => interrupt.abort());
+  const progress = progressLine(ctx);
+  try {
+    return await runImport(
+      {
+        api,
+        scope: chosen,
+        directories: { data: dataDir, cache: cacheDir },
+        parseOnWorker,
+        signal: interrupt.signal,
+        events: {
+          ...migrationEvents(ctx),
+          progress: progress.show,
+          reconciled: async (reconciliation) => {
+            progress.end();
+            await showReconciliation(ctx, reconciliation);
+          },
+        },
+      },
+      request,
+    );
+  } finally {
+    progress.end();
+  }
+}
+
+/**
+ * The entity an import writes to. A dry run may go without one (then the file is checked alone),
+ * but only when none is chosen at all: a choice that does not resolve is an error all the same.
+ */
+async function chosenScope(ctx: CommandContext, dryRun: boolean): Promise<ImportScope | undefined> {
+  const profile = (await ctx.target()).profile;
+  const anything =
+    ctx.options.workspace ?? ctx.options.entity ?? profile.workspace ?? profile.entity;
+  if (dryRun && anything === undefined) return undefined;
+  return ctx.chosenEntity();
+}
+
+/** What the migration steps say, on stderr; a spinner while rules generate, on a terminal. */
+export function migrationEvents(ctx: CommandContext): MigrationEvents {
+  return {
+    note: (text) => ctx.output.note(`books: ${text}`),
+    wrote: (text) => ctx.wrote(text),
+    waiting: async () => {
+      if (!(ctx.io.stderr.isTTY && ctx.output.color)) return () => {};
+      const { default: ora } = await import('ora');
+      const spinner = ora({
+        text: 'generating transaction rules from the migrated history',
+        stream: ctx.io.stderr,
+      }).start();
+      return () => spinner.stop();
+    },
+  };
+}
+
+/** `N/M entries  X entries/s  ETA Ys` on one line of a terminal's stderr; nothing in a pipe. */
+function progressLine(ctx: CommandContext) {
+  const started = performance.now();
+  let shown = false;
+  return {
+    show: ctx.io.stderr.isTTY
+      ? (p: { entriesDone: number; entriesSent: number; entriesTotal: number }) => {
+          const seconds = (performance.now() - started) / 1000;
+          const rate = p.entriesSent / Math.max(seconds, 0.001);
+          const eta = rate > 0 ? Math.ceil((p.entriesTotal - p.entriesDone) / rate) : 0;
+          ctx.io.stderr.write(
+            `\r  ${p.entriesDone}/${p.entriesTotal} entries  ${Math.round(rate)} entries/s  ETA ${eta}s   `,
+          );
+          shown = true;
+        }
+      : undefined,
+    end: () => {
+      if (shown) ctx.io.stderr.write('\n');
+      shown = false;
+    },
+  };
+}
+
+/** The reconciliation as a table: every account when it matches, else those that differ. */
+async function showReconciliation(
+  ctx: CommandContext,
+  { rows, matches }: Reconciliation,
+): Promise<void> {
+  const shown = matches ? rows : rows.filter((r) => !r.agrees || r.fileCents !== r.platformCents);
+  await ctx.output.table(
+    [
+      { header: 'File account', value: (r) => r.file },
+      { header: 'Platform account', value: (r) => `${r.platform}${r.agrees ? '' : '  ≠'}` },
+      { header: 'File', value: (r) => formatCents(r.fileCents), align: 'right' },
+      { header: 'Platform', value: (r) => formatCents(r.platformCents), align: 'right' },
+      {
+        header: 'Difference',
+        value: (r) => formatCents(r.platformCents - r.fileCents),
+        align: 'right',
+      },
+    ],
+    shown,
+    { reconciled: matches, accounts: rows },
+  );
+}

@@ -1,0 +1,367 @@
+import {
+  ACCOUNT_TYPES,
+  CLASS_OF_TYPE,
+  type Account,
+  type AccountType,
+  type CreateAccountBody,
+} from '../api/index.js';
+import { resolveReference } from '../client/references.js';
+import { nameKey } from '../core/names.js';
+import type { Problem } from './ledgerCsv.js';
+
+/** An account as the file names it (one per distinct way of naming it), from pass one. */
+export interface FileAccount {
+  /** The lines' `account` key (see LedgerLine.account). */
+  key: string;
+  /** From an `account_code` / `account_name` pair. */
+  code: string | undefined;
+  name: string | undefined;
+  /** From an `account` column: a code, a name or an id. */
+  text: string | undefined;
+  firstLine: number;
+  lines: number;
+  accountType: string | undefined;
+}
+
+/**
+ * `account_type` as files write it: one of the API's types, or a class of accounts (asset,
+ * liability, equity, income or revenue, expense; any case, singular or plural), which stands for
+ * its most general type.
+ */
+export const TYPE_OF_CLASS: Record<string, AccountType> = {
+  asset: 'Other Current Assets',
+  liability: 'Other Current Liabilities',
+  equity: 'Equity',
+  income: 'Income',
+  revenue: 'Income',
+  expense: 'Operating Expenses',
+};
+
+export function accountTypeOf(text: string): AccountType | undefined {
+  const wanted = text.trim().replace(/\s+/g, ' ').toLowerCase();
+  const type = ACCOUNT_TYPES.find((t) => t.toLowerCase() === wanted);
+  if (type) return type;
+  const singular = wanted.replace(/ies$/, 'y').replace(/s$/, '');
+  return TYPE_OF_CLASS[singular];
+}
+
+const ACCEPTED_TYPES = `one of ${ACCOUNT_TYPES.join(', ')}; or a class: asset, liability, equity, income (revenue), expense`;
+
+/** The longest account name the platform takes. */
+const NAME_MAX_LENGTH = 255;
+
+export interface AccountPlanOptions {
+  /**
+   * The workspace is on a custom chart of accounts: the file's codes are kept (matched and
+   * given to new accounts). Otherwise the platform allocates codes, and accounts are matched and
+   * created by name.
+   */
+  codesKept: boolean;
+  createMissing: boolean;
+  /** The accounts earlier runs of this import posted each identity to (the checkpoint's). */
+  remembered: ReadonlyMap<string, string>;
+}
+
+/** An account to create, and the file's keys that name it. */
+export interface MissingAccount {
+  body: CreateAccountBody;
+  keys: string[];
+  identities: string[];
+  firstLine: number;
+}
+
+export interface AccountPlan {
+  /** File key → account id, for the accounts the chart has. */
+  resolved: Map<string, string>;
+  /** Identity (see `identityOf`) → account id: what the checkpoint keeps for reruns. */
+  identities: Map<string, string>;
+  /** File key → identity. */
+  identityOfKey: Map<string, string>;
+  missing: MissingAccount[];
+  problems: Problem[];
+  /** Said once, when the file's codes cannot be kept. */
+  notes: string[];
+}
+
+/** What one account of the file is, once its lines are put together. */
+interface Identity {
+  id: string;
+  code: string | undefined;
+  name: string | undefined;
+  text: string | undefined;
+  keys: string[];
+  firstLine: number;
+  lines: number;
+  accountType: string | undefined;
+}
+
+const quoted = (code: string | undefined, name: string | undefined) =>
+  [code, name === undefined ? undefined : `"${name}"`].filter(Boolean).join(' ');
+
+const linesOf = (identity: { lines: number }) =>
+  identity.lines === 1 ? '1 line' : `${identity.lines} lines`;
+
+/** An account of the chart as messages show it: `6100 "Rent"`. */
+export const chartLabel = (account: Pick<Account, 'code' | 'name'>) =>
+  quoted(account.code, account.name);
+
+/** An account of the file as messages and the reconciliation show it. */
+export const fileLabel = (account: {
+  code?: string | undefined;
+  name?: string | undefined;
+  text?: string | undefined;
+}) =>
+  account.text === undefined
+    ? quoted(account.code, account.name)
+    : /^\d+$/.test(account.text)
+      ? account.text
+      : `"${account.text}"`;
+
+/**
+ * The one rule for the accounts a file names, pure: the file's names put together (a code with
+ * one name and a name with one code, throughout the file), then each resolved in the chart, or
+ * planned for creation. Every disagreement is a problem with its first line: a code whose name
+ * differs from the chart's, a name the chart gives another code, an archived account, an
+ * ambiguous or untyped one.
+ */
+export function planAccounts(
+  fileAccounts: Iterable<FileAccount>,
+  chart: readonly Account[],
+  options: AccountPlanOptions,
+): AccountPlan {
+  const plan: AccountPlan = {
+    resolved: new Map(),
+    identities: new Map(),
+    identityOfKey: new Map(),
+    missing: [],
+    problems: [],
+    notes: [],
+  };
+  const identities = identify([...fileAccounts], plan.problems);
+  if (!options.codesKept && identities.some((i) => i.code !== undefined && i.text === undefined)) {
+    plan.notes.push(
+      "the workspace's chart of accounts is the standard one, whose codes the platform allocates: the file's account codes cannot be kept. Accounts are matched and created by name, and each code keeps to the account it first went to, on every rerun",
+    );
+  }
+  const byId = new Map(chart.map((a) => [a.id, a]));
+  const byCode = new Map(chart.map((a) => [a.code, a]));
+  const byName = new Map(chart.map((a) => [nameKey(a.name), a]));
+  const missing = new Map<string, MissingAccount>();
+
+  for (const identity of identities) {
+    for (const key of identity.keys) plan.identityOfKey.set(key, identity.id);
+    const problem = (message: string) =>
+      plan.problems.push({
+        fileLine: identity.firstLine,
+        message: `${message} (${linesOf(identity)})`,
+      });
+    const remembered = byId.get(options.remembered.get(identity.id) ?? '');
+    let account: Account | undefined = remembered;
+    if (!account) {
+      const found = find(identity, chart, byCode, byName, options.codesKept);
+      if ('problem' in found) {
+        problem(found.problem);
+        continue;
+      }
+      account = found.account;
+    }
+    if (account) {
+      if (account.isDisabled) {
+        problem(
+          `account ${chartLabel(account)} is archived: the platform refuses new lines on it (books coa enable ${account.code})`,
+        );
+        continue;
+      }
+      // A file that types an account as another class than the chart's has the wrong account.
+      const type = identity.accountType === undefined ? null : accountTypeOf(identity.accountType);
+      if (type === undefined) {
+        problem(
+          `account ${fileLabel(identity)}: "${identity.accountType}" is not an account type (${ACCEPTED_TYPES})`,
+        );
+        continue;
+      }
+      if (type && CLASS_OF_TYPE[type] !== account.class) {
+        problem(
+          `the file types account ${fileLabel(identity)} as ${type} (${CLASS_OF_TYPE[type]}), but the chart's ${chartLabel(account)} is ${account.type} (${account.class})`,
+        );
+        continue;
+      }
+      for (const key of identity.keys) plan.resolved.set(key, account.id);
+      plan.identities.set(identity.id, account.id);
+      continue;
+    }
+    // Not in the chart.
+    const label = fileLabel(identity);
+    if (!options.createMissing) {
+      problem(
+        `no account ${label} in the chart (add it, or pass --create-missing-accounts with an account_type column)`,
+      );
+      continue;
+    }
+    const name =
+      identity.name ??
+      (identity.text !== undefined && !/^\d+$/.test(identity.text) ? identity.text : undefined);
+    if (name === undefined) {
+      problem(
+        `no account ${label} in the chart, and the file gives no name to create it with (an account_name column)`,
+      );
+      continue;
+    }
+    if (name.length > NAME_MAX_LENGTH) {
+      problem(`account ${label}: a name is at most ${NAME_MAX_LENGTH} characters`);
+      continue;
+    }
+    const code = options.codesKept ? identity.code : undefined;
+    if (code !== undefined && !/^\d+$/.test(code)) {
+      problem(`account ${label}: a code of a custom chart of accounts is digits only`);
+      continue;
+    }
+    if (identity.accountType === undefined) {
+      problem(`account ${label} is not in the chart and has no account_type to create it with`);
+      continue;
+    }
+    const type = accountTypeOf(identity.accountType);
+    if (!type) {
+      problem(
+        `account ${label}: "${identity.accountType}" is not an account type (${ACCEPTED_TYPES})`,
+      );
+      continue;
+    }
+    // Two ways of naming one new account (`Rent` and `rent`) create it once.
+    const sameAccount = code ?? `name ${nameKey(name)}`;
+    const planned = missing.get(sameAccount);
+    if (planned) {
+      if (planned.body.type !== type) {
+        problem(
+          `account ${label} is typed ${type} here and ${planned.body.type} on line ${planned.firstLine}`,
+        );
+        continue;
+      }
+      planned.keys.push(...identity.keys);
+      planned.identities.push(identity.id);
+      continue;
+    }
+    missing.set(sameAccount, {
+      body: { name: name.trim(), type, ...(code !== undefined && { code }) },
+      keys: [...identity.keys],
+      identities: [identity.id],
+      firstLine: identity.firstLine,
+    });
+  }
+  plan.missing = [...missing.values()];
+  return plan;
+}
+
+/** The account an identity names in the chart; undefined when it has none; or why not. */
+function find(
+  identity: Identity,
+  chart: readonly Account[],
+  byCode: ReadonlyMap<string, Account>,
+  byName: ReadonlyMap<string, Account>,
+  codesKept: boolean,
+): { account: Account | undefined } | { problem: string } {
+  const label = fileLabel(identity);
+  if (identity.text !== undefined) {
+    const resolution = resolveReference(chart, identity.text, (a) => ({
+      id: a.id,
+      code: a.code,
+      name: a.name,
+    }));
+    if (resolution.ambiguous) {
+      return {
+        problem: `account "${identity.text}" names ${resolution.ambiguous.length} accounts of the chart: ${resolution.ambiguous.map(chartLabel).join(', ')}; use the code`,
+      };
+    }
+    return { account: resolution.found };
+  }
+  const byItsName = identity.name === undefined ? undefined : byName.get(nameKey(identity.name));
+  if (identity.code !== undefined && (codesKept || identity.name === undefined)) {
+    const byItsCode = byCode.get(identity.code);
+    const other = byItsCode ?? byItsName;
+    if (
+      other &&
+      (other.code !== identity.code ||
+        (identity.name !== undefined && nameKey(other.name) !== nameKey(identity.name)))
+    ) {
+      return {
+        problem: `the file's account ${label} does not match the chart's ${chartLabel(other)}: rename one of them so that they agree`,
+      };
+    }
+    if (!other && identity.name === undefined && !codesKept) {
+      return {
+        problem: `account code ${identity.code} is not in the chart, and the file gives it no name to match or create it by`,
+      };
+    }
+    return { account: other };
+  }
+  return { account: byItsName };
+}
+
+/**
+ * The file's accounts put together: lines naming a code alone, a name alone, or both, are one
+ * account when they agree. A code given two names, or a name given two codes, is a problem.
+ */
+function identify(accounts: FileAccount[], problems: Problem[]): Identity[] {
+  const codes = new Map<string, FileAccount>();
+  const names = new Map<string, FileAccount>();
+  for (const account of accounts) {
+    if (account.code === undefined || account.name === undefined) continue;
+    const sameCode = codes.get(account.code);
+    const sameName = names.get(nameKey(account.name));
+    if (sameCode && nameKey(sameCode.name!) !== nameKey(account.name)) {
+      problems.push({
+        fileLine: account.firstLine,
+        message: `account code ${account.code} is "${account.name}" here and "${sameCode.name}" on line ${sameCode.firstLine}`,
+      });
+    } else if (sameName && sameName.code !== account.code) {
+      problems.push({
+        fileLine: account.firstLine,
+        message: `account "${account.name}" has code ${account.code} here and ${sameName.code} on line ${sameName.firstLine}`,
+      });
+    }
+    if (!sameCode) codes.set(account.code, account);
+    if (!sameName) names.set(nameKey(account.name), account);
+  }
+  const identities = new Map<string, Identity>();
+  for (const account of accounts) {
+    const code =
+      account.code ??
+      (account.name === undefined ? undefined : names.get(nameKey(account.name))?.code);
+    const name =
+      account.name ?? (account.code === undefined ? undefined : codes.get(account.code)?.name);
+    const id = identityOf({ code, name, text: account.text });
+    const identity = identities.get(id);
+    if (!identity) {
+      identities.set(id, {
+        id,
+        code,
+        name,
+        text: account.text,
+        keys: [account.key],
+        firstLine: account.firstLine,
+        lines: account.lines,
+        accountType: account.accountType,
+      });
+      continue;
+    }
+    identity.keys.push(account.key);
+    identity.lines += account.lines;
+    identity.firstLine = Math.min(identity.firstLine, account.firstLine);
+    identity.accountType ??= account.accountType;
+  }
+  return [...identities.values()];
+}
+
+/**
+ * What an account of the file is called across runs: its code when it has one, else its name
+ * (case-insensitively), else the `account` column's text.
+ */
+export function identityOf(account: {
+  code: string | undefined;
+  name: string | undefined;
+  text: string | undefined;
+}): string {
+  if (account.text !== undefined) return `account ${account.text}`;
+  if (account.code !== undefined) return `code ${account.code}`;
+  return `name ${nameKey(account.name ?? '')}`;
+}

@@ -1,0 +1,501 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import v8 from 'node:v8';
+import type {
+  Account,
+  AccountingMigration,
+  CreateAccountBody,
+  CreateJournalEntryBody,
+  Entity,
+  LedgerBasis,
+} from '../api/index.js';
+import type { BooksApi } from '../client/index.js';
+import { addDays } from '../core/calendar.js';
+import { csvField } from '../core/csv.js';
+import { amountToCents, centsToAmount, type Cents } from '../core/money.js';
+import { chartLabel, planAccounts, type AccountPlan } from './accounts.js';
+import { accountsKey, batchKey, type ImportScopeIds } from './batches.js';
+import { checkLedger, ImportInterrupted, type LedgerSummary } from './check.js';
+import { Checkpoint } from './checkpoint.js';
+import { ClassBook } from './classes.js';
+import { ImportError, invalidFile } from './errors.js';
+import { finalizeMigration, openMigration, type MigrationEvents } from './migration.js';
+import type { ReadOptions } from './reader.js';
+import { reconcile, type ReconciliationRow } from './reconcile.js';
+import { PartialImportError, sendBatches, type Receipt, type SendProgress } from './send.js';
+import { EntrySpool, type Batch } from './spool.js';
+
+/**
+ * The import pipeline, one entry point for `je import`, `migrate run` and `demo`:
+ * read (streamed) → check (pass one, against the file's rules and the live platform's) →
+ * resolve and create accounts → batch → send (keyed, checkpointed) → reconcile → (a migration)
+ * finalize. Commands parse flags into an ImportRequest and render what the events and the
+ * outcome say; nothing here prints.
+ */
+
+export { ImportError, type ImportFailure } from './errors.js';
+export type { ReconciliationRow } from './reconcile.js';
+export type { SendProgress } from './send.js';
+export { finalizeMigration, type MigrationEvents } from './migration.js';
+
+/** A workspace or an entity: its id and what a person calls it. */
+export interface Named {
+  id: string;
+  name: string;
+}
+
+export interface ImportScope {
+  workspace: Named;
+  entity: Named;
+}
+
+export interface ImportRequest {
+  /** The CSV file, as given (messages show it so). */
+  file: string;
+  basis: LedgerBasis;
+  /** Check everything (against the live chart when an entity is chosen); send nothing. */
+  dryRun: boolean;
+  read: Omit<ReadOptions, 'parseOnWorker'>;
+  /** Batches in flight at once. */
+  concurrency: number;
+  /** A CSV to write, per file entry, the journal entry it became. */
+  receipt?: string;
+  createMissingAccounts: boolean;
+  /** An accounting migration (`migrate run`): created or continued, then finalized. */
+  migration?: { finalize: boolean; wait: boolean };
+}
+
+/** What the import tells as it goes, for the caller to show. */
+export interface ImportEvents extends MigrationEvents {
+  progress?(progress: SendProgress & { entriesTotal: number }): void;
+  /** The reconciliation, as soon as it is known (before a migration is finalized). */
+  reconciled?(reconciliation: Reconciliation): void | Promise<void>;
+}
+
+export interface Reconciliation {
+  rows: ReconciliationRow[];
+  matches: boolean;
+  startDate: string;
+  endDate: string;
+}
+
+/** Where and with what an import runs, given by its caller. */
+export interface ImportSession {
+  /** The platform, and the workspace and entity written to: only a dry run may go without. */
+  api: BooksApi | undefined;
+  scope: ImportScope | undefined;
+  directories: {
+    /** Checkpoints live here: they outlast the command. */
+    data: string;
+    /** The spool of pass one's entries, deleted when the import ends. */
+    cache: string;
+  };
+  /** Parse the CSV on a thread of its own (not when the platform shares this process). */
+  parseOnWorker: boolean;
+  events: ImportEvents;
+  /** Aborted: stop reading or sending as soon as can be, and say how far it got. */
+  signal?: AbortSignal;
+  /** For the wait on rule generation (tests pass their own clock). */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+export interface ImportOutcome {
+  entries: number;
+  /** Entries written by this run (the rest were in before). */
+  entriesSent: number;
+  dryRun: boolean;
+  /** The accounts created (a dry run: those it would create). */
+  accountsCreated: CreateAccountBody[];
+  reconciliation?: Reconciliation;
+  migration?: AccountingMigration;
+}
+
+/** What pass one checks against: the entity, its chart and classes, as they are now. */
+interface LiveEntity {
+  entity: Entity | undefined;
+  chart: Account[];
+  classes: ClassBook;
+  /** The workspace is on a custom chart of accounts: file codes are kept. */
+  codesKept: boolean;
+}
+
+const statusOf = (error: unknown) => (error as { status?: number })?.status;
+const orUndefinedOn404 = <T>(promise: Promise<T>) =>
+  promise.catch((error: unknown) => {
+    if (statusOf(error) === 404) return undefined;
+    throw error;
+  });
+
+async function liveEntity(api: BooksApi, scope: ImportScope): Promise<LiveEntity> {
+  // The sandbox control plane tells the lock date and the chart's kind; a platform without it
+  // (the hosted one) leaves them unchecked here, and file codes are not kept.
+  const [entity, workspace, chart, classes] = await Promise.all([
+    orUndefinedOn404(api.sandbox.entity(scope.entity.id)),
+    orUndefinedOn404(api.sandbox.workspace(scope.workspace.id)),
+    api.accounts.all(scope.entity.id),
+    api.classes.all(scope.workspace.id),
+  ]);
+  return {
+    entity: entity?.entity,
+    chart,
+    classes: new ClassBook(classes),
+    codesKept: workspace?.workspace.customChartOfAccounts ?? false,
+  };
+}
+
+async function assertReadable(file: string): Promise<void> {
+  const why = (error: NodeJS.ErrnoException) =>
+    ({ ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a directory' })[
+      error.code ?? ''
+    ] ?? error.code;
+  try {
+    if ((await stat(file)).isDirectory())
+      throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    await access(file);
+  } catch (error) {
+    throw new ImportError(
+      'invalid-file',
+      `cannot read ${file}: ${why(error as NodeJS.ErrnoException)}`,
+    );
+  }
+}
+
+const ids = (scope: ImportScope): ImportScopeIds => ({
+  workspaceId: scope.workspace.id,
+  entityId: scope.entity.id,
+});
+
+/** The checkpoint of this file (by its real path) into this entity and ledger basis. */
+async function checkpointOf(
+  session: ImportSession,
+  scope: ImportScope,
+  request: ImportRequest,
+): Promise<Checkpoint> {
+  const file = await realpath(request.file);
+  const name = createHash('sha256')
+    .update([scope.workspace.id, scope.entity.id, request.basis, file].join('\n'))
+    .digest('hex')
+    .slice(0, 32);
+  return new Checkpoint(path.join(session.directories.data, 'checkpoints', `${name}.jsonl`), {
+    keepIds: request.receipt !== undefined,
+  });
+}
+
+/** Runs an import from the file to a reconciled (and, for a migration, finalized) ledger. */
+export async function runImport(
+  session: ImportSession,
+  request: ImportRequest,
+): Promise<ImportOutcome> {
+  await assertReadable(request.file);
+  const { api, scope, events } = session;
+  if (!(api && scope) && !request.dryRun)
+    throw new ImportError('usage', 'no entity to import into');
+  const live = api && scope ? await liveEntity(api, scope) : undefined;
+  if (request.migration && live?.entity && !live.entity.bookkeepingStartDate) {
+    throw new ImportError(
+      'refused',
+      `entity "${live.entity.name}" has no bookkeeping start date (the first day kept here; history precedes it): books sandbox entity update --start-date YYYY-MM-DD`,
+    );
+  }
+  const checkpoint = scope ? await checkpointOf(session, scope, request) : undefined;
+  const sent = checkpoint?.batches() ?? [];
+  // An import allocates fast and keeps little (a batch or two, the checkpoint): left to its
+  // defaults, V8 grows the heap to about four times what is live, 100 MB more than the import
+  // needs. Growing it by half at each step instead costs some more collections. (Node lets
+  // programs set V8 flags while running; this one is read at every collection.)
+  v8.setFlagsFromString('--heap-growing-percent=50');
+  // Pass one keeps the valid entries here for pass two, which then need not parse the CSV again.
+  const spool = request.dryRun ? undefined : new EntrySpool(session.directories.cache);
+  try {
+    const summary = await checkLedger(
+      request.file,
+      { ...request.read, parseOnWorker: session.parseOnWorker },
+      {
+        lockDate: live?.entity?.lockDate,
+        classes: live?.classes,
+        sent: (batch) => checkpoint?.sent(batch),
+        ...(sent.length > 0 && { lastSent: Math.max(...sent) }),
+        signal: session.signal,
+      },
+      spool,
+    ).catch((error: unknown) => {
+      if (error instanceof ImportInterrupted)
+        throw new ImportError(
+          'interrupted',
+          'interrupted while checking the file; nothing was sent',
+        );
+      throw error;
+    });
+    const plan = live
+      ? planAccounts(summary.accounts.values(), live.chart, {
+          codesKept: live.codesKept,
+          createMissing: request.createMissingAccounts,
+          remembered: checkpoint?.accounts() ?? new Map(),
+        })
+      : undefined;
+    const problems = [...summary.problems, ...(plan?.problems ?? [])];
+    if (request.basis === 'accrual' && live?.entity && !live.entity.accrualLedgerOpen) {
+      problems.push({
+        fileLine: 1,
+        message: `the accrual ledger of entity "${live.entity.name}" is not open: books sandbox entity open-accrual, or import to the cash ledger`,
+      });
+    }
+    if (summary.entries === 0 && problems.length === 0)
+      problems.push({ fileLine: 1, message: 'the file holds no entries' });
+    const problemCount = summary.problemCount + problems.length - summary.problems.length;
+    if (problems.length > 0) throw invalidFile(request.file, problems, problemCount);
+    for (const note of plan?.notes ?? []) events.note(note);
+    events.note(
+      `${request.file}: ${summary.entries} entries, ${summary.accounts.size} accounts, ${summary.startDate} to ${summary.endDate}`,
+    );
+    if (request.dryRun) return dryRunOutcome(session, summary, plan);
+    spool!.finish();
+    return await sendAndReconcile(session, request, {
+      scope: scope!,
+      live: live!,
+      plan: plan!,
+      summary,
+      checkpoint: checkpoint!,
+      spool: spool!,
+    });
+  } finally {
+    spool?.remove();
+  }
+}
+
+function dryRunOutcome(
+  session: ImportSession,
+  summary: LedgerSummary,
+  plan: AccountPlan | undefined,
+): ImportOutcome {
+  const { events } = session;
+  if (!plan) {
+    events.note(
+      '--dry-run: no entity is chosen, so the file was checked alone, not against a chart (choose one with --entity or books use)',
+    );
+  } else if (plan.missing.length > 0) {
+    events.note(
+      `--dry-run: would create ${plan.missing.length} account${plan.missing.length === 1 ? '' : 's'}: ${plan.missing.map((m) => `${chartLabel({ code: m.body.code ?? '', name: m.body.name })} (${m.body.type})`).join(', ')}`,
+    );
+  }
+  events.note('--dry-run: the file is valid; nothing was sent');
+  return {
+    entries: summary.entries,
+    entriesSent: 0,
+    dryRun: true,
+    accountsCreated: plan?.missing.map((m) => m.body) ?? [],
+  };
+}
+
+async function sendAndReconcile(
+  session: ImportSession,
+  request: ImportRequest,
+  work: {
+    scope: ImportScope;
+    live: LiveEntity;
+    plan: AccountPlan;
+    summary: LedgerSummary;
+    checkpoint: Checkpoint;
+    spool: EntrySpool;
+  },
+): Promise<ImportOutcome> {
+  const { events } = session;
+  const api = session.api!;
+  const { scope, live, plan, summary, checkpoint, spool } = work;
+  const legacy = path.join(
+    session.directories.data,
+    'checkpoints',
+    `${scope.entity.id}-${summary.hash.slice(0, 16)}-${request.basis}.jsonl`,
+  );
+  checkpoint.adopt(legacy, (batch) => summary.batches[batch]?.hash);
+
+  const accountIds = new Map(plan.resolved);
+  const created = await createAccounts(api, ids(scope), plan, accountIds);
+  if (created.length > 0) {
+    events.wrote(
+      `created ${created.length} missing account${created.length === 1 ? '' : 's'}: ${created.map(chartLabel).join(', ')}`,
+    );
+  }
+  const identities = new Map(plan.identities);
+  for (const [key, id] of accountIds) identities.set(plan.identityOfKey.get(key)!, id);
+  checkpoint.rememberAccounts(identities);
+  if (request.migration) await openMigration(api, ids(scope), events);
+
+  const entriesTotal = summary.entries;
+  let results;
+  try {
+    results = await sendBatches(spool.batches(summary.batches), {
+      checkpoint,
+      concurrency: request.concurrency,
+      signal: session.signal,
+      onProgress: (progress) => events.progress?.({ ...progress, entriesTotal }),
+      keepReceipt: request.receipt !== undefined,
+      send: async (batch) =>
+        (
+          await api.journalEntries.bulkCreate(
+            scope.entity.id,
+            bulkBodies(batch, request.basis, accountIds, summary.classIds),
+            batchKey(ids(scope), request.basis, batch.plan),
+          )
+        ).data.map((e) => e.id),
+    });
+  } catch (error) {
+    if (!(error instanceof PartialImportError)) throw error;
+    const done = `${error.batchesDone} of ${summary.batches.length} batches are in`;
+    if (error.cause instanceof ImportInterrupted) {
+      throw new ImportError(
+        'interrupted',
+        `interrupted (${done}); run the same command again to finish`,
+      );
+    }
+    if (error.batchesDone === 0) throw error.cause;
+    events.note(error.message);
+    throw new ImportError(
+      'part-way',
+      `the import stopped part-way (${done}); run the same command again to finish`,
+    );
+  }
+  events.wrote(
+    `${results.entriesDone} entries of ${path.basename(request.file)} are in the ${request.basis} ledger${request.migration ? ' (migrated)' : ''}`,
+  );
+  if (request.receipt) {
+    writeReceipt(request.receipt, results.receipt);
+    events.note(`receipt written to ${request.receipt}`);
+  }
+
+  const reconciliation = await reconcileWithPlatform(
+    api,
+    scope,
+    request.basis,
+    summary,
+    accountIds,
+    live.codesKept,
+  );
+  await events.reconciled?.(reconciliation);
+  const differing = reconciliation.rows.filter((r) => !r.agrees || r.fileCents !== r.platformCents);
+  if (differing.length > 0) {
+    throw new ImportError(
+      'refused',
+      `reconciliation: ${differing.length} account${differing.length === 1 ? '' : 's'} differ between the file and the trial balance for ${reconciliation.startDate} to ${reconciliation.endDate}`,
+    );
+  }
+  events.note(
+    `reconciled ${reconciliation.rows.length} accounts with the trial balance to the cent`,
+  );
+  const migration =
+    request.migration?.finalize === true
+      ? await finalizeMigration(api, scope.entity.id, {
+          wait: request.migration.wait,
+          events,
+          ...(session.sleep && { sleep: session.sleep }),
+          ...(session.now && { now: session.now }),
+        })
+      : undefined;
+  return {
+    entries: summary.entries,
+    entriesSent: results.entriesSent,
+    dryRun: false,
+    accountsCreated: created.map(({ name, type, code }) => ({ name, type, code })),
+    reconciliation,
+    ...(migration && { migration }),
+  };
+}
+
+/** Creates the plan's missing accounts, 100 per keyed request; `accountIds` learns their ids. */
+async function createAccounts(
+  api: BooksApi,
+  scope: ImportScopeIds,
+  plan: AccountPlan,
+  accountIds: Map<string, string>,
+): Promise<Account[]> {
+  const created: Account[] = [];
+  for (let start = 0; start < plan.missing.length; start += 100) {
+    const chunk = plan.missing.slice(start, start + 100);
+    const bodies = chunk.map((m) => m.body);
+    const { data } = await api.accounts.bulkCreate(
+      scope.entityId,
+      bodies,
+      accountsKey(scope, bodies),
+    );
+    data.forEach((account, i) => {
+      for (const key of chunk[i]!.keys) accountIds.set(key, account.id);
+    });
+    created.push(...data);
+  }
+  return created;
+}
+
+function bulkBodies(
+  batch: Batch,
+  basis: LedgerBasis,
+  accountIds: ReadonlyMap<string, string>,
+  classIds: ReadonlyMap<string, string>,
+): CreateJournalEntryBody[] {
+  return batch.entries.map((entry) => ({
+    date: entry.date,
+    ledgerBasis: basis,
+    ...(entry.memo !== '' && { memo: entry.memo }),
+    lines: entry.lines.map((line) => ({
+      accountId: accountIds.get(line.account)!,
+      ...(line.debitCents > 0
+        ? { debitAmount: centsToAmount(line.debitCents) }
+        : { creditAmount: centsToAmount(line.creditCents) }),
+      ...(line.description !== '' && { description: line.description }),
+      ...(line.classes.length > 0 && { classIds: line.classes.map((c) => classIds.get(c)!) }),
+    })),
+  }));
+}
+
+function writeReceipt(file: string, receipt: Receipt): void {
+  const rows = ['line,entry,journal_entry_id'];
+  for (const number of [...receipt.keys()].sort((a, b) => a - b)) {
+    const { entries, ids: journalEntryIds } = receipt.get(number)!;
+    entries.forEach(([fileLine, entry], i) =>
+      rows.push([String(fileLine), csvField(entry), journalEntryIds[i] ?? ''].join(',')),
+    );
+  }
+  writeFileSync(file, `${rows.join('\n')}\n`);
+}
+
+/** The trial balance's movement over the file's days, per account, beside the file's totals. */
+async function reconcileWithPlatform(
+  api: BooksApi,
+  scope: ImportScope,
+  basis: LedgerBasis,
+  summary: LedgerSummary,
+  accountIds: ReadonlyMap<string, string>,
+  codesKept: boolean,
+): Promise<Reconciliation> {
+  const startDate = summary.startDate!;
+  const endDate = summary.endDate!;
+  const query = { ledgerBasis: basis, groupBy: 'total' as const };
+  const dayBefore = addDays(startDate, -1);
+  const [after, before, chart] = await Promise.all([
+    api.reports.trialBalance(scope.entity.id, { ...query, startDate, endDate }),
+    api.reports.trialBalance(scope.entity.id, {
+      ...query,
+      startDate: dayBefore,
+      endDate: dayBefore,
+    }),
+    api.accounts.all(scope.entity.id),
+  ]);
+  const net = (rows: { accountCode: string; debit: number; credit: number }[]) =>
+    new Map(rows.map((r) => [r.accountCode, amountToCents(r.debit) - amountToCents(r.credit)]));
+  const end = net(after.report.rows);
+  const start = net(before.report.rows);
+  const movement = new Map<string, Cents>();
+  for (const code of new Set([...end.keys(), ...start.keys()]))
+    movement.set(code, (end.get(code) ?? 0) - (start.get(code) ?? 0));
+  const { rows, matches } = reconcile({
+    fileAccounts: summary.accounts.values(),
+    totals: summary.totals,
+    accountOfKey: accountIds,
+    chart,
+    movement,
+    codesKept,
+  });
+  return { rows, matches, startDate, endDate };
+}
