@@ -1,4 +1,6 @@
-import Conf from 'conf';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from './exitCodes.js';
 import { booksPaths } from './paths.js';
 
 /** A saved connection: where to talk, with what token, and the chosen workspace and entity. */
@@ -18,16 +20,29 @@ export interface BooksConfig {
 /** The profile that stands for the embedded local platform. */
 export const LOCAL_PROFILE = 'local';
 
+/** The config file (`books config path`). */
+export function configFile(env: NodeJS.ProcessEnv): string {
+  return path.join(booksPaths(env).configDir, 'config.json');
+}
+
 /**
- * The config file (`books config path`), written with mode 0600 because it holds tokens. Opened
- * per command: the environment (HOME, XDG_CONFIG_HOME) decides where it lives.
+ * The config as it is on disk, read without `conf` (configStore.ts), which every command
+ * would otherwise load: `conf` writes through `atomically`, whose exit hook kills the process on
+ * the first Ctrl-C, before a command can stop cleanly (an import removing its spool).
  */
-export function openConfig(env: NodeJS.ProcessEnv = process.env): Conf<BooksConfig> {
-  return new Conf<BooksConfig>({
-    projectName: 'books',
-    cwd: booksPaths(env).configDir,
-    configName: 'config',
-    configFileMode: 0o600,
-    defaults: { profiles: {} },
-  });
+export function readConfig(env: NodeJS.ProcessEnv): BooksConfig {
+  const file = configFile(env);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw error;
+  }
+  try {
+    const config = JSON.parse(text) as Partial<BooksConfig>;
+    return { ...config, profiles: config.profiles ?? {} };
+  } catch {
+    throw new UsageError(`the config file ${file} is not valid JSON: fix it or remove it`);
+  }
 }

@@ -76,11 +76,11 @@ export class CommandContext {
     this.resolvedTarget ??= (async () => {
       if (this.overrides.embeddedDatabase)
         return { kind: 'embedded', profileName: 'demo', profile: {} };
-      const [{ openConfig }, { resolveTarget }] = await Promise.all([
+      const [{ readConfig }, { resolveTarget }] = await Promise.all([
         import('./config.js'),
         import('./target.js'),
       ]);
-      return resolveTarget(this.options, this.io.env, openConfig(this.io.env).store);
+      return resolveTarget(this.options, this.io.env, readConfig(this.io.env));
     })();
     return this.resolvedTarget;
   }

@@ -20,7 +20,8 @@ export interface FileAccount {
   text: string | undefined;
   firstLine: number;
   lines: number;
-  accountType: string | undefined;
+  /** The first `account_type` given for it, and its line. */
+  accountType: { text: string; line: number } | undefined;
 }
 
 /**
@@ -75,24 +76,29 @@ export interface AccountPlan {
   resolved: Map<string, string>;
   /** Identity (see `identityOf`) → account id: what the checkpoint keeps for reruns. */
   identities: Map<string, string>;
-  /** File key → identity. */
-  identityOfKey: Map<string, string>;
+  /** File key → what the file calls that account, put together from all its lines. */
+  identityOfKey: Map<string, FileIdentity>;
   missing: MissingAccount[];
   problems: Problem[];
   /** Said once, when the file's codes cannot be kept. */
   notes: string[];
 }
 
-/** What one account of the file is, once its lines are put together. */
-interface Identity {
+/** What the file calls one of its accounts, put together from all its lines. */
+export interface FileIdentity {
+  /** How it is known across runs (see `identityOf`). */
   id: string;
   code: string | undefined;
   name: string | undefined;
   text: string | undefined;
+}
+
+interface Identity extends FileIdentity {
   keys: string[];
   firstLine: number;
   lines: number;
-  accountType: string | undefined;
+  /** The first `account_type` given for it, and its line. */
+  accountType: { text: string; line: number } | undefined;
 }
 
 const quoted = (code: string | undefined, name: string | undefined) =>
@@ -149,11 +155,22 @@ export function planAccounts(
   const missing = new Map<string, MissingAccount>();
 
   for (const identity of identities) {
-    for (const key of identity.keys) plan.identityOfKey.set(key, identity.id);
+    const told: FileIdentity = {
+      id: identity.id,
+      code: identity.code,
+      name: identity.name,
+      text: identity.text,
+    };
+    for (const key of identity.keys) plan.identityOfKey.set(key, told);
     const problem = (message: string) =>
       plan.problems.push({
         fileLine: identity.firstLine,
         message: `${message} (${linesOf(identity)})`,
+      });
+    const typeProblem = (message: string) =>
+      plan.problems.push({
+        fileLine: identity.accountType!.line,
+        message: `account ${fileLabel(identity)}: ${message}`,
       });
     const remembered = byId.get(options.remembered.get(identity.id) ?? '');
     let account: Account | undefined = remembered;
@@ -173,17 +190,17 @@ export function planAccounts(
         continue;
       }
       // A file that types an account as another class than the chart's has the wrong account.
-      const type = identity.accountType === undefined ? null : accountTypeOf(identity.accountType);
+      const given = identity.accountType;
+      const type = given === undefined ? null : accountTypeOf(given.text);
       if (type === undefined) {
-        problem(
-          `account ${fileLabel(identity)}: "${identity.accountType}" is not an account type (${ACCEPTED_TYPES})`,
-        );
+        typeProblem(`"${given!.text}" is not an account type (${ACCEPTED_TYPES})`);
         continue;
       }
       if (type && CLASS_OF_TYPE[type] !== account.class) {
-        problem(
-          `the file types account ${fileLabel(identity)} as ${type} (${CLASS_OF_TYPE[type]}), but the chart's ${chartLabel(account)} is ${account.type} (${account.class})`,
-        );
+        plan.problems.push({
+          fileLine: given!.line,
+          message: `the file types account ${fileLabel(identity)} as ${type} (${CLASS_OF_TYPE[type]}), but the chart's ${chartLabel(account)} is ${account.type} (${account.class})`,
+        });
         continue;
       }
       for (const key of identity.keys) plan.resolved.set(key, account.id);
@@ -220,11 +237,9 @@ export function planAccounts(
       problem(`account ${label} is not in the chart and has no account_type to create it with`);
       continue;
     }
-    const type = accountTypeOf(identity.accountType);
+    const type = accountTypeOf(identity.accountType.text);
     if (!type) {
-      problem(
-        `account ${label}: "${identity.accountType}" is not an account type (${ACCEPTED_TYPES})`,
-      );
+      typeProblem(`"${identity.accountType.text}" is not an account type (${ACCEPTED_TYPES})`);
       continue;
     }
     // Two ways of naming one new account (`Rent` and `rent`) create it once.
@@ -347,6 +362,16 @@ function identify(accounts: FileAccount[], problems: Problem[]): Identity[] {
     identity.keys.push(account.key);
     identity.lines += account.lines;
     identity.firstLine = Math.min(identity.firstLine, account.firstLine);
+    if (
+      account.accountType &&
+      identity.accountType &&
+      nameKey(account.accountType.text) !== nameKey(identity.accountType.text)
+    ) {
+      problems.push({
+        fileLine: account.accountType.line,
+        message: `account_type is "${account.accountType.text}" here and "${identity.accountType.text}" on line ${identity.accountType.line} for the same account`,
+      });
+    }
     identity.accountType ??= account.accountType;
   }
   return [...identities.values()];

@@ -58,13 +58,15 @@ export class BatchCutter {
   private hash: Hash | undefined;
   private bytes = 0;
   private lines: number[] = [];
+  private lastLine = 0;
   private fingerprints: string[] = [];
 
   constructor(
     private readonly onBatch: (plan: BatchPlan, lines: number[], fingerprints: string[]) => void,
   ) {}
 
-  add(fileLine: number, content: string, bytes: number): void {
+  /** An entry: the file lines it spans, its content (`entryContent`), its bytes (`entryBytes`). */
+  add(firstLine: number, lastLine: number, content: string, bytes: number): void {
     if (
       this.lines.length === BATCH_ENTRIES ||
       (this.lines.length > 0 && this.bytes + bytes > BATCH_BYTES)
@@ -74,7 +76,8 @@ export class BatchCutter {
     this.hash ??= createHash('sha256');
     this.hash.update(content).update('\n');
     this.bytes += bytes;
-    this.lines.push(fileLine);
+    this.lines.push(firstLine);
+    this.lastLine = lastLine;
     this.fingerprints.push(entryFingerprint(content));
   }
 
@@ -88,7 +91,7 @@ export class BatchCutter {
       entries: this.lines.length,
       hash: this.hash!.digest('hex'),
       firstLine: this.lines[0]!,
-      lastLine: this.lines[this.lines.length - 1]!,
+      lastLine: this.lastLine,
     };
     this.plans.push(plan);
     this.onBatch(plan, this.lines, this.fingerprints);

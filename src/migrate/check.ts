@@ -1,6 +1,7 @@
 import { JOURNAL_MEMO_MAX_LENGTH, type Class } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { addCents, type Cents } from '../core/money.js';
+import { nameKey } from '../core/names.js';
 import type { FileAccount } from './accounts.js';
 import { BATCH_BYTES, BatchCutter, entryBytes, entryContent, type BatchPlan } from './batches.js';
 import type { SentBatch } from './checkpoint.js';
@@ -91,7 +92,15 @@ export async function checkLedger(
       const account = summary.accounts.get(line.account);
       if (account) {
         account.lines += 1;
-        account.accountType ??= line.accountType;
+        if (line.accountType !== undefined) {
+          if (account.accountType === undefined)
+            account.accountType = { text: line.accountType, line: line.fileLine };
+          else if (nameKey(account.accountType.text) !== nameKey(line.accountType))
+            report({
+              fileLine: line.fileLine,
+              message: `account_type is "${line.accountType}" here and "${account.accountType.text}" on line ${account.accountType.line} for the same account`,
+            });
+        }
       } else {
         summary.accounts.set(line.account, {
           key: line.account,
@@ -103,7 +112,10 @@ export async function checkLedger(
               : undefined,
           firstLine: line.fileLine,
           lines: 1,
-          accountType: line.accountType,
+          accountType:
+            line.accountType === undefined
+              ? undefined
+              : { text: line.accountType, line: line.fileLine },
         });
       }
       summary.totals.set(
@@ -125,11 +137,11 @@ export async function checkLedger(
     if (bytes > BATCH_BYTES) {
       report({
         fileLine: entry.fileLine,
-        message: `the entry takes about ${Math.ceil(bytes / 1024 / 1024)} MB in a request; the platform takes at most 5 MB`,
+        message: `the entry is too large for one request: about ${(bytes / 1024 / 1024).toFixed(1)} MB, where books sends at most ${BATCH_BYTES / 1024 / 1024} MB (the platform takes 5 MB)`,
       });
     }
     spool?.add(entry.fileLine, entry.entry, content);
-    cutter.add(entry.fileLine, content, bytes);
+    cutter.add(entry.fileLine, entry.lines[entry.lines.length - 1]!.fileLine, content, bytes);
   }
   cutter.finish();
   summary.batches = cutter.plans;

@@ -402,6 +402,9 @@ export async function* parseRecordsOnWorker(
         throw new CsvReadError(kind, text, lines, code);
       }
       worker.postMessage('next');
+      // Chunks waiting in `messages` are taken without returning to the event loop, which
+      // would starve it (no timers, no Ctrl-C) until the reader caught up with the thread.
+      await new Promise((resolve) => setImmediate(resolve));
       yield message.chunk;
     }
   } finally {

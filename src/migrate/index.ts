@@ -248,8 +248,11 @@ export async function runImport(
     const problemCount = summary.problemCount + problems.length - summary.problems.length;
     if (problems.length > 0) throw invalidFile(request.file, problems, problemCount);
     for (const note of plan?.notes ?? []) events.note(note);
+    const accounts = plan
+      ? new Set(plan.identities.values()).size + plan.missing.length
+      : undefined;
     events.note(
-      `${request.file}: ${summary.entries} entries, ${summary.accounts.size} accounts, ${summary.startDate} to ${summary.endDate}`,
+      `${request.file}: ${summary.entries} entries, ${accounts ?? summary.accounts.size} accounts, ${summary.startDate} to ${summary.endDate}`,
     );
     if (request.dryRun) return dryRunOutcome(session, summary, plan);
     spool!.finish();
@@ -316,11 +319,14 @@ async function sendAndReconcile(
   const created = await createAccounts(api, ids(scope), plan, accountIds);
   if (created.length > 0) {
     events.wrote(
-      `created ${created.length} missing account${created.length === 1 ? '' : 's'}: ${created.map(chartLabel).join(', ')}`,
+      `created ${created.length} missing account${created.length === 1 ? '' : 's'}: ${[...created]
+        .sort((a, b) => Number(a.code) - Number(b.code))
+        .map(chartLabel)
+        .join(', ')}`,
     );
   }
   const identities = new Map(plan.identities);
-  for (const [key, id] of accountIds) identities.set(plan.identityOfKey.get(key)!, id);
+  for (const [key, id] of accountIds) identities.set(plan.identityOfKey.get(key)!.id, id);
   checkpoint.rememberAccounts(identities);
   if (request.migration) await openMigration(api, ids(scope), events);
 
@@ -372,6 +378,7 @@ async function sendAndReconcile(
     request.basis,
     summary,
     accountIds,
+    plan.identityOfKey,
     live.codesKept,
   );
   await events.reconciled?.(reconciliation);
@@ -467,6 +474,7 @@ async function reconcileWithPlatform(
   basis: LedgerBasis,
   summary: LedgerSummary,
   accountIds: ReadonlyMap<string, string>,
+  identityOfKey: AccountPlan['identityOfKey'],
   codesKept: boolean,
 ): Promise<Reconciliation> {
   const startDate = summary.startDate!;
@@ -490,7 +498,10 @@ async function reconcileWithPlatform(
   for (const code of new Set([...end.keys(), ...start.keys()]))
     movement.set(code, (end.get(code) ?? 0) - (start.get(code) ?? 0));
   const { rows, matches } = reconcile({
-    fileAccounts: summary.accounts.values(),
+    fileAccounts: [...summary.accounts.values()].map((account) => ({
+      ...account,
+      ...identityOfKey.get(account.key),
+    })),
     totals: summary.totals,
     accountOfKey: accountIds,
     chart,

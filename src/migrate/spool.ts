@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   rmSync,
   writeSync,
 } from 'node:fs';
@@ -36,6 +37,27 @@ export interface Batch {
 
 type SpooledContent = [string, string, [string, number, number, string, string[]][]];
 
+/**
+ * Spools left by imports that were killed (`kill -9`, a crash: what no `finally` survives),
+ * recognized by the process id in their name, are removed by the next import.
+ */
+function removeOrphans(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    const pid = Number(/^import-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isRunning(pid)) continue;
+    rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Bytes gathered before each write. */
 const WRITE_CHUNK = 1 << 20;
 
@@ -54,7 +76,11 @@ export class EntrySpool {
 
   constructor(parent: string) {
     mkdirSync(parent, { recursive: true, mode: 0o700 });
-    this.file = path.join(mkdtempSync(path.join(parent, 'import-')), 'entries.jsonl');
+    removeOrphans(parent);
+    this.file = path.join(
+      mkdtempSync(path.join(parent, `import-${process.pid}-`)),
+      'entries.jsonl',
+    );
     this.descriptor = openSync(this.file, 'w', 0o600);
   }
 

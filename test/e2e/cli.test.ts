@@ -1,32 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runBooks, spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
+import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 
 /** `books serve` in its own process, for the CLI to talk to over loopback. */
-async function serve(home: ReturnType<typeof temporaryHome>, ...flags: string[]) {
-  const server: RunningCli = spawnBooks(
-    ['serve', '--memory', '--port', '0', '--org-token', 'org-token', ...flags],
-    home.env,
-  );
-  const banner = await server.waitForStderr('organization token');
-  const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
-  return {
-    baseUrl,
-    env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'org-token' },
-    api: (method: string, path: string, body?: unknown) =>
-      fetch(`${baseUrl}${path}`, {
-        method,
-        headers: { authorization: 'Bearer org-token', 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }).then(async (r) => ({
-        status: r.status,
-        body: (r.status === 200 || r.status === 201 ? await r.json() : undefined) as any,
-      })),
-    async stop() {
-      server.child.kill('SIGTERM');
-      await server.result;
-    },
-  };
-}
+const serve = (home: ReturnType<typeof temporaryHome>, ...flags: string[]) =>
+  serveBooks(home, ['--memory', ...flags]);
 
 /** The main flow every target must support: books from nothing to month-end reports. */
 async function keepTheBooks(env: NodeJS.ProcessEnv) {

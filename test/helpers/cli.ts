@@ -104,3 +104,36 @@ export function runBooks(
 ): Promise<CliResult> {
   return spawnBooks(args, env, input).result;
 }
+
+/**
+ * `books serve` (the built binary) on a free loopback port, in memory unless `flags` say
+ * otherwise (`--db FILE`), with the organization token `org-token`; `env` talks to it.
+ */
+export async function serveBooks(
+  home: ReturnType<typeof temporaryHome>,
+  flags: string[] = ['--memory'],
+) {
+  const server = spawnBooks(
+    ['serve', '--port', '0', '--org-token', 'org-token', ...flags],
+    home.env,
+  );
+  const banner = await server.waitForStderr('organization token');
+  const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
+  return {
+    baseUrl,
+    env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'org-token' },
+    api: (method: string, path: string, body?: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: 'Bearer org-token', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (r.status === 200 || r.status === 201 ? await r.json() : undefined) as any,
+      })),
+    async stop() {
+      server.child.kill('SIGTERM');
+      await server.result;
+    },
+  };
+}

@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { ExitCode, UserError, UsageError } from '../exitCodes.js';
 
 async function config(ctx: CommandContext) {
-  const { openConfig } = await import('../config.js');
+  const { openConfig } = await import('../configStore.js');
   return { store: openConfig(ctx.io.env) };
 }
 
