@@ -233,27 +233,25 @@ export function planAccounts(
       problem(`account ${label}: a code of a custom chart of accounts is digits only`);
       continue;
     }
-    if (identity.accountType === undefined) {
-      problem(`account ${label} is not in the chart and has no account_type to create it with`);
-      continue;
-    }
-    const type = accountTypeOf(identity.accountType.text);
-    if (!type) {
-      typeProblem(`"${identity.accountType.text}" is not an account type (${ACCEPTED_TYPES})`);
-      continue;
-    }
     // Two ways of naming one new account (`Rent` and `rent`) create it once.
     const sameAccount = code ?? `name ${nameKey(name)}`;
     const planned = missing.get(sameAccount);
+    const type = identity.accountType && accountTypeOf(identity.accountType.text);
+    if (identity.accountType && !type) {
+      typeProblem(`"${identity.accountType.text}" is not an account type (${ACCEPTED_TYPES})`);
+      continue;
+    }
     if (planned) {
-      if (planned.body.type !== type) {
-        problem(
-          `account ${label} is typed ${type} here and ${planned.body.type} on line ${planned.firstLine}`,
-        );
+      if (type && planned.body.type !== type) {
+        typeProblem(`typed ${type} here and ${planned.body.type} on line ${planned.firstLine}`);
         continue;
       }
       planned.keys.push(...identity.keys);
       planned.identities.push(identity.id);
+      continue;
+    }
+    if (!type) {
+      problem(`account ${label} is not in the chart and has no account_type to create it with`);
       continue;
     }
     missing.set(sameAccount, {

@@ -140,7 +140,7 @@ export async function* parseRecords(
       if (failure) throw failure;
     }
     const rest = decoder?.end();
-    if (typeof rest === 'number') throw await bytesFailure(file, rest, decoder!);
+    if (typeof rest === 'number') throw await bytesFailure(file, rest, decoder!, true);
     if (parser) {
       if (rest) await parser.parse(rest);
       const failure = await parser.parse();
@@ -271,10 +271,14 @@ async function bytesFailure(
   file: string,
   offset: number,
   decoding: TextDecoding,
+  atEnd = false,
 ): Promise<CsvReadError> {
-  const { line, byte, before } = await lineAt(file, offset);
+  const { line, byte, around } = await lineAt(file, offset);
   if (byte === 0) {
-    const utf16 = decoding.name === 'UTF-8' && /^[^\0]?(\0[^\0])+/.test(before.slice(-16));
+    // Text in UTF-16: every other byte a NUL, never two in a row.
+    const nuls = around.split('\0').length - 1;
+    const utf16 =
+      decoding.name === 'UTF-8' && nuls * 4 >= around.length && !around.includes('\0\0');
     return new CsvReadError(
       'bytes',
       utf16
@@ -283,7 +287,7 @@ async function bytesFailure(
       line,
     );
   }
-  if (byte === undefined) {
+  if (atEnd) {
     return new CsvReadError(
       'bytes',
       `the file ends in the middle of a ${decoding.name} character`,
@@ -292,16 +296,16 @@ async function bytesFailure(
   }
   return new CsvReadError(
     'bytes',
-    `byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} (at byte ${offset}) is not ${decoding.name}: if the file was saved in another encoding, name it with --encoding (windows-1252 and latin1 are common for Western European files)`,
+    `byte 0x${byte!.toString(16).toUpperCase().padStart(2, '0')} (at byte ${offset}) is not ${decoding.name}: if the file was saved in another encoding, name it with --encoding (windows-1252 and latin1 are common for Western European files)`,
     line,
   );
 }
 
-/** The file line holding byte `offset`, that byte, and a few bytes before it (as latin1). */
+/** The file line holding byte `offset`, that byte, and the bytes around it (as latin1). */
 async function lineAt(
   file: string,
   offset: number,
-): Promise<{ line: number; byte: number | undefined; before: string }> {
+): Promise<{ line: number; byte: number | undefined; around: string }> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(1 << 20);
@@ -319,13 +323,9 @@ async function lineAt(
       position += bytesRead;
     }
     const start = Math.max(0, offset - 16);
-    const { bytesRead } = await handle.read(buffer, 0, offset - start + 1, start);
+    const { bytesRead } = await handle.read(buffer, 0, offset - start + 16, start);
     const window = buffer.subarray(0, bytesRead);
-    return {
-      line,
-      byte: window[offset - start],
-      before: window.subarray(0, offset - start).toString('latin1'),
-    };
+    return { line, byte: window[offset - start], around: window.toString('latin1') };
   } finally {
     await handle.close();
   }

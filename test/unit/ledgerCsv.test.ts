@@ -15,7 +15,7 @@ import { newReadResult, readLedger, type ReadOptions } from '../../src/migrate/r
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-csv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fileNumber = 0;
-const fileOf = (text: string) => {
+const fileOf = (text: string | Buffer) => {
   const file = path.join(dir, `ledger-${++fileNumber}.csv`);
   writeFileSync(file, text);
   return file;
@@ -108,7 +108,7 @@ describe.each([
   { parsing: 'on this thread', reader: async () => readLedger, parseOnWorker: false },
   { parsing: 'on a worker thread', reader: builtReadLedger, parseOnWorker: true },
 ])('reading a ledger file (streamed), csv-parse $parsing', ({ reader, parseOnWorker }) => {
-  async function read(text: string, options: ReadOptions = {}) {
+  async function read(text: string | Buffer, options: ReadOptions = {}) {
     const result = newReadResult();
     const entries = [];
     const readWith = await reader();
@@ -223,6 +223,46 @@ describe.each([
     expect((await read('')).problems).toEqual(['1: the file is empty: a header row is required']);
     expect((await read('when,what\n1,2\n')).problems[0]).toMatch(/^1: the header lacks date/);
     expect((await read('date,account,amount\n2026-01-01,"A,5\n')).problems[0]).toMatch(/^2: /);
+  });
+
+  it('reads bytes as text: UTF-8 checked across chunks, UTF-16 by its mark, other encodings when named', async () => {
+    const header = 'date,account,amount,description\n';
+    // A two-byte character split by the 256 kB chunk boundary.
+    const pad = 256 * 1024 - header.length - '2026-01-01,A,5,'.length - 1;
+    const split = await read(`${header}2026-01-01,A,5,${'x'.repeat(pad)}é\n2026-01-01,B,-5,été\n`);
+    expect(split.problems).toEqual([]);
+    expect(split.entries[0]!.lines[0]!.description.endsWith('xé')).toBe(true);
+    expect(split.entries[0]!.lines[1]!.description).toBe('été');
+
+    const invalid = Buffer.concat([
+      Buffer.from(`${header}${'2026-01-01,A,5,ok\n2026-01-01,B,-5,ok\n'.repeat(10_000)}`),
+      Buffer.from('2026-01-02,Caf\xe9,5,\n', 'latin1'),
+    ]);
+    expect((await read(invalid)).problems).toEqual([
+      `20002: byte 0xE9 (at byte ${invalid.length - 5}) is not UTF-8: if the file was saved in another encoding, name it with --encoding (windows-1252 and latin1 are common for Western European files)`,
+    ]);
+    expect(
+      (await read(Buffer.from(`${header}2026-01-01,A,5,\xe2\x82`, 'latin1'))).problems,
+    ).toEqual(['2: the file ends in the middle of a UTF-8 character']);
+    expect((await read(`${header}2026-01-01,A\u0000,5,\n`)).problems).toEqual([
+      `2: the file holds a NUL byte (at byte ${header.length + 12}): it is not a CSV text file`,
+    ]);
+    expect((await read(Buffer.from(header + '2026-01-01,A,5,\n', 'utf16le'))).problems).toEqual([
+      '1: the file holds NUL bytes: it looks like UTF-16 without a byte order mark; pass --encoding utf-16le (or utf-16be)',
+    ]);
+
+    const euro = Buffer.from(`${header}2026-01-01,Caf\xe9,5,\x80 5\n2026-01-01,B,-5,\n`, 'latin1');
+    const western = await read(euro, { encoding: 'windows-1252' });
+    expect(western.problems).toEqual([]);
+    expect(western.entries[0]!.lines[0]).toMatchObject({ account: 'Café', description: '€ 5' });
+
+    const bigEndian = Buffer.from(
+      `\uFEFF${header}2026-01-01,Ärger,5,\n2026-01-01,B,-5,\n`,
+      'utf16le',
+    ).swap16();
+    const wide = await read(bigEndian);
+    expect(wide.problems).toEqual([]);
+    expect(wide.entries[0]!.lines[0]!.account).toBe('Ärger');
   });
 
   it('numbers lines across quoted line breaks and across the chunks a large file is read in', async () => {
