@@ -573,7 +573,7 @@ describe('reconciliation: per account, by its code and name as well as its total
     // The file's payroll went to Rent (code 6000) and its rent to Payroll.
     const result = reconcile({
       fileAccounts: files,
-      totals: new Map([...totals].map(([k, v]) => [k, k === files[0]!.key ? -300 : 150])),
+      totals: new Map([...totals.keys()].map((k) => [k, k === files[0]!.key ? -300 : 150])),
       accountOfKey: new Map([
         [files[0]!.key, cash.id],
         [files[1]!.key, payroll.id],
