@@ -60,6 +60,36 @@ describe('sandbox control plane (local-platform.md §4)', () => {
     });
   });
 
+  describe('GET /sandbox/v1/workspaces/{id}', () => {
+    it('answers the workspace with its flags (what an import reads to keep codes)', async () => {
+      const workspace = await createWorkspace(server, 'Read Flags');
+      await server.request('PATCH', `/sandbox/v1/workspaces/${workspace.id}`, {
+        body: { customChartOfAccounts: true },
+      });
+      const response = await server.request('GET', `/sandbox/v1/workspaces/${workspace.id}`);
+      expect(response.status).toBe(200);
+      expect(response.body.workspace).toEqual({
+        ...workspace,
+        customChartOfAccounts: true,
+        billingOwner: 'organization',
+        externalUsers: 0,
+        ruleGenerationEligible: true,
+      });
+    });
+
+    it('answers 404 for a workspace of another organization, and for a bad id', async () => {
+      const other = await createOrganization(server);
+      const workspace = await createWorkspace(server, 'Theirs');
+      for (const [path, token] of [
+        [`/sandbox/v1/workspaces/${workspace.id}`, other.token],
+        ['/sandbox/v1/workspaces/not-a-uuid', undefined],
+      ] as const) {
+        const response = await server.request('GET', path, { ...(token && { token }) });
+        expect(errorOf(response)).toMatchObject({ status: 404, traceMatches: true });
+      }
+    });
+  });
+
   describe('PATCH /sandbox/v1/workspaces/{id}', () => {
     it('sets the flags and answers the workspace with them', async () => {
       const workspace = await createWorkspace(server, 'Flagged');

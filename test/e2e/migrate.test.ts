@@ -321,6 +321,8 @@ describe('books demo', () => {
         /books demo: the January card transactions after finalization: .*→ categorized/,
       );
       expect(first.stderr).toContain('reconciled 14 accounts with the trial balance to the cent');
+      // One platform for the whole demo (it opened two, one for the firm, one for the import).
+      expect(first.stderr.match(/using the local platform/g)).toHaveLength(1);
       expect(first.stdout).toContain('Net Income');
       const second = await runBooks(['demo'], home.env);
       expect(second.code, second.stderr).toBe(0);

@@ -1,3 +1,4 @@
+import { pick } from '../../src/cli/context.js';
 import { describe, expect, it } from 'vitest';
 import { parseCreate as parseAccount } from '../../src/cli/commands/coa/accounts.js';
 import { parseCreate as parseEntry } from '../../src/cli/commands/je/entries.js';
@@ -274,5 +275,42 @@ describe('rule syntax and trees', async () => {
     ).toEqual(['Region', '  West', '    Oregon', 'Dept']);
     expect(parseType('credit cards')).toBe('Credit Cards');
     expect(() => parseType('Banks')).toThrow('--type must be one of');
+  });
+});
+
+describe('one rule for the names a person types (pick)', () => {
+  const entities = [
+    { id: '0192f3c4-0000-7000-8000-000000000001', name: 'Main Street Bakery' },
+    { id: '0192f3c4-0000-7000-8000-000000000002', name: 'main street bakery ' },
+    { id: '0192f3c4-0000-7000-8000-000000000003', name: 'Harbor Café' },
+  ];
+  const named = (e: { id: string; name: string }) => e;
+
+  it('takes an id, else a name trimmed and in any case', () => {
+    expect(pick(entities, entities[2]!.id, 'entity', named)).toBe(entities[2]);
+    expect(pick(entities, '  harbor CAFÉ ', 'entity', named)).toBe(entities[2]);
+  });
+
+  it('refuses an ambiguous name, listing the candidates (exit 2), and says what is missing (exit 5)', () => {
+    expect(() => pick(entities, 'MAIN STREET BAKERY', 'entity', named)).toThrow(
+      expect.objectContaining({
+        exitCode: 2,
+        message: `"MAIN STREET BAKERY" names 2 entities: "Main Street Bakery" (${entities[0]!.id}), "main street bakery " (${entities[1]!.id}); use the id`,
+      }),
+    );
+    expect(() => pick(entities, 'Nowhere', 'entity', named)).toThrow(
+      expect.objectContaining({ exitCode: 5, message: 'no entity "Nowhere" (by id or name)' }),
+    );
+  });
+
+  it('takes an account’s code before its name', () => {
+    const accounts = [
+      { id: 'a', code: '1000', name: 'Cash' },
+      { id: 'b', code: '2000', name: '1000' },
+    ];
+    expect(pick(accounts, '1000', 'account', (a) => a).id).toBe('a');
+    expect(() => pick(accounts, 'nothing', 'account', (a) => a)).toThrow(
+      'no account "nothing" (by id, code or name)',
+    );
   });
 });
