@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { LedgerBasis } from '../api/index.js';
-import { hashId, type LedgerEntry } from './ledgerCsv.js';
+import { hashId, type LedgerEntry, type LedgerLine } from './ledgerCsv.js';
 
 /** Entries per bulk request: the API's maximum. */
 export const BATCH_ENTRIES = 100;
@@ -26,7 +26,14 @@ export interface BatchPlan {
  * and classes as the file names them, amounts in cents, description). Not its place in the
  * file nor its entry id: moving or renumbering lines does not change what is posted.
  */
-export function entryContent(entry: Pick<LedgerEntry, 'date' | 'memo' | 'lines'>): string {
+export function entryContent(entry: {
+  date: string;
+  memo: string;
+  lines: readonly Pick<
+    LedgerLine,
+    'account' | 'debitCents' | 'creditCents' | 'description' | 'classes'
+  >[];
+}): string {
   return JSON.stringify([
     entry.date,
     entry.memo,
