@@ -158,13 +158,37 @@ export class CommandContext {
     const profile = (await this.target()).profile;
     const chosen = given ?? this.options.entity;
     const api = await this.api();
-    if (chosen !== undefined && UUID.test(chosen) && this.options.workspace === undefined) {
-      const { entity } = await api.sandbox.entity(chosen);
-      const workspace = await this.workspace(entity.workspaceId);
-      return { workspace, entity: this.remember('entity', entity) };
+    // Entities are known through the sandbox control plane; a platform without it (the hosted
+    // one) is trusted with an entity's id as given, its name unknown.
+    const orNone = <T>(answer: Promise<T>) =>
+      answer.catch((error: unknown) => {
+        if ((error as { status?: number }).status === 404) return undefined;
+        throw error;
+      });
+    if (chosen !== undefined && UUID.test(chosen)) {
+      const entity = (await orNone(api.sandbox.entity(chosen)))?.entity;
+      const workspace = await this.workspace(
+        this.options.workspace === undefined ? entity?.workspaceId : undefined,
+      );
+      if (entity && entity.workspaceId !== workspace.id) {
+        const { workspace: its } = await api.workspaces.get(entity.workspaceId);
+        throw new UserError(
+          `entity "${entity.name}" (${entity.id}) belongs to workspace "${its.name}" (${its.id}), not to "${workspace.name}" (${workspace.id})`,
+          ExitCode.Usage,
+        );
+      }
+      return { workspace, entity: this.remember('entity', entity ?? { id: chosen, name: chosen }) };
     }
     const workspace = await this.workspace();
-    const entities = await api.sandbox.entities(workspace.id);
+    if (chosen === undefined && profile.workspace === workspace.id && profile.entity)
+      return this.chosenEntity(profile.entity);
+    const entities = await orNone(api.sandbox.entities(workspace.id));
+    if (!entities) {
+      throw new UserError(
+        `the platform does not list the entities of workspace "${workspace.name}": pass --entity with an entity's id`,
+        ExitCode.Usage,
+      );
+    }
     const describe = (e: { id: string; name: string }) => ({ id: e.id, name: e.name });
     if (chosen !== undefined) {
       const resolution = resolveReference(entities, chosen, describe);
@@ -175,13 +199,7 @@ export class CommandContext {
         ExitCode.NotFound,
       );
     }
-    const saved =
-      profile.workspace === workspace.id
-        ? entities.find((e) => e.id === profile.entity)
-        : undefined;
-    const only = entities.length === 1 ? entities[0] : undefined;
-    const entity = saved ?? only;
-    if (!entity) {
+    if (entities.length !== 1) {
       throw new UserError(
         entities.length === 0
           ? `workspace "${workspace.name}" (${workspace.id}) has no entity: create one with books sandbox entity create`
@@ -189,7 +207,7 @@ export class CommandContext {
         ExitCode.Usage,
       );
     }
-    return { workspace, entity: this.remember('entity', entity) };
+    return { workspace, entity: this.remember('entity', entities[0]!) };
   }
 
   /** An account of the entity by id, code or name. */

@@ -47,18 +47,26 @@ export function entryFingerprint(content: string): string {
   return low.toString(16).padStart(8, '0') + high.toString(16).padStart(8, '0');
 }
 
-/** An upper bound of an entry's bytes in a bulk request: account and class ids are uuids. */
-export function entryBytes(entry: LedgerEntry, content: string): number {
-  let classes = 0;
-  for (const line of entry.lines) classes += line.classes.length;
-  return Buffer.byteLength(content) + 96 + entry.lines.length * 96 + classes * 40;
+/**
+ * An upper bound of an entry's bytes in a bulk request: 96 bytes of names, ids and amounts per
+ * line and per entry (account and class ids are uuids), and its texts (three bytes a character
+ * at most, counted exactly when long).
+ */
+export function entryBytes(entry: LedgerEntry): number {
+  const textBytes = (text: string) =>
+    text.length <= 1024 ? text.length * 3 : Buffer.byteLength(text);
+  let bytes = 96 + textBytes(entry.memo);
+  for (const line of entry.lines)
+    bytes += 96 + textBytes(line.description) + line.classes.length * 40;
+  return bytes;
 }
 
 /**
  * Cuts the file's entries into batches as pass one reads them: 100 entries, or fewer when the
  * next would take the request over BATCH_BYTES. The cut depends only on the entries, so a rerun
  * of the same file cuts the same batches. `onBatch` gets each batch with its entries' file lines
- * and fingerprints.
+ * and, for the batches `fingerprinted` asks for (those an earlier run sent, to compare), their
+ * fingerprints: taking them is a tenth of pass one, spent only where they are read.
  */
 export class BatchCutter {
   readonly plans: BatchPlan[] = [];
@@ -66,10 +74,11 @@ export class BatchCutter {
   private bytes = 0;
   private lines: number[] = [];
   private lastLine = 0;
-  private fingerprints: string[] = [];
+  private fingerprints: string[] | undefined;
 
   constructor(
     private readonly onBatch: (plan: BatchPlan, lines: number[], fingerprints: string[]) => void,
+    private readonly fingerprinted: (batch: number) => boolean = () => false,
   ) {}
 
   /** An entry: the file lines it spans, its content (`entryContent`), its bytes (`entryBytes`). */
@@ -80,12 +89,15 @@ export class BatchCutter {
     ) {
       this.cut();
     }
-    this.hash ??= createHash('sha256');
+    if (!this.hash) {
+      this.hash = createHash('sha256');
+      this.fingerprints = this.fingerprinted(this.plans.length) ? [] : undefined;
+    }
     this.hash.update(content).update('\n');
     this.bytes += bytes;
     this.lines.push(firstLine);
     this.lastLine = lastLine;
-    this.fingerprints.push(entryFingerprint(content));
+    this.fingerprints?.push(entryFingerprint(content));
   }
 
   finish(): void {
@@ -101,11 +113,10 @@ export class BatchCutter {
       lastLine: this.lastLine,
     };
     this.plans.push(plan);
-    this.onBatch(plan, this.lines, this.fingerprints);
+    this.onBatch(plan, this.lines, this.fingerprints ?? []);
     this.hash = undefined;
     this.bytes = 0;
     this.lines = [];
-    this.fingerprints = [];
   }
 }
 

@@ -19,10 +19,12 @@ export interface PassOneRules {
   lockDate?: CalendarDay | null;
   /** The workspace's classes, for the `classes` column. */
   classes?: ClassBook;
-  /** The batches an earlier run of this import sent, which must not have changed. */
-  sent?: (batch: number) => SentBatch | undefined;
-  /** The highest batch number sent so far, if any. */
-  lastSent?: number;
+  /** What earlier runs of this import sent: batches that must not have changed. */
+  sent?: {
+    batch(number: number): SentBatch | undefined;
+    /** The highest batch number sent. */
+    last: number;
+  };
   /** Stop reading (Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -77,10 +79,13 @@ export async function checkLedger(
   };
   const report = (problem: Problem) => reportProblem(summary, problem);
   const labelProblems = new Map<string, LabelProblem>();
-  const cutter = new BatchCutter((plan, lines, fingerprints) => {
-    const sent = rules.sent?.(plan.number);
-    if (sent && sent.hash !== plan.hash) report(changedBatch(plan, sent, lines, fingerprints));
-  });
+  const cutter = new BatchCutter(
+    (plan, lines, fingerprints) => {
+      const sent = rules.sent?.batch(plan.number);
+      if (sent && sent.hash !== plan.hash) report(changedBatch(plan, sent, lines, fingerprints));
+    },
+    (batch) => rules.sent?.batch(batch) !== undefined,
+  );
   for await (const entry of readLedger(file, options, summary)) {
     if (rules.signal?.aborted) throw new ImportInterrupted('interrupted');
     summary.entries += 1;
@@ -92,7 +97,7 @@ export async function checkLedger(
       const account = summary.accounts.get(line.account);
       if (account) {
         account.lines += 1;
-        if (line.accountType !== undefined) {
+        if (line.accountType !== undefined && line.accountType !== account.accountType?.text) {
           if (account.accountType === undefined)
             account.accountType = { text: line.accountType, line: line.fileLine };
           else if (nameKey(account.accountType.text) !== nameKey(line.accountType))
@@ -132,14 +137,17 @@ export async function checkLedger(
           report,
         );
     }
-    const content = entryContent(entry);
-    const bytes = entryBytes(entry, content);
+    const bytes = entryBytes(entry);
     if (bytes > BATCH_BYTES) {
       report({
         fileLine: entry.fileLine,
         message: `the entry is too large for one request: about ${(bytes / 1024 / 1024).toFixed(1)} MB, where books sends at most ${BATCH_BYTES / 1024 / 1024} MB (the platform takes 5 MB)`,
       });
     }
+    // What the entry says, in the text its hashes are taken of: for pass two's copy, and for
+    // the batch hashes of keys and of comparisons with what was sent (a dry run of a file never
+    // sent needs neither).
+    const content = spool || rules.sent ? entryContent(entry) : '';
     spool?.add(entry.fileLine, entry.entry, content);
     cutter.add(entry.fileLine, entry.lines[entry.lines.length - 1]!.fileLine, content, bytes);
   }
@@ -150,14 +158,11 @@ export async function checkLedger(
       fileLine: firstLine,
       message: `${message} (${lines === 1 ? '1 line' : `${lines} lines`})`,
     });
-  if (
-    rules.lastSent !== undefined &&
-    rules.lastSent >= summary.batches.length &&
-    summary.problemCount === 0
-  ) {
+  const last = rules.sent?.last;
+  if (last !== undefined && last >= summary.batches.length && summary.problemCount === 0) {
     report({
       fileLine: summary.lines,
-      message: `an earlier run of this import sent ${rules.lastSent + 1} batches, and the file now holds ${summary.batches.length}: entries it sent are no longer in the file; put them back, or import the file under another name`,
+      message: `an earlier run of this import sent ${last + 1} batches, and the file now holds ${summary.batches.length}: entries it sent are no longer in the file; put them back, or import the file under another name`,
     });
   }
   return summary;

@@ -73,9 +73,13 @@ export class Checkpoint {
     return this.sentBatches.get(batch)?.ids;
   }
 
+  /**
+   * A batch sent. Its fingerprints are written for a later run to compare with, not kept: this
+   * run does not read them again (a million-line import would keep 5 MB of them).
+   */
   record(batch: number, hash: string, fingerprints: string[], ids: string[]): void {
     this.append({ batch, hash, entries: fingerprints.join(','), ids });
-    this.keep(batch, hash, fingerprints.join(','), ids);
+    this.keep(batch, hash, '', ids);
   }
 
   /** The accounts earlier runs posted the file's account names to (identity → account id). */

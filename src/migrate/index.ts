@@ -216,8 +216,13 @@ export async function runImport(
       {
         lockDate: live?.entity?.lockDate,
         classes: live?.classes,
-        sent: (batch) => checkpoint?.sent(batch),
-        ...(sent.length > 0 && { lastSent: Math.max(...sent) }),
+        ...(checkpoint &&
+          sent.length > 0 && {
+            sent: {
+              batch: (number) => checkpoint.sent(number),
+              last: sent.reduce((a, b) => Math.max(a, b)),
+            },
+          }),
         signal: session.signal,
       },
       spool,
@@ -245,8 +250,10 @@ export async function runImport(
     }
     if (summary.entries === 0 && problems.length === 0)
       problems.push({ fileLine: 1, message: 'the file holds no entries' });
-    const problemCount = summary.problemCount + problems.length - summary.problems.length;
-    if (problems.length > 0) throw invalidFile(request.file, problems, problemCount);
+    // The file's own problems may be more than it kept; the others are all here.
+    const found = problems.length - summary.problems.length;
+    if (problems.length > 0)
+      throw invalidFile(request.file, problems, summary.problemCount + found);
     for (const note of plan?.notes ?? []) events.note(note);
     const accounts = plan
       ? new Set(plan.identities.values()).size + plan.missing.length

@@ -1,4 +1,3 @@
-import { entryFingerprint } from './batches.js';
 import { ImportInterrupted } from './check.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { Batch } from './spool.js';
@@ -72,7 +71,7 @@ export async function sendBatches(
           options.checkpoint.record(
             number,
             batch.plan.hash,
-            batch.entries.map((e) => entryFingerprint(e.content)),
+            batch.entries.map((e) => e.fingerprint),
             ids,
           );
           keep(batch, ids);

@@ -11,7 +11,7 @@ import {
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Cents } from '../core/money.js';
-import type { BatchPlan } from './batches.js';
+import { entryFingerprint, type BatchPlan } from './batches.js';
 
 /** An entry as pass two sends it: its place in the file, and what it says. */
 export interface BatchEntry {
@@ -26,8 +26,8 @@ export interface BatchEntry {
     description: string;
     classes: string[];
   }[];
-  /** The entry's content text (`entryContent`), whose fingerprint the checkpoint keeps. */
-  content: string;
+  /** The fingerprint of its content (`entryFingerprint`), which the checkpoint keeps. */
+  fingerprint: string;
 }
 
 export interface Batch {
@@ -110,6 +110,7 @@ export class EntrySpool {
       entries.push({
         fileLine: Number(line.slice(0, first)),
         entry: (JSON.parse(line.slice(first + 1, second)) as string | null) ?? undefined,
+        fingerprint: entryFingerprint(content),
         date,
         memo,
         lines: spooledLines.map(([account, debitCents, creditCents, description, classes]) => ({
@@ -119,7 +120,6 @@ export class EntrySpool {
           description,
           classes,
         })),
-        content,
       });
       if (entries.length === plans[number]!.entries) {
         yield { plan: plans[number]!, entries };

@@ -284,8 +284,10 @@ describe('imports you can trust (the built binary against books serve on a SQLit
       expect(await entryCount(a.entityId)).toBe(0);
       // An entity of A named with workspace B: refused too.
       const crossed = await books('je', 'import', file, '-w', 'client b', '-e', a.entityId);
-      expect(crossed.code).toBe(5);
-      expect(crossed.stderr).toContain(`no entity "${a.entityId}" in workspace "Client B"`);
+      expect(crossed.code).toBe(2);
+      expect(crossed.stderr).toContain(
+        `books: entity "Client A Co" (${a.entityId}) belongs to workspace "Client A" (${a.workspaceId}), not to "Client B" (${b.id})`,
+      );
       expect(await entryCount(a.entityId)).toBe(0);
 
       const c = await newEntity('Client C');
