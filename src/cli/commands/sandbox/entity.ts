@@ -65,7 +65,7 @@ export async function update(
     throw new UsageError('nothing to change: pass --name, --start-date or --lock-date');
   const id = await ctx.entityId(entity);
   const result = await (await ctx.api()).sandbox.updateEntity(id, body);
-  ctx.wrote(`updated entity "${result.entity.name}" (${id})`);
+  ctx.wrote(`updated the entity (${Object.keys(body).join(', ')})`);
   ctx.output.record(fields(result.entity), result);
 }
 
@@ -88,6 +88,6 @@ export function parseUpdate(flags: {
 export async function openAccrual(ctx: CommandContext, entity: string | undefined): Promise<void> {
   const id = await ctx.entityId(entity);
   const result = await (await ctx.api()).sandbox.openAccrualLedger(id);
-  ctx.wrote(`opened the accrual ledger of entity ${id}`);
+  ctx.wrote('opened the accrual ledger');
   ctx.output.record(fields(result.entity), result);
 }
