@@ -310,6 +310,39 @@ describe('a keyed write and its idempotency record commit together', () => {
     await app.close();
   });
 
+  it('writes the answer to the client only once the write and its record have committed', async () => {
+    const app = Fastify();
+    installPipeline(app, { engine: server.platform.engine, adminToken: 'admin' });
+    const db = server.platform.engine.store.db;
+    let inTransaction: boolean[] = [];
+    app.post('/probe', { config: { auth: 'organization' } }, (request, reply) => {
+      const end = reply.raw.end.bind(reply.raw) as (...args: unknown[]) => unknown;
+      // Where the answer leaves for the client: is the transaction still open?
+      reply.raw.end = ((...args: unknown[]) => {
+        inTransaction.push(db.inTransaction);
+        return end(...args);
+      }) as typeof reply.raw.end;
+      inTransaction.push(db.inTransaction);
+      return { ok: true };
+    });
+    const post = (key?: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/probe',
+        headers: {
+          authorization: `Bearer ${server.orgToken}`,
+          ...(key && { 'idempotency-key': key }),
+        },
+      });
+    expect((await post('probe-1')).statusCode).toBe(200);
+    // The handler ran inside the transaction; the answer went out after it.
+    expect(inTransaction).toEqual([true, false]);
+    inTransaction = [];
+    expect((await post()).statusCode).toBe(200);
+    expect(inTransaction).toEqual([false, false]);
+    await app.close();
+  });
+
   it('finds the record of a keyed write done when the write is in (no "in flight" left behind)', async () => {
     const ledger = await createEntity(server);
     const cash = await ledger.account('Cash', 'Cash');

@@ -165,9 +165,13 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
 
   app.addHook('onRoute', (route) => answerKeyedWritesInOneTransaction(route, engine));
 
-  // Synchronous on purpose: for a keyed write it runs inside the write's transaction (below).
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // Synchronous on purpose: for a keyed write it runs inside the write's transaction (below),
+  // and lets the answer go out only after it, once the transaction has committed: no client is
+  // told of a write that a crash could still undo.
+  app.addHook('onSend', (request, reply, payload, hookDone) => {
     const key = request.idempotencyKey;
+    const done = (error: null, answer: unknown) =>
+      key === undefined ? hookDone(error, answer) : queueMicrotask(() => hookDone(error, answer));
     if (key !== undefined) {
       request.idempotencyKey = undefined;
       if (reply.statusCode >= 500) {
@@ -230,7 +234,7 @@ function answerKeyedWritesInOneTransaction(route: RouteOptions, engine: Engine):
     const respond = () => {
       const result: unknown = handler.call(this, request, reply);
       if (result === undefined || result === reply) return;
-      if (typeof (result as { then?: unknown }).then === 'function') {
+      if (result !== null && typeof (result as { then?: unknown }).then === 'function') {
         throw new Error(`${request.method} ${request.url}: the handler answered asynchronously`);
       }
       reply.send(result);
