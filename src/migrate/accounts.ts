@@ -59,7 +59,10 @@ export interface AccountPlanOptions {
    */
   codesKept: boolean;
   createMissing: boolean;
-  /** The accounts earlier runs of this import posted each identity to (the checkpoint's). */
+  /**
+   * The accounts earlier runs of this import posted each identity to (the checkpoint's), which
+   * hold on the standard chart even when renamed since.
+   */
   remembered: ReadonlyMap<string, string>;
 }
 
@@ -172,8 +175,11 @@ export function planAccounts(
         fileLine: identity.accountType!.line,
         message: `account ${fileLabel(identity)}: ${message}`,
       });
-    const remembered = byId.get(options.remembered.get(identity.id) ?? '');
-    let account: Account | undefined = remembered;
+    // On the standard chart a code is matched by its name, which may change: an earlier run's
+    // account for it holds. (On a custom chart the code itself is the match.)
+    let account = options.codesKept
+      ? undefined
+      : byId.get(options.remembered.get(identity.id) ?? '');
     if (!account) {
       const found = find(identity, chart, byCode, byName, options.codesKept);
       if ('problem' in found) {

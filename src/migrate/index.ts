@@ -332,6 +332,8 @@ async function sendAndReconcile(
         .join(', ')}`,
     );
   }
+  // What earlier runs posted each name to, before this run adds to it (for the reconciliation).
+  const remembered = new Map(checkpoint.accounts());
   const identities = new Map(plan.identities);
   for (const [key, id] of accountIds) identities.set(plan.identityOfKey.get(key)!.id, id);
   checkpoint.rememberAccounts(identities);
@@ -387,6 +389,7 @@ async function sendAndReconcile(
     accountIds,
     plan.identityOfKey,
     live.codesKept,
+    remembered,
   );
   await events.reconciled?.(reconciliation);
   const differing = reconciliation.rows.filter((r) => !r.agrees || r.fileCents !== r.platformCents);
@@ -483,6 +486,7 @@ async function reconcileWithPlatform(
   accountIds: ReadonlyMap<string, string>,
   identityOfKey: AccountPlan['identityOfKey'],
   codesKept: boolean,
+  remembered: ReadonlyMap<string, string>,
 ): Promise<Reconciliation> {
   const startDate = summary.startDate!;
   const endDate = summary.endDate!;
@@ -514,6 +518,7 @@ async function reconcileWithPlatform(
     chart,
     movement,
     codesKept,
+    remembered,
   });
   return { rows, matches, startDate, endDate };
 }

@@ -15,7 +15,11 @@ export interface ReconciliationRow {
 }
 
 /** Whether `account` is what the file calls it. */
-function agrees(file: FileAccount, account: Account, codesKept: boolean): boolean {
+function agrees(
+  file: Pick<FileAccount, 'code' | 'name' | 'text'>,
+  account: Account,
+  codesKept: boolean,
+): boolean {
   if (file.text !== undefined) {
     return (
       file.text === account.id ||
@@ -35,7 +39,8 @@ function agrees(file: FileAccount, account: Account, codesKept: boolean): boolea
  * to the wrong account never reconciles, even when every total matches.
  */
 export function reconcile(input: {
-  fileAccounts: Iterable<FileAccount>;
+  /** The file's accounts, with what the file calls them (their identity, once known). */
+  fileAccounts: Iterable<FileAccount & { id?: string }>;
   totals: ReadonlyMap<string, Cents>;
   accountOfKey: ReadonlyMap<string, string>;
   /** The chart after the import. */
@@ -43,6 +48,8 @@ export function reconcile(input: {
   /** The platform's debits minus credits per account code over the file's days. */
   movement: ReadonlyMap<string, Cents>;
   codesKept: boolean;
+  /** Identity → the account earlier runs of this import posted it to (see planAccounts). */
+  remembered?: ReadonlyMap<string, string>;
 }): { rows: ReconciliationRow[]; matches: boolean } {
   const byId = new Map(input.chart.map((a) => [a.id, a]));
   const perAccount = new Map<string, { labels: Set<string>; cents: Cents; agrees: boolean }>();
@@ -52,7 +59,8 @@ export function reconcile(input: {
     const row = perAccount.get(id) ?? { labels: new Set(), cents: 0, agrees: true };
     row.labels.add(fileLabel(file));
     row.cents = addCents(row.cents, input.totals.get(file.key) ?? 0);
-    row.agrees &&= account !== undefined && agrees(file, account, input.codesKept);
+    const kept = !input.codesKept && file.id !== undefined && input.remembered?.get(file.id) === id;
+    row.agrees &&= account !== undefined && (kept || agrees(file, account, input.codesKept));
     perAccount.set(id, row);
   }
   const rows: (ReconciliationRow & { order: Account | undefined })[] = [];

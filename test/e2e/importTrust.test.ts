@@ -195,6 +195,12 @@ describe('imports you can trust (the built binary against books serve on a SQLit
       const rerun = await books('je', 'import', file, ...flags);
       expect(rerun.code, rerun.stderr).toBe(0);
       await expectBalances(1);
+      // Renamed on the platform since, the account still holds the file's code on a rerun.
+      expect((await books('coa', 'rename', 'Rent', 'Premises', ...flags)).code).toBe(0);
+      const renamed = await books('je', 'import', file, ...flags);
+      expect(renamed.code, renamed.stderr).toBe(0);
+      expect(renamed.stdout).toContain('6100 "Rent"\t6000 "Premises"');
+      expect((await books('coa', 'rename', 'Premises', 'Rent', ...flags)).code).toBe(0);
       // The same accounts in another year's file, another run: the same accounts again.
       const later = await books(
         'je',

@@ -601,6 +601,27 @@ describe('reconciliation: per account, by its code and name as well as its total
     ]);
   });
 
+  it('on the standard chart, takes an account an earlier run posted a code to, even renamed since', () => {
+    const premises = { ...rent, name: 'Premises' };
+    const input = {
+      fileAccounts: [{ ...files[1]!, id: 'code 6100' }],
+      totals,
+      accountOfKey: new Map([[files[1]!.key, rent.id]]),
+      chart: [premises],
+      movement: new Map([['6000', 100]]),
+      codesKept: false,
+    };
+    expect(reconcile(input).matches).toBe(false);
+    expect(reconcile({ ...input, remembered: new Map([['code 6100', rent.id]]) }).matches).toBe(
+      true,
+    );
+    // Not on a custom chart, where the code itself is the match.
+    expect(
+      reconcile({ ...input, codesKept: true, remembered: new Map([['code 6100', rent.id]]) })
+        .matches,
+    ).toBe(false);
+  });
+
   it('shows what the platform moved on accounts the file does not name', () => {
     const result = reconcile({
       fileAccounts: [files[0]!],
