@@ -44,8 +44,7 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      accounts.list(request.organizationId, request.params.entityId, request.query),
+    (request) => accounts.list(request.organizationId, request.params.entityId, request.query),
   );
 
   app.post(

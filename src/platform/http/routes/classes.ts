@@ -34,8 +34,7 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      classes.list(request.organizationId, request.params.workspaceId, request.query),
+    (request) => classes.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
   app.post(

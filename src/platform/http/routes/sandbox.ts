@@ -456,8 +456,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    (request) =>
-      engine.webhooks.rotateSecret(request.organizationId, request.params.endpointId),
+    (request) => engine.webhooks.rotateSecret(request.organizationId, request.params.endpointId),
   );
 
   app.get(

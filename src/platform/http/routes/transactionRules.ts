@@ -34,8 +34,7 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      rules.list(request.organizationId, request.params.workspaceId, request.query),
+    (request) => rules.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
   app.post(
