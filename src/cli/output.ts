@@ -29,7 +29,6 @@ export function listLimit(flags: { limit?: string; all?: boolean }, isTTY: boole
   return limit;
 }
 
-export { csvField } from '../core/csv.js';
 
 /**
  * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,

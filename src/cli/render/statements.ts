@@ -244,7 +244,7 @@ export async function printStatement(
 ): Promise<void> {
   const indent = (row: StatementRow) => `${'  '.repeat(row.depth)}${row.label}`;
   if (output.format === 'csv') {
-    const { csvField } = await import('../output.js');
+    const { csvField } = await import('../../core/csv.js');
     const lines = [
       ['Account', ...statement.columns],
       ...statement.rows.map((row) => [indent(row), ...row.values.map(plainAmount)]),
