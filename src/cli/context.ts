@@ -1,5 +1,6 @@
 import type { BooksApi } from '../client/index.js';
-import { resolveReference, type Referable } from '../client/references.js';
+import { unlessNotFound } from '../client/errors.js';
+import { resolveReference, type Named, type Referable } from '../client/references.js';
 import { ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
@@ -15,12 +16,6 @@ export interface GlobalOptions extends GlobalFlags {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A workspace, an entity: what a person calls it, and its id. */
-export interface Named {
-  id: string;
-  name: string;
-}
 
 /** `resolveReference`'s answer as the CLI gives it: the one match, else exit 5 or 2. */
 export function pick<T>(
@@ -160,13 +155,8 @@ export class CommandContext {
     const api = await this.api();
     // Entities are known through the sandbox control plane; a platform without it (the hosted
     // one) is trusted with an entity's id as given, its name unknown.
-    const orNone = <T>(answer: Promise<T>) =>
-      answer.catch((error: unknown) => {
-        if ((error as { status?: number }).status === 404) return undefined;
-        throw error;
-      });
     if (chosen !== undefined && UUID.test(chosen)) {
-      const entity = (await orNone(api.sandbox.entity(chosen)))?.entity;
+      const entity = (await unlessNotFound(api.sandbox.entity(chosen)))?.entity;
       const workspace = await this.workspace(
         this.options.workspace === undefined ? entity?.workspaceId : undefined,
       );
@@ -182,7 +172,7 @@ export class CommandContext {
     const workspace = await this.workspace();
     if (chosen === undefined && profile.workspace === workspace.id && profile.entity)
       return this.chosenEntity(profile.entity);
-    const entities = await orNone(api.sandbox.entities(workspace.id));
+    const entities = await unlessNotFound(api.sandbox.entities(workspace.id));
     if (!entities) {
       throw new UserError(
         `the platform does not list the entities of workspace "${workspace.name}": pass --entity with an entity's id`,

@@ -29,7 +29,6 @@ export function listLimit(flags: { limit?: string; all?: boolean }, isTTY: boole
   return limit;
 }
 
-
 /**
  * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,
  * plain tab-separated text when piped (stable for scripts), JSON, or CSV.

@@ -23,3 +23,11 @@ export class NetworkError extends Error {
     super(message);
   }
 }
+
+/** An answer, or undefined where the platform says 404 (not there, or no such route). */
+export function unlessNotFound<T>(answer: Promise<T>): Promise<T | undefined> {
+  return answer.catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  });
+}

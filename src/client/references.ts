@@ -6,6 +6,12 @@
  */
 import { nameKey } from '../core/names.js';
 
+/** A workspace, an entity: its id and what a person calls it. */
+export interface Named {
+  id: string;
+  name: string;
+}
+
 export interface Referable {
   id: string;
   /** The name a person reads: a label, a name. */

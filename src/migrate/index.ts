@@ -6,12 +6,11 @@ import v8 from 'node:v8';
 import type {
   Account,
   AccountingMigration,
-  CreateAccountBody,
   CreateJournalEntryBody,
   Entity,
   LedgerBasis,
 } from '../api/index.js';
-import type { BooksApi } from '../client/index.js';
+import { unlessNotFound, type BooksApi, type Named } from '../client/index.js';
 import { addDays } from '../core/calendar.js';
 import { csvField } from '../core/csv.js';
 import { amountToCents, centsToAmount, type Cents } from '../core/money.js';
@@ -40,11 +39,7 @@ export type { ReconciliationRow } from './reconcile.js';
 export type { SendProgress } from './send.js';
 export { finalizeMigration, type MigrationEvents } from './migration.js';
 
-/** A workspace or an entity: its id and what a person calls it. */
-export interface Named {
-  id: string;
-  name: string;
-}
+export type { Named } from '../client/index.js';
 
 export interface ImportScope {
   workspace: Named;
@@ -107,8 +102,6 @@ export interface ImportOutcome {
   /** Entries written by this run (the rest were in before). */
   entriesSent: number;
   dryRun: boolean;
-  /** The accounts created (a dry run: those it would create). */
-  accountsCreated: CreateAccountBody[];
   reconciliation?: Reconciliation;
   migration?: AccountingMigration;
 }
@@ -122,19 +115,12 @@ interface LiveEntity {
   codesKept: boolean;
 }
 
-const statusOf = (error: unknown) => (error as { status?: number })?.status;
-const orUndefinedOn404 = <T>(promise: Promise<T>) =>
-  promise.catch((error: unknown) => {
-    if (statusOf(error) === 404) return undefined;
-    throw error;
-  });
-
 async function liveEntity(api: BooksApi, scope: ImportScope): Promise<LiveEntity> {
   // The sandbox control plane tells the lock date and the chart's kind; a platform without it
   // (the hosted one) leaves them unchecked here, and file codes are not kept.
   const [entity, workspace, chart, classes] = await Promise.all([
-    orUndefinedOn404(api.sandbox.entity(scope.entity.id)),
-    orUndefinedOn404(api.sandbox.workspace(scope.workspace.id)),
+    unlessNotFound(api.sandbox.entity(scope.entity.id)),
+    unlessNotFound(api.sandbox.workspace(scope.workspace.id)),
     api.accounts.all(scope.entity.id),
     api.classes.all(scope.workspace.id),
   ]);
@@ -296,7 +282,6 @@ function dryRunOutcome(
     entries: summary.entries,
     entriesSent: 0,
     dryRun: true,
-    accountsCreated: plan?.missing.map((m) => m.body) ?? [],
   };
 }
 
@@ -415,7 +400,6 @@ async function sendAndReconcile(
     entries: summary.entries,
     entriesSent: results.entriesSent,
     dryRun: false,
-    accountsCreated: created.map(({ name, type, code }) => ({ name, type, code })),
     reconciliation,
     ...(migration && { migration }),
   };

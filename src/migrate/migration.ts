@@ -1,5 +1,5 @@
 import type { AccountingMigration } from '../api/index.js';
-import type { BooksApi } from '../client/index.js';
+import { unlessNotFound, type BooksApi } from '../client/index.js';
 import { migrationKey, type ImportScopeIds } from './batches.js';
 import { ImportError } from './errors.js';
 
@@ -11,7 +11,7 @@ export interface MigrationEvents {
   waiting?(): Promise<() => void>;
 }
 
-/** An API error's status, for the few places that act on one (404: none yet; 409: done). */
+/** An API error's status (409: rules already generated). */
 const statusOf = (error: unknown) => (error as { status?: number })?.status;
 
 const POLL_MS = 1_000;
@@ -23,10 +23,7 @@ export async function openMigration(
   scope: ImportScopeIds,
   events: MigrationEvents,
 ): Promise<void> {
-  const existing = await api.accountingMigration.get(scope.entityId).catch((error: unknown) => {
-    if (statusOf(error) === 404) return undefined;
-    throw error;
-  });
+  const existing = await unlessNotFound(api.accountingMigration.get(scope.entityId));
   if (!existing) {
     await api.accountingMigration.create(scope.entityId, migrationKey(scope));
     events.wrote('accounting migration created');

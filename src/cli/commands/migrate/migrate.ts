@@ -1,3 +1,4 @@
+import { unlessNotFound } from '../../../client/index.js';
 import { finalizeMigration, type ImportRequest } from '../../../migrate/index.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
@@ -20,11 +21,9 @@ export async function run(
 export async function status(ctx: CommandContext): Promise<void> {
   const api = await ctx.api();
   const entityId = await ctx.entityId();
-  const result = await api.accountingMigration.get(entityId).catch((error: unknown) => {
-    if ((error as { status?: number })?.status === 404)
-      throw new UserError(`entity ${entityId} has no accounting migration`, ExitCode.NotFound);
-    throw error;
-  });
+  const result = await unlessNotFound(api.accountingMigration.get(entityId));
+  if (!result)
+    throw new UserError(`entity ${entityId} has no accounting migration`, ExitCode.NotFound);
   const m = result.accountingMigration;
   ctx.output.record(
     [
