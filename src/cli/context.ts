@@ -1,7 +1,11 @@
-import type { BooksApi } from '../client/index.js';
+import type { BooksApi, RequestRecord } from '../client/index.js';
+import type { CalendarDay } from '../core/calendar.js';
+import { systemClock, type Clock, type ContextServices } from './clock.js';
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
-import { ExitCode, UserError } from './exitCodes.js';
+import { appendAudit, readAudit } from './auditLog.js';
+import { localDay, parseDateOption } from './dates.js';
+import { ExitCode, UsageError, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
 import type { GlobalFlags, Target } from './target.js';
@@ -11,8 +15,19 @@ export interface GlobalOptions extends GlobalFlags {
   output?: string;
   color?: boolean;
   yes?: boolean;
+  verbose?: boolean;
   workspace?: string;
   entity?: string;
+}
+
+/** What a command may ask the person at the terminal. */
+export interface Prompts {
+  /** A required value; without a terminal, a usage error (never a hang). */
+  input(message: string): Promise<string>;
+  /** A hidden value (a token). */
+  password(message: string): Promise<string>;
+  /** Before a destructive act: `--yes`, else a prompt on a terminal, else a usage error. */
+  confirmDestructive(question: string): Promise<void>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,13 +68,56 @@ export class CommandContext {
   /** What this command has chosen so far, for the messages of its writes. */
   private readonly chosen: { workspace?: Named; entity?: Named } = {};
 
+  readonly clock: Clock;
+  readonly prompts: Prompts;
+  /** The local audit log of requests (`books log`). */
+  readonly audit: {
+    read(limit: number): RequestRecord[];
+    append(record: RequestRecord): void;
+  };
+
   constructor(
     readonly io: CliIo,
     readonly options: GlobalOptions,
     /** `embeddedDatabase`: talk to the embedded platform on this file, whatever is configured. */
     private readonly overrides: { embeddedDatabase?: string } = {},
+    services: ContextServices = { clock: systemClock },
   ) {
     this.output = new Output(io, options);
+    this.clock = services.clock;
+    this.prompts = terminalPrompts(io, options);
+    this.audit = {
+      read: (limit) => readAudit(io.env, limit),
+      append: (record) => appendAudit(io.env, record),
+    };
+  }
+
+  /** The same command's context, on the embedded platform in `file` (the demo's own data). */
+  onEmbeddedDatabase(file: string): CommandContext {
+    return new CommandContext(
+      this.io,
+      this.options,
+      { embeddedDatabase: file },
+      {
+        clock: this.clock,
+      },
+    );
+  }
+
+  /** Today in the machine's time zone, by the context's clock. */
+  today(): CalendarDay {
+    return localDay(this.clock.now());
+  }
+
+  /** `--from`/`--to`: a calendar day or a relative word, against the context's today. */
+  dateOption(text: string, side: 'from' | 'to'): CalendarDay {
+    return parseDateOption(text, side, this.today());
+  }
+
+  /** The config file, for writing (`conf`: atomic writes, mode 0600). */
+  async configStore() {
+    const { openConfig } = await import('./configStore.js');
+    return openConfig(this.io.env);
   }
 
   async api(): Promise<BooksApi> {
@@ -82,11 +140,7 @@ export class CommandContext {
 
   private connect(): Promise<{ api: BooksApi; target: Target }> {
     this.connection ??= (async () => {
-      const [target, client, { appendAudit }] = await Promise.all([
-        this.target(),
-        import('../client/index.js'),
-        import('./auditLog.js'),
-      ]);
+      const [target, client] = await Promise.all([this.target(), import('../client/index.js')]);
       const env = this.io.env;
       let transport;
       let token;
@@ -97,14 +151,16 @@ export class CommandContext {
         const { embeddedTransport } = await import('./embedded.js');
         const embedded = await embeddedTransport(env, this.overrides.embeddedDatabase);
         ({ transport, token } = embedded);
-        this.output.note(`books: using the local platform (${embedded.databaseFile})`);
+        if (this.options.verbose)
+          this.output.note(`books: using the local platform (${embedded.databaseFile})`);
       }
       const apiClient = new client.ApiClient({
         transport,
         token,
-        onRequest: (record) => appendAudit(env, record),
-        ...(this.io.env.BOOKS_RETRY_BASE_MS && {
-          retry: { baseDelayMs: Number(this.io.env.BOOKS_RETRY_BASE_MS) },
+        onRequest: (record) => this.audit.append(record),
+        sleep: (ms) => this.clock.sleep(ms),
+        ...(env.BOOKS_RETRY_BASE_MS && {
+          retry: { baseDelayMs: Number(env.BOOKS_RETRY_BASE_MS) },
         }),
       });
       return { api: client.booksApi(apiClient), target };
@@ -206,6 +262,18 @@ export class CommandContext {
     return pick(accounts, given, 'account', (a) => ({ id: a.id, code: a.code, name: a.name })).id;
   }
 
+  /** A class of the workspace by id or label. */
+  async classId(workspaceId: string, given: string): Promise<string> {
+    const classes = await (await this.api()).classes.all(workspaceId);
+    return pick(classes, given, 'class', (c) => ({ id: c.id, name: c.label })).id;
+  }
+
+  /** An account group of the entity by id or name. */
+  async groupId(entityId: string, given: string): Promise<string> {
+    const groups = await (await this.api()).accountGroups.all(entityId);
+    return pick(groups, given, 'account group', (g) => ({ id: g.id, name: g.name })).id;
+  }
+
   /**
    * Says on stderr what a write touched, and where: `workspace "Name" (id), entity "Name"
    * (id): ...` once the command has chosen them.
@@ -233,4 +301,37 @@ export class CommandContext {
   async close(): Promise<void> {
     if (this.connection) await (await this.connection.catch(() => undefined))?.api.client.close();
   }
+}
+
+/** Prompts on the context's terminal (`@inquirer/prompts`, loaded when first asked). */
+function terminalPrompts(io: CliIo, options: GlobalOptions): Prompts {
+  const streams = { input: io.stdin, output: io.stderr };
+  const onTerminal = () => Boolean(io.stdin.isTTY && io.stderr.isTTY);
+  return {
+    async input(message) {
+      if (!onTerminal()) {
+        throw new UsageError(
+          `${message.toLowerCase()} is required (not on a terminal, so books cannot ask)`,
+        );
+      }
+      const { input } = await import('@inquirer/prompts');
+      return input({ message, required: true }, streams);
+    },
+    async password(message) {
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: '*' }, streams);
+    },
+    async confirmDestructive(question) {
+      if (options.yes) return;
+      if (!io.stdin.isTTY || !io.stdout.isTTY) {
+        throw new UserError(
+          `${question} Not on a terminal: pass --yes to confirm.`,
+          ExitCode.Usage,
+        );
+      }
+      const { confirm } = await import('@inquirer/prompts');
+      const answer = await confirm({ message: question, default: false }, streams);
+      if (!answer) throw new UserError('nothing was changed', ExitCode.Interrupted);
+    },
+  };
 }

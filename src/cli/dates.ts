@@ -2,14 +2,13 @@ import { isCalendarDay, type CalendarDay } from '../core/calendar.js';
 import { DATE_WORDS, rangeOfWord, type DateWord } from '../core/periods.js';
 import { UsageError } from './exitCodes.js';
 
-/** Today in the local time zone of the machine, as a calendar day. */
-export function today(): CalendarDay {
-  const now = new Date();
+/** The calendar day of a moment in the local time zone of the machine. */
+export function localDay(now: Date): CalendarDay {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
 
 /** `--from`/`--to`: a calendar day or a relative word (its start for --from, its end for --to). */
-export function parseDateOption(text: string, side: 'from' | 'to', asOf = today()): CalendarDay {
+export function parseDateOption(text: string, side: 'from' | 'to', asOf: CalendarDay): CalendarDay {
   if (isCalendarDay(text)) return text;
   if ((DATE_WORDS as readonly string[]).includes(text)) {
     const range = rangeOfWord(text as DateWord, asOf);

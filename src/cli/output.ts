@@ -1,8 +1,39 @@
+import type { ListPage } from '../client/client.js';
 import { csvField } from '../core/csv.js';
+import { flag, text } from './command.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './exitCodes.js';
 
-export type OutputFormat = 'table' | 'json' | 'csv';
+export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'tsv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `--limit N` and `--all`, as every list command takes them. */
+export const listOptions = (all: string) =>
+  ({
+    limit: text('--limit <n>', 'how many (default 30 on a terminal, all in a pipe)'),
+    all: flag('--all', all),
+  }) as const;
+
+/**
+ * The output format the arguments ask for, read before anything is parsed (so that a usage
+ * error is in JSON too): `--json`, `-o json`, `-ojson`, `--output json`, `--output=json`.
+ */
+export function requestedFormat(args: readonly string[]): string | undefined {
+  let format: string | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg === '--json') format = 'json';
+    else if (arg === '-o' || arg === '--output') format = args[i + 1];
+    else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
+    else if (/^-o[^-]/.test(arg)) format = arg.slice(2).replace(/^=/, '');
+  }
+  return format;
+}
+
+/** TSV: one record per line, tab-separated; tab, CR, newline and backslash escaped. */
+const tsvField = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 
 export interface Column<T> {
   header: string;
@@ -18,13 +49,17 @@ export interface OutputOptions {
 
 /**
  * How many items a list command fetches: `--all` every one, else `--limit N`, else 30 on a
- * terminal and 100 in a pipe.
+ * terminal and every one in a pipe (a script gets the whole list unless it asks for less).
  */
-export function listLimit(flags: { limit?: string; all?: boolean }, isTTY: boolean): number {
+export function listLimit(
+  flags: { limit?: string | undefined; all?: boolean | undefined },
+  isTTY: boolean,
+): number {
   if (flags.all) return Number.POSITIVE_INFINITY;
-  const limit = Number(flags.limit ?? (isTTY ? 30 : 100));
+  if (flags.limit === undefined) return isTTY ? 30 : Number.POSITIVE_INFINITY;
+  const limit = Number(flags.limit);
   if (!(Number.isInteger(limit) && limit >= 1)) {
-    throw new UsageError('--limit must be a whole number ≥ 1');
+    throw new UsageError(`--limit must be a whole number ≥ 1, not "${flags.limit}"`);
   }
   return limit;
 }
@@ -43,10 +78,10 @@ export class Output {
     options: OutputOptions,
   ) {
     const format = options.json ? 'json' : (options.output ?? 'table');
-    if (format !== 'table' && format !== 'json' && format !== 'csv') {
-      throw new UsageError(`--output must be table, json or csv, not "${format}"`);
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`--output must be table, json, csv or tsv, not "${format}"`);
     }
-    this.format = format;
+    this.format = format as OutputFormat;
     this.isTTY = Boolean(io.stdout.isTTY);
     this.color = this.isTTY && options.color !== false && io.env.NO_COLOR === undefined;
   }
@@ -68,6 +103,18 @@ export class Output {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** How many items a list fetches for `--limit`/`--all` on this output. */
+  listLimit(flags: { limit?: string | undefined; all?: boolean | undefined }): number {
+    return listLimit(flags, this.isTTY);
+  }
+
+  /** A list's page as rows; when it is not the whole list, says so on stderr. */
+  async list<T>(columns: Column<T>[], page: ListPage<T>): Promise<void> {
+    await this.table(columns, page.items);
+    if (page.items.length < page.total)
+      this.note(`books: showing ${page.items.length} of ${page.total}; use --all for every one`);
+  }
+
   /** Rows as the chosen format; `json` prints `jsonValue` (the API's own shape). */
   async table<T>(
     columns: Column<T>[],
@@ -83,11 +130,11 @@ export class Output {
       this.io.stdout.write(lines.map((fields) => fields.join(',')).join('\n') + '\n');
       return;
     }
-    if (!this.isTTY) {
+    if (this.format === 'tsv' || !this.isTTY) {
       // Piped: a header line and tab-separated fields, nothing decorative.
       const lines = [
-        columns.map((c) => c.header),
-        ...rows.map((row) => columns.map((c) => c.value(row))),
+        columns.map((c) => tsvField(c.header)),
+        ...rows.map((row) => columns.map((c) => tsvField(c.value(row)))),
       ];
       this.io.stdout.write(lines.map((fields) => fields.join('\t')).join('\n') + '\n');
       return;
@@ -108,6 +155,12 @@ export class Output {
     if (this.format === 'csv') {
       this.io.stdout.write(
         `${fields.map(([k]) => csvField(k)).join(',')}\n${fields.map(([, v]) => csvField(v)).join(',')}\n`,
+      );
+      return;
+    }
+    if (this.format === 'tsv') {
+      this.io.stdout.write(
+        `${fields.map(([k]) => tsvField(k)).join('\t')}\n${fields.map(([, v]) => tsvField(v)).join('\t')}\n`,
       );
       return;
     }

@@ -142,6 +142,11 @@ export function booksApi(client: ApiClient) {
         query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
         max?: number,
       ) => client.listAll<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
+      upTo: (
+        entityId: string,
+        query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
+        max: number,
+      ) => client.listUpTo<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
       create: (entityId: string, body: CreateJournalEntryBody) =>
         post<{ journalEntry: JournalEntry }>(`${entity(entityId)}/journal-entries`, body),
       bulkCreate: (

@@ -4,6 +4,13 @@ import { ApiError, NetworkError } from './errors.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** A line of the audit log: one attempt of one request. */
+
+/** Some items of a list, and how many it has. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+}
+
 export interface RequestRecord {
   at: string;
   method: string;
@@ -76,15 +83,26 @@ export class ApiClient {
     query: RequestOptions['query'] = {},
     max = Number.POSITIVE_INFINITY,
   ): Promise<T[]> {
+    return (await this.listUpTo<T>(path, query, max)).items;
+  }
+
+  /** The first `max` items, and how many there are in all (`total`: what a cut list says). */
+  async listUpTo<T>(
+    path: string,
+    query: RequestOptions['query'] = {},
+    max = Number.POSITIVE_INFINITY,
+  ): Promise<ListPage<T>> {
     const items: T[] = [];
+    let total = 0;
     for (let offset = 0; items.length < max;) {
       const limit = Math.min(100, max - items.length);
       const page = await this.request<List<T>>('GET', path, { query: { ...query, limit, offset } });
       items.push(...page.data);
+      total = page.pagination.total;
       offset += page.data.length;
-      if (page.data.length === 0 || offset >= page.pagination.total) break;
+      if (page.data.length === 0 || offset >= total) break;
     }
-    return items;
+    return { items, total: Math.max(total, items.length) };
   }
 
   async close(): Promise<void> {

@@ -390,7 +390,7 @@ describe('books sandbox feed and books transactions', () => {
   });
 
   it('parses --account NAME:kind or an id', async () => {
-    const { parseConnect } = await import('../../src/cli/commands/sandbox/feed.js');
+    const { parseConnect } = await import('../../src/cli/commands/sandbox/feed/shared.js');
     expect(
       parseConnect({
         bank: 'Amex',

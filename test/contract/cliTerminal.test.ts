@@ -90,7 +90,7 @@ describe('books output on a terminal and in a pipe', () => {
     const result = await runCli(['workspace', 'list', '--output', 'xml'], { env });
     expect(result).toMatchObject({
       code: 2,
-      stderr: 'books: --output must be table, json or csv, not "xml"\n',
+      stderr: 'books: --output must be table, json, csv or tsv, not "xml"\n',
     });
   });
 

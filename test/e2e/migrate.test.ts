@@ -315,7 +315,7 @@ describe('books demo', () => {
   it('builds the sample firm, migrates its year, and is safe to rerun', async () => {
     const home = temporaryHome();
     try {
-      const first = await runBooks(['demo'], home.env);
+      const first = await runBooks(['demo', '--verbose'], home.env);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toMatch(
         /books demo: the January card transactions after finalization: .*→ categorized/,
@@ -324,7 +324,7 @@ describe('books demo', () => {
       // One platform for the whole demo (it opened two, one for the firm, one for the import).
       expect(first.stderr.match(/using the local platform/g)).toHaveLength(1);
       expect(first.stdout).toContain('Net Income');
-      const second = await runBooks(['demo'], home.env);
+      const second = await runBooks(['demo', '--verbose'], home.env);
       expect(second.code, second.stderr).toBe(0);
       expect(second.stdout).toBe(first.stdout);
     } finally {

@@ -1,10 +1,10 @@
 import { pick } from '../../src/cli/context.js';
 import { describe, expect, it } from 'vitest';
-import { parseCreate as parseAccount } from '../../src/cli/commands/coa/accounts.js';
-import { parseCreate as parseEntry } from '../../src/cli/commands/je/entries.js';
+import { parseCreate as parseAccount } from '../../src/cli/commands/coa/shared.js';
+import { parseCreate as parseEntry } from '../../src/cli/commands/je/shared.js';
 import { parse as parseGl } from '../../src/cli/commands/report/gl.js';
-import { parseReportQuery } from '../../src/cli/commands/report/statement.js';
-import { parseUpdate } from '../../src/cli/commands/sandbox/entity.js';
+import { parseReportQuery } from '../../src/cli/commands/report/shared.js';
+import { parseUpdate } from '../../src/cli/commands/sandbox/entity/shared.js';
 import { parseServeOptions } from '../../src/cli/commands/serve.js';
 import { parse as parseWorkspace } from '../../src/cli/commands/workspace/create.js';
 import { parseDateOption } from '../../src/cli/dates.js';
@@ -40,11 +40,11 @@ describe('relative dates', () => {
   it('--from takes the start of a word, --to its end; dates pass through; nonsense is a usage error', () => {
     expect(parseDateOption('last-month', 'from', '2026-03-10')).toBe('2026-02-01');
     expect(parseDateOption('last-month', 'to', '2026-03-10')).toBe('2026-02-28');
-    expect(parseDateOption('2026-05-05', 'to')).toBe('2026-05-05');
-    expect(() => parseDateOption('yesterday', 'from')).toThrow(
+    expect(parseDateOption('2026-05-05', 'to', '2026-03-10')).toBe('2026-05-05');
+    expect(() => parseDateOption('yesterday', 'from', '2026-03-10')).toThrow(
       '--from must be a date (YYYY-MM-DD) or one of this-month',
     );
-    expect(() => parseDateOption('2026-02-30', 'to')).toThrow('--to must be a date');
+    expect(() => parseDateOption('2026-02-30', 'to', '2026-03-10')).toThrow('--to must be a date');
   });
 });
 
@@ -56,17 +56,21 @@ describe('argv → options', () => {
       ledgerBasis: 'cash',
       groupBy: 'month',
     });
-    expect(() => parseReportQuery({ from: '2026-01-01' })).toThrow('--from and --to are required');
-    expect(() => parseReportQuery({ from: 'ytd', to: 'ytd', basis: 'tax' })).toThrow(
+    expect(() => parseReportQuery({ from: '2026-01-01' }, '2026-04-15')).toThrow(
+      '--from and --to are required',
+    );
+    expect(() => parseReportQuery({ from: 'ytd', to: 'ytd', basis: 'tax' }, '2026-04-15')).toThrow(
       '--basis must be cash or accrual',
     );
-    expect(() => parseReportQuery({ from: 'ytd', to: 'ytd', by: 'day' })).toThrow(
+    expect(() => parseReportQuery({ from: 'ytd', to: 'ytd', by: 'day' }, '2026-04-15')).toThrow(
       '--by must be one of',
     );
-    expect(() => parseGl({ from: 'ytd', to: 'ytd', by: 'month' })).toThrow(
+    expect(() => parseGl({ from: 'ytd', to: 'ytd', by: 'month' }, '2026-04-15')).toThrow(
       'the general ledger takes no --by',
     );
-    expect(parseGl({ from: '2026-01-01', to: '2026-01-31', account: '1000' })).toMatchObject({
+    expect(
+      parseGl({ from: '2026-01-01', to: '2026-01-31', account: '1000' }, '2026-04-15'),
+    ).toMatchObject({
       account: '1000',
     });
   });
@@ -238,9 +242,9 @@ describe('amounts on screen', () => {
 });
 
 describe('rule syntax and trees', async () => {
-  const { parseWhen, parseThen } = await import('../../src/cli/commands/rule/rules.js');
+  const { parseWhen, parseThen } = await import('../../src/cli/commands/rule/shared.js');
   const { treeLabels } = await import('../../src/cli/render/tree.js');
-  const { parseType } = await import('../../src/cli/commands/group/groups.js');
+  const { parseType } = await import('../../src/cli/commands/group/shared.js');
 
   it('--when TYPE=VALUE[,VALUE]... and --then TYPE=VALUE', () => {
     expect(parseWhen(['description_contains=uber, lyft', 'direction_is=outflow'])).toEqual([

@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CreateAccountBody } from '../../api/index.js';
 import { addDays } from '../../core/calendar.js';
-import { CommandContext } from '../context.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../context.js';
 import { importWith } from '../importing.js';
-import type { CliIo } from '../io.js';
 import { booksPaths } from '../paths.js';
 
 const WORKSPACE = 'Demo: Blue Bottle Books';
@@ -139,10 +139,10 @@ export function demoLedger(): string {
 }
 
 /** `books demo`: a sample firm on the embedded platform (its own data file), the main job, reports. */
-export async function run(io: CliIo, options: { color?: boolean }): Promise<number> {
-  const { dataDir } = booksPaths(io.env);
+async function runDemo(commandContext: CommandContext): Promise<number> {
+  const { dataDir } = booksPaths(commandContext.io.env);
   const database = path.join(dataDir, 'demo.sqlite');
-  const ctx = new CommandContext(io, { color: options.color }, { embeddedDatabase: database });
+  const ctx = commandContext.onEmbeddedDatabase(database);
   try {
     const api = await ctx.api();
     const note = (text: string) => ctx.output.note(`books demo: ${text}`);
@@ -234,3 +234,10 @@ export async function run(io: CliIo, options: { color?: boolean }): Promise<numb
     await ctx.close();
   }
 }
+
+export const command = defineCommand({
+  summary:
+    'Build a sample firm on the local platform and migrate a year of its books (safe to rerun)',
+  examples: ['books demo'],
+  run: (ctx) => runDemo(ctx),
+});

@@ -3,21 +3,22 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import path from 'node:path';
+import { defineCommand, flag, text } from '../command.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import type { CliIo } from '../io.js';
 import { booksPaths } from '../paths.js';
 
 export interface ServeFlags {
-  host?: string;
-  port?: string;
-  db?: string;
-  memory?: boolean;
-  adminToken?: string;
-  orgToken?: string;
-  ruleGenerationDelay?: string;
-  webhookSchedule?: string;
-  rateLimit?: string;
-  exec?: string;
+  host?: string | undefined;
+  port?: string | undefined;
+  db?: string | undefined;
+  memory?: boolean | undefined;
+  adminToken?: string | undefined;
+  orgToken?: string | undefined;
+  ruleGenerationDelay?: string | undefined;
+  webhookSchedule?: string | undefined;
+  rateLimit?: string | undefined;
+  exec?: string | undefined;
 }
 
 export interface ServeOptions {
@@ -41,10 +42,7 @@ export function wholeNumber(text: string, flag: string, max = Number.MAX_SAFE_IN
 }
 
 /** Flags to options; every bad value is a usage error (exit 2). */
-export function parseServeOptions(
-  flags: ServeFlags,
-  env: NodeJS.ProcessEnv = process.env,
-): ServeOptions {
+export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): ServeOptions {
   if (flags.db !== undefined && flags.memory) {
     throw new UsageError('--db and --memory exclude each other');
   }
@@ -158,3 +156,39 @@ function runAlongside(
     });
   });
 }
+
+export const command = defineCommand({
+  summary: 'Serve the local platform over HTTP (the Platform API and the sandbox control plane)',
+  options: {
+    host: text('--host <host>', 'address to listen on', { default: '127.0.0.1' }),
+    port: text('--port <port>', 'port to listen on (0: any free port)', { default: '4010' }),
+    db: text('--db <file>', 'SQLite database file (default: the local platform data file)', {
+      conflicts: 'memory',
+    }),
+    memory: flag('--memory', 'keep everything in memory'),
+    adminToken: text('--admin-token <token>', 'admin token of the control plane (default: random)'),
+    orgToken: text(
+      '--org-token <token>',
+      'a token for the default organization (default: a fresh one)',
+    ),
+    ruleGenerationDelay: text('--rule-generation-delay <ms>', 'delay before rule generation runs', {
+      default: '2000',
+    }),
+    webhookSchedule: text(
+      '--webhook-schedule <s1,s2,...>',
+      'seconds between webhook delivery attempts',
+    ),
+    rateLimit: text('--rate-limit <n>', 'requests per second per organization; 0 disables', {
+      default: '100',
+    }),
+    exec: text(
+      '--exec <command>',
+      'run a command with BOOKS_BASE_URL and BOOKS_TOKEN set, then stop and exit with its status',
+    ),
+  },
+  examples: [
+    'books serve --port 4010 --db ./books.sqlite',
+    'books serve --memory --port 0 --exec "npm run integration-tests"',
+  ],
+  run: (ctx, flags) => runServe(parseServeOptions(flags, ctx.io.env), ctx.io),
+});

@@ -2,22 +2,45 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import type { ImportRequest } from '../../../migrate/index.js';
 import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../migrate/ledgerCsv.js';
-import type { CommandContext } from '../../context.js';
+import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { importWith } from '../../importing.js';
 
 /** The flags a CSV general ledger import takes (je import, migrate run). */
 export interface ImportFlags {
-  basis?: string;
-  dryRun?: boolean;
-  map?: string;
-  dateFormat?: string;
-  decimalComma?: boolean;
-  encoding?: string;
-  concurrency?: string;
-  receipt?: string;
-  createMissingAccounts?: boolean;
+  basis?: string | undefined;
+  dryRun?: boolean | undefined;
+  map?: string | undefined;
+  dateFormat?: string | undefined;
+  decimalComma?: boolean | undefined;
+  encoding?: string | undefined;
+  concurrency?: string | undefined;
+  receipt?: string | undefined;
+  createMissingAccounts?: boolean | undefined;
 }
+
+/** The options a CSV general ledger import takes (je import, migrate run). */
+export const importOptions = {
+  dryRun: flag('--dry-run', 'check the file only; send nothing'),
+  map: text(
+    '--map <target=Header,...>',
+    "map this file's headers to ours, e.g. account=GL Account,amount=Net",
+  ),
+  dateFormat: text('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', {
+    default: 'YYYY-MM-DD',
+  }),
+  decimalComma: flag('--decimal-comma', 'amounts write decimals with a comma: 1.234,56'),
+  encoding: text(
+    '--encoding <name>',
+    "the file's encoding when not UTF-8: windows-1252, latin1, utf-16le, ...",
+  ),
+  concurrency: text('--concurrency <n>', 'batches in flight', { default: '4' }),
+  receipt: text('--receipt <file>', 'write, per file entry, the id of the journal entry it became'),
+  createMissingAccounts: flag(
+    '--create-missing-accounts',
+    'create accounts the chart lacks (type from account_type: a type, or asset, liability, equity, income, expense)',
+  ),
+} as const;
 
 export function parseImport(file: string, flags: ImportFlags): ImportRequest {
   if (flags.basis !== undefined && flags.basis !== 'cash' && flags.basis !== 'accrual') {
@@ -65,7 +88,19 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
  * again after any failure sends only what is missing. Ends by reconciling the file against the
  * trial balance.
  */
-export async function run(ctx: CommandContext, request: ImportRequest): Promise<number> {
-  await importWith(ctx, request);
-  return ExitCode.Success;
-}
+export const command = defineCommand({
+  summary: 'Import a CSV general ledger through bulk create (checked whole first; safe to rerun)',
+  arguments: { file: argument('the general ledger, as CSV') },
+  options: {
+    ...importOptions,
+    basis: text('--basis <basis>', 'cash or accrual', { default: 'cash' }),
+  },
+  examples: [
+    'books je import ledger.csv --dry-run',
+    'books je import ledger.csv --receipt receipt.csv',
+  ],
+  async run(ctx, { file, ...flags }) {
+    await importWith(ctx, parseImport(file, flags));
+    return ExitCode.Success;
+  },
+});

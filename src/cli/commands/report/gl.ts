@@ -1,41 +1,46 @@
 import type { GeneralLedgerQuery } from '../../../api/index.js';
-import type { CommandContext } from '../../context.js';
+import { defineCommand, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
 import { displayAmount, generalLedgerRows, plainAmount } from '../../render/statements.js';
-import { parseReportQuery, type ReportFlags } from './statement.js';
+import { parseReportQuery, reportOptions, type ReportFlags } from './shared.js';
 
 export function parse(
-  flags: ReportFlags & { account?: string },
-  asOf?: string,
+  flags: ReportFlags & { account?: string | undefined },
+  asOf: string,
 ): GeneralLedgerQuery & { account?: string } {
   if (flags.by !== undefined) throw new UsageError('the general ledger takes no --by');
   const { startDate, endDate, ledgerBasis } = parseReportQuery(flags, asOf);
   return { startDate, endDate, ledgerBasis, ...(flags.account && { account: flags.account }) };
 }
 
-export async function run(
-  ctx: CommandContext,
-  query: GeneralLedgerQuery & { account?: string },
-): Promise<void> {
-  const api = await ctx.api();
-  const entityId = await ctx.entityId();
-  const { account, ...rest } = query;
-  const accountId = account === undefined ? undefined : await ctx.accountId(entityId, account);
-  const { report } = await api.reports.generalLedger(entityId, {
-    ...rest,
-    ...(accountId && { accountId }),
-  });
-  const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
-  await ctx.output.table(
-    [
-      { header: 'Account', value: (r) => r.account },
-      { header: 'Date', value: (r) => r.date },
-      { header: 'Description', value: (r) => r.description },
-      { header: 'Debit', value: (r) => amount(r.debit), align: 'right' },
-      { header: 'Credit', value: (r) => amount(r.credit), align: 'right' },
-      { header: 'Balance', value: (r) => amount(r.balance), align: 'right' },
-    ],
-    generalLedgerRows(report),
-    { report },
-  );
-}
+export const command = defineCommand({
+  summary: 'General ledger',
+  options: {
+    ...reportOptions,
+    account: text('--account <account>', 'one account, by id, code or name'),
+  },
+  examples: ['books report gl --from this-month --to this-month --account 1000'],
+  async run(ctx, flags) {
+    const { account, ...query } = parse(flags, ctx.today());
+    const api = await ctx.api();
+    const entityId = await ctx.entityId();
+    const accountId = account === undefined ? undefined : await ctx.accountId(entityId, account);
+    const { report } = await api.reports.generalLedger(entityId, {
+      ...query,
+      ...(accountId && { accountId }),
+    });
+    const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
+    await ctx.output.table(
+      [
+        { header: 'Account', value: (r) => r.account },
+        { header: 'Date', value: (r) => r.date },
+        { header: 'Description', value: (r) => r.description },
+        { header: 'Debit', value: (r) => amount(r.debit), align: 'right' },
+        { header: 'Credit', value: (r) => amount(r.credit), align: 'right' },
+        { header: 'Balance', value: (r) => amount(r.balance), align: 'right' },
+      ],
+      generalLedgerRows(report),
+      { report },
+    );
+  },
+});

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyDelivery, WebhookRejection } from '../../../client/index.js';
+import { verifyDelivery, WebhookRejection } from '../../../client/webhooks.js';
+import { defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import type { CliIo } from '../../io.js';
 import { renderDelivery } from '../../render/webhooks.js';
@@ -29,7 +30,12 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export function parseListen(
-  flags: { port?: string; host?: string; forwardTo?: string; secret?: string },
+  flags: {
+    port?: string | undefined;
+    host?: string | undefined;
+    forwardTo?: string | undefined;
+    secret?: string | undefined;
+  },
   json: boolean,
 ): ListenOptions {
   const secret = requireSecret(flags.secret);
@@ -177,3 +183,19 @@ async function forward(
     };
   }
 }
+
+export const command = defineCommand({
+  summary:
+    'Receive deliveries: verify, print (JSON lines with --json), deduplicate, optionally forward',
+  options: {
+    secret: text('--secret <whsec>', "the endpoint's signing secret", { required: true }),
+    port: text('--port <port>', 'port to listen on (0: any free port)', { default: '4020' }),
+    host: text('--host <host>', 'address to listen on', { default: '127.0.0.1' }),
+    forwardTo: text('--forward-to <url>', 'send each genuine delivery on, unchanged, to this URL'),
+  },
+  examples: [
+    'books webhook listen --secret "$WEBHOOK_SECRET"',
+    'books webhook listen --port 4020 --secret "$WEBHOOK_SECRET" --forward-to http://localhost:3000/hooks',
+  ],
+  run: (ctx, flags) => listen(ctx.io, parseListen(flags, ctx.output.json)),
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { signingKey, verifyDelivery, WebhookRejection } from '../../../client/index.js';
+import { signingKey, verifyDelivery, WebhookRejection } from '../../../client/webhooks.js';
+import { defineCommand, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
 import { renderDelivery } from '../../render/webhooks.js';
@@ -10,7 +11,11 @@ export interface VerifyOptions {
   bodyFile: string;
 }
 
-export function parseVerify(flags: { secret?: string; headers?: string; body?: string }) {
+export function parseVerify(flags: {
+  secret?: string | undefined;
+  headers?: string | undefined;
+  body?: string | undefined;
+}) {
   const secret = requireSecret(flags.secret);
   if (!flags.headers) throw new UsageError('--headers FILE is required');
   if (!flags.body) throw new UsageError('--body FILE is required');
@@ -81,3 +86,18 @@ export async function verify(ctx: CommandContext, options: VerifyOptions): Promi
     throw error;
   }
 }
+
+export const command = defineCommand({
+  summary: 'Check a captured delivery: exit 0 when genuine, 3 when not',
+  options: {
+    secret: text('--secret <whsec>', "the endpoint's signing secret", { required: true }),
+    headers: text('--headers <file>', 'the headers: a JSON object or Name: value lines', {
+      required: true,
+    }),
+    body: text('--body <file>', 'the raw body', { required: true }),
+  },
+  examples: [
+    'books webhook verify --secret "$WEBHOOK_SECRET" --headers headers.txt --body body.json',
+  ],
+  run: (ctx, flags) => verify(ctx, parseVerify(flags)),
+});

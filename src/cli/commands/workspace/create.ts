@@ -3,10 +3,10 @@ import {
   type CreateWorkspaceBody,
   type WorkspaceTimezone,
 } from '../../../api/index.js';
-import type { CommandContext } from '../../context.js';
+import { argument, defineCommand, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
 
-export function parse(name: string, flags: { timezone?: string }): CreateWorkspaceBody {
+export function parse(name: string, flags: { timezone?: string | undefined }): CreateWorkspaceBody {
   if (
     flags.timezone !== undefined &&
     !(WORKSPACE_TIMEZONES as readonly string[]).includes(flags.timezone)
@@ -16,15 +16,27 @@ export function parse(name: string, flags: { timezone?: string }): CreateWorkspa
   return { name, ...(flags.timezone && { timezone: flags.timezone as WorkspaceTimezone }) };
 }
 
-export async function run(ctx: CommandContext, body: CreateWorkspaceBody): Promise<void> {
-  const { workspace } = await (await ctx.api()).workspaces.create(body);
-  ctx.wrote(`created workspace "${workspace.name}" (${workspace.id})`);
-  ctx.output.record(
-    [
-      ['id', workspace.id],
-      ['name', workspace.name],
-      ['timezone', workspace.timezone],
-    ],
-    { workspace },
-  );
-}
+export const command = defineCommand({
+  summary: 'Create a workspace',
+  arguments: { name: argument('the workspace name', { ask: 'Workspace name' }) },
+  options: {
+    timezone: text(
+      '--timezone <tz>',
+      'IANA time zone of the workspace (default America/Los_Angeles)',
+    ),
+  },
+  examples: ['books workspace create "Blue Bottle Books" --timezone America/New_York'],
+  async run(ctx, { name, timezone }) {
+    const body = parse(name, { timezone });
+    const { workspace } = await (await ctx.api()).workspaces.create(body);
+    ctx.wrote(`created workspace "${workspace.name}" (${workspace.id})`);
+    ctx.output.record(
+      [
+        ['id', workspace.id],
+        ['name', workspace.name],
+        ['timezone', workspace.timezone],
+      ],
+      { workspace },
+    );
+  },
+});

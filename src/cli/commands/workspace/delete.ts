@@ -1,9 +1,13 @@
-import type { CommandContext } from '../../context.js';
-import { confirmDestructive } from '../../confirm.js';
+import { argument, defineCommand } from '../../command.js';
 
-export async function run(ctx: CommandContext, workspace: string): Promise<void> {
-  const id = await ctx.workspaceId(workspace);
-  await confirmDestructive(ctx, `Delete workspace ${workspace} and everything in it?`);
-  await (await ctx.api()).workspaces.delete(id);
-  ctx.wrote(`deleted workspace ${workspace} (${id})`);
-}
+export const command = defineCommand({
+  summary: 'Delete a workspace and everything in it',
+  arguments: { workspace: argument('by id or name') },
+  examples: ['books workspace delete "Old Client" --yes'],
+  async run(ctx, { workspace }) {
+    const id = await ctx.workspaceId(workspace);
+    await ctx.prompts.confirmDestructive(`Delete workspace ${workspace} and everything in it?`);
+    await (await ctx.api()).workspaces.delete(id);
+    ctx.wrote(`deleted workspace ${workspace} (${id})`);
+  },
+});

@@ -1,14 +1,18 @@
-import type { CommandContext } from '../../context.js';
+import { defineCommand } from '../../command.js';
 
-export async function run(ctx: CommandContext): Promise<void> {
-  const workspaces = await (await ctx.api()).workspaces.all();
-  await ctx.output.table(
-    [
-      { header: 'ID', value: (w) => w.id },
-      { header: 'Name', value: (w) => w.name },
-      { header: 'Timezone', value: (w) => w.timezone },
-      { header: 'Created', value: (w) => w.createdAt },
-    ],
-    workspaces,
-  );
-}
+export const command = defineCommand({
+  summary: 'List workspaces',
+  examples: ['books workspace list', 'books workspace list --output csv > workspaces.csv'],
+  async run(ctx) {
+    const workspaces = await (await ctx.api()).workspaces.all();
+    await ctx.output.table(
+      [
+        { header: 'ID', value: (w) => w.id },
+        { header: 'Name', value: (w) => w.name },
+        { header: 'Timezone', value: (w) => w.timezone },
+        { header: 'Created', value: (w) => w.createdAt },
+      ],
+      workspaces,
+    );
+  },
+});

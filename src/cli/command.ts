@@ -1,0 +1,106 @@
+import type { CommandContext } from './context.js';
+
+/**
+ * How a leaf command is declared: `src/cli/commands/<group>/<leaf>.ts` exports `command`, a
+ * definition made with `defineCommand`. The registry (registry.ts) says where each leaf sits in
+ * the tree; program.ts turns a definition into commander's, so no command file imports
+ * commander and none is loaded unless its command runs (or its group's help is shown).
+ */
+
+/** A positional argument. `ask`: on a terminal, a missing value is asked for with this prompt. */
+export interface ArgumentSpec {
+  readonly description: string;
+  readonly optional?: boolean;
+  readonly ask?: string;
+}
+
+/** An option. Its key in `options` is the name commander gives it (`--dry-run` → `dryRun`). */
+export type OptionSpec =
+  | { readonly type: 'boolean'; readonly flags: string; readonly description: string }
+  /** `--no-finalize`: true unless given. */
+  | { readonly type: 'negatable'; readonly flags: string; readonly description: string }
+  | {
+      readonly type: 'string';
+      readonly flags: string;
+      readonly description: string;
+      readonly default?: string;
+      readonly required?: boolean;
+      readonly conflicts?: string;
+    }
+  /** Repeatable: every value, in order. */
+  | { readonly type: 'list'; readonly flags: string; readonly description: string };
+
+type OptionValue<S> = S extends { type: 'boolean' }
+  ? boolean | undefined
+  : S extends { type: 'negatable' }
+    ? boolean
+    : S extends { type: 'list' }
+      ? string[]
+      : S extends { default: string }
+        ? string
+        : S extends { required: true }
+          ? string
+          : string | undefined;
+
+type ArgumentValue<S> = S extends { optional: true } ? string | undefined : string;
+
+export type ArgumentSpecs = Readonly<Record<string, ArgumentSpec>>;
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+/** What `run` receives: each argument and option by its name, typed by its declaration. */
+export type CommandInput<A extends ArgumentSpecs, O extends OptionSpecs> = {
+  -readonly [K in keyof A]: ArgumentValue<A[K]>;
+} & { -readonly [K in keyof O]: OptionValue<O[K]> };
+
+export interface CommandDefinition<
+  A extends ArgumentSpecs = ArgumentSpecs,
+  O extends OptionSpecs = OptionSpecs,
+> {
+  readonly summary: string;
+  readonly arguments?: A;
+  readonly options?: O;
+  /** Shown by `--help` and `books help <command>`: whole command lines. */
+  readonly examples: readonly string[];
+  /** Resolves with the exit code when it is not 0. */
+  run(ctx: CommandContext, input: CommandInput<A, O>): Promise<void | number>;
+}
+
+/** A leaf as the program builder sees it, whatever its arguments and options. */
+export interface AnyCommand {
+  readonly summary: string;
+  readonly arguments?: ArgumentSpecs;
+  readonly options?: OptionSpecs;
+  readonly examples: readonly string[];
+  run(ctx: CommandContext, input: Record<string, unknown>): Promise<void | number>;
+}
+
+export function defineCommand<
+  const A extends ArgumentSpecs = Record<never, never>,
+  const O extends OptionSpecs = Record<never, never>,
+>(definition: CommandDefinition<A, O>): AnyCommand {
+  return definition as unknown as AnyCommand;
+}
+
+// Builders that keep an option's literal type (and so its value's type in `run`).
+
+export const flag = (flags: string, description: string) =>
+  ({ type: 'boolean', flags, description }) as const;
+
+export const negatable = (flags: string, description: string) =>
+  ({ type: 'negatable', flags, description }) as const;
+
+export const repeatable = (flags: string, description: string) =>
+  ({ type: 'list', flags, description }) as const;
+
+export function text<const E extends { default?: string; required?: boolean; conflicts?: string }>(
+  flags: string,
+  description: string,
+  extra?: E,
+): { readonly type: 'string'; readonly flags: string; readonly description: string } & E {
+  return { type: 'string', flags, description, ...(extra as E) };
+}
+
+export const argument = <const E extends { optional?: boolean; ask?: string }>(
+  description: string,
+  extra?: E,
+): { readonly description: string } & E => ({ description, ...(extra as E) });

@@ -1,0 +1,20 @@
+import { defineCommand, text } from '../../command.js';
+import { accountFields, parseCreate } from './shared.js';
+
+export const command = defineCommand({
+  summary: 'Create an account',
+  options: {
+    name: text('--name <name>', 'account name'),
+    type: text('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"'),
+    code: text('--code <code>', 'code (honored on a custom chart)'),
+    group: text('--group <group>', 'account group id'),
+  },
+  examples: ['books coa create --name "Chase Checking" --type Cash'],
+  async run(ctx, flags) {
+    const body = parseCreate(flags);
+    const entityId = await ctx.entityId();
+    const { account } = await (await ctx.api()).accounts.create(entityId, body);
+    ctx.wrote(`created account ${account.code} ${account.name}`);
+    ctx.output.record(accountFields(account), { account });
+  },
+});

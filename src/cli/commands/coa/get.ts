@@ -1,0 +1,15 @@
+import { argument, defineCommand } from '../../command.js';
+import { accountFields } from './shared.js';
+
+export const command = defineCommand({
+  summary: 'Show an account (by id, code or name)',
+  arguments: { account: argument('by id, code or name') },
+  examples: ['books coa get 1000', 'books coa get "Chase Checking" --json'],
+  async run(ctx, { account }) {
+    const entityId = await ctx.entityId();
+    const result = await (
+      await ctx.api()
+    ).accounts.get(entityId, await ctx.accountId(entityId, account));
+    ctx.output.record(accountFields(result.account), result);
+  },
+});

@@ -1,0 +1,27 @@
+import { defineCommand, flag } from '../../command.js';
+import { treeLabels } from '../../render/tree.js';
+
+export const command = defineCommand({
+  summary: 'List groups in chart order',
+  options: { tree: flag('--tree', 'indent groups under their parents') },
+  examples: ['books group list --tree'],
+  async run(ctx, { tree }) {
+    const groups = await (await ctx.api()).accountGroups.all(await ctx.entityId());
+    const labels = tree
+      ? treeLabels(
+          groups,
+          (g) => g.id,
+          (g) => g.parentGroupId,
+          (g) => g.name,
+        )
+      : groups.map((g) => g.name);
+    await ctx.output.table(
+      [
+        { header: 'Name', value: (g) => labels[groups.indexOf(g)]! },
+        { header: 'Type', value: (g) => g.type },
+        { header: 'ID', value: (g) => g.id },
+      ],
+      groups,
+    );
+  },
+});

@@ -1,0 +1,48 @@
+import type { JournalEntry } from '../../../api/index.js';
+import { addCents, amountToCents, centsToAmount } from '../../../core/money.js';
+import { defineCommand, text } from '../../command.js';
+import { listOptions } from '../../output.js';
+import { displayAmount, plainAmount } from '../../render/statements.js';
+import { basisOption, parseBasis } from './shared.js';
+
+/** An entry's size: the sum of its debits. */
+const total = (entry: JournalEntry) =>
+  centsToAmount(
+    entry.lines.reduce((sum, l) => addCents(sum, amountToCents(l.debitAmount ?? 0)), 0),
+  );
+
+export const command = defineCommand({
+  summary: 'List journal entries, most recent first',
+  options: {
+    from: text('--from <date>', 'first day'),
+    to: text('--to <date>', 'last day'),
+    basis: basisOption,
+    ...listOptions('every entry'),
+  },
+  examples: [
+    'books je list --from last-month --to last-month',
+    'books je list --all --json > entries.json',
+  ],
+  async run(ctx, flags) {
+    const query = {
+      ledgerBasis: parseBasis(flags.basis),
+      ...(flags.from && { startDate: ctx.dateOption(flags.from, 'from') }),
+      ...(flags.to && { endDate: ctx.dateOption(flags.to, 'to') }),
+    };
+    const limit = ctx.output.listLimit(flags);
+    const entityId = await ctx.entityId();
+    const page = await (await ctx.api()).journalEntries.upTo(entityId, query, limit);
+    const amount = ctx.output.format === 'table' && ctx.output.isTTY ? displayAmount : plainAmount;
+    await ctx.output.list(
+      [
+        { header: 'Date', value: (e) => e.dateOnly },
+        { header: 'Memo', value: (e) => e.memo ?? '' },
+        { header: 'Lines', value: (e) => String(e.lines.length), align: 'right' },
+        { header: 'Amount', value: (e) => amount(total(e)), align: 'right' },
+        { header: 'Source', value: (e) => e.sourceType },
+        { header: 'ID', value: (e) => e.id },
+      ],
+      page,
+    );
+  },
+});

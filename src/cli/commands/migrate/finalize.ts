@@ -1,0 +1,22 @@
+import { defineCommand, negatable } from '../../command.js';
+import { migrationEvents } from '../../importing.js';
+
+export const command = defineCommand({
+  summary: 'Generate transaction rules from the migrated history and wait for them',
+  options: { wait: negatable('--no-wait', 'do not wait for the rules') },
+  examples: ['books migrate finalize'],
+  async run(ctx, { wait }) {
+    const { finalizeMigration } = await import('../../../migrate/index.js');
+    const migration = await finalizeMigration(await ctx.api(), await ctx.entityId(), {
+      wait,
+      events: migrationEvents(ctx),
+    });
+    ctx.output.record(
+      [
+        ['id', migration.id],
+        ['rules seeded', migration.enrichmentRulesSeededAt ?? 'not yet'],
+      ],
+      { accountingMigration: migration },
+    );
+  },
+});

@@ -1,0 +1,25 @@
+import { unlessNotFound } from '../../../client/errors.js';
+import { defineCommand } from '../../command.js';
+import { ExitCode, UserError } from '../../exitCodes.js';
+
+export const command = defineCommand({
+  summary: 'Show the accounting migration of the entity',
+  examples: ['books migrate status --json'],
+  async run(ctx) {
+    const api = await ctx.api();
+    const entityId = await ctx.entityId();
+    const result = await unlessNotFound(api.accountingMigration.get(entityId));
+    if (!result)
+      throw new UserError(`entity ${entityId} has no accounting migration`, ExitCode.NotFound);
+    const m = result.accountingMigration;
+    ctx.output.record(
+      [
+        ['id', m.id],
+        ['created', m.createdAt],
+        ['state', m.enrichmentRulesSeededAt === null ? 'open (or generating rules)' : 'finalized'],
+        ['rules seeded', m.enrichmentRulesSeededAt ?? ''],
+      ],
+      result,
+    );
+  },
+});

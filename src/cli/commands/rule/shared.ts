@@ -1,0 +1,86 @@
+import {
+  ACTION_TYPES,
+  CONDITION_TYPES,
+  type RuleAction,
+  type RuleCondition,
+  type TransactionRule,
+} from '../../../api/index.js';
+import type { CommandContext } from '../../context.js';
+import { repeatable, text } from '../../command.js';
+import { UsageError } from '../../exitCodes.js';
+
+/** The options `rule create` and `rule update` share. */
+export const ruleOptions = {
+  when: repeatable('--when <type=value,...>', 'a condition (repeatable, ANDed); values ORed'),
+  then: repeatable(
+    '--then <type=value>',
+    'an action: account_id=ACCOUNT or class_id=CLASS (repeatable)',
+  ),
+  note: text('--note <text>', 'an internal note'),
+} as const;
+
+/** `--when TYPE=VALUE[,VALUE]...`: values are ORed, whens ANDed. */
+export function parseWhen(texts: string[] = []): RuleCondition[] {
+  return texts.map((text) => {
+    const at = text.indexOf('=');
+    const type = text.slice(0, at);
+    if (at <= 0 || !(CONDITION_TYPES as readonly string[]).includes(type)) {
+      throw new UsageError(
+        `--when takes TYPE=VALUE[,VALUE]... with TYPE one of ${CONDITION_TYPES.join(', ')}; got "${text}"`,
+      );
+    }
+    const value = text
+      .slice(at + 1)
+      .split(',')
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+    if (value.length === 0) throw new UsageError(`--when ${type}= needs at least one value`);
+    return { conditionType: type as RuleCondition['conditionType'], value };
+  });
+}
+
+/** `--then TYPE=VALUE`: an account (id, code or name) or a class (id or label). */
+export function parseThen(
+  texts: string[] = [],
+): { actionType: RuleAction['actionType']; reference: string }[] {
+  return texts.map((text) => {
+    const at = text.indexOf('=');
+    const type = text.slice(0, at);
+    if (
+      at <= 0 ||
+      !(ACTION_TYPES as readonly string[]).includes(type) ||
+      text.slice(at + 1).trim() === ''
+    ) {
+      throw new UsageError(
+        `--then takes TYPE=VALUE with TYPE one of ${ACTION_TYPES.join(', ')}; got "${text}"`,
+      );
+    }
+    return { actionType: type as RuleAction['actionType'], reference: text.slice(at + 1).trim() };
+  });
+}
+
+/** The actions of `--then`, each account or class resolved by the one rule of names. */
+export async function resolveActions(
+  ctx: CommandContext,
+  workspaceId: string,
+  thens: ReturnType<typeof parseThen>,
+): Promise<RuleAction[]> {
+  const actions: RuleAction[] = [];
+  for (const { actionType, reference } of thens) {
+    const value =
+      actionType === 'class_id'
+        ? await ctx.classId(workspaceId, reference)
+        : await ctx.accountId(await ctx.entityId(), reference);
+    actions.push({ actionType, value });
+  }
+  return actions;
+}
+
+/** A rule as `field value` lines. */
+export const ruleFields = (rule: TransactionRule): [string, string][] => [
+  ['id', rule.id],
+  ['when', rule.conditions.map((c) => `${c.conditionType}=${c.value.join(',')}`).join(' and ')],
+  ['then', rule.actions.map((a) => `${a.actionType}=${a.value}`).join(', ')],
+  ['note', rule.note ?? ''],
+  ['enabled', rule.isDisabled ? 'no' : 'yes'],
+];

@@ -1,0 +1,51 @@
+import type { Entity, UpdateEntityBody } from '../../../../api/index.js';
+import { isCalendarDay } from '../../../../core/calendar.js';
+import type { CommandContext } from '../../../context.js';
+import { UsageError } from '../../../exitCodes.js';
+
+/** An entity as `field value` lines. */
+export const entityFields = (entity: Entity): [string, string][] => [
+  ['id', entity.id],
+  ['name', entity.name],
+  ['workspace', entity.workspaceId],
+  ['bookkeeping start', entity.bookkeepingStartDate ?? ''],
+  ['lock date', entity.lockDate ?? ''],
+  ['accrual ledger', entity.accrualLedgerOpen ? 'open' : 'not open'],
+];
+
+export function day(text: string | undefined, flag: string): string | undefined {
+  if (text === undefined) return undefined;
+  if (!isCalendarDay(text))
+    throw new UsageError(`${flag} must be a date (YYYY-MM-DD), not "${text}"`);
+  return text;
+}
+
+/** `sandbox entity update E [--name N] [--start-date D|none]`, `lock E --date D|none`. */
+export async function updateEntity(
+  ctx: CommandContext,
+  entity: string | undefined,
+  body: UpdateEntityBody,
+): Promise<void> {
+  if (Object.keys(body).length === 0)
+    throw new UsageError('nothing to change: pass --name, --start-date or --lock-date');
+  const id = await ctx.entityId(entity);
+  const result = await (await ctx.api()).sandbox.updateEntity(id, body);
+  ctx.wrote(`updated the entity (${Object.keys(body).join(', ')})`);
+  ctx.output.record(entityFields(result.entity), result);
+}
+
+export function parseUpdate(flags: {
+  name?: string | undefined;
+  startDate?: string | undefined;
+  lockDate?: string | undefined;
+}): UpdateEntityBody {
+  const nullableDay = (text: string | undefined, flag: string) =>
+    text === undefined ? undefined : text === 'none' ? null : day(text, flag)!;
+  const body: UpdateEntityBody = {};
+  if (flags.name !== undefined) body.name = flags.name;
+  const start = nullableDay(flags.startDate, '--start-date');
+  if (start !== undefined) body.bookkeepingStartDate = start;
+  const lock = nullableDay(flags.lockDate, '--lock-date');
+  if (lock !== undefined) body.lockDate = lock;
+  return body;
+}

@@ -1,0 +1,16 @@
+import { defineCommand } from '../../command.js';
+import { listOptions } from '../../output.js';
+import { printTransactions } from '../sandbox/feed/shared.js';
+
+export const command = defineCommand({
+  summary: 'List bank transactions with their category, rule and status, most recent first',
+  options: listOptions('every transaction'),
+  examples: ['books transactions list --all --output csv > transactions.csv'],
+  async run(ctx, flags) {
+    const limit = ctx.output.listLimit(flags);
+    const transactions = await (
+      await ctx.api()
+    ).sandbox.transactions(await ctx.workspaceId(), limit);
+    await printTransactions(ctx, transactions);
+  },
+});

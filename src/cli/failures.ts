@@ -1,0 +1,59 @@
+import { CommanderError } from 'commander';
+import type { ImportFailure } from '../migrate/errors.js';
+import { ExitCode, UserError } from './exitCodes.js';
+import type { CliIo } from './io.js';
+
+/** How an import's failures (src/migrate's ImportError) end the command. */
+const EXIT_OF_IMPORT_FAILURE: Record<ImportFailure, ExitCode> = {
+  'invalid-file': ExitCode.InvalidFile,
+  usage: ExitCode.Usage,
+  'part-way': ExitCode.Resumable,
+  interrupted: ExitCode.Interrupted,
+  refused: ExitCode.Refused,
+};
+
+/** The one place where failures become messages and exit codes. */
+export async function reportError(error: unknown, io: CliIo, json: boolean): Promise<number> {
+  const fail = (
+    code: number,
+    status: number | null,
+    message: string,
+    traceId: string | null = null,
+    extra = '',
+  ) => {
+    if (json) io.stderr.write(`${JSON.stringify({ error: { status, message, traceId } })}\n`);
+    else io.stderr.write(`books: ${message}${traceId ? ` (trace ${traceId})` : ''}\n${extra}`);
+    return code;
+  };
+  if (error instanceof CommanderError) {
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
+      return ExitCode.Success;
+    return json
+      ? fail(ExitCode.Usage, null, error.message.replace(/^error: /, ''))
+      : ExitCode.Usage;
+  }
+  if (error instanceof UserError) return fail(error.exitCode, null, error.message);
+  const { ImportError } = await import('../migrate/errors.js');
+  if (error instanceof ImportError)
+    return fail(EXIT_OF_IMPORT_FAILURE[error.failure], null, error.message);
+  const { ApiError, NetworkError } = await import('../client/index.js');
+  if (error instanceof ApiError) {
+    const code =
+      error.status === 401
+        ? ExitCode.NotAuthenticated
+        : error.status === 404
+          ? ExitCode.NotFound
+          : error.status === 429
+            ? ExitCode.RateLimited
+            : ExitCode.Refused;
+    const blockers = error.blockers?.map((b) => `  - ${b.code}: ${b.message}\n`).join('') ?? '';
+    return fail(code, error.status, error.message, error.traceId, blockers);
+  }
+  if (error instanceof NetworkError) return fail(ExitCode.Refused, null, error.message);
+  if ((error as { name?: string })?.name === 'ExitPromptError')
+    return fail(ExitCode.Interrupted, null, 'interrupted');
+  io.stderr.write(
+    `books: unexpected error (a bug, please report it):\n${(error as Error)?.stack ?? String(error)}\n`,
+  );
+  return ExitCode.Refused;
+}

@@ -1,0 +1,157 @@
+import { Command, Option } from 'commander';
+import type { AnyCommand } from './command.js';
+import type { GlobalOptions } from './context.js';
+import type { CliIo } from './io.js';
+import { GROUPS, LEAVES } from './registry.js';
+
+/** Runs a leaf with its input, in a context built once for the run. */
+export type Runner = (
+  leaf: AnyCommand,
+  input: Record<string, unknown>,
+  options: GlobalOptions,
+) => Promise<void>;
+
+/** Global options that take a value: skipped when finding the command in the arguments. */
+const VALUED_GLOBALS = new Set([
+  '--base-url',
+  '--token',
+  '--profile',
+  '-w',
+  '--workspace',
+  '-e',
+  '--entity',
+  '-o',
+  '--output',
+]);
+
+/** The command path the arguments name (`['coa', 'list']`), as far as the tree has it. */
+export function commandPath(args: readonly string[]): string[] {
+  const path: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUED_GLOBALS.has(arg)) i += 1;
+      continue;
+    }
+    const next = [...path, arg].join(' ');
+    if (GROUPS[next] === undefined && LEAVES[next] === undefined) break;
+    path.push(arg);
+    if (LEAVES[next]) break;
+  }
+  return path;
+}
+
+/** The leaves and groups directly under `prefix` ('' for the top). */
+function childrenOf(prefix: string): string[] {
+  const depth = prefix === '' ? 1 : prefix.split(' ').length + 1;
+  const under = (key: string) =>
+    key.split(' ').length === depth && (prefix === '' || key.startsWith(`${prefix} `));
+  return [...Object.keys(LEAVES).filter(under), ...Object.keys(GROUPS).filter(under)].sort(
+    (a, b) => order(a) - order(b),
+  );
+}
+
+/** Help lists commands as the registry orders them (groups by their first leaf). */
+function order(key: string): number {
+  const keys = Object.keys(LEAVES);
+  const index = keys.findIndex((leaf) => leaf === key || leaf.startsWith(`${key} `));
+  return index;
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** A leaf's definition as a commander command. */
+export function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runner): Command {
+  const command = parent.command(name).description(leaf.summary);
+  const argumentNames = Object.keys(leaf.arguments ?? {});
+  for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
+    const shown = kebab(key);
+    command.argument(spec.optional || spec.ask ? `[${shown}]` : `<${shown}>`, spec.description);
+  }
+  for (const [key, spec] of Object.entries(leaf.options ?? {})) {
+    const option = new Option(spec.flags, spec.description);
+    if (spec.type === 'list')
+      option.argParser((value: string, previous: string[] = []) => [...previous, value]);
+    if (spec.type === 'string') {
+      if (spec.default !== undefined) option.default(spec.default);
+      if (spec.required) option.makeOptionMandatory();
+      if (spec.conflicts) option.conflicts(spec.conflicts);
+    }
+    if (option.attributeName() !== key && !option.negate) {
+      throw new Error(`books ${name}: option ${spec.flags} is declared as "${key}"`);
+    }
+    command.addOption(option);
+  }
+  command.addHelpText(
+    'after',
+    `\nExamples:\n${leaf.examples.map((example) => `  ${example}`).join('\n')}\n`,
+  );
+  command.action(async (...params: unknown[]) => {
+    const self = params[params.length - 1] as Command;
+    const input: Record<string, unknown> = { ...self.opts() };
+    argumentNames.forEach((key, i) => (input[key] = self.processedArgs[i]));
+    for (const [key, spec] of Object.entries(leaf.options ?? {}))
+      if (spec.type === 'list') input[key] ??= [];
+    await run(leaf, input, self.optsWithGlobals<GlobalOptions>());
+  });
+  return command;
+}
+
+/** Global options, in every command's help. */
+function declareGlobals(program: Command): void {
+  program
+    .option(
+      '--base-url <url>',
+      'platform to talk to (else BOOKS_BASE_URL, the profile, or the local platform)',
+    )
+    .option('--token <token>', 'access token (else BOOKS_TOKEN or the profile)')
+    .option('--profile <name>', 'saved profile to use (else BOOKS_PROFILE or the current one)')
+    .option('-w, --workspace <workspace>', 'workspace, by id or name (else the profile)')
+    .option('-e, --entity <entity>', 'entity, by id or name (else the profile)')
+    .option('--json', 'print JSON (errors too, on stderr)')
+    .option('-o, --output <format>', 'table, json, csv or tsv (errors in JSON with json)')
+    .option('--no-color', 'no colors')
+    .option('-y, --yes', 'skip confirmations')
+    .option('--verbose', 'say more on stderr (which platform is used)');
+}
+
+/**
+ * The commander program for these arguments: every group and leaf is declared, but only the
+ * leaves whose help or action can be reached (the named leaf, or the children of the named
+ * group) are loaded.
+ */
+export async function buildProgram(
+  io: CliIo,
+  args: readonly string[],
+  version: string,
+  run: Runner,
+): Promise<Command> {
+  const program = new Command('books')
+    .description('Keep the books of many clients from the terminal: ledgers, reports, migrations.')
+    .version(version, '-V, --version')
+    .exitOverride()
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+  declareGlobals(program);
+  const path = commandPath(args);
+  const declare = async (parent: Command, prefix: string, rest: string[]) => {
+    for (const key of childrenOf(prefix)) {
+      const name = key.slice(prefix === '' ? 0 : prefix.length + 1);
+      if (GROUPS[key] !== undefined) {
+        const group = parent.command(name).description(GROUPS[key]!);
+        if (rest[0] === name) await declare(group, key, rest.slice(1));
+      } else if (rest.length === 0 || rest[0] === name) {
+        declareLeaf(parent, name, (await LEAVES[key]!()).command, run);
+      } else {
+        parent.command(name);
+      }
+    }
+  };
+  await declare(program, '', path);
+  return program;
+}
