@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `books` command: a thin shim over the compiled CLI.
-import { run } from '../dist/cli/main.js';
+// The `books` command: a thin shim over the bundled CLI (esbuild.config.mjs).
+import { run } from '../dist/bundle/main.js';
 
 await run();

@@ -145,7 +145,9 @@ export class CommandContext {
       let transport;
       let token;
       if (target.kind === 'remote') {
-        transport = client.httpTransport(target.baseUrl);
+        // undici only for a remote platform: the embedded one is reached in-process.
+        const { httpTransport } = await import('../client/httpTransport.js');
+        transport = httpTransport(target.baseUrl);
         token = target.token;
       } else {
         const { embeddedTransport } = await import('./embedded.js');

@@ -1,10 +1,8 @@
 import { createRequire } from 'node:module';
 import type { AnyCommand } from './command.js';
-import { systemClock, type ContextServices } from './clock.js';
+import type { ContextServices } from './clock.js';
 import type { GlobalOptions } from './context.js';
-import { ExitCode } from './exitCodes.js';
 import { processIo, type CliIo } from './io.js';
-import { requestedFormat } from './output.js';
 
 /** Set by the bundler (scripts/bundle.mjs); read from package.json when running from source. */
 declare const BOOKS_VERSION: string | undefined;
@@ -28,19 +26,25 @@ function helpAsFlag(args: string[]): string[] {
 export async function main(
   given: string[],
   io: CliIo,
-  services: ContextServices = { clock: systemClock },
+  services?: ContextServices,
 ): Promise<number> {
-  const args = helpAsFlag(given);
-  const json = requestedFormat(args) === 'json';
-  const { commandPath, buildProgram } = await import('./program.js');
-  if (commandPath(args).length === 0 && (args[0] === '--version' || args[0] === '-V')) {
+  // Nothing else is loaded for the version: scripts ask for it, and should not wait.
+  if (given[0] === '--version' || given[0] === '-V') {
     io.stdout.write(`${version()}\n`);
-    return ExitCode.Success;
+    return 0;
   }
+  const args = helpAsFlag(given);
+  const [{ requestedFormat }, { buildProgram }, { ExitCode }, { systemClock }] = await Promise.all([
+    import('./output.js'),
+    import('./program.js'),
+    import('./exitCodes.js'),
+    import('./clock.js'),
+  ]);
+  const json = requestedFormat(args) === 'json';
   let exitCode: number = ExitCode.Success;
   const run = async (leaf: AnyCommand, input: Record<string, unknown>, options: GlobalOptions) => {
     const { CommandContext } = await import('./context.js');
-    const ctx = new CommandContext(io, options, {}, services);
+    const ctx = new CommandContext(io, options, {}, services ?? { clock: systemClock });
     try {
       for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
         if (spec.ask && (input[key] === undefined || input[key] === ''))

@@ -8,7 +8,6 @@ export {
   type RetryPolicy,
 } from './client.js';
 export { ApiError, NetworkError, unlessNotFound } from './errors.js';
-export { httpTransport } from './httpTransport.js';
 export type { Transport, TransportRequest, TransportResponse } from './transport.js';
 export { signingKey, verifyDelivery, WebhookRejection, type VerifiedDelivery } from './webhooks.js';
 export { resolveReference, type Named, type Referable, type Resolution } from './references.js';

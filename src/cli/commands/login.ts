@@ -28,8 +28,9 @@ export const command = defineCommand({
     const token = await readToken(ctx, Boolean(tokenStdin));
     if (!token) throw new UsageError('the token is empty');
     const client = await import('../../client/index.js');
+    const { httpTransport } = await import('../../client/httpTransport.js');
     const apiClient = new client.ApiClient({
-      transport: client.httpTransport(baseUrl),
+      transport: httpTransport(baseUrl),
       token,
       retry: { attempts: 2 },
     });
