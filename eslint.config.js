@@ -1,6 +1,74 @@
 // @ts-check
 import js from '@eslint/js';
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The arrows of the layout (README, "Layout"), for every import at any folder depth: a relative
+ * import is resolved against its file and refused when it lands in a folder the file's part may
+ * not use; a package is refused by name. Static, re-export and dynamic imports alike.
+ */
+const BOUNDARIES = [
+  { from: 'src/core', forbid: ['src/api', 'src/cli', 'src/client', 'src/migrate', 'src/platform'] },
+  {
+    from: 'src/api',
+    forbid: ['src/core', 'src/cli', 'src/client', 'src/migrate', 'src/platform'],
+  },
+  { from: 'src/client', forbid: ['src/cli', 'src/migrate', 'src/platform'] },
+  { from: 'src/migrate', forbid: ['src/cli', 'src/platform'] },
+  { from: 'src/platform', forbid: ['src/cli', 'src/client', 'src/migrate'] },
+  {
+    from: 'src/platform/domain',
+    forbid: ['src/platform/engine', 'src/platform/http', 'src/platform/store'],
+    packages: ['better-sqlite3', 'fastify', 'undici', 'node:fs', 'node:http'],
+  },
+  { from: 'src/platform/store', forbid: ['src/platform/engine', 'src/platform/http'] },
+  { from: 'src/platform/engine', forbid: ['src/platform/http'] },
+  { from: 'src/core', packages: ['node:fs', 'node:http'] },
+  { from: 'src/api', packages: ['node:fs', 'node:http'] },
+];
+
+const within = (file, folder) => file === folder || file.startsWith(`${folder}/`);
+
+/** @type {import('eslint').Rule.RuleModule} */
+const boundaries = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = path.relative(context.cwd, context.filename).split(path.sep).join('/');
+    const rules = BOUNDARIES.filter((rule) => within(file, rule.from));
+    if (rules.length === 0) return {};
+    const check = (node) => {
+      const source = node.source;
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      const specifier = source.value;
+      const target = specifier.startsWith('.')
+        ? path
+            .relative(context.cwd, path.resolve(path.dirname(context.filename), specifier))
+            .split(path.sep)
+            .join('/')
+        : undefined;
+      for (const rule of rules) {
+        const folder = target && (rule.forbid ?? []).find((f) => within(target, f));
+        const pkg = (rule.packages ?? []).find(
+          (p) => specifier === p || specifier.startsWith(`${p}/`),
+        );
+        if (folder || pkg) {
+          context.report({
+            node: source,
+            message: `${rule.from} may not import ${folder ?? pkg} ("${specifier}")`,
+          });
+          return;
+        }
+      }
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -23,36 +91,31 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'exit' }] },
   },
   {
-    // The arrows point one way: the pure layers import nothing of ours above them.
-    files: ['src/core/**/*.ts', 'src/api/**/*.ts'],
+    // Money only through src/core/money.ts: integer cents, parsed and formatted there.
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/**'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-syntax': [
         'error',
+        ...['*', '/'].flatMap((operator) =>
+          ['right', 'left'].map((side) => ({
+            selector: `BinaryExpression[operator='${operator}'][${side}.value=100]`,
+            message: `money goes through src/core/money.ts (amountToCents, centsToAmount), not ${operator} 100`,
+          })),
+        ),
         {
-          patterns: [
-            '../cli/*',
-            '../client/*',
-            '../migrate/*',
-            '../platform/*',
-            'node:fs',
-            'node:http',
-          ],
+          selector:
+            "CallExpression[callee.property.name='reduce'] BinaryExpression[operator='+'] MemberExpression[property.name=/^(amount|debitAmount|creditAmount|debit|credit|balance|total)$/]",
+          message: 'a float sum of amounts: add cents with addCents (src/core/money.ts)',
         },
       ],
     },
   },
   {
-    files: ['src/platform/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['../store/*', '../http/*', 'better-sqlite3', 'fastify', 'node:fs', 'undici'] },
-      ],
-    },
-  },
-  {
-    files: ['src/client/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['../cli/*', '../platform/*'] }] },
+    // The arrows point one way (BOUNDARIES above).
+    files: ['src/**/*.ts'],
+    plugins: { books: { rules: { boundaries } } },
+    rules: { 'books/boundaries': 'error' },
   },
   {
     files: ['test/**/*.ts', 'bin/**/*.js'],

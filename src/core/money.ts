@@ -51,6 +51,14 @@ export function amountToCents(amount: unknown): Cents {
   return decimalTextToCents(text, false);
 }
 
+/**
+ * An amount a platform answered (signed, e.g. a report's balance) to the nearest cent: for
+ * showing and adding what was received, never for checking what a user sent.
+ */
+export function answeredAmountToCents(amount: number): Cents {
+  return Math.round(amount * 100) + 0;
+}
+
 /** A decimal string such as `1234.5` or `-12.34` to cents; throws InvalidAmountError. */
 export function decimalToCents(text: string, options: { allowNegative?: boolean } = {}): Cents {
   return decimalTextToCents(text.trim(), options.allowNegative ?? false);

@@ -23,6 +23,8 @@ export interface PlatformOptions extends Partial<EngineOptions> {
    * whose process is short-lived); otherwise they are abandoned and made after the next start.
    */
   drainWebhooksOnClose?: boolean;
+  /** How long a webhook endpoint has to answer (default 15 s; tests shorten it). */
+  webhookTimeoutMs?: number;
 }
 
 export interface Platform {
@@ -56,7 +58,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
     const app = await buildApp({ engine, adminToken, logger: options.logger ?? false });
     engine.accountingMigrations.resume();
-    const webhookWorker = new WebhookWorker(engine.webhooks);
+    const webhookWorker = new WebhookWorker(engine.webhooks, options.webhookTimeoutMs);
     webhookWorker.start();
     let closed = false;
     return {

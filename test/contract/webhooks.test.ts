@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_TIMEOUT_MS } from '../../src/platform/domain/webhooks.js';
 import { createEntity } from '../helpers/ledger.js';
 import {
   createOrganization,
@@ -23,7 +24,8 @@ describe('webhooks', () => {
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
-    server = await startServer({ webhookScheduleSeconds: [0, 1, 1] });
+    // An endpoint's 15 seconds to answer, shortened to one: the suite waits for no real timeout.
+    server = await startServer({ webhookScheduleSeconds: [0, 1, 1], webhookTimeoutMs: 1_000 });
   });
   afterAll(() => server.close());
   afterEach(async () => {
@@ -301,7 +303,8 @@ describe('webhooks', () => {
       expect(hooks.deliveries).toHaveLength(5);
     });
 
-    it('counts no answer within 15 seconds, and a refused connection, as failures without a status', async () => {
+    it('counts no answer in time (15 seconds; 1 here), and a refused connection, as failures without a status', async () => {
+      expect(DELIVERY_TIMEOUT_MS).toBe(15_000);
       const silent = await receiver();
       silent.answers = [0];
       const closed = await receiver();
@@ -315,14 +318,14 @@ describe('webhooks', () => {
       await breakConnection((await connect()).id);
       const [refusedAttempt] = await attemptLog(() => attempts(refused.endpoint.id), 1);
       expect(refusedAttempt).toMatchObject({ attempt: 1, status: 'failed', responseStatus: null });
-      const [timedOut] = await attemptLog(() => attempts(hanging.endpoint.id), 1, 25_000);
+      const [timedOut] = await attemptLog(() => attempts(hanging.endpoint.id), 1);
       expect(timedOut).toMatchObject({ attempt: 1, status: 'failed', responseStatus: null });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
       // The retry a second later is answered, and succeeds.
       await silent.waitFor(2);
       const [delivered] = await attemptLog(() => attempts(hanging.endpoint.id), 2);
       expect(delivered).toMatchObject({ attempt: 2, status: 'succeeded', responseStatus: 200 });
-    }, 40_000);
+    });
 
     it('sends to many endpoints at once, eight in flight, and reaches every one', async () => {
       const slow = await receiver();

@@ -5,7 +5,7 @@ import type {
   ProfitAndLoss,
   TrialBalance,
 } from '../../api/index.js';
-import { formatCents } from '../../core/money.js';
+import { addCents, answeredAmountToCents, centsToAmount, formatCents } from '../../core/money.js';
 
 /** One row of a rendered statement: a heading, an account line, or a total. */
 export interface StatementRow {
@@ -24,7 +24,7 @@ export interface Statement {
 /** Display amounts: thousands separators, negatives in parentheses. */
 export function displayAmount(amount: number | null): string {
   if (amount === null) return '';
-  const cents = Math.round(amount * 100);
+  const cents = answeredAmountToCents(amount);
   const text = formatCents(Math.abs(cents));
   return cents < 0 ? `(${text})` : text;
 }
@@ -32,7 +32,7 @@ export function displayAmount(amount: number | null): string {
 /** Script-friendly amounts: plain decimals with a minus sign. */
 export function plainAmount(amount: number | null): string {
   if (amount === null) return '';
-  return formatCents(Math.round(amount * 100), { thousands: false });
+  return formatCents(answeredAmountToCents(amount), { thousands: false });
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -136,8 +136,10 @@ export function balanceSheetStatement(report: BalanceSheet): Statement {
       label: 'Total Liabilities and Equity',
       depth: 0,
       kind: 'total',
-      values: liabilities.totalsByPeriod.map(
-        (value, i) => Math.round((value + equity.totalsByPeriod[i]!) * 100) / 100,
+      values: liabilities.totalsByPeriod.map((value, i) =>
+        centsToAmount(
+          addCents(answeredAmountToCents(value), answeredAmountToCents(equity.totalsByPeriod[i]!)),
+        ),
       ),
     });
   }

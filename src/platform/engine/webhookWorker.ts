@@ -5,8 +5,6 @@ import type { WebhookService } from './webhooks.js';
 
 /** Attempts in flight at once. */
 const CONCURRENCY = 8;
-/** How long an attempt in flight holds its delivery back: past it, a crash's attempt is redone. */
-const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const USER_AGENT = 'books-local-platform (Standard Webhooks)';
 
 /**
@@ -20,13 +18,25 @@ export class WebhookWorker {
   private stopped = false;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
-  private readonly agent = new Agent({
-    connect: { timeout: DELIVERY_TIMEOUT_MS },
-    headersTimeout: DELIVERY_TIMEOUT_MS,
-    bodyTimeout: DELIVERY_TIMEOUT_MS,
-  });
+  private readonly agent: Agent;
+  /** How long an attempt in flight holds its delivery back: past it, a crash's attempt is redone. */
+  private readonly leaseMs: number;
 
-  constructor(private readonly webhooks: WebhookService) {}
+  /**
+   * `timeoutMs`: how long an endpoint has to answer; 15 seconds (the spec's), shorter only in
+   * tests, which should not wait for it.
+   */
+  constructor(
+    private readonly webhooks: WebhookService,
+    private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
+  ) {
+    this.agent = new Agent({
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    this.leaseMs = timeoutMs + 5_000;
+  }
 
   start(): void {
     this.webhooks.onDue = () => this.plan();
@@ -78,7 +88,7 @@ export class WebhookWorker {
     for (const delivery of free > 0 ? this.webhooks.due(free) : []) {
       const key = `${delivery.messageId} ${delivery.endpointId}`;
       if (this.inFlight.has(key)) continue;
-      this.webhooks.lease(delivery, Date.now() + LEASE_MS);
+      this.webhooks.lease(delivery, Date.now() + this.leaseMs);
       const attempt = this.attempt(delivery).finally(() => {
         this.inFlight.delete(key);
         this.plan();
@@ -97,7 +107,7 @@ export class WebhookWorker {
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
         body: delivery.body,
         dispatcher: this.agent,
-        signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
+        signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.timeoutMs)]),
       });
       responseStatus = response.statusCode;
       await response.body.dump().catch(() => {});

@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../../../api/index.js';
-import { addCents, amountToCents, centsToAmount } from '../../../core/money.js';
+import { addCents, answeredAmountToCents, centsToAmount } from '../../../core/money.js';
 import { defineCommand, text } from '../../command.js';
 import { listOptions } from '../../output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
@@ -8,7 +8,7 @@ import { basisOption, parseBasis } from './shared.js';
 /** An entry's size: the sum of its debits. */
 const total = (entry: JournalEntry) =>
   centsToAmount(
-    entry.lines.reduce((sum, l) => addCents(sum, amountToCents(l.debitAmount ?? 0)), 0),
+    entry.lines.reduce((sum, l) => addCents(sum, answeredAmountToCents(l.debitAmount ?? 0)), 0),
   );
 
 export const command = defineCommand({
