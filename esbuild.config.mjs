@@ -3,9 +3,12 @@
 // code. `better-sqlite3` stays outside (a native addon); the CSV worker is its own entry, next
 // to the chunk that starts it.
 import { build } from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
+// A fresh directory: chunks of an earlier build must not linger beside this one's.
+rmSync('dist/bundle', { recursive: true, force: true });
 
 const result = await build({
   entryPoints: { main: 'src/cli/main.ts', csvWorker: 'src/migrate/csvWorker.ts' },

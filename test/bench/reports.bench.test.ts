@@ -1,12 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
 import { CLASS_OF_TYPE } from '../../src/platform/domain/accounts.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { generateLedger, toHledgerJournal } from '../helpers/generatedLedger.js';
-import { spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, spawnBooks, temporaryHome } from '../helpers/cli.js';
 
 const TARGET_POSTINGS = 1_000_000;
 
@@ -151,6 +151,38 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
         `${label.padEnd(42)} ${timeCommand(command, [...args])
           .toFixed(0)
           .padStart(6)} ms`,
+      );
+    }
+
+    // 4. The CLI on the embedded platform, on the same file as the user's local platform: the
+    // whole command (start, open SQLite, one request, print), median of 10, beside node -e 0.
+    const dataDir = path.join(home.home, '.local/share/books');
+    mkdirSync(dataDir, { recursive: true });
+    copyFileSync(database, path.join(dataDir, 'platform.sqlite'));
+    writeFileSync(path.join(dataDir, 'local-token'), 'bench\n', { mode: 0o600 });
+    const timeBooks = (args: string[]) => {
+      const times: number[] = [];
+      for (let run = 0; run < 10; run += 1) {
+        const started = performance.now();
+        const result = spawnSync(process.execPath, args, { env: home.env, stdio: 'ignore' });
+        if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+        times.push(performance.now() - started);
+      }
+      return median(times);
+    };
+    const floor = timeBooks(['-e', '0']);
+    const where = ['-w', 'Bench', '-e', 'Bench Co'];
+    for (const [label, args, target] of [
+      [
+        'books report tb (embedded)',
+        ['report', 'tb', '--from', '2023-01-01', '--to', '2025-12-31', ...where],
+        150,
+      ],
+      ['books workspace list (embedded)', ['workspace', 'list'], 120],
+    ] as const) {
+      const ms = timeBooks([BOOKS_BIN, ...args]);
+      rows.push(
+        `${label.padEnd(42)} ${ms.toFixed(0).padStart(6)} ms   (node -e 0: ${floor.toFixed(0)} ms; target ≤ ${target} ms)`,
       );
     }
     console.log(rows.join('\n'));

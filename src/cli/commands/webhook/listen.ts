@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// Static: the bundle's interop gives a dynamic import of undici (CommonJS) no named exports.
+import { request as send } from 'undici';
 import { verifyDelivery, WebhookRejection } from '../../../client/webhooks.js';
 import { defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
@@ -159,7 +161,6 @@ async function forward(
     ),
   );
   try {
-    const { request: send } = await import('undici');
     const response = await send(url, {
       method: 'POST',
       headers,
