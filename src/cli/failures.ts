@@ -28,9 +28,15 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
   if (error instanceof CommanderError) {
     if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
       return ExitCode.Success;
-    return json
-      ? fail(ExitCode.Usage, null, error.message.replace(/^error: /, ''))
-      : ExitCode.Usage;
+    // A group named without a leaf: its help was shown on stderr, and that is the message.
+    if (error.code === 'commander.executeSubCommandAsync') return ExitCode.Usage;
+    return fail(
+      ExitCode.Usage,
+      null,
+      error.message.replace(/^error: /, ''),
+      null,
+      json ? '' : '(run with --help for usage)\n',
+    );
   }
   if (error instanceof UserError) return fail(error.exitCode, null, error.message);
   const { ImportError } = await import('../migrate/errors.js');

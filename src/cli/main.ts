@@ -58,13 +58,6 @@ export async function main(
   };
   try {
     const program = await buildProgram(io, args, version(), run);
-    program.configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => {
-        if (!json) write(text);
-      },
-    });
     if (args.length === 0) {
       program.outputHelp();
       return ExitCode.Usage;

@@ -135,8 +135,12 @@ export async function buildProgram(
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-    })
-    .showHelpAfterError('(run with --help for usage)');
+      // The width of the command's own terminal (80 in a pipe), not the process's.
+      getOutHelpWidth: () => (io.stdout as { columns?: number }).columns ?? 80,
+      getErrHelpWidth: () => (io.stderr as { columns?: number }).columns ?? 80,
+      // Usage errors are printed by reportError (failures.ts), in text or JSON like any other.
+      outputError: () => {},
+    });
   declareGlobals(program);
   const path = commandPath(args);
   const declare = async (parent: Command, prefix: string, rest: string[]) => {

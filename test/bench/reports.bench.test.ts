@@ -164,8 +164,9 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
       const times: number[] = [];
       for (let run = 0; run < 10; run += 1) {
         const started = performance.now();
-        const result = spawnSync(process.execPath, args, { env: home.env, stdio: 'ignore' });
-        if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+        const result = spawnSync(process.execPath, args, { env: home.env, encoding: 'utf8' });
+        if (result.status !== 0)
+          throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
         times.push(performance.now() - started);
       }
       return median(times);

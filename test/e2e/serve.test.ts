@@ -113,7 +113,7 @@ describe('books serve (the built binary)', () => {
     ],
     [
       ['--db', 'x.sqlite', '--memory'],
-      "error: option '--db <file>' cannot be used with option '--memory'",
+      "books: option '--db <file>' cannot be used with option '--memory'",
     ],
   ])('exits 2 for a bad flag: %j', async (flags, message) => {
     const result = await runBooks(['serve', ...flags, '--exec', 'true'], home.env);
@@ -149,7 +149,9 @@ describe('books --version and --help', () => {
       expect(serveHelp.stdout).toContain('Examples:');
       const unknown = await runBooks(['frobnicate'], home.env);
       expect(unknown.code).toBe(2);
-      expect(unknown.stderr).toContain("error: unknown command 'frobnicate'");
+      expect(unknown.stderr).toBe(
+        "books: unknown command 'frobnicate'\n(run with --help for usage)\n",
+      );
     } finally {
       home.cleanup();
     }
