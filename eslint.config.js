@@ -91,6 +91,23 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': ['error', { object: 'process', property: 'exit' }] },
   },
   {
+    // A command reaches the world through its CommandContext (io, clock, output), so that tests
+    // can give it another.
+    files: ['src/cli/commands/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit' },
+        ...['env', 'stdout', 'stderr', 'stdin', 'argv'].map((property) => ({
+          object: 'process',
+          property,
+          message: 'use the CommandContext (ctx.io, ctx.output)',
+        })),
+        { object: 'Date', property: 'now', message: 'use ctx.clock' },
+      ],
+    },
+  },
+  {
     // Money only through src/core/money.ts: integer cents, parsed and formatted there.
     files: ['src/**/*.ts'],
     ignores: ['src/core/**'],

@@ -53,6 +53,18 @@ describe('lint: the arrows of the layout hold at every folder depth', () => {
   });
 });
 
+describe('lint: commands reach the world through their context', () => {
+  it.each([
+    'export const f = () => process.env.HOME;',
+    'export const f = () => process.stdout.write("x");',
+    'export const f = () => Date.now();',
+  ])('refuses %s in a command', async (code) => {
+    expect(await lint('src/cli/commands/coa/x.ts', code)).toEqual([
+      expect.stringMatching(/use the CommandContext|use ctx.clock/),
+    ]);
+  });
+});
+
 describe('lint: money only through src/core', () => {
   it.each([
     'export const f = (cents: number) => cents / 100;',
