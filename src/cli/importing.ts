@@ -39,6 +39,8 @@ export async function importWith(
         directories: { data: dataDir, cache: cacheDir },
         parseOnWorker,
         signal: interrupt.signal,
+        sleep: (ms) => ctx.clock.sleep(ms),
+        now: () => ctx.clock.now().getTime(),
         events: {
           ...migrationEvents(ctx),
           progress: progress.show,

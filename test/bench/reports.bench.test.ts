@@ -147,6 +147,10 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
       ['hledger incomestatement -M', 'hledger', ['-f', journal, 'incomestatement', '-M']],
     ] as const;
     for (const [label, command, args] of peers) {
+      if (spawnSync(command, ['--version'], { stdio: 'ignore' }).status !== 0) {
+        rows.push(`${label.padEnd(42)} skipped: ${command} is not installed`);
+        continue;
+      }
       rows.push(
         `${label.padEnd(42)} ${timeCommand(command, [...args])
           .toFixed(0)

@@ -4,6 +4,7 @@ import {
   type AccountType,
   type CreateAccountBody,
 } from '../../../api/index.js';
+import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../exitCodes.js';
 
 /** An account as `field value` lines. */
@@ -33,4 +34,20 @@ export function parseCreate(flags: {
     ...(flags.code && { code: flags.code }),
     ...(flags.group && { groupId: flags.group }),
   };
+}
+
+/** `coa disable` and `coa enable`: archives an account (it keeps its history) or restores it. */
+export async function setArchived(
+  ctx: CommandContext,
+  given: string,
+  archived: boolean,
+): Promise<void> {
+  const entityId = await ctx.entityId();
+  const api = await ctx.api();
+  const id = await ctx.accountId(entityId, given);
+  const { account } = archived
+    ? await api.accounts.disable(entityId, id)
+    : await api.accounts.enable(entityId, id);
+  ctx.wrote(`${archived ? 'archived' : 'restored'} account ${account.code} ${account.name}`);
+  ctx.output.record(accountFields(account), { account });
 }

@@ -10,6 +10,8 @@ export const command = defineCommand({
     const migration = await finalizeMigration(await ctx.api(), await ctx.entityId(), {
       wait,
       events: migrationEvents(ctx),
+      sleep: (ms) => ctx.clock.sleep(ms),
+      now: () => ctx.clock.now().getTime(),
     });
     ctx.output.record(
       [
