@@ -34,6 +34,7 @@ export async function embeddedTransport(
     orgToken: token,
     rateLimitPerSecond: 0,
     drainWebhooksOnClose: true,
+    openapi: false,
     // The engine runs inside the user's command: its memory is theirs. A small page cache and no
     // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
     // (Imports write in date order and reports read through the OS's file cache: 8 MB measured

@@ -23,6 +23,8 @@ export interface PlatformOptions extends Partial<EngineOptions> {
    * whose process is short-lived); otherwise they are abandoned and made after the next start.
    */
   drainWebhooksOnClose?: boolean;
+  /** Serve `/openapi.json` (default true; the embedded CLI goes without). */
+  openapi?: boolean;
   /** How long a webhook endpoint has to answer (default 15 s; tests shorten it). */
   webhookTimeoutMs?: number;
 }
@@ -56,7 +58,12 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     });
     const adminToken = options.adminToken ?? `books_admin_${randomBytes(24).toString('base64url')}`;
     const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
-    const app = await buildApp({ engine, adminToken, logger: options.logger ?? false });
+    const app = await buildApp({
+      engine,
+      adminToken,
+      logger: options.logger ?? false,
+      openapi: options.openapi ?? true,
+    });
     engine.accountingMigrations.resume();
     const webhookWorker = new WebhookWorker(engine.webhooks, options.webhookTimeoutMs);
     webhookWorker.start();

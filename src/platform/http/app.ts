@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/index.js';
@@ -27,6 +26,11 @@ export interface AppOptions {
   adminToken: string;
   /** Fastify's logger; off by default (tokens must never reach a log). */
   logger?: boolean;
+  /**
+   * Serve `/openapi.json` (default). The embedded CLI, which no one browses, goes without: it
+   * then never loads the OpenAPI generator.
+   */
+  openapi?: boolean;
 }
 
 /**
@@ -51,25 +55,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app);
   installPipeline(app, { engine: options.engine, adminToken: options.adminToken });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Bookkeeping Platform API (books local platform)',
-        version: '1',
-        description:
-          'The local platform of `books`: the Bookkeeping Platform API under /platform/v1 and the sandbox control plane under /sandbox/v1.',
+  if (options.openapi ?? true) {
+    const { default: swagger } = await import('@fastify/swagger');
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Bookkeeping Platform API (books local platform)',
+          version: '1',
+          description:
+            'The local platform of `books`: the Bookkeeping Platform API under /platform/v1 and the sandbox control plane under /sandbox/v1.',
+        },
+        components: {
+          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+        },
+        security: [{ bearerAuth: [] }],
       },
-      components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
-      },
-      security: [{ bearerAuth: [] }],
-    },
-  });
+    });
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, () =>
-    app.swagger(),
-  );
+    app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, () =>
+      app.swagger(),
+    );
+  }
 
   const engine = options.engine;
   await app.register(
