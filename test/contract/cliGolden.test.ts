@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { LEAVES } from '../../src/cli/registry.js';
+import { GROUPS, LEAVES } from '../../src/cli/registry.js';
 import { temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
 import { expectGolden } from '../helpers/golden.js';
@@ -12,6 +12,17 @@ import { expectGolden } from '../helpers/golden.js';
 describe('every leaf command, pinned', () => {
   const home = temporaryHome();
   const run = (args: string[]) => runCli(args, { env: home.env });
+
+  for (const group of ['', ...Object.keys(GROUPS)]) {
+    it(`books ${group} --help lists what it holds`, async () => {
+      const args = [...(group ? group.split(' ') : []), '--help'];
+      const result = await run(args);
+      expectGolden(
+        `cli/${group ? group.split(' ').join('-') : 'books'}.help.txt`,
+        `$ books ${args.join(' ')}\nexit ${result.code}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`,
+      );
+    });
+  }
 
   for (const [path, load] of Object.entries(LEAVES)) {
     it(`books ${path}`, async () => {
