@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { GROUPS, LEAVES } from '../../src/cli/registry.js';
 import { temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
@@ -11,6 +11,7 @@ import { expectGolden } from '../helpers/golden.js';
  */
 describe('every leaf command, pinned', () => {
   const home = temporaryHome();
+  afterAll(() => home.cleanup());
   const run = (args: string[]) => runCli(args, { env: home.env });
 
   for (const group of ['', ...Object.keys(GROUPS)]) {
