@@ -28,8 +28,6 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
   if (error instanceof CommanderError) {
     if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
       return ExitCode.Success;
-    // A group named without a leaf: its help was shown on stderr, and that is the message.
-    if (error.code === 'commander.executeSubCommandAsync') return ExitCode.Usage;
     return fail(
       ExitCode.Usage,
       null,

@@ -4,7 +4,7 @@ import type { ContextServices } from './clock.js';
 import type { GlobalOptions } from './context.js';
 import { processIo, type CliIo } from './io.js';
 
-/** Set by the bundler (scripts/bundle.mjs); read from package.json when running from source. */
+/** Set by the bundler (esbuild.config.mjs); read from package.json when running from source. */
 declare const BOOKS_VERSION: string | undefined;
 
 function version(): string {
@@ -34,17 +34,16 @@ export async function main(
     return 0;
   }
   const args = helpAsFlag(given);
-  const [{ requestedFormat }, { buildProgram }, { ExitCode }, { systemClock }] = await Promise.all([
+  const [{ requestedFormat }, { buildProgram }, { ExitCode }] = await Promise.all([
     import('./output.js'),
     import('./program.js'),
     import('./exitCodes.js'),
-    import('./clock.js'),
   ]);
   const json = requestedFormat(args) === 'json';
   let exitCode: number = ExitCode.Success;
   const run = async (leaf: AnyCommand, input: Record<string, unknown>, options: GlobalOptions) => {
     const { CommandContext } = await import('./context.js');
-    const ctx = new CommandContext(io, options, {}, services ?? { clock: systemClock });
+    const ctx = new CommandContext(io, options, {}, services);
     try {
       for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
         if (spec.ask && (input[key] === undefined || input[key] === ''))

@@ -48,23 +48,6 @@ export interface OutputOptions {
 }
 
 /**
- * How many items a list command fetches: `--all` every one, else `--limit N`, else 30 on a
- * terminal and every one in a pipe (a script gets the whole list unless it asks for less).
- */
-export function listLimit(
-  flags: { limit?: string | undefined; all?: boolean | undefined },
-  isTTY: boolean,
-): number {
-  if (flags.all) return Number.POSITIVE_INFINITY;
-  if (flags.limit === undefined) return isTTY ? 30 : Number.POSITIVE_INFINITY;
-  const limit = Number(flags.limit);
-  if (!(Number.isInteger(limit) && limit >= 1)) {
-    throw new UsageError(`--limit must be a whole number ≥ 1, not "${flags.limit}"`);
-  }
-  return limit;
-}
-
-/**
  * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,
  * plain tab-separated text when piped (stable for scripts), JSON, or CSV.
  */
@@ -103,9 +86,18 @@ export class Output {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** How many items a list fetches for `--limit`/`--all` on this output. */
+  /**
+   * How many items a list command fetches: `--all` every one, else `--limit N`, else 30 on a
+   * terminal and every one in a pipe (a script gets the whole list unless it asks for less).
+   */
   listLimit(flags: { limit?: string | undefined; all?: boolean | undefined }): number {
-    return listLimit(flags, this.isTTY);
+    if (flags.all) return Number.POSITIVE_INFINITY;
+    if (flags.limit === undefined) return this.isTTY ? 30 : Number.POSITIVE_INFINITY;
+    const limit = Number(flags.limit);
+    if (!(Number.isInteger(limit) && limit >= 1)) {
+      throw new UsageError(`--limit must be a whole number ≥ 1, not "${flags.limit}"`);
+    }
+    return limit;
   }
 
   /** A list's page as rows; when it is not the whole list, says so on stderr. */

@@ -25,7 +25,7 @@ const VALUED_GLOBALS = new Set([
 ]);
 
 /** The command path the arguments name (`['coa', 'list']`), as far as the tree has it. */
-export function commandPath(args: readonly string[]): string[] {
+function commandPath(args: readonly string[]): string[] {
   const path: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i]!;
@@ -54,15 +54,13 @@ function childrenOf(prefix: string): string[] {
 
 /** Help lists commands as the registry orders them (groups by their first leaf). */
 function order(key: string): number {
-  const keys = Object.keys(LEAVES);
-  const index = keys.findIndex((leaf) => leaf === key || leaf.startsWith(`${key} `));
-  return index;
+  return Object.keys(LEAVES).findIndex((leaf) => leaf === key || leaf.startsWith(`${key} `));
 }
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** A leaf's definition as a commander command. */
-export function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runner): Command {
+function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runner): Command {
   const command = parent.command(name).description(leaf.summary);
   const argumentNames = Object.keys(leaf.arguments ?? {});
   for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {

@@ -3,14 +3,13 @@ import type { ErrorBody, List } from '../api/index.js';
 import { ApiError, NetworkError } from './errors.js';
 import type { Transport, TransportResponse } from './transport.js';
 
-/** A line of the audit log: one attempt of one request. */
-
 /** Some items of a list, and how many it has. */
 export interface ListPage<T> {
   items: T[];
   total: number;
 }
 
+/** A line of the audit log: one attempt of one request. */
 export interface RequestRecord {
   at: string;
   method: string;

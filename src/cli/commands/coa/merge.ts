@@ -1,5 +1,5 @@
 import { argument, defineCommand } from '../../command.js';
-import { mergeAccounts } from './merging.js';
+import { mergeAccounts } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Merge SOURCE into TARGET (lines, categories and rules move; SOURCE is deleted)',

@@ -1,5 +1,5 @@
 import { defineCommand, text } from '../../command.js';
-import { mergeAccounts } from '../coa/merging.js';
+import { mergeAccounts } from '../coa/shared.js';
 
 export const command = defineCommand({
   summary:

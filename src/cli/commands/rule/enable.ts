@@ -1,5 +1,5 @@
 import { argument, defineCommand } from '../../command.js';
-import { updateRule } from './updating.js';
+import { updateRule } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Enable a rule',

@@ -1,6 +1,5 @@
 import { argument, defineCommand, flag } from '../../command.js';
-import { ruleOptions } from './shared.js';
-import { updateRule } from './updating.js';
+import { ruleOptions, updateRule } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Change a rule (conditions and actions replace the whole set)',
