@@ -381,4 +381,14 @@ describe('books je import (the built binary against books serve)', () => {
       bulk.length,
     );
   }, 120_000);
+
+  it('a piped je list prints every entry, and says so when --limit cuts it', async () => {
+    const piped = await runBooks(['je', 'list'], server.env);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout.trim().split('\n')).toHaveLength(ENTRIES + 1);
+    expect(piped.stderr).not.toContain('showing');
+    const cut = await runBooks(['je', 'list', '--limit', '30'], server.env);
+    expect(cut.stdout.trim().split('\n')).toHaveLength(31);
+    expect(cut.stderr).toContain(`books: showing 30 of ${ENTRIES}; use --all for every one\n`);
+  }, 60_000);
 });
