@@ -6,8 +6,8 @@ import { booksPaths } from './paths.js';
 
 /**
  * The embedded local platform: the same engine as `books serve`, in-process on the user's data
- * file, reached through Fastify's inject (no network port). Its token is minted once per data
- * directory and kept beside the database (mode 0600).
+ * file, reached through the platform's dispatcher (no network port, no HTTP framework). Its
+ * token is minted once per data directory and kept beside the database (mode 0600).
  */
 export async function embeddedTransport(
   env: NodeJS.ProcessEnv,
@@ -28,13 +28,12 @@ export async function embeddedTransport(
   }
   chmodSync(tokenFile, 0o600);
   const token = readFileSync(tokenFile, 'utf8').trim();
-  const { createPlatform } = await import('../platform/index.js');
-  const platform = await createPlatform({
+  const { openEmbeddedPlatform } = await import('../platform/embedded.js');
+  const platform = openEmbeddedPlatform({
     database: platformDatabase,
     orgToken: token,
     rateLimitPerSecond: 0,
     drainWebhooksOnClose: true,
-    openapi: false,
     // The engine runs inside the user's command: its memory is theirs. A small page cache and no
     // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
     // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
@@ -42,23 +41,7 @@ export async function embeddedTransport(
     tuning: { cacheMb: 8, mmapMb: 0 },
   });
   const transport: Transport = {
-    async send(request) {
-      const response = await platform.app.inject({
-        method: request.method as 'GET',
-        url: request.path,
-        headers: request.headers,
-        ...(request.body !== undefined && { payload: request.body }),
-      });
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        headers[name.toLowerCase()] = Array.isArray(value)
-          ? value.join(', ')
-          : value === undefined
-            ? undefined
-            : String(value);
-      }
-      return { status: response.statusCode, headers, body: response.body };
-    },
+    send: async (request) => platform.dispatch(request),
     close: () => platform.close(),
   };
   return { transport, token, databaseFile: platformDatabase };

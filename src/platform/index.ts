@@ -1,90 +1,37 @@
 import type { FastifyInstance } from 'fastify';
-import { randomBytes } from 'node:crypto';
-import { DEFAULT_ENGINE_OPTIONS, Engine, type EngineOptions } from './engine/index.js';
-import { WebhookWorker } from './engine/webhookWorker.js';
 import { buildApp } from './http/app.js';
-import type { DatabaseTuning } from './store/database.js';
-import { Store } from './store/index.js';
+import { openPlatform, type OpenedPlatform, type PlatformOptions } from './open.js';
 
 export { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from './engine/index.js';
+export type { PlatformOptions } from './open.js';
 
-export interface PlatformOptions extends Partial<EngineOptions> {
-  /** A SQLite file, or `:memory:`. */
-  database: string;
-  /** The control plane's admin token; a random one when not given. */
-  adminToken?: string;
-  /** A token for the default organization; a fresh one is minted when not given. */
-  orgToken?: string;
-  logger?: boolean;
-  /** SQLite memory settings (the embedded CLI keeps them small: its RSS is the user's). */
-  tuning?: DatabaseTuning;
-  /**
-   * On close, finish the webhook attempts in flight and make those due now (the embedded CLI,
-   * whose process is short-lived); otherwise they are abandoned and made after the next start.
-   */
-  drainWebhooksOnClose?: boolean;
-  /** Serve `/openapi.json` (default true; the embedded CLI goes without). */
-  openapi?: boolean;
-  /** How long a webhook endpoint has to answer (default 15 s; tests shorten it). */
-  webhookTimeoutMs?: number;
-}
-
-export interface Platform {
+export interface Platform extends OpenedPlatform {
   app: FastifyInstance;
-  engine: Engine;
-  adminToken: string;
-  defaultOrganizationId: string;
-  /** A token of the default organization, valid for as long as the database lives. */
-  orgToken: string;
-  /** Stops the app and closes the database. */
-  close(): Promise<void>;
 }
 
-/** Opens the database, readies the default organization and builds the (not listening) app. */
+/** Opens the platform and builds its (not listening) Fastify app, for `books serve` and tests. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
-  if (options.webhookScheduleSeconds?.length === 0) {
-    throw new Error('webhookScheduleSeconds needs at least one value');
-  }
-  const store = Store.open(options.database, options.tuning);
+  const opened = openPlatform(options);
+  let app: FastifyInstance;
   try {
-    store.idempotency.clearInFlight();
-    store.idempotency.prune();
-    const engine = new Engine(store, {
-      ruleGenerationDelayMs:
-        options.ruleGenerationDelayMs ?? DEFAULT_ENGINE_OPTIONS.ruleGenerationDelayMs,
-      webhookScheduleSeconds:
-        options.webhookScheduleSeconds ?? DEFAULT_ENGINE_OPTIONS.webhookScheduleSeconds,
-      rateLimitPerSecond: options.rateLimitPerSecond ?? DEFAULT_ENGINE_OPTIONS.rateLimitPerSecond,
-    });
-    const adminToken = options.adminToken ?? `books_admin_${randomBytes(24).toString('base64url')}`;
-    const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
-    const app = await buildApp({
-      engine,
-      adminToken,
+    app = await buildApp({
+      engine: opened.engine,
+      adminToken: opened.adminToken,
       logger: options.logger ?? false,
       openapi: options.openapi ?? true,
     });
-    engine.accountingMigrations.resume();
-    const webhookWorker = new WebhookWorker(engine.webhooks, options.webhookTimeoutMs);
-    webhookWorker.start();
-    let closed = false;
-    return {
-      app,
-      engine,
-      adminToken,
-      defaultOrganizationId: organizationId,
-      orgToken: token,
-      async close() {
-        if (closed) return;
-        closed = true;
-        engine.accountingMigrations.stop();
-        await app.close();
-        await webhookWorker.stop({ drain: options.drainWebhooksOnClose ?? false });
-        store.close();
-      },
-    };
   } catch (error) {
-    store.close();
+    await opened.close();
     throw error;
   }
+  return {
+    ...opened,
+    app,
+    async close() {
+      // Requests in flight finish before the engine stops under them.
+      opened.engine.accountingMigrations.stop();
+      await app.close();
+      await opened.close();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Fastify from 'fastify';
-import { installPipeline } from '../../src/platform/http/pipeline.js';
+import { installPipeline, RequestPipeline } from '../../src/platform/http/pipeline.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '../helpers/ledger.js';
 import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
@@ -302,7 +302,7 @@ describe('a keyed write and its idempotency record commit together', () => {
 
   it('refuses, when the route is registered, a mutating handler that answers asynchronously', async () => {
     const app = Fastify();
-    installPipeline(app, { engine: server.platform.engine, adminToken: 'admin' });
+    installPipeline(app, new RequestPipeline(server.platform.engine, 'admin'));
     expect(() => app.post('/later', async () => ({ written: true }))).toThrow(
       'POST /later: a mutating route must answer synchronously, so that its write and idempotency record commit together',
     );
@@ -312,7 +312,7 @@ describe('a keyed write and its idempotency record commit together', () => {
 
   it('writes the answer to the client only once the write and its record have committed', async () => {
     const app = Fastify();
-    installPipeline(app, { engine: server.platform.engine, adminToken: 'admin' });
+    installPipeline(app, new RequestPipeline(server.platform.engine, 'admin'));
     const db = server.platform.engine.store.db;
     let inTransaction: boolean[] = [];
     app.post('/probe', { config: { auth: 'organization' } }, (request, reply) => {

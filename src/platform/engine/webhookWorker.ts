@@ -1,11 +1,10 @@
-import { Agent, request } from 'undici';
 import { DELIVERY_TIMEOUT_MS } from '../domain/webhooks.js';
 import type { DueDelivery } from '../store/webhooks.js';
+import type { WebhookSender } from './webhookSender.js';
 import type { WebhookService } from './webhooks.js';
 
 /** Attempts in flight at once. */
 const CONCURRENCY = 8;
-const USER_AGENT = 'books-local-platform (Standard Webhooks)';
 
 /**
  * Sends due deliveries over HTTP: POST of the stored body with fresh signature headers; the
@@ -18,7 +17,11 @@ export class WebhookWorker {
   private stopped = false;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
-  private readonly agent: Agent;
+  /**
+   * The HTTP client, loaded at the first attempt: most embedded commands publish nothing, and
+   * loading undici took a tenth of their start.
+   */
+  private sender: Promise<WebhookSender> | undefined;
   /** How long an attempt in flight holds its delivery back: past it, a crash's attempt is redone. */
   private readonly leaseMs: number;
 
@@ -30,11 +33,6 @@ export class WebhookWorker {
     private readonly webhooks: WebhookService,
     private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
   ) {
-    this.agent = new Agent({
-      connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
     this.leaseMs = timeoutMs + 5_000;
   }
 
@@ -64,7 +62,7 @@ export class WebhookWorker {
       this.stopping.abort();
       await Promise.all(this.inFlight.values());
     }
-    await this.agent.close();
+    if (this.sender) await (await this.sender).close();
   }
 
   /** Sleeps until the earliest due delivery (at once when one is due). */
@@ -102,15 +100,17 @@ export class WebhookWorker {
     const headers = this.webhooks.signAttempt(delivery);
     let responseStatus: number | null;
     try {
-      const response = await request(delivery.url, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
-        body: delivery.body,
-        dispatcher: this.agent,
-        signal: AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.timeoutMs)]),
-      });
-      responseStatus = response.statusCode;
-      await response.body.dump().catch(() => {});
+      this.sender ??= import('./webhookSender.js').then(({ createWebhookSender }) =>
+        createWebhookSender(this.timeoutMs),
+      );
+      responseStatus = await (
+        await this.sender
+      ).post(
+        delivery.url,
+        headers,
+        delivery.body,
+        AbortSignal.any([this.stopping.signal, AbortSignal.timeout(this.timeoutMs)]),
+      );
     } catch {
       if (this.stopping.signal.aborted) {
         // Abandoned by a stop: due again at once after the next start.

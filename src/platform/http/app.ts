@@ -8,18 +8,14 @@ import {
   frameworkErrorHandler,
   installErrorHandling,
 } from './errors.js';
-import { installPipeline } from './pipeline.js';
-import { accountingMigrationRoutes } from './routes/accountingMigration.js';
-import { chartOfAccountsRoutes } from './routes/chartOfAccounts.js';
-import { classRoutes } from './routes/classes.js';
-import { journalEntryRoutes } from './routes/journalEntries.js';
-import { reportRoutes } from './routes/reports.js';
-import { sandboxRoutes } from './routes/sandbox.js';
-import { transactionRuleRoutes } from './routes/transactionRules.js';
-import { workspaceRoutes } from './routes/workspaces.js';
-import { serializerCompiler, validatorCompiler } from './validation.js';
-
-export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+import { installPipeline, RequestPipeline } from './pipeline.js';
+import { BODY_LIMIT_BYTES, type RouteDefinition } from './routeTable.js';
+import { platformRoutes } from './routes/index.js';
+import {
+  presentedSerializerCompiler,
+  serializerCompiler,
+  validatorCompiler,
+} from './validation.js';
 
 export interface AppOptions {
   engine: Engine;
@@ -53,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  installPipeline(app, { engine: options.engine, adminToken: options.adminToken });
+  installPipeline(app, new RequestPipeline(options.engine, options.adminToken));
 
   if (options.openapi ?? true) {
     const { default: swagger } = await import('@fastify/swagger');
@@ -78,21 +74,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
 
-  const engine = options.engine;
-  await app.register(
-    async (platform) => {
-      await platform.register(workspaceRoutes, { engine });
-      await platform.register(classRoutes, { engine });
-      await platform.register(transactionRuleRoutes, { engine });
-      await platform.register(chartOfAccountsRoutes, { engine });
-      await platform.register(journalEntryRoutes, { engine });
-      await platform.register(reportRoutes, { engine });
-      await platform.register(accountingMigrationRoutes, { engine });
-    },
-    { prefix: '/platform/v1' },
-  );
-  await app.register(sandboxRoutes, { prefix: '/sandbox/v1', engine });
+  for (const route of platformRoutes(options.engine)) mount(app, route);
 
   await app.ready();
   return app;
+}
+
+/** A route of the table on Fastify: its schema validates, its answer is the success status. */
+function mount(app: FastifyInstance, route: RouteDefinition): void {
+  app.route({
+    method: route.method,
+    url: route.url,
+    schema: route.schema,
+    config: { auth: route.auth },
+    ...(route.presented && { serializerCompiler: presentedSerializerCompiler }),
+    // Synchronous, so that a keyed write answers inside its transaction (pipeline.ts).
+    handler(request, reply) {
+      const body = route.handle({
+        organizationId: request.organizationId,
+        params: request.params,
+        query: request.query,
+        body: request.body,
+      } as Parameters<RouteDefinition['handle']>[0]);
+      reply.code(route.successStatus).send(body);
+    },
+  });
 }

@@ -36,15 +36,43 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'request body length does not match Content-Length',
 };
 
+/** An error answer: its status, headers and body, less the trace id. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  message: string;
+  blockers?: ErrorBody['blockers'];
+}
+
+/** The answer to an error of ours (domain or HTTP layer); undefined for any other. */
+export function errorAnswer(error: unknown): ErrorAnswer | undefined {
+  if (error instanceof DomainError) {
+    return {
+      status: STATUS_BY_KIND[error.kind],
+      headers: error.kind === 'unauthenticated' ? { 'WWW-Authenticate': 'Bearer' } : {},
+      message: error.message,
+      ...(error.blockers && { blockers: error.blockers }),
+    };
+  }
+  if (error instanceof HttpError) {
+    return { status: error.status, headers: error.headers, message: error.message };
+  }
+  return undefined;
+}
+
+/** The error envelope: `{ message, traceId }`, and the blockers when there are some. */
+export function errorBody(answer: ErrorAnswer, traceId: string): ErrorBody {
+  const body: ErrorBody = { message: answer.message, traceId };
+  if (answer.blockers) body.blockers = answer.blockers;
+  return body;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    if (error instanceof DomainError) {
-      if (error.kind === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer');
-      return sendError(reply, request, STATUS_BY_KIND[error.kind], error.message, error.blockers);
-    }
-    if (error instanceof HttpError) {
-      reply.headers(error.headers);
-      return sendError(reply, request, error.status, error.message);
+    const ours = errorAnswer(error);
+    if (ours) {
+      reply.headers(ours.headers);
+      return reply.code(ours.status).type('application/json').send(errorBody(ours, request.id));
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {

@@ -1,20 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  RouteHandlerMethod,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, type Fault } from '../../api/index.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type ErrorBody, type Fault } from '../../api/index.js';
 import { DomainError } from '../domain/errors.js';
 import { TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
 import { HttpError } from './errors.js';
-
-/** Who may call a route: an organization token, the admin token, or anyone. */
-export type RouteAuth = 'organization' | 'admin' | 'none';
+import type { RouteAuth } from './routeTable.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,13 +27,14 @@ const INTEGER_QUERY_PARAMETERS = ['limit', 'offset'];
 /** Response headers kept with an idempotency record and replayed. */
 const REPLAYED_HEADERS = ['content-type', 'x-request-id', 'location'];
 
-export interface PipelineOptions {
-  engine: Engine;
-  adminToken: string;
+/** A stored answer to send again for a repeated `Idempotency-Key`. */
+export interface ReplayedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
+function bearerToken(header: unknown): string | undefined {
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer +(\S+) *$/i.exec(header);
   return match?.[1];
@@ -53,54 +46,43 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * The request pipeline every route shares: request ids, JSON bodies kept raw for idempotency,
- * bearer authentication, the per-organization rate limit, and `Idempotency-Key` replay.
+ * The steps every request goes through, whichever way it arrives (Fastify for `books serve`,
+ * the dispatcher for the embedded CLI): bearer authentication, the per-organization rate limit,
+ * injected faults, JSON bodies, integer query bounds and `Idempotency-Key` claims and replays.
  */
-export function installPipeline(app: FastifyInstance, options: PipelineOptions): void {
-  const { engine, adminToken } = options;
-  const rate = engine.options.rateLimitPerSecond;
-  const buckets = rate > 0 ? new TokenBuckets(rate) : undefined;
-  const idempotency = engine.store.idempotency;
+export class RequestPipeline {
+  private readonly buckets: TokenBuckets | undefined;
 
-  app.decorateRequest('organizationId', '');
-  app.decorateRequest('rawBody', undefined);
-  app.decorateRequest('idempotencyKey', undefined);
-  app.decorateRequest('faultAfterCommit', undefined);
+  constructor(
+    private readonly engine: Engine,
+    private readonly adminToken: string,
+  ) {
+    const rate = engine.options.rateLimitPerSecond;
+    this.buckets = rate > 0 ? new TokenBuckets(rate) : undefined;
+  }
 
-  // JSON bodies: an empty body is no body; the raw text is kept to compare idempotent repeats;
-  // prototype-poisoning keys are refused.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    request.rawBody = text;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(
-        null,
-        secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }),
-      );
-    } catch (error) {
-      const failure = new HttpError(
-        400,
-        `request body is not valid JSON: ${(error as Error).message}`,
-      );
-      done(failure, undefined);
-    }
-  });
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    const auth = request.routeOptions.config.auth ?? 'none';
-    if (auth === 'none') return;
-    const token = bearerToken(request);
+  /**
+   * Who is calling: the organization ('' for admin and open routes), and an after-commit fault
+   * to apply; throws 401, 429 or a rejecting injected fault. Rate-limit headers go to `header`.
+   */
+  admit(
+    auth: RouteAuth,
+    authorization: unknown,
+    method: string,
+    url: string,
+    header: (name: string, value: string) => void,
+  ): { organizationId: string; faultAfterCommit: Fault | undefined } {
+    const none = { organizationId: '', faultAfterCommit: undefined };
+    if (auth === 'none') return none;
+    const token = bearerToken(authorization);
     if (auth === 'admin') {
-      if (token === undefined || !sameSecret(token, adminToken)) {
+      if (token === undefined || !sameSecret(token, this.adminToken)) {
         throw new DomainError('unauthenticated', 'a valid admin token is required');
       }
-      return;
+      return none;
     }
     const organizationId =
-      token === undefined ? undefined : engine.organizations.authenticate(token);
+      token === undefined ? undefined : this.engine.organizations.authenticate(token);
     if (organizationId === undefined) {
       throw new DomainError(
         'unauthenticated',
@@ -109,45 +91,75 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
           : 'invalid access token',
       );
     }
-    request.organizationId = organizationId;
-    if (buckets) limitRate(buckets, organizationId, reply);
-    const fault = engine.faults.take(organizationId, request.method, request.url);
+    if (this.buckets) limitRate(this.buckets, organizationId, header);
+    const fault = this.engine.faults.take(organizationId, method, url);
     if (fault?.mode === 'reject') {
       throw new HttpError(fault.status, `injected fault: ${fault.status}`, {
         ...(fault.status === 429 && { 'Retry-After': '1' }),
       });
     }
-    request.faultAfterCommit = fault;
-  });
+    return { organizationId, faultAfterCommit: fault };
+  }
 
-  app.addHook('preValidation', async (request, reply) => {
-    const query = request.query as Record<string, unknown> | undefined;
+  /**
+   * A JSON body: an empty body is no body; prototype-poisoning keys are refused. (The raw text
+   * is what an idempotent repeat is compared by.)
+   */
+  parseBody(text: string): unknown {
+    if (text.trim() === '') return undefined;
+    try {
+      return secureJson.parse(text, undefined, {
+        protoAction: 'error',
+        constructorAction: 'error',
+      });
+    } catch (error) {
+      throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+
+  /** `limit` and `offset` as plain integers, before any coercion. */
+  checkQuery(query: Record<string, unknown> | undefined): void {
     for (const name of INTEGER_QUERY_PARAMETERS) {
       const value = query?.[name];
       if (value !== undefined && (typeof value !== 'string' || !/^-?\d+$/.test(value))) {
         throw new HttpError(400, `query.${name} must be an integer`);
       }
     }
-    const key = request.headers['idempotency-key'];
-    if (key === undefined || !MUTATING.has(request.method) || !request.organizationId) return;
-    if (typeof key !== 'string' || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+  }
+
+  /**
+   * Claims an `Idempotency-Key` for a write: the key to complete once answered, or the stored
+   * answer to replay, or nothing (no key, not a write). Throws 400, 409 and 422.
+   */
+  claim(
+    organizationId: string,
+    keyHeader: unknown,
+    method: string,
+    url: string,
+    rawBody: string | undefined,
+  ): { key?: string; replay?: ReplayedAnswer } {
+    if (keyHeader === undefined || !MUTATING.has(method) || !organizationId) return {};
+    if (
+      typeof keyHeader !== 'string' ||
+      keyHeader.length === 0 ||
+      keyHeader.length > IDEMPOTENCY_KEY_MAX_LENGTH
+    ) {
       throw new HttpError(
         400,
         `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
       );
     }
     const bodyHash = createHash('sha256')
-      .update(request.rawBody ?? '')
+      .update(rawBody ?? '')
       .digest('hex');
-    const claim = idempotency.claim(request.organizationId, key, {
-      method: request.method,
-      path: request.url,
+    const claim = this.engine.store.idempotency.claim(organizationId, keyHeader, {
+      method,
+      path: url,
       bodyHash,
     });
     switch (claim.outcome) {
       case 'claimed':
-        request.idempotencyKey = key;
-        return;
+        return { key: keyHeader };
       case 'mismatch':
         throw new HttpError(
           422,
@@ -155,15 +167,97 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
         );
       case 'in_flight':
         throw new HttpError(409, 'a request with this Idempotency-Key is still being processed');
-      case 'replay': {
-        const { status, headers, body } = claim.response;
-        reply.headers(headers).header('Idempotent-Replayed', 'true').code(status);
-        return reply.send(body === '' ? undefined : body);
-      }
+      case 'replay':
+        return { replay: claim.response };
+    }
+  }
+
+  /**
+   * Records the answer to a keyed write (inside the write's transaction), or releases the key
+   * when the answer is a 5xx, which a retry should run again.
+   */
+  complete(
+    organizationId: string,
+    key: string,
+    status: number,
+    header: (name: string) => unknown,
+    body: string,
+  ): void {
+    const idempotency = this.engine.store.idempotency;
+    if (status >= 500) {
+      idempotency.release(organizationId, key);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = header(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    idempotency.complete(organizationId, key, { status, headers, body });
+  }
+
+  /** A request that ended without an answer must not hold its key. */
+  release(organizationId: string, key: string): void {
+    this.engine.store.idempotency.release(organizationId, key);
+  }
+
+  /** Runs a keyed write and its idempotency record in one transaction. */
+  transaction<T>(run: () => T): T {
+    return this.engine.store.transaction(run);
+  }
+}
+
+/** The pipeline as Fastify hooks, for `books serve` and the tests that listen. */
+export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline): void {
+  app.decorateRequest('organizationId', '');
+  app.decorateRequest('rawBody', undefined);
+  app.decorateRequest('idempotencyKey', undefined);
+  app.decorateRequest('faultAfterCommit', undefined);
+
+  // JSON only: Fastify's own text/plain parser would hand a route a string where it expects an
+  // object; any other type is a 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    request.rawBody = text;
+    try {
+      done(null, pipeline.parseBody(text));
+    } catch (error) {
+      done(error as HttpError, undefined);
     }
   });
 
-  app.addHook('onRoute', (route) => answerKeyedWritesInOneTransaction(route, engine));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    const admitted = pipeline.admit(
+      request.routeOptions.config.auth ?? 'none',
+      request.headers.authorization,
+      request.method,
+      request.url,
+      (name, value) => reply.header(name, value),
+    );
+    request.organizationId = admitted.organizationId;
+    request.faultAfterCommit = admitted.faultAfterCommit;
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    pipeline.checkQuery(request.query as Record<string, unknown> | undefined);
+    const claim = pipeline.claim(
+      request.organizationId,
+      request.headers['idempotency-key'],
+      request.method,
+      request.url,
+      request.rawBody,
+    );
+    request.idempotencyKey = claim.key;
+    if (claim.replay) {
+      const { status, headers, body } = claim.replay;
+      reply.headers(headers).header('Idempotent-Replayed', 'true').code(status);
+      return reply.send(body === '' ? undefined : body);
+    }
+  });
+
+  app.addHook('onRoute', (route) => answerKeyedWritesInOneTransaction(route, pipeline));
 
   // Synchronous on purpose: for a keyed write it runs inside the write's transaction (below),
   // and lets the answer go out only after it, once the transaction has committed: no client is
@@ -174,20 +268,13 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
       key === undefined ? hookDone(error, answer) : queueMicrotask(() => hookDone(error, answer));
     if (key !== undefined) {
       request.idempotencyKey = undefined;
-      if (reply.statusCode >= 500) {
-        idempotency.release(request.organizationId, key);
-      } else {
-        const headers: Record<string, string> = {};
-        for (const name of REPLAYED_HEADERS) {
-          const value = reply.getHeader(name);
-          if (value !== undefined) headers[name] = String(value);
-        }
-        idempotency.complete(request.organizationId, key, {
-          status: reply.statusCode,
-          headers,
-          body: payloadText(payload),
-        });
-      }
+      pipeline.complete(
+        request.organizationId,
+        key,
+        reply.statusCode,
+        (name) => reply.getHeader(name),
+        payloadText(payload),
+      );
     }
     const fault = request.faultAfterCommit;
     if (fault === undefined) return done(null, payload);
@@ -197,17 +284,22 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
       request.raw.socket?.destroy();
       return done(null, payload);
     }
-    reply.code(fault.status).type('application/json');
+    reply.code(fault.status).type('application/json; charset=utf-8');
     if (fault.status === 429) reply.header('Retry-After', '1');
-    done(null, JSON.stringify({ message: `injected fault: ${fault.status}`, traceId: request.id }));
+    done(null, JSON.stringify(faultBody(fault, request.id)));
   });
 
   // A request that ends without a response (client gone, socket error) must not hold its key.
   app.addHook('onResponse', async (request) => {
     if (request.idempotencyKey !== undefined) {
-      idempotency.release(request.organizationId, request.idempotencyKey);
+      pipeline.release(request.organizationId, request.idempotencyKey);
     }
   });
+}
+
+/** What the client sees of a request whose after-commit fault fires. */
+export function faultBody(fault: Fault, traceId: string): ErrorBody {
+  return { message: `injected fault: ${fault.status}`, traceId };
 }
 
 /**
@@ -219,7 +311,7 @@ export function installPipeline(app: FastifyInstance, options: PipelineOptions):
  * no handler of ours awaits anything); a mutating route with an async handler is refused when
  * it is registered.
  */
-function answerKeyedWritesInOneTransaction(route: RouteOptions, engine: Engine): void {
+function answerKeyedWritesInOneTransaction(route: RouteOptions, pipeline: RequestPipeline): void {
   const methods = [route.method].flat();
   const handler = route.handler;
   if (
@@ -240,7 +332,7 @@ function answerKeyedWritesInOneTransaction(route: RouteOptions, engine: Engine):
       reply.send(result);
     };
     if (request.idempotencyKey === undefined) respond();
-    else engine.store.transaction(respond);
+    else pipeline.transaction(respond);
   } as RouteHandlerMethod;
 }
 
@@ -251,14 +343,15 @@ function payloadText(payload: unknown): string {
   return String(payload);
 }
 
-function limitRate(buckets: TokenBuckets, organizationId: string, reply: FastifyReply): void {
+function limitRate(
+  buckets: TokenBuckets,
+  organizationId: string,
+  header: (name: string, value: string) => void,
+): void {
   const decision = buckets.take(organizationId, Date.now());
   const policy = `"organization";q=${buckets.capacity};w=${Math.max(1, Math.round(buckets.capacity / buckets.ratePerSecond))}`;
-  reply.header('RateLimit-Policy', policy);
-  reply.header(
-    'RateLimit',
-    `"organization";r=${decision.remaining};t=${decision.retryAfterSeconds}`,
-  );
+  header('RateLimit-Policy', policy);
+  header('RateLimit', `"organization";r=${decision.remaining};t=${decision.retryAfterSeconds}`);
   if (!decision.allowed) {
     throw new HttpError(429, 'too many requests: slow down and retry after the given seconds', {
       'Retry-After': String(decision.retryAfterSeconds),

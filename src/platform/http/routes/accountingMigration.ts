@@ -1,15 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AccountingMigrationResponseSchema } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Accounting migration'];
 const EntityParams = pathIds('entityId');
 
-export const accountingMigrationRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function accountingMigrationRoutes(app: RouteTable, engine: Engine): void {
   const migrations = engine.accountingMigrations;
   const config = { auth: 'organization' as const };
   const base = '/entities/:entityId/accounting-migration';
@@ -27,10 +24,9 @@ export const accountingMigrationRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        accountingMigration: migrations.create(request.organizationId, request.params.entityId),
-      }),
+    (request) => ({
+      accountingMigration: migrations.create(request.organizationId, request.params.entityId),
+    }),
   );
 
   app.get(
@@ -63,9 +59,8 @@ export const accountingMigrationRoutes: FastifyPluginAsyncTypebox<{ engine: Engi
         errors: [401, 404, 409, 422, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(202).send({
-        accountingMigration: migrations.generate(request.organizationId, request.params.entityId),
-      }),
+    (request) => ({
+      accountingMigration: migrations.generate(request.organizationId, request.params.entityId),
+    }),
   );
-};
+}

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   AccountGroupResponseSchema,
@@ -16,15 +15,13 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const EntityParams = pathIds('entityId');
 const AccountParams = pathIds('entityId', 'accountId');
 const GroupParams = pathIds('entityId', 'groupId');
 
-export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
   const accounts = engine.accounts;
   const groups = engine.accountGroups;
   const config = { auth: 'organization' as const };
@@ -60,10 +57,9 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        account: accounts.create(request.organizationId, request.params.entityId, request.body),
-      }),
+    (request) => ({
+      account: accounts.create(request.organizationId, request.params.entityId, request.body),
+    }),
   );
 
   app.post(
@@ -79,14 +75,13 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        data: accounts.bulkCreate(
-          request.organizationId,
-          request.params.entityId,
-          request.body.accounts,
-        ),
-      }),
+    (request) => ({
+      data: accounts.bulkCreate(
+        request.organizationId,
+        request.params.entityId,
+        request.body.accounts,
+      ),
+    }),
   );
 
   app.post(
@@ -186,9 +181,9 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       accounts.delete(request.organizationId, request.params.entityId, request.params.accountId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
 
@@ -224,10 +219,9 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        group: groups.create(request.organizationId, request.params.entityId, request.body),
-      }),
+    (request) => ({
+      group: groups.create(request.organizationId, request.params.entityId, request.body),
+    }),
   );
 
   app.get(
@@ -278,9 +272,9 @@ export const chartOfAccountsRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       groups.delete(request.organizationId, request.params.entityId, request.params.groupId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
-};
+}

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ClassResponseSchema,
   ClassSchema,
@@ -9,15 +8,13 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Classes'];
 const WorkspaceParams = pathIds('workspaceId');
 const ClassParams = pathIds('workspaceId', 'classId');
 
-export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function classRoutes(app: RouteTable, engine: Engine): void {
   const classes = engine.classes;
   const config = { auth: 'organization' as const };
 
@@ -50,13 +47,13 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       const created = classes.create(
         request.organizationId,
         request.params.workspaceId,
         request.body,
       );
-      return reply.code(201).send({ class: created });
+      return { class: created };
     },
   );
 
@@ -112,9 +109,9 @@ export const classRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       classes.delete(request.organizationId, request.params.workspaceId, request.params.classId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
-};
+}

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   BulkCreateJournalEntriesBodySchema,
@@ -12,27 +11,23 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
-import { presentedSerializerCompiler } from '../validation.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Journal entries'];
 const EntityParams = pathIds('entityId');
 const EntryParams = pathIds('entityId', 'journalEntryId');
 
-export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
   const entries = engine.journalEntries;
   const config = { auth: 'organization' as const };
-  // Every answer here is made by JournalEntryService.present.
-  const serializerCompiler = presentedSerializerCompiler;
   const base = '/entities/:entityId/journal-entries';
 
   app.get(
     base,
     {
       config,
-      serializerCompiler,
+      // Every answer here is made by JournalEntryService.present.
+      presented: true,
       schema: routeSchema({
         tags,
         summary: 'List journal entries, most recent first (startDate/endDate inclusive)',
@@ -49,7 +44,8 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     base,
     {
       config,
-      serializerCompiler,
+      // Every answer here is made by JournalEntryService.present.
+      presented: true,
       schema: routeSchema({
         tags,
         summary: 'Create a balanced journal entry',
@@ -59,17 +55,17 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        journalEntry: entries.create(request.organizationId, request.params.entityId, request.body),
-      }),
+    (request) => ({
+      journalEntry: entries.create(request.organizationId, request.params.entityId, request.body),
+    }),
   );
 
   app.post(
     `${base}/bulk`,
     {
       config,
-      serializerCompiler,
+      // Every answer here is made by JournalEntryService.present.
+      presented: true,
       schema: routeSchema({
         tags,
         summary: 'Create up to 100 journal entries, all or none, answered in request order',
@@ -79,21 +75,21 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        data: entries.bulkCreate(
-          request.organizationId,
-          request.params.entityId,
-          request.body.journalEntries,
-        ),
-      }),
+    (request) => ({
+      data: entries.bulkCreate(
+        request.organizationId,
+        request.params.entityId,
+        request.body.journalEntries,
+      ),
+    }),
   );
 
   app.get(
     `${base}/:journalEntryId`,
     {
       config,
-      serializerCompiler,
+      // Every answer here is made by JournalEntryService.present.
+      presented: true,
       schema: routeSchema({
         tags,
         summary: 'Get a journal entry (on another ledger basis it reads as 404)',
@@ -120,7 +116,8 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     `${base}/:journalEntryId`,
     {
       config,
-      serializerCompiler,
+      // Every answer here is made by JournalEntryService.present.
+      presented: true,
       schema: routeSchema({
         tags,
         summary: 'Update a journal entry: only the fields sent; lines replace the whole set',
@@ -149,7 +146,8 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
     `${base}/:journalEntryId`,
     {
       config,
-      serializerCompiler,
+      // Every answer here is made by JournalEntryService.present.
+      presented: true,
       schema: routeSchema({
         tags,
         summary: 'Delete a journal entry and its postings',
@@ -159,10 +157,10 @@ export const journalEntryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> =
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       const { entityId, journalEntryId } = request.params;
       entries.delete(request.organizationId, entityId, journalEntryId, request.query.ledgerBasis);
-      return reply.code(200).send();
+      return undefined;
     },
   );
-};
+}

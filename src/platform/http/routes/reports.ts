@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   BalanceSheetSchema,
@@ -11,15 +10,13 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Reports'];
 const EntityParams = pathIds('entityId');
 const errors = [400, 401, 404, 429];
 
-export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function reportRoutes(app: RouteTable, engine: Engine): void {
   const reports = engine.reports;
   const config = { auth: 'organization' as const };
   const base = '/entities/:entityId/reports';
@@ -114,4 +111,4 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
       report: reports.generalLedger(request.organizationId, request.params.entityId, request.query),
     }),
   );
-};
+}

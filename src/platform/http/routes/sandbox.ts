@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   BankFeedConnectionResponseSchema,
@@ -31,16 +30,14 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Sandbox'];
 const WorkspaceParams = pathIds('workspaceId');
 const EntityParams = pathIds('entityId');
 
 /** The sandbox control plane (local-platform.md §4): what the hosted web app does. */
-export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function sandboxRoutes(app: RouteTable, engine: Engine): void {
   const config = { auth: 'organization' as const };
 
   app.post(
@@ -55,7 +52,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401],
       }),
     },
-    (request, reply) => reply.code(201).send(engine.organizations.create(request.body.name)),
+    (request) => engine.organizations.create(request.body.name),
   );
 
   app.get(
@@ -111,13 +108,13 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       const entity = engine.entities.create(
         request.organizationId,
         request.params.workspaceId,
         request.body,
       );
-      return reply.code(201).send({ entity });
+      return { entity };
     },
   );
 
@@ -202,8 +199,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({ fault: engine.faults.add(request.organizationId, request.body) }),
+    (request) => ({ fault: engine.faults.add(request.organizationId, request.body) }),
   );
 
   app.delete(
@@ -217,9 +213,9 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       engine.faults.clear(request.organizationId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
 
@@ -236,14 +232,13 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        openingBalance: engine.openingBalances.create(
-          request.organizationId,
-          request.params.entityId,
-          request.body,
-        ),
-      }),
+    (request) => ({
+      openingBalance: engine.openingBalances.create(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
+    }),
   );
 
   app.post(
@@ -259,14 +254,13 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        connection: engine.bankFeeds.connect(
-          request.organizationId,
-          request.params.entityId,
-          request.body,
-        ),
-      }),
+    (request) => ({
+      connection: engine.bankFeeds.connect(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
+    }),
   );
 
   const ConnectionParams = pathIds('connectionId');
@@ -323,14 +317,13 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send({
-        data: engine.bankFeeds.pushTransactions(
-          request.organizationId,
-          request.params.financialAccountId,
-          request.body,
-        ),
-      }),
+    (request) => ({
+      data: engine.bankFeeds.pushTransactions(
+        request.organizationId,
+        request.params.financialAccountId,
+        request.body,
+      ),
+    }),
   );
 
   app.get(
@@ -390,8 +383,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 429],
       }),
     },
-    (request, reply) =>
-      reply.code(201).send(engine.webhooks.createEndpoint(request.organizationId, request.body)),
+    (request) => engine.webhooks.createEndpoint(request.organizationId, request.body),
   );
 
   app.get(
@@ -438,9 +430,9 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       engine.webhooks.deleteEndpoint(request.organizationId, request.params.endpointId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
 
@@ -488,13 +480,13 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       engine.webhooks.retry(
         request.organizationId,
         request.params.endpointId,
         request.params.messageId,
       );
-      return reply.code(202).send();
+      return undefined;
     },
   );
 
@@ -511,13 +503,13 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = asyn
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       engine.webhooks.recover(
         request.organizationId,
         request.params.endpointId,
         request.body.since,
       );
-      return reply.code(202).send();
+      return undefined;
     },
   );
-};
+}

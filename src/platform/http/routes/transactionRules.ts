@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreateTransactionRuleBodySchema,
   ListOf,
@@ -9,15 +8,13 @@ import {
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Transaction rules'];
 const WorkspaceParams = pathIds('workspaceId');
 const RuleParams = pathIds('workspaceId', 'ruleId');
 
-export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function transactionRuleRoutes(app: RouteTable, engine: Engine): void {
   const rules = engine.transactionRules;
   const config = { auth: 'organization' as const };
 
@@ -50,9 +47,9 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       const rule = rules.create(request.organizationId, request.params.workspaceId, request.body);
-      return reply.code(201).send({ rule });
+      return { rule };
     },
   );
 
@@ -104,9 +101,9 @@ export const transactionRuleRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       rules.delete(request.organizationId, request.params.workspaceId, request.params.ruleId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
-};
+}

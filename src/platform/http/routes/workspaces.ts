@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CreateWorkspaceBodySchema,
   ListOf,
@@ -9,14 +8,12 @@ import {
 import type { Engine } from '../../engine/index.js';
 import { publicWorkspace } from '../../engine/workspaces.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
+import type { RouteTable } from '../routeTable.js';
 
 const tags = ['Workspaces'];
 const WorkspaceParams = pathIds('workspaceId');
 
-export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (
-  app,
-  { engine },
-) => {
+export function workspaceRoutes(app: RouteTable, engine: Engine): void {
   const workspaces = engine.workspaces;
   const config = { auth: 'organization' as const };
 
@@ -47,9 +44,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
         errors: [400, 401, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       const workspace = workspaces.create(request.organizationId, request.body);
-      return reply.code(201).send({ workspace });
+      return { workspace };
     },
   );
 
@@ -84,9 +81,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
         errors: [400, 401, 404, 429],
       }),
     },
-    (request, reply) => {
+    (request) => {
       workspaces.delete(request.organizationId, request.params.workspaceId);
-      return reply.code(200).send();
+      return undefined;
     },
   );
-};
+}
