@@ -29,19 +29,19 @@ export class ReportService {
   ) {}
 
   profitAndLoss(organizationId: string, entityId: string, query: ReportQuery): ProfitAndLoss {
-    return profitAndLoss(...this.summaryInput(organizationId, entityId, query));
+    return profitAndLoss(...this.summaryInput(organizationId, entityId, query, 'periods'));
   }
 
   balanceSheet(organizationId: string, entityId: string, query: ReportQuery): BalanceSheet {
-    return balanceSheet(...this.summaryInput(organizationId, entityId, query));
+    return balanceSheet(...this.summaryInput(organizationId, entityId, query, 'days'));
   }
 
   cashFlow(organizationId: string, entityId: string, query: ReportQuery): CashFlow {
-    return cashFlow(...this.summaryInput(organizationId, entityId, query));
+    return cashFlow(...this.summaryInput(organizationId, entityId, query, 'periods'));
   }
 
   trialBalance(organizationId: string, entityId: string, query: ReportQuery): TrialBalance {
-    return trialBalance(...this.summaryInput(organizationId, entityId, query));
+    return trialBalance(...this.summaryInput(organizationId, entityId, query, 'periods'));
   }
 
   generalLedger(
@@ -78,10 +78,15 @@ export class ReportService {
     );
   }
 
+  /**
+   * `grain`: the balance sheet reads sums by day (its retained earnings split at fiscal-year
+   * starts); the other reports need only each period's movements.
+   */
   private summaryInput(
     organizationId: string,
     entityId: string,
     query: ReportQuery,
+    grain: 'days' | 'periods',
   ): [ReportSpec, ReportInput] {
     const scope = this.entities.scope(organizationId, entityId);
     const ledgerBasis = this.basis(scope, query.ledgerBasis);
@@ -105,7 +110,15 @@ export class ReportService {
     const input: ReportInput = {
       accounts: this.chart(entityId),
       periods,
-      days: this.store.reports.dailySums(scope.entitySeq, BASIS_CODE[ledgerBasis], query.endDate),
+      days:
+        grain === 'days'
+          ? this.store.reports.dailySums(scope.entitySeq, BASIS_CODE[ledgerBasis], query.endDate)
+          : this.store.reports.periodSums(
+              scope.entitySeq,
+              BASIS_CODE[ledgerBasis],
+              periods.map((period) => period.startDate),
+              query.endDate,
+            ),
     };
     return [spec, input];
   }

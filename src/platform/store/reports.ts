@@ -24,6 +24,19 @@ interface LedgerRow {
   memo: string;
 }
 
+/** Up to this many periods, a row's span is found by comparing its day with each start. */
+const SPAN_COMPARISONS = 16;
+
+function dailySumsOf(row: DailyRow): DailySums {
+  return {
+    accountSeq: row.account_seq,
+    day: row.day,
+    debitCents: row.debit_cents,
+    creditCents: row.credit_cents,
+    postings: row.postings,
+  };
+}
+
 /** The aggregate reads behind the reports: daily balances, and postings for the ledger. */
 export class ReportStore {
   private readonly dailyStatement;
@@ -31,7 +44,7 @@ export class ReportStore {
   private readonly ledgerStatement;
   private readonly accountLedgerStatement;
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     this.dailyStatement = db.prepare<[number, number, string], DailyRow>(
       `SELECT account_seq, day, debit_cents, credit_cents, postings FROM daily_balances
        WHERE entity_seq = ? AND basis = ? AND day <= ?`,
@@ -62,13 +75,47 @@ export class ReportStore {
 
   /** Every account's daily sums up to and including a day. */
   dailySums(entitySeq: number, basis: number, through: string): DailySums[] {
-    return this.dailyStatement.all(entitySeq, basis, through).map((row) => ({
-      accountSeq: row.account_seq,
-      day: row.day,
-      debitCents: row.debit_cents,
-      creditCents: row.credit_cents,
-      postings: row.postings,
-    }));
+    return this.dailyStatement.all(entitySeq, basis, through).map(dailySumsOf);
+  }
+
+  /**
+   * Every account's sums up to and including a day, summed over spans that never straddle one
+   * of `starts` (the periods' first days): before the first start, and between starts. Each
+   * row is dated at its span's first posting day, so that the reports file it under the same
+   * period as its days. Reports that need only per-period movements (trial balance, P&L, cash
+   * flow) read tens of rows per account instead of one per day: on a 3-year ledger of 1M
+   * postings, 50,000 rows took most of an embedded `report tb`.
+   */
+  periodSums(
+    entitySeq: number,
+    basis: number,
+    starts: readonly string[],
+    through: string,
+  ): DailySums[] {
+    const [first, ...later] = starts;
+    if (first === undefined) return [];
+    let span: string;
+    let parameters: string[];
+    if (starts.length <= SPAN_COMPARISONS) {
+      // The number of starts on or before the day: 0 before the first period, then its index.
+      span = starts.map(() => '(day >= ?)').join(' + ');
+      parameters = [...starts];
+    } else if (later.every((day) => day.endsWith('-01'))) {
+      // Periods of whole months after the first: months, split at the first day.
+      span = `day >= ?, substr(day, 1, 7)`;
+      parameters = [first];
+    } else {
+      return this.dailySums(entitySeq, basis, through);
+    }
+    const rows = this.db
+      .prepare<(number | string)[], DailyRow>(
+        `SELECT account_seq, MIN(day) AS day, SUM(debit_cents) AS debit_cents,
+                SUM(credit_cents) AS credit_cents, SUM(postings) AS postings
+         FROM daily_balances WHERE entity_seq = ? AND basis = ? AND day <= ?
+         GROUP BY account_seq, ${span}`,
+      )
+      .all(entitySeq, basis, through, ...parameters);
+    return rows.map(dailySumsOf);
   }
 
   /** Debits minus credits per account before a day. */

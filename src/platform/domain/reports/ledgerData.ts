@@ -22,11 +22,15 @@ export interface DailySums {
   postings: number;
 }
 
-/** What a summary report reads: the chart, its columns, and every daily sum up to the end. */
+/** What a summary report reads: the chart, its columns, and the sums up to the end. */
 export interface ReportInput {
   accounts: readonly ReportAccount[];
   periods: readonly Period[];
-  /** Daily sums for every day up to the last period's end, in any order. */
+  /**
+   * Sums up to the last period's end, in any order: by day, or (for reports that need only
+   * each period's movements) over spans that never straddle a period's start, each dated at
+   * a day of its span.
+   */
   days: readonly DailySums[];
 }
 
