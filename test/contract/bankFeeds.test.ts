@@ -112,6 +112,23 @@ describe('bank feeds and categorization', () => {
     ]);
   });
 
+  it('refuses to delete the chart account of a bank feed (409, not a 500), and keeps it', async () => {
+    const deleted = await server.request(
+      'DELETE',
+      `${books.base}/chart-of-accounts/${card.chartAccountId}`,
+    );
+    expect(errorOf(deleted)).toEqual({
+      status: 409,
+      message: 'account 2000 Chase Sapphire is linked to a bank feed; archive it instead',
+      traceMatches: true,
+    });
+    const kept = await server.request(
+      'GET',
+      `${books.base}/chart-of-accounts/${card.chartAccountId}`,
+    );
+    expect(kept.status).toBe(200);
+  });
+
   it("applies the user's rules before migration-generated ones, whatever their age", async () => {
     const generatedTarget = await books.account('Generated Travel', 'Operating Expenses');
     // Generated rules come from the accounting migration; here one is stored as it would be.

@@ -200,13 +200,22 @@ export class AccountService {
     return updated;
   }
 
-  /** Deletes an account nothing has posted to; rules assigning it lose that action. */
+  /**
+   * Deletes an account nothing has posted to and no bank feed is linked to; rules assigning it
+   * lose that action.
+   */
   delete(organizationId: string, entityId: string, id: string): void {
     const { entity, entitySeq } = this.entities.scope(organizationId, entityId);
     this.store.transaction(() => {
       const account = this.find(entityId, id);
       if (this.store.accounts.hasPostings(entitySeq, account.seq)) {
         throw conflict(`account ${account.code} ${account.name} has postings; archive it instead`);
+      }
+      // Its financial account refers to it: deleting would break the feed's postings to come.
+      if (account.financialAccountId !== null) {
+        throw conflict(
+          `account ${account.code} ${account.name} is linked to a bank feed; archive it instead`,
+        );
       }
       this.rules.detachActions(entity.workspaceId, 'account_id', new Set([id]));
       this.store.accounts.delete(id);
