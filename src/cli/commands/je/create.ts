@@ -1,5 +1,4 @@
 import { defineCommand, text } from '../../command.js';
-import { displayAmount } from '../../render/statements.js';
 import { basisOption, entryFields, lineOptions, linesOf, parseCreate } from './shared.js';
 
 export const command = defineCommand({
@@ -25,6 +24,6 @@ export const command = defineCommand({
       lines: await linesOf(ctx, entityId, draft),
     });
     ctx.wrote(`created journal entry ${journalEntry.id} dated ${journalEntry.dateOnly}`);
-    ctx.output.record(entryFields(journalEntry, displayAmount), { journalEntry });
+    ctx.output.record(entryFields(ctx, journalEntry), { journalEntry });
   },
 });

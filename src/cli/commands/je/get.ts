@@ -1,5 +1,4 @@
 import { argument, defineCommand } from '../../command.js';
-import { displayAmount, plainAmount } from '../../render/statements.js';
 import { basisOption, entryFields, parseBasis } from './shared.js';
 
 export const command = defineCommand({
@@ -12,9 +11,6 @@ export const command = defineCommand({
     const result = await (
       await ctx.api()
     ).journalEntries.get(await ctx.entityId(), id, ledgerBasis);
-    ctx.output.record(
-      entryFields(result.journalEntry, ctx.output.isTTY ? displayAmount : plainAmount),
-      result,
-    );
+    ctx.output.record(entryFields(ctx, result.journalEntry), result);
   },
 });

@@ -9,6 +9,7 @@ import {
 import { flag, repeatable, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../exitCodes.js';
+import { displayAmount, plainAmount } from '../../render/statements.js';
 
 /** `--basis`: the ledger an entry is in. */
 export const basisOption = text('--basis <basis>', 'cash or accrual', { default: 'cash' });
@@ -92,17 +93,20 @@ export async function linesOf(
   return lines;
 }
 
-/** An entry as `field value` lines, its amounts as `amount` writes them. */
-export const entryFields = (
-  entry: JournalEntry,
-  amount: (n: number | null) => string,
-): [string, string][] => [
-  ['id', entry.id],
-  ['date', entry.dateOnly],
-  ['basis', entry.ledgerBasis],
-  ['memo', entry.memo ?? ''],
-  ...entry.lines.map((l, i): [string, string] => [
-    `line ${i + 1}`,
-    `${l.accountCode} ${l.accountName}  ${l.debitAmount !== null ? `Dr ${amount(l.debitAmount)}` : `Cr ${amount(l.creditAmount)}`}`,
-  ]),
-];
+/**
+ * An entry as `field value` lines: amounts grouped (1,234.50) on a terminal, plain (1234.50) in
+ * a pipe, as every command that shows an entry writes them.
+ */
+export const entryFields = (ctx: CommandContext, entry: JournalEntry): [string, string][] => {
+  const amount = ctx.output.isTTY ? displayAmount : plainAmount;
+  return [
+    ['id', entry.id],
+    ['date', entry.dateOnly],
+    ['basis', entry.ledgerBasis],
+    ['memo', entry.memo ?? ''],
+    ...entry.lines.map((l, i): [string, string] => [
+      `line ${i + 1}`,
+      `${l.accountCode} ${l.accountName}  ${l.debitAmount !== null ? `Dr ${amount(l.debitAmount)}` : `Cr ${amount(l.creditAmount)}`}`,
+    ]),
+  ];
+};

@@ -2,7 +2,6 @@ import type { UpdateJournalEntryBody } from '../../../api/index.js';
 import { isCalendarDay } from '../../../core/calendar.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
-import { displayAmount } from '../../render/statements.js';
 import {
   basisOption,
   entryFields,
@@ -53,6 +52,6 @@ export const command = defineCommand({
       await ctx.api()
     ).journalEntries.update(entityId, id, body, ledgerBasis);
     ctx.wrote(`updated journal entry ${journalEntry.id}`);
-    ctx.output.record(entryFields(journalEntry, displayAmount), { journalEntry });
+    ctx.output.record(entryFields(ctx, journalEntry), { journalEntry });
   },
 });
