@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
+import type { ContextServices } from '../../src/cli/clock.js';
 import { main } from '../../src/cli/main.js';
 
 export interface InProcessResult {
@@ -10,7 +11,7 @@ export interface InProcessResult {
 /** Runs `books` in this process with captured streams, as on a terminal (`tty`) or piped. */
 export async function runCli(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; tty?: boolean; input?: string },
+  options: { env: NodeJS.ProcessEnv; tty?: boolean; input?: string; services?: ContextServices },
 ): Promise<InProcessResult> {
   const stdout = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
   const stderr = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
@@ -21,13 +22,17 @@ export async function runCli(
   let err = '';
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await main(args, {
-    stdout,
-    stderr,
-    stdin,
-    env: options.env,
-    argv: args,
-    stopSignal: new Promise(() => undefined),
-  });
+  const code = await main(
+    args,
+    {
+      stdout,
+      stderr,
+      stdin,
+      env: options.env,
+      argv: args,
+      stopSignal: new Promise(() => undefined),
+    },
+    options.services,
+  );
   return { code, stdout: out, stderr: err };
 }
