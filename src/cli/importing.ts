@@ -1,4 +1,4 @@
-import { formatCents } from '../core/money.js';
+import { formatCents, subtractCents } from '../core/money.js';
 import type {
   ImportOutcome,
   ImportRequest,
@@ -123,7 +123,7 @@ async function showReconciliation(
       { header: 'Platform', value: (r) => formatCents(r.platformCents), align: 'right' },
       {
         header: 'Difference',
-        value: (r) => formatCents(r.platformCents - r.fileCents),
+        value: (r) => formatCents(subtractCents(r.platformCents, r.fileCents)),
         align: 'right',
       },
     ],

@@ -4,10 +4,21 @@
  * prints, which is exactly what the sender wrote for any amount with ≤ 2 decimals), never
  * through float arithmetic.
  */
-export type Cents = number;
+export type Cents = number & { readonly __unit: 'cents' };
+
+/**
+ * A count of cents from where money is already in cents (a database column, a sum of cents):
+ * the type says so, and only this module makes one. Refuses what is not a safe integer.
+ */
+export function asCents(value: number): Cents {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`${value} is not a whole number of cents`);
+  return (value + 0) as Cents;
+}
+
+export const ZERO_CENTS = 0 as Cents;
 
 /** 999,999,999,999.99 — the largest amount the platform accepts. */
-export const MAX_AMOUNT_CENTS: Cents = 99_999_999_999_999;
+export const MAX_AMOUNT_CENTS = 99_999_999_999_999 as Cents;
 
 export class InvalidAmountError extends Error {
   override name = 'InvalidAmountError';
@@ -26,7 +37,7 @@ function decimalTextToCents(text: string, allowNegative: boolean): Cents {
   if (whole.length > 12) throw new InvalidAmountError('must not exceed 999,999,999,999.99');
   const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   if (cents > MAX_AMOUNT_CENTS) throw new InvalidAmountError('must not exceed 999,999,999,999.99');
-  return minus && cents !== 0 ? -cents : cents;
+  return asCents(minus && cents !== 0 ? -cents : cents);
 }
 
 /** A non-negative JSON amount (a number) to cents; throws InvalidAmountError. */
@@ -39,7 +50,7 @@ export function amountToCents(amount: unknown): Cents {
   // with ≤ 2 places that the sender wrote is cents/100 (two such decimals would be 0.01 apart,
   // far more than doubles are apart below the maximum). `+ 0` turns −0 into 0.
   const cents = Math.round(amount * 100) + 0;
-  if (cents <= MAX_AMOUNT_CENTS && cents / 100 === amount) return cents;
+  if (cents <= MAX_AMOUNT_CENTS && cents / 100 === amount) return cents as Cents;
   // String() gives the shortest text that round-trips; exponent forms (1e-7, 1e+21) are
   // rejected by the decimal pattern as too precise or too large.
   const text = String(amount);
@@ -56,7 +67,7 @@ export function amountToCents(amount: unknown): Cents {
  * showing and adding what was received, never for checking what a user sent.
  */
 export function answeredAmountToCents(amount: number): Cents {
-  return Math.round(amount * 100) + 0;
+  return asCents(Math.round(amount * 100));
 }
 
 /** A decimal string such as `1234.5` or `-12.34` to cents; throws InvalidAmountError. */
@@ -97,7 +108,7 @@ export function parseAmountText(text: string, options: AmountTextOptions = {}): 
     } catch {
       throw error;
     }
-    const reading = formatCents(other ?? 0);
+    const reading = formatCents(other ?? ZERO_CENTS);
     throw new InvalidAmountError(
       `${error.message} (${decimalComma ? 'without' : 'with'} --decimal-comma it reads ${reading})`,
     );
@@ -147,7 +158,7 @@ function amountTextToCents(text: string, decimalComma: boolean): Cents | null {
   } catch (error) {
     throw new InvalidAmountError(`"${shown}" ${(error as Error).message}`);
   }
-  return negatives === 1 && cents !== 0 ? -cents : cents;
+  return negatives === 1 ? negateCents(cents) : cents;
 }
 
 /** The digits of an amount's whole part, its groups of three checked and joined. */
@@ -180,7 +191,34 @@ export function centsToAmount(cents: Cents): number {
 export function addCents(a: Cents, b: Cents): Cents {
   const sum = a + b;
   if (!Number.isSafeInteger(sum)) throw new RangeError('money sum exceeds the safe integer range');
-  return sum;
+  return sum as Cents;
+}
+
+/** `a − b`, in the same range. */
+export function subtractCents(a: Cents, b: Cents): Cents {
+  return addCents(a, negateCents(b));
+}
+
+/** `−a` (never −0). */
+export function negateCents(a: Cents): Cents {
+  return (0 - a) as Cents;
+}
+
+/** An amount with the sign an account's class shows it in (`sign` is 1 or −1). */
+export function signedCents(a: Cents, sign: 1 | -1): Cents {
+  return sign === 1 ? a : negateCents(a);
+}
+
+/** `|a|`. */
+export function absCents(a: Cents): Cents {
+  return (a < 0 ? 0 - a : a) as Cents;
+}
+
+/** The sum of any number of amounts. */
+export function sumCents(amounts: Iterable<Cents>): Cents {
+  let total = ZERO_CENTS;
+  for (const amount of amounts) total = addCents(total, amount);
+  return total;
 }
 
 /** `1234567` → `12,345.67`; `-5` → `-0.05`. */

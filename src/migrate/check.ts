@@ -1,6 +1,6 @@
 import { JOURNAL_MEMO_MAX_LENGTH, type Class } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
-import { addCents, type Cents } from '../core/money.js';
+import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../core/money.js';
 import { nameKey } from '../core/names.js';
 import type { FileAccount } from './accounts.js';
 import { BATCH_BYTES, BatchCutter, entryBytes, entryContent, type BatchPlan } from './batches.js';
@@ -125,7 +125,10 @@ export async function checkLedger(
       }
       summary.totals.set(
         line.account,
-        addCents(summary.totals.get(line.account) ?? 0, line.debitCents - line.creditCents),
+        addCents(
+          summary.totals.get(line.account) ?? ZERO_CENTS,
+          subtractCents(line.debitCents, line.creditCents),
+        ),
       );
       if (line.classes.length > 0 && rules.classes)
         checkClasses(

@@ -13,7 +13,13 @@ import type {
 import { unlessNotFound, type BooksApi, type Named } from '../client/index.js';
 import { addDays } from '../core/calendar.js';
 import { csvField } from '../core/csv.js';
-import { amountToCents, centsToAmount, type Cents } from '../core/money.js';
+import {
+  amountToCents,
+  centsToAmount,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../core/money.js';
 import { chartLabel, planAccounts, type AccountPlan } from './accounts.js';
 import { accountsKey, batchKey, type ImportScopeIds } from './batches.js';
 import { checkLedger, ImportInterrupted, type LedgerSummary } from './check.js';
@@ -486,12 +492,17 @@ async function reconcileWithPlatform(
     api.accounts.all(scope.entity.id),
   ]);
   const net = (rows: { accountCode: string; debit: number; credit: number }[]) =>
-    new Map(rows.map((r) => [r.accountCode, amountToCents(r.debit) - amountToCents(r.credit)]));
+    new Map(
+      rows.map((r) => [
+        r.accountCode,
+        subtractCents(amountToCents(r.debit), amountToCents(r.credit)),
+      ]),
+    );
   const end = net(after.report.rows);
   const start = net(before.report.rows);
   const movement = new Map<string, Cents>();
   for (const code of new Set([...end.keys(), ...start.keys()]))
-    movement.set(code, (end.get(code) ?? 0) - (start.get(code) ?? 0));
+    movement.set(code, subtractCents(end.get(code) ?? ZERO_CENTS, start.get(code) ?? ZERO_CENTS));
   const { rows, matches } = reconcile({
     fileAccounts: [...summary.accounts.values()].map((account) => ({
       ...account,

@@ -4,7 +4,10 @@ import {
   formatCents,
   InvalidAmountError,
   MAX_AMOUNT_CENTS,
+  negateCents,
   parseAmountText,
+  subtractCents,
+  ZERO_CENTS,
   type Cents,
 } from '../core/money.js';
 
@@ -235,16 +238,18 @@ export function readLine(
       columns.credit !== undefined &&
       (field('debit') || field('credit'))
     ) {
-      const debit = amountOf(field('debit')) ?? 0;
-      const credit = amountOf(field('credit')) ?? 0;
+      const debit = amountOf(field('debit')) ?? ZERO_CENTS;
+      const credit = amountOf(field('credit')) ?? ZERO_CENTS;
       if (debit !== 0 && credit !== 0)
         return { fileLine, message: 'both debit and credit hold an amount' };
       // A negative amount on one side is a positive amount on the other.
-      const signed = debit - credit;
-      [debitCents, creditCents] = signed >= 0 ? [signed, 0] : [0, -signed];
+      const signed = subtractCents(debit, credit);
+      [debitCents, creditCents] =
+        signed >= 0 ? [signed, ZERO_CENTS] : [ZERO_CENTS, negateCents(signed)];
     } else {
-      const amount = amountOf(field('amount')) ?? 0;
-      [debitCents, creditCents] = amount >= 0 ? [amount, 0] : [0, -amount];
+      const amount = amountOf(field('amount')) ?? ZERO_CENTS;
+      [debitCents, creditCents] =
+        amount >= 0 ? [amount, ZERO_CENTS] : [ZERO_CENTS, negateCents(amount)];
     }
   } catch (error) {
     if (error instanceof InvalidAmountError)
@@ -291,8 +296,8 @@ const MAX_LINES = 500;
  */
 export class EntryGrouper {
   private open: LedgerLine[] = [];
-  private debits: Cents = 0;
-  private credits: Cents = 0;
+  private debits = ZERO_CENTS;
+  private credits = ZERO_CENTS;
   private readonly seenEntries: SeenIds | undefined;
 
   constructor(
@@ -357,8 +362,8 @@ export class EntryGrouper {
     }
     if (first.entry !== undefined) this.seenEntries?.add(first.entry);
     this.open = [];
-    this.debits = 0;
-    this.credits = 0;
+    this.debits = ZERO_CENTS;
+    this.credits = ZERO_CENTS;
   }
 
   /** Why the open lines are not an entry: too few, unbalanced, or too many. */

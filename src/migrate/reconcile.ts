@@ -1,6 +1,6 @@
 import type { Account } from '../api/index.js';
 import { nameKey } from '../core/names.js';
-import { addCents, type Cents } from '../core/money.js';
+import { addCents, ZERO_CENTS, type Cents } from '../core/money.js';
 import { chartLabel, fileLabel, type FileAccount } from './accounts.js';
 
 export interface ReconciliationRow {
@@ -56,9 +56,13 @@ export function reconcile(input: {
   for (const file of input.fileAccounts) {
     const id = input.accountOfKey.get(file.key) ?? '';
     const account = byId.get(id);
-    const row = perAccount.get(id) ?? { labels: new Set(), cents: 0, agrees: true };
+    const row = perAccount.get(id) ?? {
+      labels: new Set<string>(),
+      cents: ZERO_CENTS,
+      agrees: true,
+    };
     row.labels.add(fileLabel(file));
-    row.cents = addCents(row.cents, input.totals.get(file.key) ?? 0);
+    row.cents = addCents(row.cents, input.totals.get(file.key) ?? ZERO_CENTS);
     const kept = !input.codesKept && file.id !== undefined && input.remembered?.get(file.id) === id;
     row.agrees &&= account !== undefined && (kept || agrees(file, account, input.codesKept));
     perAccount.set(id, row);
@@ -70,18 +74,18 @@ export function reconcile(input: {
       file: [...row.labels].join(' + '),
       platform: account ? chartLabel(account) : '(no such account)',
       fileCents: row.cents,
-      platformCents: account ? (input.movement.get(account.code) ?? 0) : 0,
+      platformCents: account ? (input.movement.get(account.code) ?? ZERO_CENTS) : ZERO_CENTS,
       agrees: row.agrees,
       order: account,
     });
   }
   for (const account of input.chart) {
-    const cents = input.movement.get(account.code) ?? 0;
+    const cents = input.movement.get(account.code) ?? ZERO_CENTS;
     if (cents === 0 || perAccount.has(account.id)) continue;
     rows.push({
       file: '',
       platform: chartLabel(account),
-      fileCents: 0,
+      fileCents: ZERO_CENTS,
       platformCents: cents,
       agrees: true,
       order: account,

@@ -35,7 +35,8 @@ export interface Batch {
   entries: BatchEntry[];
 }
 
-type SpooledContent = [string, string, [string, number, number, string, string[]][]];
+/** As written from an entry's lines: their cents are cents. */
+type SpooledContent = [string, string, [string, Cents, Cents, string, string[]][]];
 
 /**
  * Spools left by imports that were killed (`kill -9`, a crash: what no `finally` survives),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asCents } from '../../src/core/money.js';
 import type { RuleAction, RuleCondition, TransactionRule } from '../../src/api/index.js';
 import {
   categorize,
@@ -8,8 +9,16 @@ import {
 
 const FA = '11111111-1111-4111-8111-111111111111';
 const OTHER_FA = '22222222-2222-4222-8222-222222222222';
-const uber = { financialAccountId: FA, amountCents: -2450, description: 'UBER *TRIP 8XJ2' };
-const payroll = { financialAccountId: FA, amountCents: 150000, description: 'ACME PAYROLL' };
+const uber = {
+  financialAccountId: FA,
+  amountCents: asCents(-2450),
+  description: 'UBER *TRIP 8XJ2',
+};
+const payroll = {
+  financialAccountId: FA,
+  amountCents: asCents(150000),
+  description: 'ACME PAYROLL',
+};
 
 const when = (
   conditionType: RuleCondition['conditionType'],

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { asCents } from '../../src/core/money.js';
 import type { Account, Class } from '../../src/api/index.js';
 import {
   accountTypeOf,
@@ -297,8 +298,8 @@ describe('batches: cut by the entries alone, hashed by what they say, keyed by a
     date: `2026-01-${String(day).padStart(2, '0')}`,
     memo: '',
     lines: [
-      { account: 'A', debitCents: 100, creditCents: 0, description, classes: [] },
-      { account: 'B', debitCents: 0, creditCents: 100, description, classes: [] },
+      { account: 'A', debitCents: asCents(100), creditCents: asCents(0), description, classes: [] },
+      { account: 'B', debitCents: asCents(0), creditCents: asCents(100), description, classes: [] },
     ],
   });
 
@@ -546,9 +547,9 @@ describe('reconciliation: per account, by its code and name as well as its total
     byPair('6000', 'Payroll', 4),
   ];
   const totals = new Map([
-    [files[0]!.key, -300],
-    [files[1]!.key, 100],
-    [files[2]!.key, 200],
+    [files[0]!.key, asCents(-300)],
+    [files[1]!.key, asCents(100)],
+    [files[2]!.key, asCents(200)],
   ]);
 
   it('matches when every line is on the account the file names, to the cent', () => {
@@ -562,9 +563,9 @@ describe('reconciliation: per account, by its code and name as well as its total
       ]),
       chart: [cash, rent, payroll],
       movement: new Map([
-        ['1000', -300],
-        ['6000', 100],
-        ['6001', 200],
+        ['1000', asCents(-300)],
+        ['6000', asCents(100)],
+        ['6001', asCents(200)],
       ]),
       codesKept: false,
     });
@@ -580,7 +581,9 @@ describe('reconciliation: per account, by its code and name as well as its total
     // The file's payroll went to Rent (code 6000) and its rent to Payroll.
     const result = reconcile({
       fileAccounts: files,
-      totals: new Map([...totals.keys()].map((k) => [k, k === files[0]!.key ? -300 : 150])),
+      totals: new Map(
+        [...totals.keys()].map((k) => [k, asCents(k === files[0]!.key ? -300 : 150)]),
+      ),
       accountOfKey: new Map([
         [files[0]!.key, cash.id],
         [files[1]!.key, payroll.id],
@@ -588,9 +591,9 @@ describe('reconciliation: per account, by its code and name as well as its total
       ]),
       chart: [cash, rent, payroll],
       movement: new Map([
-        ['1000', -300],
-        ['6000', 150],
-        ['6001', 150],
+        ['1000', asCents(-300)],
+        ['6000', asCents(150)],
+        ['6001', asCents(150)],
       ]),
       codesKept: false,
     });
@@ -608,7 +611,7 @@ describe('reconciliation: per account, by its code and name as well as its total
       totals,
       accountOfKey: new Map([[files[1]!.key, rent.id]]),
       chart: [premises],
-      movement: new Map([['6000', 100]]),
+      movement: new Map([['6000', asCents(100)]]),
       codesKept: false,
     };
     expect(reconcile(input).matches).toBe(false);
@@ -629,8 +632,8 @@ describe('reconciliation: per account, by its code and name as well as its total
       accountOfKey: new Map([[files[0]!.key, cash.id]]),
       chart: [cash, rent],
       movement: new Map([
-        ['1000', -300],
-        ['6000', 300],
+        ['1000', asCents(-300)],
+        ['6000', asCents(300)],
       ]),
       codesKept: true,
     });

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
+  absCents,
   addCents,
   amountToCents,
+  asCents,
   centsToAmount,
   decimalToCents,
   formatCents,
   MAX_AMOUNT_CENTS,
+  negateCents,
   parseAmountText,
+  signedCents,
+  subtractCents,
+  sumCents,
 } from '../../src/core/money.js';
 
 describe('amountToCents (JSON numbers)', () => {
@@ -117,11 +123,11 @@ describe('decimalToCents (text)', () => {
 
 describe('centsToAmount / formatCents / addCents', () => {
   it('turns cents back into the exact JSON number', () => {
-    expect(JSON.stringify(centsToAmount(29))).toBe('0.29');
-    expect(JSON.stringify(centsToAmount(435))).toBe('4.35');
+    expect(JSON.stringify(centsToAmount(asCents(29)))).toBe('0.29');
+    expect(JSON.stringify(centsToAmount(asCents(435)))).toBe('4.35');
     expect(JSON.stringify(centsToAmount(MAX_AMOUNT_CENTS))).toBe('999999999999.99');
     for (let cents = 0; cents < 100_000; cents += 7) {
-      expect(amountToCents(centsToAmount(cents))).toBe(cents);
+      expect(amountToCents(centsToAmount(asCents(cents)))).toBe(cents);
     }
   });
 
@@ -132,16 +138,30 @@ describe('centsToAmount / formatCents / addCents', () => {
     [123456789, '1,234,567.89'],
     [-100000, '-1,000.00'],
   ])('formats %d as %s', (cents, text) => {
-    expect(formatCents(cents)).toBe(text);
+    expect(formatCents(asCents(cents))).toBe(text);
   });
 
   it('formats without separators on request', () => {
-    expect(formatCents(123456789, { thousands: false })).toBe('1234567.89');
+    expect(formatCents(asCents(123456789), { thousands: false })).toBe('1234567.89');
   });
 
   it('sums exactly and refuses to leave the safe integer range', () => {
-    expect(addCents(10, 20)).toBe(30);
-    expect(() => addCents(Number.MAX_SAFE_INTEGER, 1)).toThrow('safe integer range');
+    expect(addCents(asCents(10), asCents(20))).toBe(30);
+    expect(() => addCents(asCents(Number.MAX_SAFE_INTEGER), asCents(1))).toThrow(
+      'safe integer range',
+    );
+  });
+
+  it('makes cents only from whole numbers, and the type keeps plain numbers out', () => {
+    expect(() => asCents(12.5)).toThrow('12.5 is not a whole number of cents');
+    expect(Object.is(asCents(-0), 0)).toBe(true);
+    // @ts-expect-error a plain number (dollars? cents?) is not Cents
+    formatCents(1234);
+    expect(subtractCents(asCents(100), asCents(250))).toBe(-150);
+    expect(Object.is(negateCents(asCents(0)), 0)).toBe(true);
+    expect(sumCents([asCents(1), asCents(2), asCents(3)])).toBe(6);
+    expect(signedCents(asCents(5), -1)).toBe(-5);
+    expect(absCents(asCents(-7))).toBe(7);
   });
 });
 
@@ -226,9 +246,9 @@ describe('parseAmountText: every amount the CLI reads (files and flags)', () => 
 
   it('reads a plain amount exactly as the general path does', () => {
     for (let cents = -100_000; cents <= 100_000; cents += 37) {
-      const text = formatCents(cents, { thousands: false });
+      const text = formatCents(asCents(cents), { thousands: false });
       expect(parseAmountText(text)).toBe(cents);
-      expect(parseAmountText(` ${formatCents(cents)} `)).toBe(cents);
+      expect(parseAmountText(` ${formatCents(asCents(cents))} `)).toBe(cents);
     }
   });
 });

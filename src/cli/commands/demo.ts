@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CreateAccountBody } from '../../api/index.js';
 import { addDays } from '../../core/calendar.js';
-import { formatCents } from '../../core/money.js';
+import { asCents, formatCents } from '../../core/money.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { importWith } from '../importing.js';
@@ -53,7 +53,7 @@ export function demoLedger(): string {
   let entry = 0;
   const add = (date: string, debit: string, credit: string, cents: number, description: string) => {
     entry += 1;
-    const amount = formatCents(cents, { thousands: false });
+    const amount = formatCents(asCents(cents), { thousands: false });
     const type = (name: string) =>
       name.includes('Checking')
         ? 'Cash'

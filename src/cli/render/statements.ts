@@ -5,7 +5,13 @@ import type {
   ProfitAndLoss,
   TrialBalance,
 } from '../../api/index.js';
-import { addCents, answeredAmountToCents, centsToAmount, formatCents } from '../../core/money.js';
+import {
+  absCents,
+  addCents,
+  answeredAmountToCents,
+  centsToAmount,
+  formatCents,
+} from '../../core/money.js';
 
 /** One row of a rendered statement: a heading, an account line, or a total. */
 export interface StatementRow {
@@ -25,7 +31,7 @@ export interface Statement {
 export function displayAmount(amount: number | null): string {
   if (amount === null) return '';
   const cents = answeredAmountToCents(amount);
-  const text = formatCents(Math.abs(cents));
+  const text = formatCents(absCents(cents));
   return cents < 0 ? `(${text})` : text;
 }
 

@@ -4,6 +4,7 @@ import {
   amountToCents,
   formatCents,
   InvalidAmountError,
+  ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
 import { invalid } from './errors.js';
@@ -26,7 +27,7 @@ export interface LineReferences {
 }
 
 function cents(value: number | null | undefined, field: string): Cents {
-  if (value === null || value === undefined) return 0;
+  if (value === null || value === undefined) return ZERO_CENTS;
   try {
     return amountToCents(value);
   } catch (error) {
@@ -45,8 +46,8 @@ export function validateLines(
   refs: LineReferences,
   at = '',
 ): PostingLine[] {
-  let debits: Cents = 0;
-  let credits: Cents = 0;
+  let debits = ZERO_CENTS;
+  let credits = ZERO_CENTS;
   const postings = lines.map((line, index) => {
     const field = `${at}lines[${index}]`;
     const debitCents = cents(line.debitAmount, `${field}.debitAmount`);

@@ -12,7 +12,15 @@ import type {
   PushTransactionsBody,
 } from '../../api/index.js';
 import { LEDGER_BASES } from '../../api/index.js';
-import { amountToCents, centsToAmount, InvalidAmountError } from '../../core/money.js';
+import {
+  absCents,
+  amountToCents,
+  centsToAmount,
+  InvalidAmountError,
+  negateCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
 import { isInClosedPeriod } from '../domain/accounts.js';
 import { categorize, UNCATEGORIZED, type Categorization } from '../domain/categorization.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
@@ -214,7 +222,7 @@ export class BankFeedService {
       return [
         {
           date: transaction.date,
-          amountCents: transaction.amount < 0 ? -cents : cents,
+          amountCents: transaction.amount < 0 ? negateCents(cents) : cents,
           description,
           externalId,
         },
@@ -284,7 +292,7 @@ export class BankFeedService {
     const entityAccounts = new Set(this.store.accounts.all(entityId).map((a) => a.id));
     return (facts: {
       financialAccountId: string;
-      amountCents: number;
+      amountCents: Cents;
       description: string;
     }): Categorization => categorize(rules, facts, (accountId) => entityAccounts.has(accountId));
   }
@@ -297,7 +305,7 @@ export class BankFeedService {
     outcome: Categorization,
   ): void {
     const inflow = transaction.amountCents > 0;
-    const cents = Math.abs(transaction.amountCents);
+    const cents = absCents(transaction.amountCents);
     const feed = this.store.accounts.find(transaction.entityId, financialAccount.chartAccountId)!;
     const category =
       (outcome.accountId && this.store.accounts.find(transaction.entityId, outcome.accountId)) ||
@@ -311,16 +319,16 @@ export class BankFeedService {
         accountId: feed.id,
         accountSeq: feed.seq,
         classIds: [],
-        debitCents: inflow ? cents : 0,
-        creditCents: inflow ? 0 : cents,
+        debitCents: inflow ? cents : ZERO_CENTS,
+        creditCents: inflow ? ZERO_CENTS : cents,
         description: transaction.description,
       },
       {
         accountId: category.id,
         accountSeq: category.seq,
         classIds: outcome.classIds,
-        debitCents: inflow ? 0 : cents,
-        creditCents: inflow ? cents : 0,
+        debitCents: inflow ? ZERO_CENTS : cents,
+        creditCents: inflow ? cents : ZERO_CENTS,
         description: transaction.description,
       },
     ];

@@ -1,3 +1,4 @@
+import type { Cents } from '../../core/money.js';
 import type {
   BankFeedConnection,
   ConnectedFinancialAccount,
@@ -41,7 +42,7 @@ export interface BankTransactionRecord {
   entityId: string;
   financialAccountId: string;
   date: string;
-  amountCents: number;
+  amountCents: Cents;
   description: string;
   externalId: string | null;
   accountId: string | null;
@@ -55,7 +56,7 @@ interface TransactionRow {
   entity_id: string;
   financial_account_id: string;
   date: string;
-  amount_cents: number;
+  amount_cents: Cents;
   description: string;
   external_id: string | null;
   account_id: string | null;

@@ -1,3 +1,4 @@
+import type { Cents } from '../../core/money.js';
 import type { LedgerBasis, SourceType } from '../../api/index.js';
 import type { PostingLine } from '../domain/journalEntries.js';
 import { MultiRowInsert, type SqliteDatabase } from './database.js';
@@ -41,8 +42,8 @@ interface PostedRow {
   account_id: string;
   code: string;
   name: string;
-  debit_cents: number;
-  credit_cents: number;
+  debit_cents: Cents;
+  credit_cents: Cents;
   description: string;
 }
 
@@ -51,12 +52,19 @@ interface PostingRow {
   basis: number;
   account_seq: number;
   day: string;
-  debit_cents: number;
-  credit_cents: number;
+  debit_cents: Cents;
+  credit_cents: Cents;
   source_kind: number;
 }
 
-interface DailyRow extends Omit<PostingRow, 'source_kind'> {
+/** A change to the daily sums: plain numbers, summed and written by SQL in bulk. */
+interface DailyRow {
+  entity_seq: number;
+  basis: number;
+  account_seq: number;
+  day: string;
+  debit_cents: number;
+  credit_cents: number;
   postings: number;
   opening_postings: number;
 }

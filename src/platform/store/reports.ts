@@ -7,16 +7,16 @@ import type { SqliteDatabase } from './database.js';
 interface DailyRow {
   account_seq: number;
   day: string;
-  debit_cents: number;
-  credit_cents: number;
+  debit_cents: Cents;
+  credit_cents: Cents;
   postings: number;
 }
 
 interface LedgerRow {
   account_seq: number;
   day: string;
-  debit_cents: number;
-  credit_cents: number;
+  debit_cents: Cents;
+  credit_cents: Cents;
   description: string;
   counterparty_name: string | null;
   source_type: string;
@@ -51,7 +51,7 @@ export class ReportStore {
     );
     this.openingStatement = db.prepare<
       [number, number, string],
-      { account_seq: number; net: number }
+      { account_seq: number; net: Cents }
     >(
       `SELECT account_seq, SUM(debit_cents - credit_cents) AS net FROM daily_balances
        WHERE entity_seq = ? AND basis = ? AND day < ? GROUP BY account_seq`,

@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../../../api/index.js';
-import { addCents, answeredAmountToCents, centsToAmount } from '../../../core/money.js';
+import { answeredAmountToCents, centsToAmount, sumCents } from '../../../core/money.js';
 import { defineCommand, text } from '../../command.js';
 import { listOptions } from '../../output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
@@ -7,9 +7,7 @@ import { basisOption, parseBasis } from './shared.js';
 
 /** An entry's size: the sum of its debits. */
 const total = (entry: JournalEntry) =>
-  centsToAmount(
-    entry.lines.reduce((sum, l) => addCents(sum, answeredAmountToCents(l.debitAmount ?? 0)), 0),
-  );
+  centsToAmount(sumCents(entry.lines.map((l) => answeredAmountToCents(l.debitAmount ?? 0))));
 
 export const command = defineCommand({
   summary: 'List journal entries, most recent first',

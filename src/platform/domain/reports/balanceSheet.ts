@@ -1,6 +1,12 @@
 import type { BalanceSheet, ReportLine } from '../../../api/index.js';
 import { addDays, type CalendarDay } from '../../../core/calendar.js';
-import { addCents, centsToAmount, type Cents } from '../../../core/money.js';
+import {
+  addCents,
+  centsToAmount,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../../core/money.js';
 import { fiscalYearStart } from '../../../core/periods.js';
 import {
   last,
@@ -23,11 +29,17 @@ export function cumulativeNetIncome(input: ReportInput): (through: CalendarDay) 
   for (const row of input.days) {
     const accountClass = classOf.get(row.accountSeq);
     if (accountClass !== 'Income' && accountClass !== 'Expenses') continue;
-    byDay.set(row.day, addCents(byDay.get(row.day) ?? 0, row.creditCents - row.debitCents));
+    byDay.set(
+      row.day,
+      addCents(byDay.get(row.day) ?? ZERO_CENTS, subtractCents(row.creditCents, row.debitCents)),
+    );
   }
   const days = [...byDay.keys()].sort();
   const running: Cents[] = [];
-  days.reduce((total, day, index) => (running[index] = addCents(total, byDay.get(day)!)), 0);
+  days.reduce(
+    (total, day, index) => (running[index] = addCents(total, byDay.get(day)!)),
+    ZERO_CENTS,
+  );
   return (through) => {
     let low = 0;
     let high = days.length - 1;
@@ -39,7 +51,7 @@ export function cumulativeNetIncome(input: ReportInput): (through: CalendarDay) 
         low = middle + 1;
       } else high = middle - 1;
     }
-    return found < 0 ? 0 : running[found]!;
+    return found < 0 ? ZERO_CENTS : running[found]!;
   };
 }
 
@@ -78,7 +90,9 @@ export function balanceSheet(spec: ReportSpec, input: ReportInput): BalanceSheet
       const retained = input.periods.map((p) =>
         netIncomeThrough(addDays(fiscalYearStart(p.endDate), -1)),
       );
-      const netIncome = input.periods.map((p, i) => netIncomeThrough(p.endDate) - retained[i]!);
+      const netIncome = input.periods.map((p, i) =>
+        subtractCents(netIncomeThrough(p.endDate), retained[i]!),
+      );
       lines.push(line('', 'Retained Earnings', 'retained_earnings', retained));
       lines.push(line('', 'Net Income', 'net_income', netIncome));
       values.push(retained, netIncome);

@@ -1,5 +1,13 @@
 import type { AccountType, CashFlow, CashFlowSummary } from '../../../api/index.js';
-import { addCents, centsToAmount, type Cents } from '../../../core/money.js';
+import {
+  addCents,
+  centsToAmount,
+  negateCents,
+  subtractCents,
+  sumCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../../core/money.js';
 import {
   movements,
   reportHeader,
@@ -38,7 +46,7 @@ export function cashFlow(spec: ReportSpec, input: ReportInput): CashFlow {
   const columns = input.periods.length;
   const movement = movements(input);
   const cashEffect = (seq: number): Cents[] =>
-    (movement.byPeriod.get(seq) ?? new Array<Cents>(columns).fill(0)).map((net) => -net);
+    (movement.byPeriod.get(seq) ?? new Array<Cents>(columns).fill(ZERO_CENTS)).map(negateCents);
 
   const incomeAndExpenses = input.accounts.filter(
     (a) => a.class === 'Income' || a.class === 'Expenses',
@@ -72,7 +80,7 @@ export function cashFlow(spec: ReportSpec, input: ReportInput): CashFlow {
   });
 
   const cash = input.accounts.filter((a) => a.type === 'Cash');
-  let cashBalance = cash.reduce((total, a) => addCents(total, movement.opening.get(a.seq) ?? 0), 0);
+  let cashBalance = sumCents(cash.map((a) => movement.opening.get(a.seq) ?? ZERO_CENTS));
   const cashChanges = sumColumns(
     cash.map((a) => movement.byPeriod.get(a.seq) ?? []),
     columns,
@@ -104,7 +112,7 @@ export function cashFlow(spec: ReportSpec, input: ReportInput): CashFlow {
     endingCashBalance: centsToAmount(s.ending),
     financingActivities: centsToAmount(s.financing),
     investingActivities: centsToAmount(s.investing),
-    netCashChange: centsToAmount(s.ending - s.beginning),
+    netCashChange: centsToAmount(subtractCents(s.ending, s.beginning)),
     operatingActivities: centsToAmount(s.operating),
   });
   const whole = {

@@ -5,7 +5,14 @@ import type {
   SourceType,
 } from '../../../api/index.js';
 import type { CalendarDay } from '../../../core/calendar.js';
-import { addCents, centsToAmount, type Cents } from '../../../core/money.js';
+import {
+  addCents,
+  centsToAmount,
+  signedCents,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../../core/money.js';
 import { naturalSign, type ReportAccount } from './ledgerData.js';
 
 /** One posting as the general ledger shows it. */
@@ -63,11 +70,14 @@ export function generalLedger(
     )
     .map((account) => {
       const sign = naturalSign(account.class);
-      const opening = sign * (input.opening.get(account.seq) ?? 0);
+      const opening = signedCents(input.opening.get(account.seq) ?? ZERO_CENTS, sign);
       let balance = opening;
       const entries: GeneralLedgerEntry[] = (postingsByAccount.get(account.seq) ?? []).map(
         (posting) => {
-          balance = addCents(balance, sign * (posting.debitCents - posting.creditCents));
+          balance = addCents(
+            balance,
+            signedCents(subtractCents(posting.debitCents, posting.creditCents), sign),
+          );
           return {
             date: input.timestampOf(posting.day),
             balance: centsToAmount(balance),

@@ -1,6 +1,14 @@
 import type { AccountClass, AccountType, LedgerBasis } from '../../../api/index.js';
 import type { CalendarDay } from '../../../core/calendar.js';
-import { addCents, centsToAmount, type Cents } from '../../../core/money.js';
+import {
+  addCents,
+  centsToAmount,
+  signedCents,
+  subtractCents,
+  sumCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../../core/money.js';
 import { periodIndexOf, type GroupBy, type Period } from '../../../core/periods.js';
 
 /** An account as reports show it, in chart order. */
@@ -56,16 +64,16 @@ export function movements(input: ReportInput): Movements {
   const active = new Set<number>();
   const first = input.periods[0]!.startDate;
   for (const row of input.days) {
-    const net = row.debitCents - row.creditCents;
+    const net = subtractCents(row.debitCents, row.creditCents);
     if (row.day < first) {
-      opening.set(row.accountSeq, addCents(opening.get(row.accountSeq) ?? 0, net));
+      opening.set(row.accountSeq, addCents(opening.get(row.accountSeq) ?? ZERO_CENTS, net));
       continue;
     }
     const index = periodIndexOf(input.periods, row.day);
     if (index < 0) continue;
     let columns = byPeriod.get(row.accountSeq);
     if (!columns) {
-      columns = new Array<Cents>(input.periods.length).fill(0);
+      columns = new Array<Cents>(input.periods.length).fill(ZERO_CENTS);
       byPeriod.set(row.accountSeq, columns);
     }
     columns[index] = addCents(columns[index]!, net);
@@ -90,7 +98,9 @@ export function naturalFlows(
 ): Cents[] {
   const sign = naturalSign(account.class);
   const flows = movement.byPeriod.get(account.seq);
-  return flows ? flows.map((net) => sign * net) : new Array<Cents>(columns).fill(0);
+  return flows
+    ? flows.map((net) => signedCents(net, sign))
+    : new Array<Cents>(columns).fill(ZERO_CENTS);
 }
 
 /** Column end balances (cumulative from the first posting) of an account in natural sign. */
@@ -100,23 +110,23 @@ export function naturalBalances(
   columns: number,
 ): Cents[] {
   const sign = naturalSign(account.class);
-  let running = movement.opening.get(account.seq) ?? 0;
+  let running = movement.opening.get(account.seq) ?? ZERO_CENTS;
   const flows = movement.byPeriod.get(account.seq);
   return Array.from({ length: columns }, (_, index) => {
-    running = addCents(running, flows?.[index] ?? 0);
-    return sign * running;
+    running = addCents(running, flows?.[index] ?? ZERO_CENTS);
+    return signedCents(running, sign);
   });
 }
 
 export function sumColumns(rows: readonly Cents[][], columns: number): Cents[] {
-  const totals = new Array<Cents>(columns).fill(0);
+  const totals = new Array<Cents>(columns).fill(ZERO_CENTS);
   for (const row of rows)
     row.forEach((value, index) => (totals[index] = addCents(totals[index]!, value)));
   return totals;
 }
 
-export const sum = (values: readonly Cents[]): Cents => values.reduce((a, b) => addCents(a, b), 0);
-export const last = (values: readonly Cents[]): Cents => values[values.length - 1] ?? 0;
+export const sum = (values: readonly Cents[]): Cents => sumCents(values);
+export const last = (values: readonly Cents[]): Cents => values[values.length - 1] ?? ZERO_CENTS;
 export const toAmounts = (values: readonly Cents[]): number[] => values.map(centsToAmount);
 
 /** The fields every grouped report starts with. */

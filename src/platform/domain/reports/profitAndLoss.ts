@@ -5,7 +5,7 @@ import type {
   ReportLine,
 } from '../../../api/index.js';
 import { PROFIT_AND_LOSS_SECTIONS } from '../../../api/index.js';
-import { centsToAmount, type Cents } from '../../../core/money.js';
+import { addCents, centsToAmount, signedCents, type Cents } from '../../../core/money.js';
 import {
   movements,
   naturalFlows,
@@ -52,7 +52,7 @@ export function profitAndLoss(spec: ReportSpec, input: ReportInput): ProfitAndLo
   }
   const totals = (name: ProfitAndLossSectionName) => sections.get(name)!.totals;
   const combine = (a: Cents[], b: Cents[], sign: 1 | -1) =>
-    a.map((value, i) => value + sign * b[i]!);
+    a.map((value, i) => addCents(value, signedCents(b[i]!, sign)));
   const grossProfit = combine(totals('income'), totals('cogs'), -1);
   const netOperatingIncome = combine(grossProfit, totals('expenses'), -1);
   const netOtherIncome = combine(totals('otherIncome'), totals('otherExpenses'), -1);

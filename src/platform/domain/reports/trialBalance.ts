@@ -1,5 +1,11 @@
 import type { TrialBalance } from '../../../api/index.js';
-import { addCents, centsToAmount, type Cents } from '../../../core/money.js';
+import {
+  addCents,
+  centsToAmount,
+  negateCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../../core/money.js';
 import { movements, reportHeader, type ReportInput, type ReportSpec } from './ledgerData.js';
 
 interface DebitCredit {
@@ -8,7 +14,7 @@ interface DebitCredit {
 }
 
 const sides = (net: Cents): DebitCredit =>
-  net >= 0 ? { debit: net, credit: 0 } : { debit: 0, credit: -net };
+  net >= 0 ? { debit: net, credit: ZERO_CENTS } : { debit: ZERO_CENTS, credit: negateCents(net) };
 const present = ({ debit, credit }: DebitCredit) => ({
   debit: centsToAmount(debit),
   credit: centsToAmount(credit),
@@ -24,16 +30,19 @@ export function trialBalance(spec: ReportSpec, input: ReportInput): TrialBalance
   const movement = movements(input);
   const rows = input.accounts
     .map((account) => {
-      let running = movement.opening.get(account.seq) ?? 0;
+      let running = movement.opening.get(account.seq) ?? ZERO_CENTS;
       const flows = movement.byPeriod.get(account.seq);
       const balances = Array.from(
         { length: columns },
-        (_, index) => (running = addCents(running, flows?.[index] ?? 0)),
+        (_, index) => (running = addCents(running, flows?.[index] ?? ZERO_CENTS)),
       );
       return { account, balances };
     })
     .filter(({ balances }) => balances.some((net) => net !== 0));
-  const totals: DebitCredit[] = Array.from({ length: columns }, () => ({ debit: 0, credit: 0 }));
+  const totals: DebitCredit[] = Array.from({ length: columns }, () => ({
+    debit: ZERO_CENTS,
+    credit: ZERO_CENTS,
+  }));
   for (const { balances } of rows) {
     balances.forEach((net, index) => {
       const side = sides(net);

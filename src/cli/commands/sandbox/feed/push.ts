@@ -1,4 +1,5 @@
 import type { BankTransaction, PushTransactionsBody } from '../../../../api/index.js';
+import type { Cents } from '../../../../core/money.js';
 import { argument, defineCommand } from '../../../command.js';
 import { ExitCode, UserError } from '../../../exitCodes.js';
 import { printTransactions } from './shared.js';
@@ -51,7 +52,7 @@ export const command = defineCommand({
       if (problems.length > 0 && date < 0) return;
       const line = index + 2;
       const day = parseLedgerDate(record[date]);
-      let cents: number | null;
+      let cents: Cents | null;
       try {
         cents = parseAmountText(record[amount] ?? '');
       } catch (error) {
