@@ -250,8 +250,9 @@ export async function runImport(
     const accounts = plan
       ? new Set(plan.identities.values()).size + plan.missing.length
       : undefined;
+    const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
     events.note(
-      `${request.file}: ${summary.entries} entries, ${accounts ?? summary.accounts.size} accounts, ${summary.startDate} to ${summary.endDate}`,
+      `${request.file}: ${count(summary.entries, 'entry', 'entries')}, ${count(accounts ?? summary.accounts.size, 'account', 'accounts')}, ${summary.startDate} to ${summary.endDate}`,
     );
     if (request.dryRun) return dryRunOutcome(session, summary, plan);
     spool!.finish();

@@ -7,10 +7,14 @@ export const command = defineCommand({
   examples: ['books migrate status --json'],
   async run(ctx) {
     const api = await ctx.api();
-    const entityId = await ctx.entityId();
-    const result = await unlessNotFound(api.accountingMigration.get(entityId));
-    if (!result)
-      throw new UserError(`entity ${entityId} has no accounting migration`, ExitCode.NotFound);
+    const { entity } = await ctx.chosenEntity();
+    const result = await unlessNotFound(api.accountingMigration.get(entity.id));
+    if (!result) {
+      throw new UserError(
+        `entity "${entity.name}" (${entity.id}) has no accounting migration`,
+        ExitCode.NotFound,
+      );
+    }
     const m = result.accountingMigration;
     ctx.output.record(
       [
