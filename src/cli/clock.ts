@@ -9,7 +9,15 @@ export const systemClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** The services a command context is built with; tests replace the clock. */
+/** The questions asked at a terminal: `@inquirer/prompts`, unless a test answers them. */
+export interface Questions {
+  input(message: string): Promise<string>;
+  password(message: string): Promise<string>;
+  confirm(message: string): Promise<boolean>;
+}
+
+/** The services a command context is built with; tests replace the clock and the answers. */
 export interface ContextServices {
   clock: Clock;
+  questions?: Questions;
 }

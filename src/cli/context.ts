@@ -1,6 +1,6 @@
 import type { BooksApi, RequestRecord } from '../client/index.js';
 import type { CalendarDay } from '../core/calendar.js';
-import { systemClock, type Clock, type ContextServices } from './clock.js';
+import { systemClock, type Clock, type ContextServices, type Questions } from './clock.js';
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
 import { appendAudit, readAudit } from './auditLog.js';
@@ -81,11 +81,11 @@ export class CommandContext {
     readonly options: GlobalOptions,
     /** `embeddedDatabase`: talk to the embedded platform on this file, whatever is configured. */
     private readonly overrides: { embeddedDatabase?: string } = {},
-    services: ContextServices = { clock: systemClock },
+    private readonly services: ContextServices = { clock: systemClock },
   ) {
     this.output = new Output(io, options);
     this.clock = services.clock;
-    this.prompts = terminalPrompts(io, options);
+    this.prompts = terminalPrompts(io, options, services.questions ?? inquirerQuestions(io));
     this.audit = {
       read: (limit) => readAudit(io.env, limit),
       append: (record) => appendAudit(io.env, record),
@@ -94,14 +94,7 @@ export class CommandContext {
 
   /** The same command's context, on the embedded platform in `file` (the demo's own data). */
   onEmbeddedDatabase(file: string): CommandContext {
-    return new CommandContext(
-      this.io,
-      this.options,
-      { embeddedDatabase: file },
-      {
-        clock: this.clock,
-      },
-    );
+    return new CommandContext(this.io, this.options, { embeddedDatabase: file }, this.services);
   }
 
   /** Today in the machine's time zone, by the context's clock. */
@@ -305,9 +298,27 @@ export class CommandContext {
   }
 }
 
-/** Prompts on the context's terminal (`@inquirer/prompts`, loaded when first asked). */
-function terminalPrompts(io: CliIo, options: GlobalOptions): Prompts {
+/** `@inquirer/prompts` on the context's terminal, loaded when first asked. */
+function inquirerQuestions(io: CliIo): Questions {
   const streams = { input: io.stdin, output: io.stderr };
+  return {
+    async input(message) {
+      const { input } = await import('@inquirer/prompts');
+      return input({ message, required: true }, streams);
+    },
+    async password(message) {
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: '*' }, streams);
+    },
+    async confirm(message) {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: false }, streams);
+    },
+  };
+}
+
+/** What a command may ask, and what it does when it cannot ask (no terminal) or is told no. */
+function terminalPrompts(io: CliIo, options: GlobalOptions, ask: Questions): Prompts {
   const onTerminal = () => Boolean(io.stdin.isTTY && io.stderr.isTTY);
   return {
     async input(message) {
@@ -316,13 +327,9 @@ function terminalPrompts(io: CliIo, options: GlobalOptions): Prompts {
           `${message.toLowerCase()} is required (not on a terminal, so books cannot ask)`,
         );
       }
-      const { input } = await import('@inquirer/prompts');
-      return input({ message, required: true }, streams);
+      return ask.input(message);
     },
-    async password(message) {
-      const { password } = await import('@inquirer/prompts');
-      return password({ message, mask: '*' }, streams);
-    },
+    password: (message) => ask.password(message),
     async confirmDestructive(question) {
       if (options.yes) return;
       if (!io.stdin.isTTY || !io.stdout.isTTY) {
@@ -331,9 +338,8 @@ function terminalPrompts(io: CliIo, options: GlobalOptions): Prompts {
           ExitCode.Usage,
         );
       }
-      const { confirm } = await import('@inquirer/prompts');
-      const answer = await confirm({ message: question, default: false }, streams);
-      if (!answer) throw new UserError('nothing was changed', ExitCode.Interrupted);
+      if (!(await ask.confirm(question)))
+        throw new UserError('nothing was changed', ExitCode.Interrupted);
     },
   };
 }

@@ -3,7 +3,6 @@ import {
   addCents,
   formatCents,
   InvalidAmountError,
-  MAX_AMOUNT_CENTS,
   negateCents,
   parseAmountText,
   subtractCents,
@@ -257,9 +256,6 @@ export function readLine(
     throw error;
   }
   if (debitCents === 0 && creditCents === 0) return { fileLine, message: 'the line has no amount' };
-  if (debitCents > MAX_AMOUNT_CENTS || creditCents > MAX_AMOUNT_CENTS) {
-    return { fileLine, message: 'the amount exceeds 999,999,999,999.99' };
-  }
   return {
     fileLine,
     date,

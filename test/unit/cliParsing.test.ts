@@ -6,6 +6,7 @@ import { parse as parseGl } from '../../src/cli/commands/report/gl.js';
 import { parseReportQuery } from '../../src/cli/commands/report/shared.js';
 import { parseUpdate } from '../../src/cli/commands/sandbox/entity/shared.js';
 import { parseServeOptions } from '../../src/cli/commands/serve.js';
+import { parseVerify } from '../../src/cli/commands/webhook/verify.js';
 import { parse as parseWorkspace } from '../../src/cli/commands/workspace/create.js';
 import { parseDateOption } from '../../src/cli/dates.js';
 import { displayAmount, plainAmount } from '../../src/cli/render/statements.js';
@@ -172,6 +173,20 @@ describe('argv → options', () => {
     expect(parseServeOptions({}, { HOME: '/home/a' }).database).toBe(
       '/home/a/.local/share/books/platform.sqlite',
     );
+  });
+
+  // Commander refuses these first on the command line; the parse functions refuse them too,
+  // for any other caller.
+  it('serve, webhook verify: what commander checks first is checked again', () => {
+    expect(() => parseServeOptions({ db: 'x.sqlite', memory: true }, {})).toThrow(
+      '--db and --memory exclude each other',
+    );
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    expect(() => parseVerify({ headers: 'h', body: 'b' })).toThrow(
+      '--secret whsec_... is required',
+    );
+    expect(() => parseVerify({ secret, body: 'b' })).toThrow('--headers FILE is required');
+    expect(() => parseVerify({ secret, headers: 'h' })).toThrow('--body FILE is required');
   });
 });
 
