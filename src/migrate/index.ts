@@ -366,7 +366,7 @@ async function sendAndReconcile(
     );
   }
   events.wrote(
-    `${results.entriesDone} entries of ${path.basename(request.file)} are in the ${request.basis} ledger${request.migration ? ' (migrated)' : ''}`,
+    `${results.entriesDone === 1 ? '1 entry' : `${results.entriesDone} entries`} of ${path.basename(request.file)} ${results.entriesDone === 1 ? 'is' : 'are'} in the ${request.basis} ledger${request.migration ? ' (migrated)' : ''}`,
   );
   if (request.receipt) {
     writeReceipt(request.receipt, results.receipt);

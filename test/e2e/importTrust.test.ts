@@ -307,7 +307,7 @@ describe('imports you can trust (the built binary against books serve on a SQLit
       );
       expect(imported.code, imported.stderr).toBe(0);
       expect(imported.stderr).toContain(
-        `books: workspace "Client C" (${c.workspaceId}), entity "Client C Co" (${c.entityId}): 1 entries of`,
+        `books: workspace "Client C" (${c.workspaceId}), entity "Client C Co" (${c.entityId}): 1 entry of`,
       );
       expect(await entryCount(c.entityId)).toBe(1);
       expect(await entryCount(a.entityId)).toBe(0);
