@@ -20,7 +20,7 @@ export function openEmbeddedPlatform(options: PlatformOptions): EmbeddedPlatform
   const opened = openPlatform(options);
   const dispatcher = new Dispatcher(
     platformRoutes(opened.engine),
-    new RequestPipeline(opened.engine, opened.adminToken),
+    new RequestPipeline(opened.engine, opened.adminToken, options.now),
   );
   return {
     orgToken: opened.orgToken,

@@ -19,6 +19,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
       adminToken: opened.adminToken,
       logger: options.logger ?? false,
       openapi: options.openapi ?? true,
+      ...(options.now && { now: options.now }),
     });
   } catch (error) {
     await opened.close();

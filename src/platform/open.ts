@@ -23,6 +23,8 @@ export interface PlatformOptions extends Partial<EngineOptions> {
   openapi?: boolean;
   /** How long a webhook endpoint has to answer (default 15 s; tests shorten it). */
   webhookTimeoutMs?: number;
+  /** The rate limit's clock, in milliseconds (tests move it instead of waiting). */
+  now?: () => number;
 }
 
 /** The platform behind its HTTP layer: the engine on its database, with its background work. */

@@ -260,8 +260,10 @@ describe('sandbox faults (local-platform.md §4)', () => {
 
 describe('rate limit (local-platform.md §2)', () => {
   let server: TestServer;
+  // The limiter's clock: moved by the test, never waited for.
+  let nowMs = Date.parse('2026-03-15T12:00:00Z');
   beforeAll(async () => {
-    server = await startServer({ rateLimitPerSecond: 1 });
+    server = await startServer({ rateLimitPerSecond: 1, now: () => nowMs });
   });
   afterAll(() => server.close());
 
@@ -288,7 +290,7 @@ describe('rate limit (local-platform.md §2)', () => {
   });
 
   it('refills over time', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    nowMs += 1100;
     expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
   });
 });

@@ -27,6 +27,8 @@ export interface AppOptions {
    * then never loads the OpenAPI generator.
    */
   openapi?: boolean;
+  /** The rate limit's clock (tests move it). */
+  now?: () => number;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  installPipeline(app, new RequestPipeline(options.engine, options.adminToken));
+  installPipeline(app, new RequestPipeline(options.engine, options.adminToken, options.now));
 
   if (options.openapi ?? true) {
     const { default: swagger } = await import('@fastify/swagger');

@@ -56,6 +56,8 @@ export class RequestPipeline {
   constructor(
     private readonly engine: Engine,
     private readonly adminToken: string,
+    /** The rate limit's clock. */
+    private readonly now: () => number = Date.now,
   ) {
     const rate = engine.options.rateLimitPerSecond;
     this.buckets = rate > 0 ? new TokenBuckets(rate) : undefined;
@@ -91,7 +93,7 @@ export class RequestPipeline {
           : 'invalid access token',
       );
     }
-    if (this.buckets) limitRate(this.buckets, organizationId, header);
+    if (this.buckets) limitRate(this.buckets, organizationId, this.now(), header);
     const fault = this.engine.faults.take(organizationId, method, url);
     if (fault?.mode === 'reject') {
       throw new HttpError(fault.status, `injected fault: ${fault.status}`, {
@@ -346,9 +348,10 @@ function payloadText(payload: unknown): string {
 function limitRate(
   buckets: TokenBuckets,
   organizationId: string,
+  nowMs: number,
   header: (name: string, value: string) => void,
 ): void {
-  const decision = buckets.take(organizationId, Date.now());
+  const decision = buckets.take(organizationId, nowMs);
   const policy = `"organization";q=${buckets.capacity};w=${Math.max(1, Math.round(buckets.capacity / buckets.ratePerSecond))}`;
   header('RateLimit-Policy', policy);
   header('RateLimit', `"organization";r=${decision.remaining};t=${decision.retryAfterSeconds}`);
