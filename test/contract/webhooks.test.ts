@@ -28,6 +28,15 @@ describe('webhooks', () => {
     server = await startServer({ webhookScheduleSeconds: [0, 1, 1], webhookTimeoutMs: 1_000 });
   });
   afterAll(() => server.close());
+  /** Deliveries to an endpoint still to be attempted: what a wait would have shown. */
+  const pendingTo = (endpointId: string) =>
+    (
+      server.platform.engine.store.db
+        .prepare(
+          "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'",
+        )
+        .get(endpointId) as { n: number }
+    ).n;
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
@@ -285,8 +294,8 @@ describe('webhooks', () => {
       expect(hooks.deliveries[3]!.headers['webhook-id']).toBe(messageId);
       const afterRetry = await attemptLog(() => attempts(endpoint.id), 4);
       expect(afterRetry[0]).toMatchObject({ attempt: 4, status: 'failed', responseStatus: 302 });
-      // A manual retry is one attempt: nothing follows it.
-      await new Promise((resolve) => setTimeout(resolve, 1300));
+      // A manual retry is one attempt: nothing follows it (no attempt of it is pending).
+      expect(pendingTo(endpoint.id)).toBe(0);
       expect(hooks.deliveries).toHaveLength(4);
 
       hooks.fallbackStatus = 204;
@@ -353,7 +362,8 @@ describe('webhooks', () => {
       expect(got.body.endpoint.disabled).toBe(true);
       await breakConnection((await connect()).id);
       await alive.waitFor(2);
-      await new Promise((resolve) => setTimeout(resolve, 1300));
+      // Nothing is pending for the disabled endpoint: nothing more will be sent to it.
+      expect(pendingTo(endpoint.id)).toBe(0);
       expect(gone.deliveries).toHaveLength(1);
     });
 
