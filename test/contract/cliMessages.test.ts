@@ -141,6 +141,14 @@ describe('what books says when something is off', () => {
       '--create-missing-accounts',
       '--no-finalize',
     ]);
+    // 150 entries (2 batches) imported, then the file cut to its first 100 (1 batch).
+    const entries = Array.from(
+      { length: 150 },
+      (_, i) => `2026-01-07,C${i},Cash,${i + 1}.00,\n2026-01-07,C${i},Sales,,${i + 1}.00\n`,
+    );
+    const shortened = file('cut.csv', `date,entry,account,debit,credit\n${entries.join('')}`);
+    await setup(['je', 'import', shortened]);
+    file('cut.csv', `date,entry,account,debit,credit\n${entries.slice(0, 100).join('')}`);
 
     const cases: Case[] = [
       // Where a command works, and on what.
@@ -281,6 +289,10 @@ describe('what books says when something is off', () => {
         ],
       },
       {
+        title: 'a file cut shorter than what an earlier run of it sent',
+        args: ['je', 'import', shortened],
+      },
+      {
         title: 'an open migration, continued',
         args: ['migrate', 'run', ledgerMore, '-e', 'Migrating', '--no-finalize'],
       },
@@ -395,8 +407,6 @@ function filesUnder(dir: string): string[] {
  */
 const UNREACHABLE: Record<string, string> = {
   'does not list the entities of workspace': 'a platform without the sandbox routes (a hosted one)',
-  'entries it sent are no longer in the file':
-    'an import killed between batches, then rerun on a file cut shorter: not pinned yet',
   'forwarding failed:':
     'a forward target that fails mid-request; test/e2e/webhooks.test.ts forwards',
   'will be sent to endpoint':
