@@ -91,6 +91,11 @@ export class Dispatcher {
     let key: string | undefined;
     let fault: Fault | undefined;
     let response: DispatchResponse;
+    /** A keyed write's answer, kept for its repeats (a 5xx releases the key instead). */
+    const record = (answer: DispatchResponse) => {
+      if (key === undefined) return;
+      this.pipeline.complete(organizationId, key, answer.status, (n) => headers[n], answer.body);
+    };
     try {
       const admitted = this.pipeline.admit(
         route.auth,
@@ -134,15 +139,7 @@ export class Dispatcher {
           body: result === undefined ? '' : compiled.serialize(result),
         };
         if (result !== undefined) headers['content-type'] = JSON_TYPE;
-        if (key !== undefined) {
-          this.pipeline.complete(
-            organizationId,
-            key,
-            response.status,
-            (n) => headers[n],
-            response.body,
-          );
-        }
+        record(response);
         return response;
       };
       if (claim.replay) {
@@ -157,15 +154,7 @@ export class Dispatcher {
       }
     } catch (error) {
       response = answerError(error);
-      if (key !== undefined) {
-        this.pipeline.complete(
-          organizationId,
-          key,
-          response.status,
-          (n) => headers[n],
-          response.body,
-        );
-      }
+      record(response);
     }
     return this.applyFault(fault, response, traceId);
   }
