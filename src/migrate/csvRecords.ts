@@ -41,6 +41,10 @@ export interface TextOptions {
    * BOM skipped; UTF-16 when the file starts with a UTF-16 BOM.
    */
   encoding?: string;
+  /** The delimiter, when the format fixes it (IIF: tab); else the header line's. */
+  delimiter?: string;
+  /** Quotes are text, not CSV quoting (IIF: QuickBooks writes `5" screen` as is). */
+  quotesAreText?: boolean;
 }
 
 /** A record (a line, quoted line breaks included) longer than this is refused, not buffered. */
@@ -56,10 +60,11 @@ export const MAX_RECORD_CHARACTERS = 1024 * 1024;
 class NumberedRecords extends Parser {
   private chunk: RecordChunk = { records: [], lines: [] };
 
-  constructor(delimiter: string) {
+  constructor(delimiter: string, quotesAreText = false) {
     super({
       bom: true,
       delimiter,
+      ...(quotesAreText && { quote: false }),
       skip_empty_lines: true,
       relax_column_count: true,
       max_record_size: MAX_RECORD_CHARACTERS,
@@ -133,7 +138,10 @@ export async function* parseRecords(
       decoder ??= textDecoding(bytes, options.encoding);
       const text = decoder.decode(bytes);
       if (typeof text === 'number') throw await bytesFailure(file, text, decoder);
-      parser ??= new NumberedRecords(detectDelimiter(firstLine(text)));
+      parser ??= new NumberedRecords(
+        options.delimiter ?? detectDelimiter(firstLine(text)),
+        options.quotesAreText,
+      );
       const failure = await parser.parse(text);
       // Records parsed before a CSV error are still read (and checked) before it is reported.
       yield parser.takeParsed();

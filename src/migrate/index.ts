@@ -226,6 +226,8 @@ export async function runImport(
         );
       throw error;
     });
+    // How the file was read, said even when it is refused: it may explain why.
+    for (const note of summary.notes) events.note(`${request.file}: ${note}`);
     const plan = live
       ? planAccounts(summary.accounts.values(), live.chart, {
           codesKept: live.codesKept,

@@ -1,4 +1,7 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecords.js';
+import { chartFiller, readChartFile } from './chartFile.js';
+import { looksLikeIif, readIif } from './iif.js';
 import {
   EntryGrouper,
   isProblem,
@@ -9,10 +12,19 @@ import {
   type DateFormat,
   type LedgerEntry,
   type LedgerField,
+  type LedgerLine,
   type Problem,
 } from './ledgerCsv.js';
 
+/** The export formats books reads (`--format`); `auto` tells them apart by their first line. */
+export const LEDGER_FORMATS = ['auto', 'books', 'iif'] as const;
+export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
+
 export interface ReadOptions {
+  /** The file's format; `auto` (the default) reads its first line to tell. */
+  format?: LedgerFormat;
+  /** `--chart`: a CSV `code,name,type` giving the codes and types the export does not. */
+  chartFile?: string;
   map?: Partial<Record<LedgerField, string>>;
   dateFormat?: DateFormat;
   /** Decimals written with a comma: `1.234,56`. */
@@ -34,6 +46,8 @@ export interface ReadResult {
   problems: Problem[];
   /** How many problems there are, kept or not. */
   problemCount: number;
+  /** What the reader chose or skipped, for the import to say (format, lines left out…). */
+  notes: string[];
 }
 
 export const newReadResult = (): ReadResult => ({
@@ -41,7 +55,32 @@ export const newReadResult = (): ReadResult => ({
   lines: 0,
   problems: [],
   problemCount: 0,
+  notes: [],
 });
+
+/** The file's first line (its first 4 kB), to tell formats apart; '' when unreadable. */
+function firstLineOf(file: string): string {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, 'r');
+    const head = Buffer.alloc(4096);
+    const read = readSync(descriptor, head, 0, head.length, 0);
+    return head.subarray(0, read).toString('latin1').split(/\r?\n/)[0] ?? '';
+  } catch {
+    return '';
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/** The format a file is in: the one given, else the one its first line shows. */
+export function formatOf(
+  file: string,
+  given: LedgerFormat | undefined,
+): Exclude<LedgerFormat, 'auto'> {
+  if (given !== undefined && given !== 'auto') return given;
+  return looksLikeIif(firstLineOf(file)) ? 'iif' : 'books';
+}
 
 const isReadFailure = (error: unknown): error is ReadFailure =>
   (error as ReadFailure)?.kind === 'csv' || (error as ReadFailure)?.kind === 'bytes';
@@ -53,6 +92,69 @@ const isReadFailure = (error: unknown): error is ReadFailure =>
  * iteration ends.
  */
 export async function* readLedger(
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  let fill: ((line: LedgerLine) => void) | undefined;
+  if (options.chartFile !== undefined) {
+    const chart = readChartFile(options.chartFile);
+    for (const problem of chart.problems) reportProblem(result, problem);
+    if (chart.problems.length > 0) return;
+    fill = chartFiller(chart.accounts);
+    result.notes.push(
+      `${chart.accounts.length} accounts named, coded and typed by ${options.chartFile}`,
+    );
+  }
+  const format = formatOf(file, options.format);
+  if (format === 'iif' && options.format !== 'iif') {
+    result.notes.push('read as IIF (QuickBooks Desktop): its first line is an IIF header');
+  }
+  const entries =
+    format === 'iif' ? readIifLedger(file, options, result) : readBooksCsv(file, options, result);
+  if (!fill) {
+    yield* entries;
+    return;
+  }
+  for await (const entry of entries) {
+    entry.lines.forEach(fill);
+    yield entry;
+  }
+}
+
+async function* readIifLedger(
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  const report = (problem: Problem) => reportProblem(result, problem);
+  try {
+    yield* readIif(
+      file,
+      { ...(options.encoding !== undefined && { encoding: options.encoding }) },
+      report,
+      (line) => (result.lines = line),
+      (hash, facts) => {
+        result.hash = hash;
+        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        result.notes.push(
+          `IIF: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.chartAccounts, 'chart account', 'chart accounts')} (!ACCNT)`,
+        );
+        if (facts.zeroLines > 0)
+          result.notes.push(`IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`);
+        const lists = [...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`);
+        if (lists.length > 0)
+          result.notes.push(`IIF: lists that are not the books left out: ${lists.join(', ')}`);
+      },
+    );
+  } catch (error) {
+    if (!isReadFailure(error)) throw error;
+    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+  }
+}
+
+/** `books`: the CSV general ledger of cli.md. */
+async function* readBooksCsv(
   file: string,
   options: ReadOptions,
   result: ReadResult,

@@ -236,6 +236,7 @@ describe('what books says when something is off', () => {
       },
       // Imports.
       { title: 'an import on an unknown basis', args: ['je', 'import', ledger, '--basis', 'nope'] },
+      { title: 'an unknown export format', args: ['je', 'import', ledger, '--format', 'xls'] },
       {
         title: 'an unknown date format',
         args: ['je', 'import', ledger, '--date-format', 'YYYY/DD/MM'],

@@ -2,12 +2,15 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import type { ImportRequest } from '../../../migrate/index.js';
 import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../migrate/ledgerCsv.js';
+import { LEDGER_FORMATS, type LedgerFormat } from '../../../migrate/reader.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { importWith } from '../../importing.js';
 
 /** The flags a CSV general ledger import takes (je import, migrate run). */
 export interface ImportFlags {
+  format?: string | undefined;
+  chart?: string | undefined;
   basis?: string | undefined;
   dryRun?: boolean | undefined;
   map?: string | undefined;
@@ -21,6 +24,15 @@ export interface ImportFlags {
 
 /** The options a CSV general ledger import takes (je import, migrate run). */
 export const importOptions = {
+  format: text(
+    '--format <name>',
+    `the export's format: ${LEDGER_FORMATS.join(', ')} (auto: told by its first line)`,
+    { default: 'auto' },
+  ),
+  chart: text(
+    '--chart <file>',
+    'a CSV code,name,type giving the codes and types of accounts the export leaves untyped',
+  ),
   dryRun: flag('--dry-run', 'check the file only; send nothing'),
   map: text(
     '--map <target=Header,...>',
@@ -45,6 +57,11 @@ export const importOptions = {
 export function parseImport(file: string, flags: ImportFlags): ImportRequest {
   if (flags.basis !== undefined && flags.basis !== 'cash' && flags.basis !== 'accrual') {
     throw new UsageError(`--basis must be cash or accrual, not "${flags.basis}"`);
+  }
+  if (flags.format !== undefined && !(LEDGER_FORMATS as readonly string[]).includes(flags.format)) {
+    throw new UsageError(
+      `--format must be one of ${LEDGER_FORMATS.join(', ')}, not "${flags.format}"`,
+    );
   }
   if (
     flags.dateFormat !== undefined &&
@@ -71,6 +88,8 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
     basis: flags.basis === 'accrual' ? 'accrual' : 'cash',
     dryRun: Boolean(flags.dryRun),
     read: {
+      format: (flags.format ?? 'auto') as LedgerFormat,
+      ...(flags.chart !== undefined && { chartFile: path.resolve(flags.chart) }),
       map,
       dateFormat: (flags.dateFormat ?? 'YYYY-MM-DD') as DateFormat,
       decimalComma: Boolean(flags.decimalComma),
@@ -89,8 +108,9 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
  * trial balance.
  */
 export const command = defineCommand({
-  summary: 'Import a CSV general ledger through bulk create (checked whole first; safe to rerun)',
-  arguments: { file: argument('the general ledger, as CSV') },
+  summary:
+    'Import a general ledger (CSV, or QuickBooks IIF) through bulk create (checked whole first; safe to rerun)',
+  arguments: { file: argument('the general ledger: the books CSV, or a QuickBooks IIF export') },
   options: {
     ...importOptions,
     basis: text('--basis <basis>', 'cash or accrual', { default: 'cash' }),

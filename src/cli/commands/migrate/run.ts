@@ -11,7 +11,7 @@ import { importOptions, parseImport } from '../je/import.js';
 export const command = defineCommand({
   summary:
     'Migrate a CSV general ledger: checked whole, sent in keyed batches, reconciled, finalized; safe to rerun',
-  arguments: { file: argument('the general ledger, as CSV') },
+  arguments: { file: argument('the general ledger: the books CSV, or a QuickBooks IIF export') },
   options: {
     ...importOptions,
     finalize: negatable('--no-finalize', 'leave the migration open (finalize later)'),

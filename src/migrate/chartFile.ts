@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { nameKey } from '../core/names.js';
+import { accountTypeOf } from './accounts.js';
+import { accountKey, type LedgerLine, type Problem } from './ledgerCsv.js';
+
+/** An account as a chart file (`--chart`) gives it. */
+export interface ChartFileAccount {
+  code: string | undefined;
+  name: string;
+  type: string;
+}
+
+/**
+ * `--chart FILE`: a CSV with a header `code,name,type` (code may be empty; a `parent` column is
+ * allowed and not read), naming the accounts an export uses and giving their codes and types.
+ * For exports that carry no chart (an IIF without `!ACCNT`, a CSV without account_type): the
+ * user writes it once and passes it with every run. Problems are by the chart file's lines.
+ */
+export function readChartFile(file: string): { accounts: ChartFileAccount[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  let rows: string[][];
+  try {
+    rows = parse(readFileSync(file), {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    });
+  } catch (error) {
+    return {
+      accounts: [],
+      problems: [{ fileLine: 1, message: `--chart ${file}: ${(error as Error).message}` }],
+    };
+  }
+  const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+  const at = (name: string) => header.indexOf(name);
+  if (at('name') < 0 || at('type') < 0) {
+    return {
+      accounts: [],
+      problems: [
+        {
+          fileLine: 1,
+          message: `--chart ${file}: the header needs name and type (and may have code, parent)`,
+        },
+      ],
+    };
+  }
+  const accounts: ChartFileAccount[] = [];
+  const seen = new Map<string, number>();
+  rows.slice(1).forEach((row, index) => {
+    const line = index + 2;
+    const name = (row[at('name')] ?? '').trim();
+    const type = (row[at('type')] ?? '').trim();
+    const code = at('code') >= 0 ? (row[at('code')] ?? '').trim() || undefined : undefined;
+    const where = `--chart ${file}:${line}`;
+    if (name === '') return problems.push({ fileLine: 1, message: `${where}: the name is empty` });
+    if (!accountTypeOf(type))
+      return problems.push({ fileLine: 1, message: `${where}: "${type}" is not an account type` });
+    const earlier = seen.get(nameKey(name));
+    if (earlier !== undefined)
+      return problems.push({
+        fileLine: 1,
+        message: `${where}: "${name}" is also on line ${earlier}`,
+      });
+    seen.set(nameKey(name), line);
+    accounts.push({ code, name, type });
+  });
+  return { accounts, problems };
+}
+
+/**
+ * Gives a line the code and type its account has in the chart file, when the export gave it
+ * none: matched by name (trimmed, case-insensitive), the one rule of the CLI.
+ */
+export function chartFiller(accounts: readonly ChartFileAccount[]): (line: LedgerLine) => void {
+  const byName = new Map(accounts.map((account) => [nameKey(account.name), account]));
+  return (line) => {
+    if (line.accountType !== undefined) return;
+    const named = line.accountName ?? (line.accountCode === undefined ? line.account : undefined);
+    const account = named === undefined ? undefined : byName.get(nameKey(named));
+    if (!account) return;
+    line.accountType = account.type;
+    if (line.accountCode === undefined && account.code !== undefined) {
+      line.accountCode = account.code;
+      line.accountName = named;
+      line.account = accountKey(account.code, named);
+    }
+  };
+}

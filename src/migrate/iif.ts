@@ -1,0 +1,254 @@
+import type { AccountType } from '../api/index.js';
+import {
+  InvalidAmountError,
+  negateCents,
+  parseAmountText,
+  ZERO_CENTS,
+  type Cents,
+} from '../core/money.js';
+import { parseRecords, type RecordChunk } from './csvRecords.js';
+import {
+  accountKey,
+  EntryGrouper,
+  parseLedgerDate,
+  type LedgerEntry,
+  type LedgerLine,
+  type Problem,
+} from './ledgerCsv.js';
+
+/**
+ * QuickBooks Desktop's IIF ("Intuit Interchange Format"), as its IIF Import Kit describes it:
+ * tab-separated rows, each list or transaction kind declared by a header row (`!ACCNT`,
+ * `!TRNS`, `!SPL`, `!ENDTRNS`, …) naming its columns, then its rows (`ACCNT`, `TRNS`, …).
+ *
+ * - `!ACCNT` rows are the chart: NAME, ACCNTTYPE (mapped to ours below) and ACCNUM (the code).
+ *   OBAMOUNT, the balance an account had when exported, is not read: the transactions make it.
+ * - A transaction is a `TRNS` row, its `SPL` rows, then `ENDTRNS`, of any TRNSTYPE (GENERAL
+ *   JOURNAL, CHECK, INVOICE, CASH SALE, DEPOSIT, …). Each row posts AMOUNT to ACCNT: positive
+ *   is a debit, negative a credit. The entry takes the TRNS row's DATE (QuickBooks writes
+ *   M/D/YYYY), its memo the TRNS MEMO; a line's description is its NAME (the payee or customer)
+ *   or MEMO. Lines of zero are skipped and counted.
+ * - Every other list (customers, vendors, items…) is not part of the books and is skipped.
+ */
+
+/** IIF's account types, as QuickBooks names them, in ours. NONPOSTING accounts take no lines. */
+export const IIF_ACCOUNT_TYPES: Record<string, AccountType> = {
+  BANK: 'Cash',
+  AR: 'Accounts Receivable',
+  OCASSET: 'Other Current Assets',
+  FIXASSET: 'Fixed Assets',
+  OASSET: 'Other Assets',
+  AP: 'Accounts Payable',
+  CCARD: 'Credit Cards',
+  OCLIAB: 'Other Current Liabilities',
+  LTLIAB: 'Long-Term Loans',
+  EQUITY: 'Equity',
+  INC: 'Income',
+  COGS: 'COGS',
+  EXP: 'Operating Expenses',
+  EXINC: 'Other Income',
+  EXEXP: 'Other Expenses',
+};
+
+/** What reading an IIF file found beside its entries, for the import to say. */
+export interface IifFacts {
+  transactions: number;
+  chartAccounts: number;
+  zeroLines: number;
+  /** Rows of lists that are not the books (customers, vendors, items…), by kind. */
+  skippedLists: Map<string, number>;
+}
+
+/** True when a file's first line is an IIF header row (`!HDR`, `!ACCNT`, `!TRNS`…). */
+export function looksLikeIif(firstLine: string): boolean {
+  return /^\uFEFF?"?![A-Z]+"?\t/.test(firstLine);
+}
+
+/** A field as QuickBooks wrote it: quotes around a whole field are not part of it. */
+const unquoted = (text: string | undefined) => {
+  const trimmed = (text ?? '').trim();
+  return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')
+    ? trimmed.slice(1, -1).replaceAll('""', '"')
+    : trimmed;
+};
+
+interface ChartAccount {
+  code: string | undefined;
+  type: AccountType | undefined;
+  iifType: string;
+}
+
+/**
+ * The entries of an IIF file, streamed; problems (by file line) go to `report`. Unbalanced
+ * transactions are problems listing their lines, as for any entry.
+ */
+export async function* readIif(
+  file: string,
+  options: { encoding?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: IifFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const facts: IifFacts = {
+    transactions: 0,
+    chartAccounts: 0,
+    zeroLines: 0,
+    skippedLists: new Map(),
+  };
+  const headers = new Map<string, string[]>();
+  const chart = new Map<string, ChartAccount>();
+  const ready: LedgerEntry[] = [];
+  const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
+  const usedIds = new Set<string>();
+  let transaction: { id: string; date: string | undefined; memo: string; line: number } | undefined;
+  let hash = '';
+
+  const field = (kind: string, record: string[], name: string) => {
+    const at = headers.get(kind)?.indexOf(name) ?? -1;
+    return at < 0 ? '' : unquoted(record[at + 1]);
+  };
+
+  const split = (kind: 'TRNS' | 'SPL', record: string[], fileLine: number) => {
+    if (!transaction) {
+      report({
+        fileLine,
+        message: `an ${kind} row outside a transaction (after ENDTRNS, or before any TRNS)`,
+      });
+      return;
+    }
+    const accountName = field(kind, record, 'ACCNT');
+    if (accountName === '') {
+      report({ fileLine, message: `${kind}: ACCNT is empty` });
+      return;
+    }
+    let cents: Cents | null;
+    try {
+      cents = parseAmountText(field(kind, record, 'AMOUNT'));
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `${kind}: AMOUNT ${error.message}` });
+      return;
+    }
+    if (cents === null || cents === 0) {
+      facts.zeroLines += 1;
+      return;
+    }
+    const known = chart.get(accountName);
+    if (known && known.iifType === 'NONPOSTING') {
+      report({
+        fileLine,
+        message: `${kind}: account "${accountName}" is NONPOSTING in the file's chart (an estimate or an order): it takes no lines`,
+      });
+      return;
+    }
+    const date = transaction.date;
+    if (date === undefined) return; // its TRNS row's date was reported
+    const name = field(kind, record, 'NAME');
+    const memo = field(kind, record, 'MEMO');
+    const line: LedgerLine = {
+      fileLine,
+      date,
+      account: known?.code !== undefined ? accountKey(known.code, accountName) : accountName,
+      accountCode: known?.code,
+      accountName: known?.code !== undefined ? accountName : undefined,
+      accountType: known?.type,
+      debitCents: cents > 0 ? cents : ZERO_CENTS,
+      creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+      description: [name, memo].filter(Boolean).join(' — '),
+      memo: transaction.memo,
+      classes: [],
+      entry: transaction.id,
+    };
+    grouper.add(line);
+  };
+
+  const chunks: AsyncGenerator<RecordChunk> = parseRecords(
+    file,
+    { ...options, delimiter: '\t', quotesAreText: true },
+    (digest) => (hash = digest),
+  );
+  for await (const { records, lines } of chunks) {
+    for (let i = 0; i < records.length; i += 1) {
+      const record = records[i]!;
+      const fileLine = lines[i]!;
+      onLine(fileLine);
+      const kind = unquoted(record[0]).toUpperCase();
+      if (kind === '') continue;
+      if (kind.startsWith('!')) {
+        headers.set(
+          kind.slice(1),
+          record.slice(1).map((name) => unquoted(name).toUpperCase()),
+        );
+        continue;
+      }
+      switch (kind) {
+        case 'ACCNT': {
+          const name = field(kind, record, 'NAME');
+          const iifType = field(kind, record, 'ACCNTTYPE').toUpperCase();
+          const code = field(kind, record, 'ACCNUM');
+          facts.chartAccounts += 1;
+          if (name === '') {
+            report({ fileLine, message: 'ACCNT: NAME is empty' });
+            break;
+          }
+          chart.set(name, { code: code || undefined, type: IIF_ACCOUNT_TYPES[iifType], iifType });
+          break;
+        }
+        case 'TRNS': {
+          if (transaction) {
+            report({
+              fileLine,
+              message: 'a TRNS row before the ENDTRNS of the transaction before it',
+            });
+          }
+          facts.transactions += 1;
+          const text = field(kind, record, 'DATE');
+          const date = parseIifDate(text);
+          if (!date) report({ fileLine, message: `TRNS: DATE "${text}" is not a date (M/D/YYYY)` });
+          const type = field(kind, record, 'TRNSTYPE') || 'TRNS';
+          const number = field(kind, record, 'DOCNUM') || field(kind, record, 'TRNSID');
+          let id = number ? `${type} ${number}` : `${type} at line ${fileLine}`;
+          if (usedIds.has(id)) id = `${id} at line ${fileLine}`;
+          usedIds.add(id);
+          transaction = { id, date, memo: field(kind, record, 'MEMO'), line: fileLine };
+          split('TRNS', record, fileLine);
+          break;
+        }
+        case 'SPL':
+          split('SPL', record, fileLine);
+          break;
+        case 'ENDTRNS':
+          if (!transaction) report({ fileLine, message: 'an ENDTRNS row without its TRNS' });
+          transaction = undefined;
+          break;
+        case 'HDR':
+          break;
+        default:
+          facts.skippedLists.set(kind, (facts.skippedLists.get(kind) ?? 0) + 1);
+      }
+    }
+    yield* ready;
+    ready.length = 0;
+  }
+  if (transaction) {
+    report({
+      fileLine: transaction.line,
+      message: `transaction "${transaction.id}" has no ENDTRNS`,
+    });
+  }
+  grouper.finish();
+  yield* ready;
+  onEnd(hash, facts);
+}
+
+/** QuickBooks writes M/D/YYYY (and M/D/YY in old files); ISO days are read too. */
+export function parseIifDate(text: string): string | undefined {
+  const short = /^(\d{1,2})\/(\d{1,2})\/(\d{2})$/.exec(text);
+  if (short) {
+    const [, month, day, year] = short;
+    // QuickBooks' own rule for two-digit years: 00–49 are 2000s, 50–99 are 1900s.
+    const century = Number(year) < 50 ? '20' : '19';
+    return parseLedgerDate(`${month}/${day}/${century}${year}`, 'MM/DD/YYYY');
+  }
+  return parseLedgerDate(text, 'MM/DD/YYYY') ?? parseLedgerDate(text, 'YYYY-MM-DD');
+}
