@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBooks, temporaryHome } from '../helpers/cli.js';
+
+/**
+ * Real exports from other systems (../shared/realworld/, see its SOURCES.md), imported as they
+ * are by the built `books` into a new entity each; the trial balance must then equal the file's
+ * own per-account totals, computed here in a few lines that share nothing with `books`.
+ */
+const REALWORLD =
+  process.env.BOOKS_REALWORLD_DIR ??
+  path.resolve(import.meta.dirname, '../../../shared/realworld/files');
+const present = existsSync(REALWORLD);
+if (!present) {
+  console.warn(
+    `skipped: the real exports are not at ${REALWORLD} (the project's ../shared/realworld/files; or set BOOKS_REALWORLD_DIR)`,
+  );
+}
+
+/** Per account, the sum in cents of an IIF file's TRNS and SPL amounts (positive: debit). */
+function iifTotals(file: string): Map<string, number> {
+  const columns = new Map<string, string[]>();
+  const totals = new Map<string, number>();
+  for (const row of readFileSync(file, 'latin1').split(/\r?\n/)) {
+    const fields = row.split('\t').map((f) => f.trim().replace(/^"(.*)"$/, '$1'));
+    const kind = fields[0]!;
+    if (kind.startsWith('!')) columns.set(kind.slice(1), fields.slice(1));
+    if (kind !== 'TRNS' && kind !== 'SPL') continue;
+    const named = columns.get(kind)!;
+    const account = fields[named.indexOf('ACCNT') + 1]!;
+    const cents = Math.round(Number(fields[named.indexOf('AMOUNT') + 1]!.replace(/,/g, '')) * 100);
+    totals.set(account, (totals.get(account) ?? 0) + cents);
+  }
+  for (const [account, cents] of totals) if (cents === 0) totals.delete(account);
+  return totals;
+}
+
+describe.skipIf(!present)('real exports import as they are', () => {
+  const home = temporaryHome();
+  const books = (...args: string[]) => runBooks(args, home.env);
+  beforeAll(async () => {
+    expect((await books('workspace', 'create', 'Real Exports', '--timezone', 'UTC')).code).toBe(0);
+  });
+  afterAll(() => home.cleanup());
+
+  /** A new entity, the file imported into it, and its trial balance by account name. */
+  async function importInto(entity: string, file: string, extra: string[] = []) {
+    expect((await books('sandbox', 'entity', 'create', entity, '-w', 'Real Exports')).code).toBe(0);
+    const where = ['-w', 'Real Exports', '-e', entity];
+    const imported = await books(
+      'je',
+      'import',
+      file,
+      '--create-missing-accounts',
+      ...where,
+      ...extra,
+    );
+    return { imported, where };
+  }
+
+  async function trialBalance(where: string[]): Promise<Map<string, number>> {
+    const tb = await books(
+      'report',
+      'tb',
+      '--from',
+      '1990-01-01',
+      '--to',
+      '2030-12-31',
+      '-o',
+      'json',
+      ...where,
+    );
+    expect(tb.code, tb.stderr).toBe(0);
+    const rows = (
+      JSON.parse(tb.stdout) as {
+        report: { rows: { accountName: string; debit: number; credit: number }[] };
+      }
+    ).report.rows;
+    return new Map(rows.map((r) => [r.accountName, Math.round((r.debit - r.credit) * 100)]));
+  }
+
+  const chartless = path.join(home.home, 'chart.csv');
+  beforeAll(() => {
+    // What a user writes for an IIF with no !ACCNT list: the two accounts the Kit's examples use.
+    writeFileSync(
+      chartless,
+      'code,name,type\n1010,Checking,Cash\n6000,Expense Account,Operating Expenses\n',
+    );
+  });
+
+  it.each([
+    ['iif_intuit_kit_2007_invoice_salestax.iif', []],
+    ['iif_intuit_kit_2007_check.iif', ['--chart', chartless]],
+    ['iif_intuit_kit_2007_general_journal.iif', ['--chart', chartless]],
+  ])('%s: the trial balance equals the file’s own totals, to the cent', async (name, extra) => {
+    const file = path.join(REALWORLD, name);
+    const { imported, where } = await importInto(name.replace(/\.iif$/, ''), file, extra);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as IIF (QuickBooks Desktop)');
+    expect(imported.stderr).toContain('reconciled');
+    expect(await trialBalance(where)).toEqual(iifTotals(file));
+  });
+
+  it('iif_square-bridge_cash_sales.iif: its 5 unbalanced transactions are listed, exit 3, nothing sent', async () => {
+    const file = path.join(REALWORLD, 'iif_square-bridge_cash_sales.iif');
+    const { imported, where } = await importInto('square-bridge', file);
+    expect(imported.code).toBe(3);
+    const unbalanced = imported.stderr
+      .split('\n')
+      .filter((line) => line.includes('does not balance'));
+    expect(unbalanced.map((line) => /entry "([^"]+)"/.exec(line)![1])).toEqual([
+      'CASH SALE 1E4MKM2FRQTAK',
+      'CASH SALE CYC5NR6CGNNJY',
+      'CASH SALE 4QK9G2140CX7S',
+      'CASH SALE 54CRMJ8B213K9',
+      'CASH SALE E3KTA9EFSX13V',
+    ]);
+    expect(imported.stderr).toContain('nothing was sent');
+    const entries = await books(
+      'je',
+      'list',
+      '--from',
+      '2000-01-01',
+      '--to',
+      '2030-12-31',
+      '-o',
+      'json',
+      ...where,
+    );
+    expect(JSON.parse(entries.stdout)).toEqual([]);
+  });
+});
