@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecords.js';
 import { chartFiller, readChartFile } from './chartFile.js';
+import { looksLikeGnuCash, readGnuCash } from './gnucash.js';
 import { looksLikeIif, readIif } from './iif.js';
 import {
   EntryGrouper,
@@ -17,7 +18,7 @@ import {
 } from './ledgerCsv.js';
 
 /** The export formats books reads (`--format`); `auto` tells them apart by their first line. */
-export const LEDGER_FORMATS = ['auto', 'books', 'iif'] as const;
+export const LEDGER_FORMATS = ['auto', 'books', 'iif', 'gnucash'] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 
 export interface ReadOptions {
@@ -26,6 +27,7 @@ export interface ReadOptions {
   /** `--chart`: a CSV `code,name,type` giving the codes and types the export does not. */
   chartFile?: string;
   map?: Partial<Record<LedgerField, string>>;
+  /** `--date-format`; without it YYYY-MM-DD, or what a format that tells its dates finds. */
   dateFormat?: DateFormat;
   /** Decimals written with a comma: `1.234,56`. */
   decimalComma?: boolean;
@@ -79,7 +81,9 @@ export function formatOf(
   given: LedgerFormat | undefined,
 ): Exclude<LedgerFormat, 'auto'> {
   if (given !== undefined && given !== 'auto') return given;
-  return looksLikeIif(firstLineOf(file)) ? 'iif' : 'books';
+  const first = firstLineOf(file);
+  if (looksLikeIif(first)) return 'iif';
+  return looksLikeGnuCash(first) ? 'gnucash' : 'books';
 }
 
 const isReadFailure = (error: unknown): error is ReadFailure =>
@@ -107,11 +111,19 @@ export async function* readLedger(
     );
   }
   const format = formatOf(file, options.format);
-  if (format === 'iif' && options.format !== 'iif') {
-    result.notes.push('read as IIF (QuickBooks Desktop): its first line is an IIF header');
+  if (format !== 'books' && options.format !== format) {
+    result.notes.push(
+      format === 'iif'
+        ? 'read as IIF (QuickBooks Desktop): its first line is an IIF header'
+        : 'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+    );
   }
   const entries =
-    format === 'iif' ? readIifLedger(file, options, result) : readBooksCsv(file, options, result);
+    format === 'iif'
+      ? readIifLedger(file, options, result)
+      : format === 'gnucash'
+        ? readGnuCashLedger(file, options, result)
+        : readBooksCsv(file, options, result);
   if (!fill) {
     yield* entries;
     return;
@@ -145,6 +157,39 @@ async function* readIifLedger(
         const lists = [...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`);
         if (lists.length > 0)
           result.notes.push(`IIF: lists that are not the books left out: ${lists.join(', ')}`);
+      },
+    );
+  } catch (error) {
+    if (!isReadFailure(error)) throw error;
+    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+  }
+}
+
+async function* readGnuCashLedger(
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  const report = (problem: Problem) => reportProblem(result, problem);
+  try {
+    yield* readGnuCash(
+      file,
+      {
+        ...(options.encoding !== undefined && { encoding: options.encoding }),
+        ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+      },
+      report,
+      (line) => (result.lines = line),
+      (hash, facts) => {
+        result.hash = hash;
+        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        result.notes.push(
+          `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${facts.dateFormat}; accounts by full name, typed by their top-level name`,
+        );
+        if (facts.zeroSplits > 0)
+          result.notes.push(
+            `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out`,
+          );
       },
     );
   } catch (error) {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, temporaryHome } from '../helpers/cli.js';
 
@@ -33,6 +34,20 @@ function iifTotals(file: string): Map<string, number> {
     totals.set(account, (totals.get(account) ?? 0) + cents);
   }
   for (const [account, cents] of totals) if (cents === 0) totals.delete(account);
+  return totals;
+}
+
+/** Per GnuCash full account name, the sum in cents of its splits' Amount Num. */
+function gnucashTotals(file: string): Map<string, number> {
+  const [header, ...rows] = parse(readFileSync(file)) as string[][];
+  const account = header!.indexOf('Full Account Name');
+  const amount = header!.indexOf('Amount Num.');
+  const totals = new Map<string, number>();
+  for (const row of rows) {
+    const cents = Math.round(Number(row[amount]!.replace(/,/g, '')) * 100);
+    totals.set(row[account]!, (totals.get(row[account]!) ?? 0) + cents);
+  }
+  for (const [name, cents] of totals) if (cents === 0) totals.delete(name);
   return totals;
 }
 
@@ -100,6 +115,15 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(imported.stderr).toContain('read as IIF (QuickBooks Desktop)');
     expect(imported.stderr).toContain('reconciled');
     expect(await trialBalance(where)).toEqual(iifTotals(file));
+  });
+
+  it('gnucash_transactions_export_ledger-explorer.csv: the trial balance equals the file’s own totals, to the cent', async () => {
+    const file = path.join(REALWORLD, 'gnucash_transactions_export_ledger-explorer.csv');
+    const { imported, where } = await importInto('ledger-explorer', file);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as GnuCash');
+    expect(imported.stderr).toContain('dates MM/DD/YYYY');
+    expect(await trialBalance(where)).toEqual(gnucashTotals(file));
   });
 
   it('iif_square-bridge_cash_sales.iif: its 5 unbalanced transactions are listed, exit 3, nothing sent', async () => {

@@ -38,9 +38,10 @@ export const importOptions = {
     '--map <target=Header,...>',
     "map this file's headers to ours, e.g. account=GL Account,amount=Net",
   ),
-  dateFormat: text('--date-format <format>', 'YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY', {
-    default: 'YYYY-MM-DD',
-  }),
+  dateFormat: text(
+    '--date-format <format>',
+    'YYYY-MM-DD (the default), MM/DD/YYYY or DD/MM/YYYY; a GnuCash export: told by its dates',
+  ),
   decimalComma: flag('--decimal-comma', 'amounts write decimals with a comma: 1.234,56'),
   encoding: text(
     '--encoding <name>',
@@ -91,7 +92,7 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       format: (flags.format ?? 'auto') as LedgerFormat,
       ...(flags.chart !== undefined && { chartFile: path.resolve(flags.chart) }),
       map,
-      dateFormat: (flags.dateFormat ?? 'YYYY-MM-DD') as DateFormat,
+      ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
       decimalComma: Boolean(flags.decimalComma),
       ...(flags.encoding !== undefined && { encoding: flags.encoding }),
     },

@@ -1,0 +1,206 @@
+import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
+import { parseRecords } from './csvRecords.js';
+import {
+  EntryGrouper,
+  parseLedgerDate,
+  type DateFormat,
+  type LedgerEntry,
+  type Problem,
+} from './ledgerCsv.js';
+
+/**
+ * GnuCash's "Export Transactions to CSV", simple and full layouts: a row per split under the
+ * header `Date, Transaction ID, Number, Description, Notes, Commodity/Currency, Void Reason,
+ * Action, Memo, Full Account Name, Account Name, Amount With Sym, Amount Num., …`.
+ *
+ * - The transaction's fields (date, id, number, description, notes, currency) are on its first
+ *   split only, in the simple layout: they are filled down to the splits after it.
+ * - A split posts `Amount Num.` (`Value Num.` in the full layout, the amount in the
+ *   transaction's currency) to its full account name (`Assets:Current Assets:Checking`):
+ *   positive is a debit. The top-level name gives the class (Assets, Liabilities, Equity,
+ *   Income, Expenses), which stands for its most general type. Splits of zero are left out.
+ * - Dates are in the exporter's locale: MM/DD/YYYY or DD/MM/YYYY, told apart over the whole
+ *   file (a day over 12), or ISO days. A file whose dates read both ways needs `--date-format`.
+ * - More than one currency is refused: the platform keeps one per entity.
+ */
+
+/** GnuCash's column names without case, spaces or punctuation: `Amount Num.` → `amountnum`. */
+const normalizeHeader = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The class of a GnuCash top-level account name, or undefined (Trading, Orphan…). */
+const CLASS_OF_TOP: Record<string, string> = {
+  assets: 'asset',
+  asset: 'asset',
+  liabilities: 'liability',
+  liability: 'liability',
+  equity: 'equity',
+  income: 'income',
+  revenue: 'income',
+  expenses: 'expense',
+  expense: 'expense',
+};
+
+/** True when a CSV header is GnuCash's transaction export. */
+export function looksLikeGnuCash(headerLine: string): boolean {
+  const header = headerLine.split(/[,;\t]/).map(normalizeHeader);
+  return header.includes('transactionid') && header.includes('fullaccountname');
+}
+
+export interface GnuCashFacts {
+  transactions: number;
+  zeroSplits: number;
+  dateFormat: DateFormat;
+}
+
+/** The date order of a file's dates: the one a day over 12 shows, else undefined (both read). */
+async function dateOrderOf(
+  file: string,
+  encoding: string | undefined,
+): Promise<DateFormat | 'ambiguous' | undefined> {
+  let monthFirst = false;
+  let dayFirst = false;
+  let slashed = false;
+  let dateColumn = -1;
+  for await (const { records } of parseRecords(
+    file,
+    encoding === undefined ? {} : { encoding },
+    () => {},
+  )) {
+    for (const record of records) {
+      if (dateColumn < 0) {
+        dateColumn = record.map(normalizeHeader).indexOf('date');
+        continue;
+      }
+      const match = /^(\d{1,2})\/(\d{1,2})\/\d{4}$/.exec((record[dateColumn] ?? '').trim());
+      if (!match) continue;
+      slashed = true;
+      if (Number(match[1]) > 12) dayFirst = true;
+      if (Number(match[2]) > 12) monthFirst = true;
+    }
+  }
+  if (!slashed) return undefined;
+  if (monthFirst === dayFirst) return 'ambiguous';
+  return monthFirst ? 'MM/DD/YYYY' : 'DD/MM/YYYY';
+}
+
+/** The entries of a GnuCash transaction export, streamed; problems go to `report`. */
+export async function* readGnuCash(
+  file: string,
+  options: { encoding?: string; dateFormat?: DateFormat },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: GnuCashFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const order = options.dateFormat ?? (await dateOrderOf(file, options.encoding)) ?? 'YYYY-MM-DD';
+  if (order === 'ambiguous') {
+    report({
+      fileLine: 1,
+      message:
+        'the dates read both as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): pass --date-format',
+    });
+    return;
+  }
+  const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order };
+  const ready: LedgerEntry[] = [];
+  const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
+  let column: ((name: string) => number) | undefined;
+  let current = { id: '', date: '', dateText: '', description: '', notes: '', currency: '' };
+  let firstCurrency: { code: string; line: number } | undefined;
+  let hash = '';
+  for await (const { records, lines } of parseRecords(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    (digest) => (hash = digest),
+  )) {
+    for (let i = 0; i < records.length; i += 1) {
+      const record = records[i]!;
+      const fileLine = lines[i]!;
+      onLine(fileLine);
+      if (!column) {
+        const header = record.map(normalizeHeader);
+        column = (name) => header.indexOf(name);
+        if (column('fullaccountname') < 0 || (column('valuenum') < 0 && column('amountnum') < 0)) {
+          report({
+            fileLine,
+            message: `not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: ${record.join(', ')})`,
+          });
+          return;
+        }
+        continue;
+      }
+      const field = (name: string) => {
+        const at = column!(name);
+        return at < 0 ? '' : (record[at] ?? '').trim();
+      };
+      if (record.every((f) => f.trim() === '')) continue;
+      const id = field('transactionid');
+      if (id !== '' && id !== current.id) {
+        facts.transactions += 1;
+        current = {
+          id,
+          dateText: field('date'),
+          date: parseLedgerDate(field('date'), order) ?? '',
+          description: field('description'),
+          notes: field('notes'),
+          currency: field('commoditycurrency'),
+        };
+        if (current.date === '')
+          report({ fileLine, message: `date "${current.dateText}" is not a date (${order})` });
+        const code = current.currency.replace(/^CURRENCY::/, '');
+        if (code !== '') {
+          if (!firstCurrency) firstCurrency = { code, line: fileLine };
+          else if (code !== firstCurrency.code)
+            report({
+              fileLine,
+              message: `a second currency, ${code} (line ${firstCurrency.line} is in ${firstCurrency.code}): an entity keeps its books in one`,
+            });
+        }
+      } else if (current.id === '') {
+        report({
+          fileLine,
+          message: 'a split before any transaction (its Transaction ID is empty)',
+        });
+        continue;
+      }
+      if (current.date === '') continue;
+      const account = field('fullaccountname');
+      if (account === '') {
+        report({ fileLine, message: 'the Full Account Name is empty' });
+        continue;
+      }
+      const amountText = column('valuenum') >= 0 ? field('valuenum') : field('amountnum');
+      let cents;
+      try {
+        cents = parseAmountText(amountText);
+      } catch (error) {
+        if (!(error instanceof InvalidAmountError)) throw error;
+        report({ fileLine, message: `the amount ${error.message}` });
+        continue;
+      }
+      if (cents === null || cents === 0) {
+        facts.zeroSplits += 1;
+        continue;
+      }
+      const memo = field('memo');
+      grouper.add({
+        fileLine,
+        date: current.date,
+        account,
+        accountCode: undefined,
+        accountName: undefined,
+        accountType: CLASS_OF_TOP[account.split(':')[0]!.trim().toLowerCase()],
+        debitCents: cents > 0 ? cents : ZERO_CENTS,
+        creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+        description: memo || current.description,
+        memo: [current.description, current.notes].filter(Boolean).join(' — '),
+        classes: [],
+        entry: current.id,
+      });
+    }
+    yield* ready;
+    ready.length = 0;
+  }
+  grouper.finish();
+  yield* ready;
+  onEnd(hash, facts);
+}

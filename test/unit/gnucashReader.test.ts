@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatOf, newReadResult, readLedger, type ReadOptions } from '../../src/migrate/reader.js';
+
+/*
+ * Fixtures written from GnuCash's description of "Export Transactions to CSV": a row per split;
+ * in the simple layout the transaction's fields are on its first split only; amounts signed,
+ * positive a debit; full account names joined by ':'.
+ */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'books-gnucash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+const SIMPLE =
+  'Date,Transaction ID,Number,Description,Notes,Commodity/Currency,Void Reason,Action,Memo,Full Account Name,Account Name,Amount With Sym,Amount Num.,Reconcile,Reconcile Date,Rate/Price';
+const FULL =
+  'Date,Transaction ID,Number,Description,Notes,Commodity/Currency,Void Reason,Action,Memo,Full Account Name,Account Name,Amount With Sym,Amount Num.,Value With Sym,Value Num.,Reconcile,Reconcile Date,Rate/Price';
+const fileOf = (lines: string[]) => {
+  const file = path.join(dir, `g${(count += 1)}.csv`);
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+};
+
+async function read(file: string, options: ReadOptions = {}) {
+  const result = newReadResult();
+  const entries = [];
+  for await (const entry of readLedger(file, options, result)) entries.push(entry);
+  const problems = [...result.problems]
+    .sort((a, b) => a.fileLine - b.fileLine)
+    .map((p) => `${p.fileLine}: ${p.message}`);
+  return { entries, problems, notes: result.notes };
+}
+
+describe('reading a GnuCash transaction export', () => {
+  it('fills the transaction down its splits, types accounts by their top-level name, and tells the dates', async () => {
+    const file = fileOf([
+      SIMPLE,
+      '01/02/2017,t1,,Paycheck,January,CURRENCY::USD,,,,Assets:Current Assets:Checking,Checking,"$2,000.00","2,000.00",n,,1.00',
+      ',,,,,,,,Gross,Income:Salary,Salary,"-$2,500.00","-2,500.00",n,,1.00',
+      ',,,,,,,,,Expenses:Taxes:Federal,Federal,$500.00,500.00,n,,1.00',
+      ',,,,,,,,,Expenses:Bank Service Charge,Fees,$0.00,0.00,n,,1.00',
+      '01/29/2017,t2,101,Rent,,CURRENCY::USD,,,,Expenses:Rent,Rent,$900.00,900.00,n,,1.00',
+      ',,,,,,,,,Liabilities:Credit Card,Credit Card,-$900.00,-900.00,n,,1.00',
+    ]);
+    const { entries, problems, notes } = await read(file);
+    expect(problems).toEqual([]);
+    expect(notes).toEqual([
+      'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+      'GnuCash: 2 transactions, dates MM/DD/YYYY; accounts by full name, typed by their top-level name',
+      'GnuCash: 1 split of zero left out',
+    ]);
+    expect(entries.map((e) => [e.entry, e.date, e.memo])).toEqual([
+      ['t1', '2017-01-02', 'Paycheck — January'],
+      ['t2', '2017-01-29', 'Rent'],
+    ]);
+    expect(
+      entries[0]!.lines.map((l) => [
+        l.account,
+        l.accountType,
+        l.debitCents,
+        l.creditCents,
+        l.description,
+      ]),
+    ).toEqual([
+      ['Assets:Current Assets:Checking', 'asset', 200000, 0, 'Paycheck'],
+      ['Income:Salary', 'income', 0, 250000, 'Gross'],
+      ['Expenses:Taxes:Federal', 'expense', 50000, 0, 'Paycheck'],
+    ]);
+    expect(entries[1]!.lines[1]).toMatchObject({
+      account: 'Liabilities:Credit Card',
+      accountType: 'liability',
+    });
+  });
+
+  it('reads the full layout by its transaction value, and day-first dates', async () => {
+    const file = fileOf([
+      FULL,
+      '13/02/2018,t1,,Lunch,,CURRENCY::EUR,,,,Expenses:Dining,Dining,€12.50,12.50,€12.50,12.50,n,,1.00',
+      '13/02/2018,t1,,Lunch,,CURRENCY::EUR,,,,Assets:Cash,Cash,-€12.50,-12.50,-€12.50,-12.50,n,,1.00',
+    ]);
+    const { entries, problems } = await read(file, { format: 'gnucash' });
+    expect(problems).toEqual([]);
+    expect(entries[0]).toMatchObject({ date: '2018-02-13' });
+    expect(entries[0]!.lines.map((l) => [l.debitCents, l.creditCents])).toEqual([
+      [1250, 0],
+      [0, 1250],
+    ]);
+  });
+
+  it('refuses dates that read both ways unless --date-format says which', async () => {
+    const lines = [
+      SIMPLE,
+      '01/02/2017,t1,,A,,CURRENCY::USD,,,,Assets:Cash,Cash,$1.00,1.00,n,,1.00',
+      ',,,,,,,,,Income:Sales,Sales,-$1.00,-1.00,n,,1.00',
+    ];
+    expect((await read(fileOf(lines))).problems).toEqual([
+      '1: the dates read both as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): pass --date-format',
+    ]);
+    const told = await read(fileOf(lines), { dateFormat: 'DD/MM/YYYY' });
+    expect(told.entries[0]!.date).toBe('2017-02-01');
+  });
+
+  it('refuses a second currency, unbalanced transactions and splits out of place, all in one pass', async () => {
+    const file = fileOf([
+      SIMPLE,
+      ',,,,,,,,,Assets:Cash,Cash,$1.00,1.00,n,,1.00',
+      '01/13/2017,t1,,A,,CURRENCY::USD,,,,Assets:Cash,Cash,$1.00,1.00,n,,1.00',
+      ',,,,,,,,,Income:Sales,Sales,-$2.00,-2.00,n,,1.00',
+      '01/14/2017,t2,,B,,CURRENCY::CAD,,,,Assets:Cash,Cash,$1.00,1.00,n,,1.00',
+      ',,,,,,,,,,Sales,-$1.00,-1.00,n,,1.00',
+      ',,,,,,,,,Income:Sales,Sales,-$1.00,one,n,,1.00',
+      '02/30/2017,t3,,C,,CURRENCY::USD,,,,Assets:Cash,Cash,$1.00,1.00,n,,1.00',
+    ]);
+    const { problems } = await read(file);
+    expect(problems).toEqual([
+      '2: a split before any transaction (its Transaction ID is empty)',
+      '3: entry "t1" (lines 3–4) does not balance: debits 1.00, credits 2.00',
+      '5: a second currency, CAD (line 3 is in USD): an entity keeps its books in one',
+      '5: entry "t2" (line 5) is a single line: an entry needs two (debits 1.00, credits 0.00)',
+      '6: the Full Account Name is empty',
+      '7: the amount "one" is not an amount',
+      '8: date "02/30/2017" is not a date (MM/DD/YYYY)',
+    ]);
+  });
+
+  it('is told apart by its header, and a header without its columns is not taken for it', async () => {
+    expect(formatOf(fileOf([SIMPLE]), 'auto')).toBe('gnucash');
+    expect(formatOf(fileOf(['date,account,debit,credit']), 'auto')).toBe('books');
+    const { problems } = await read(fileOf(['Date,Transaction ID,Description']), {
+      format: 'gnucash',
+    });
+    expect(problems).toEqual([
+      '1: not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: Date, Transaction ID, Description)',
+    ]);
+  });
+});
