@@ -87,3 +87,30 @@ export function chartFiller(accounts: readonly ChartFileAccount[]): (line: Ledge
     }
   };
 }
+
+/**
+ * `--code-ranges 1=asset,2=liability,4=income`: a type for each account whose code starts with
+ * the digits given (the longest that fits), when neither the export nor `--chart` typed it.
+ */
+export function codeRangeFiller(ranges: readonly [string, string][]): (line: LedgerLine) => void {
+  const longestFirst = [...ranges].sort((a, b) => b[0].length - a[0].length);
+  return (line) => {
+    if (line.accountType !== undefined || line.accountCode === undefined) return;
+    const code = line.accountCode;
+    const range = longestFirst.find(([prefix]) => code.startsWith(prefix));
+    if (range) line.accountType = range[1];
+  };
+}
+
+/** `--code-ranges` as typed: `PREFIX=TYPE,…`; throws with what is wrong. */
+export function parseCodeRanges(text: string): [string, string][] {
+  return text.split(',').map((part) => {
+    const [prefix = '', type = ''] = part.split('=').map((p) => p.trim());
+    if (!/^\d+$/.test(prefix) || !accountTypeOf(type)) {
+      throw new Error(
+        `--code-ranges takes DIGITS=TYPE,… (e.g. 1=asset,2=liability,4=income), not "${part.trim()}"`,
+      );
+    }
+    return [prefix, type];
+  });
+}

@@ -1,8 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecords.js';
-import { chartFiller, readChartFile } from './chartFile.js';
+import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
 import { looksLikeGnuCash, readGnuCash } from './gnucash.js';
 import { looksLikeIif, readIif } from './iif.js';
+import { looksLikeNominalLedger, readNominalLedger } from './nominalLedger.js';
 import {
   EntryGrouper,
   isProblem,
@@ -18,7 +19,7 @@ import {
 } from './ledgerCsv.js';
 
 /** The export formats books reads (`--format`); `auto` tells them apart by their first line. */
-export const LEDGER_FORMATS = ['auto', 'books', 'iif', 'gnucash'] as const;
+export const LEDGER_FORMATS = ['auto', 'books', 'iif', 'gnucash', 'nominal-ledger'] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 
 export interface ReadOptions {
@@ -26,6 +27,10 @@ export interface ReadOptions {
   format?: LedgerFormat;
   /** `--chart`: a CSV `code,name,type` giving the codes and types the export does not. */
   chartFile?: string;
+  /** `--code-ranges 1=asset,2=liability,…`: types by the leading digits of account codes. */
+  codeRanges?: readonly [string, string][];
+  /** `--offset-account`: the other side of every row of a single-sided report. */
+  offsetAccount?: string;
   map?: Partial<Record<LedgerField, string>>;
   /** `--date-format`; without it YYYY-MM-DD, or what a format that tells its dates finds. */
   dateFormat?: DateFormat;
@@ -60,14 +65,14 @@ export const newReadResult = (): ReadResult => ({
   notes: [],
 });
 
-/** The file's first line (its first 4 kB), to tell formats apart; '' when unreadable. */
-function firstLineOf(file: string): string {
+/** The file's first 4 kB, to tell formats apart; '' when unreadable. */
+function headOf(file: string): string {
   let descriptor: number | undefined;
   try {
     descriptor = openSync(file, 'r');
     const head = Buffer.alloc(4096);
     const read = readSync(descriptor, head, 0, head.length, 0);
-    return head.subarray(0, read).toString('latin1').split(/\r?\n/)[0] ?? '';
+    return head.subarray(0, read).toString('latin1');
   } catch {
     return '';
   } finally {
@@ -81,9 +86,11 @@ export function formatOf(
   given: LedgerFormat | undefined,
 ): Exclude<LedgerFormat, 'auto'> {
   if (given !== undefined && given !== 'auto') return given;
-  const first = firstLineOf(file);
+  const head = headOf(file);
+  const first = head.split(/\r?\n/)[0] ?? '';
   if (looksLikeIif(first)) return 'iif';
-  return looksLikeGnuCash(first) ? 'gnucash' : 'books';
+  if (looksLikeGnuCash(first)) return 'gnucash';
+  return looksLikeNominalLedger(head) ? 'nominal-ledger' : 'books';
 }
 
 const isReadFailure = (error: unknown): error is ReadFailure =>
@@ -100,22 +107,25 @@ export async function* readLedger(
   options: ReadOptions,
   result: ReadResult,
 ): AsyncGenerator<LedgerEntry> {
-  let fill: ((line: LedgerLine) => void) | undefined;
+  const fillers: ((line: LedgerLine) => void)[] = [];
   if (options.chartFile !== undefined) {
     const chart = readChartFile(options.chartFile);
     for (const problem of chart.problems) reportProblem(result, problem);
     if (chart.problems.length > 0) return;
-    fill = chartFiller(chart.accounts);
+    fillers.push(chartFiller(chart.accounts));
     result.notes.push(
       `${chart.accounts.length} accounts named, coded and typed by ${options.chartFile}`,
     );
   }
+  if (options.codeRanges !== undefined) fillers.push(codeRangeFiller(options.codeRanges));
   const format = formatOf(file, options.format);
   if (format !== 'books' && options.format !== format) {
     result.notes.push(
       format === 'iif'
         ? 'read as IIF (QuickBooks Desktop): its first line is an IIF header'
-        : 'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+        : format === 'gnucash'
+          ? 'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name'
+          : 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
     );
   }
   const entries =
@@ -123,13 +133,15 @@ export async function* readLedger(
       ? readIifLedger(file, options, result)
       : format === 'gnucash'
         ? readGnuCashLedger(file, options, result)
-        : readBooksCsv(file, options, result);
-  if (!fill) {
+        : format === 'nominal-ledger'
+          ? readNominalLedgerReport(file, options, result)
+          : readBooksCsv(file, options, result);
+  if (fillers.length === 0) {
     yield* entries;
     return;
   }
   for await (const entry of entries) {
-    entry.lines.forEach(fill);
+    for (const line of entry.lines) for (const fill of fillers) fill(line);
     yield entry;
   }
 }
@@ -157,6 +169,44 @@ async function* readIifLedger(
         const lists = [...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`);
         if (lists.length > 0)
           result.notes.push(`IIF: lists that are not the books left out: ${lists.join(', ')}`);
+      },
+    );
+  } catch (error) {
+    if (!isReadFailure(error)) throw error;
+    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+  }
+}
+
+async function* readNominalLedgerReport(
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  const report = (problem: Problem) => reportProblem(result, problem);
+  try {
+    yield* readNominalLedger(
+      file,
+      {
+        ...(options.encoding !== undefined && { encoding: options.encoding }),
+        ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+        ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
+      },
+      report,
+      (line) => (result.lines = line),
+      (hash, facts) => {
+        result.hash = hash;
+        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        result.notes.push(
+          `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${facts.dateFormat}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
+        );
+        if (facts.zeroRows > 0)
+          result.notes.push(
+            `nominal ledger: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+          );
+        if (facts.sharedNames > 0)
+          result.notes.push(
+            `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
+          );
       },
     );
   } catch (error) {

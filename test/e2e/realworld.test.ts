@@ -51,6 +51,39 @@ function gnucashTotals(file: string): Map<string, number> {
   return totals;
 }
 
+/**
+ * Per account of a nominal ledger report, its running balance where its section ends (the
+ * report's own total), in cents; a name two codes share is told apart by its code.
+ */
+function nominalLedgerTotals(file: string): Map<string, number> {
+  const sections: { code: string; name: string; cents: number }[] = [];
+  let balanceColumn = -1;
+  for (const row of parse(readFileSync(file), { relax_column_count: true }) as string[][]) {
+    const heading = row.map((c) => /^Account: (\S+) - (.+)$/.exec(c.trim())).find(Boolean);
+    if (heading) {
+      sections.push({ code: heading[1]!, name: heading[2]!.trim(), cents: 0 });
+      continue;
+    }
+    if (row.some((c) => c.trim() === 'Balance'))
+      balanceColumn = row.findIndex((c) => c.trim() === 'Balance');
+    const balance = (row[balanceColumn] ?? '').trim();
+    if (sections.length > 0 && balanceColumn >= 0 && /^-?[\d,]+\.\d\d$/.test(balance))
+      sections.at(-1)!.cents = Math.round(Number(balance.replace(/,/g, '')) * 100);
+  }
+  const codes = new Map<string, number>();
+  for (const s of sections)
+    codes.set(s.name.toLowerCase(), (codes.get(s.name.toLowerCase()) ?? 0) + 1);
+  const totals = new Map<string, number>();
+  for (const s of sections) {
+    if (s.cents === 0) continue;
+    totals.set(
+      (codes.get(s.name.toLowerCase()) ?? 0) > 1 ? `${s.name} (${s.code})` : s.name,
+      s.cents,
+    );
+  }
+  return totals;
+}
+
 describe.skipIf(!present)('real exports import as they are', () => {
   const home = temporaryHome();
   const books = (...args: string[]) => runBooks(args, home.env);
@@ -124,6 +157,35 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(imported.stderr).toContain('read as GnuCash');
     expect(imported.stderr).toContain('dates MM/DD/YYYY');
     expect(await trialBalance(where)).toEqual(gnucashTotals(file));
+  });
+
+  it('nominal_ledger_transaction_history_nibe_2018_excerpt.csv (single-sided: an excerpt): each account ends at the report’s own balance', async () => {
+    const file = path.join(REALWORLD, 'nominal_ledger_transaction_history_nibe_2018_excerpt.csv');
+    const entity = 'nibe-marketing';
+    expect((await books('sandbox', 'entity', 'create', entity, '-w', 'Real Exports')).code).toBe(0);
+    const where = ['-w', 'Real Exports', '-e', entity];
+    // Rows whose other sides the excerpt cut go against an account the user makes for them.
+    expect(
+      (await books('coa', 'create', '--name', 'Report Offset', '--type', 'Equity', ...where)).code,
+    ).toBe(0);
+    const imported = await books(
+      'je',
+      'import',
+      file,
+      '--create-missing-accounts',
+      ...where,
+      '--offset-account',
+      'Report Offset',
+      // The report carries no types: the user gives them by code, as its chart is laid out.
+      '--code-ranges',
+      '1=income,11=cogs,14=expense,15=income,17=cogs,19=expense,2=expense,4=expense,5=expense,6=fixed assets',
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as a nominal ledger report');
+    const expected = nominalLedgerTotals(file);
+    const sum = [...expected.values()].reduce((a, b) => a + b, 0);
+    expected.set('Report Offset', -sum);
+    expect(await trialBalance(where)).toEqual(expected);
   });
 
   it('iif_square-bridge_cash_sales.iif: its 5 unbalanced transactions are listed, exit 3, nothing sent', async () => {

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chartFiller, readChartFile } from '../../src/migrate/chartFile.js';
+import {
+  chartFiller,
+  codeRangeFiller,
+  parseCodeRanges,
+  readChartFile,
+} from '../../src/migrate/chartFile.js';
 import { parseIifDate } from '../../src/migrate/iif.js';
 import { formatOf, newReadResult, readLedger, type ReadOptions } from '../../src/migrate/reader.js';
 
@@ -255,5 +260,26 @@ describe('a chart file (--chart)', () => {
     } as never;
     fill(line);
     expect(line).toMatchObject({ account: 'Cash', accountType: 'Equity' });
+  });
+
+  it('--code-ranges types coded accounts by their longest matching leading digits', () => {
+    const fill = codeRangeFiller(parseCodeRanges('1=asset, 11=cogs,4=income'));
+    const lineOf = (accountCode: string | undefined) =>
+      ({ account: 'x', accountCode, accountType: undefined }) as unknown as Parameters<
+        typeof fill
+      >[0];
+    const lines = ['1000', '1100', '4000', '9000', undefined].map(lineOf);
+    lines.forEach(fill);
+    expect(lines.map((l) => l.accountType)).toEqual([
+      'asset',
+      'cogs',
+      'income',
+      undefined,
+      undefined,
+    ]);
+    expect(() => parseCodeRanges('1=asset,x=income')).toThrow(
+      '--code-ranges takes DIGITS=TYPE,… (e.g. 1=asset,2=liability,4=income), not "x=income"',
+    );
+    expect(() => parseCodeRanges('1=stuff')).toThrow('not "1=stuff"');
   });
 });

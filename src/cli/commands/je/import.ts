@@ -2,6 +2,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import type { ImportRequest } from '../../../migrate/index.js';
 import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../migrate/ledgerCsv.js';
+import { parseCodeRanges } from '../../../migrate/chartFile.js';
 import { LEDGER_FORMATS, type LedgerFormat } from '../../../migrate/reader.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
@@ -11,6 +12,8 @@ import { importWith } from '../../importing.js';
 export interface ImportFlags {
   format?: string | undefined;
   chart?: string | undefined;
+  codeRanges?: string | undefined;
+  offsetAccount?: string | undefined;
   basis?: string | undefined;
   dryRun?: boolean | undefined;
   map?: string | undefined;
@@ -32,6 +35,14 @@ export const importOptions = {
   chart: text(
     '--chart <file>',
     'a CSV code,name,type giving the codes and types of accounts the export leaves untyped',
+  ),
+  codeRanges: text(
+    '--code-ranges <digits=type,...>',
+    'types by the leading digits of account codes, e.g. 1=asset,2=liability,4=income',
+  ),
+  offsetAccount: text(
+    '--offset-account <account>',
+    'the other side of every row of a single-sided report (a nominal ledger excerpt)',
   ),
   dryRun: flag('--dry-run', 'check the file only; send nothing'),
   map: text(
@@ -78,6 +89,12 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
   const concurrency = Number(flags.concurrency ?? 4);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
     throw new UsageError('--concurrency must be 1 to 16');
+  let codeRanges;
+  try {
+    codeRanges = flags.codeRanges === undefined ? undefined : parseCodeRanges(flags.codeRanges);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   let map;
   try {
     map = parseMapOption(flags.map);
@@ -91,6 +108,8 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
     read: {
       format: (flags.format ?? 'auto') as LedgerFormat,
       ...(flags.chart !== undefined && { chartFile: path.resolve(flags.chart) }),
+      ...(codeRanges && { codeRanges }),
+      ...(flags.offsetAccount !== undefined && { offsetAccount: flags.offsetAccount.trim() }),
       map,
       ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
       decimalComma: Boolean(flags.decimalComma),

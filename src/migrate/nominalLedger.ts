@@ -1,0 +1,322 @@
+import {
+  addCents,
+  formatCents,
+  InvalidAmountError,
+  negateCents,
+  parseAmountText,
+  subtractCents,
+  sumCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../core/money.js';
+import { parseRecords } from './csvRecords.js';
+import {
+  accountKey,
+  parseLedgerDate,
+  type DateFormat,
+  type LedgerEntry,
+  type LedgerLine,
+  type Problem,
+} from './ledgerCsv.js';
+
+/**
+ * A "Nominal Ledger Transaction History" (General Ledger) report saved as CSV, as Sage-style
+ * ERPs print it: a title block, then one section per account — a row `Account: CODE - NAME`,
+ * a column header row (`Reference, Details, Doc Date, Post Date, Debit, Credit, Balance`…), an
+ * `Opening Balance as at :DATE` row, the account's rows with a running balance — and a footer
+ * (`Printed on…`, `Page N of M`).
+ *
+ * - Each row is one side of a transaction, whose other sides are in other sections. They are
+ *   paired by Reference and date: the rows of a reference on a day are one entry, which must
+ *   balance. A report that is single-sided (an excerpt, or one account's report) is read with
+ *   `--offset-account A`: each row becomes an entry against A.
+ * - Rows are held until the whole report is read (their sides are in later sections): a report
+ *   of a few hundred thousand rows fits; larger ledgers should come as a journal export.
+ * - Each section's running balance is checked against its rows: a report whose rows do not
+ *   make its balances (an edited or cut report) is refused, section by section.
+ * - An opening balance that is not zero becomes a line dated that day, against the offset
+ *   account (without one it is refused: it has no other side in the report).
+ * - Dates are DD/MM/YYYY or MM/DD/YYYY (told over the file, `--date-format` when both read),
+ *   two-digit years read as 20YY.
+ */
+
+export interface NominalLedgerFacts {
+  sections: number;
+  rows: number;
+  zeroRows: number;
+  dateFormat: DateFormat;
+  /** Names used by more than one code, each account then named with its code. */
+  sharedNames: number;
+}
+
+/** True when a report's first lines show a nominal ledger: its title, or `Account: X - Y` rows. */
+export function looksLikeNominalLedger(head: string): boolean {
+  return /nominal ledger/i.test(head) || /^[,;\t"]*Account: *[^,;\t]+ - /m.test(head);
+}
+
+interface Row {
+  fileLine: number;
+  account: string;
+  accountCode: string;
+  accountName: string;
+  date: string;
+  reference: string;
+  details: string;
+  cents: Cents;
+}
+
+const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
+const SECTION = /^\s*Account:\s*(\S+)\s+-\s+(.+?)\s*$/;
+
+/** The day of `D/M/Y` (Y of 2 or 4 digits) in the given order, or undefined. */
+function reportDate(text: string, order: DateFormat): string | undefined {
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text.trim());
+  if (!match) return parseLedgerDate(text, 'YYYY-MM-DD');
+  const year = match[3]!.length === 2 ? `20${match[3]}` : match[3];
+  return parseLedgerDate(`${match[1]}/${match[2]}/${year}`, order);
+}
+
+/** The entries of a nominal ledger report; problems go to `report`. */
+export async function* readNominalLedger(
+  file: string,
+  options: { encoding?: string; dateFormat?: DateFormat; offsetAccount?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: NominalLedgerFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const rows: Row[] = [];
+  const dates: string[] = [];
+  let hash = '';
+  let section:
+    | {
+        code: string;
+        name: string;
+        line: number;
+        opening: Cents;
+        sum: Cents;
+        balance: Cents | undefined;
+      }
+    | undefined;
+  let columns: Record<string, number> | undefined;
+  let sections = 0;
+  let zeroRows = 0;
+  const amount = (text: string | undefined, fileLine: number, what: string): Cents | undefined => {
+    try {
+      return parseAmountText(text ?? '') ?? ZERO_CENTS;
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `${what} ${error.message}` });
+      return undefined;
+    }
+  };
+  const closeSection = () => {
+    if (!section || section.balance === undefined) return;
+    const made = addCents(section.opening, section.sum);
+    if (made !== section.balance) {
+      report({
+        fileLine: section.line,
+        message: `account ${section.code} - ${section.name}: its rows make ${formatCents(made)}, its running balance ends at ${formatCents(section.balance)} (an edited or cut report)`,
+      });
+    }
+  };
+
+  for await (const { records, lines } of parseRecords(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    (digest) => (hash = digest),
+  )) {
+    for (let i = 0; i < records.length; i += 1) {
+      const record = records[i]!;
+      const fileLine = lines[i]!;
+      onLine(fileLine);
+      const cells = record.map((cell) => cell.trim());
+      const heading = cells.find((cell) => SECTION.test(cell));
+      if (heading) {
+        closeSection();
+        const [, code, name] = SECTION.exec(heading)!;
+        section = {
+          code: code!,
+          name: name!,
+          line: fileLine,
+          opening: ZERO_CENTS,
+          sum: ZERO_CENTS,
+          balance: undefined,
+        };
+        sections += 1;
+        columns = undefined;
+        continue;
+      }
+      if (!section) continue; // the title block
+      if (!columns) {
+        const names = cells.map(norm);
+        if (names.includes('debit') && names.includes('credit')) {
+          columns = Object.fromEntries(
+            names.map((name, at) => [name, at]).filter(([name]) => name !== ''),
+          );
+        }
+        continue;
+      }
+      if (cells.every((cell) => cell === '')) continue;
+      const opening = cells.find((cell) => /opening balance as at/i.test(cell));
+      const balance = amount(cells[columns.balance ?? -1], fileLine, 'the balance');
+      if (opening) {
+        if (balance !== undefined) section.opening = balance;
+        section.balance = balance;
+        if (balance !== undefined && balance !== 0) {
+          const date = /(\d{1,2}\/\d{1,2}\/\d{2,4})/.exec(opening)?.[1] ?? '';
+          dates.push(date);
+          rows.push({
+            fileLine,
+            account: accountKey(section.code, section.name),
+            accountCode: section.code,
+            accountName: section.name,
+            date,
+            reference: '',
+            details: 'Opening balance',
+            cents: balance,
+          });
+        }
+        continue;
+      }
+      const debit = amount(cells[columns.debit!], fileLine, 'the debit');
+      const credit = amount(cells[columns.credit!], fileLine, 'the credit');
+      if (debit === undefined || credit === undefined) continue;
+      const date = cells[columns.postdate ?? columns.date ?? columns.docdate ?? -1] ?? '';
+      if (date === '' && debit === 0 && credit === 0) continue; // a footer or a blank total row
+      const cents = subtractCents(debit, credit);
+      section.sum = addCents(section.sum, cents);
+      if (balance !== undefined) section.balance = balance;
+      if (cents === 0) {
+        zeroRows += 1;
+        continue;
+      }
+      dates.push(date);
+      rows.push({
+        fileLine,
+        account: accountKey(section.code, section.name),
+        accountCode: section.code,
+        accountName: section.name,
+        date,
+        reference: cells[columns.reference ?? -1] ?? '',
+        details: cells[columns.details ?? -1] ?? '',
+        cents,
+      });
+    }
+  }
+  closeSection();
+  if (sections === 0) {
+    report({
+      fileLine: 1,
+      message: 'not a nominal ledger report: no "Account: CODE - NAME" section',
+    });
+    return;
+  }
+
+  let order = options.dateFormat;
+  if (!order) {
+    const dayFirst = dates.some((d) => Number(/^(\d{1,2})\//.exec(d)?.[1]) > 12);
+    const monthFirst = dates.some((d) => Number(/^\d{1,2}\/(\d{1,2})\//.exec(d)?.[1]) > 12);
+    if (dayFirst && monthFirst) {
+      report({
+        fileLine: 1,
+        message:
+          'the dates read neither as DD/MM/YYYY nor as MM/DD/YYYY throughout: pass --date-format',
+      });
+      return;
+    }
+    if (!dayFirst && !monthFirst && dates.some((d) => d.includes('/'))) {
+      report({
+        fileLine: 1,
+        message:
+          'the dates read both as DD/MM/YYYY and as MM/DD/YYYY (no day is over 12): pass --date-format',
+      });
+      return;
+    }
+    order = monthFirst ? 'MM/DD/YYYY' : 'DD/MM/YYYY';
+  }
+
+  // Two codes under one name (an ERP allows it; a chart of accounts does not): each is named
+  // with its code, and said.
+  const codesOfName = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const key = row.accountName.toLowerCase();
+    codesOfName.set(key, (codesOfName.get(key) ?? new Set()).add(row.accountCode));
+  }
+  const shared = [...codesOfName].filter(([, codes]) => codes.size > 1);
+  for (const row of rows) {
+    if ((codesOfName.get(row.accountName.toLowerCase())?.size ?? 0) > 1) {
+      row.accountName = `${row.accountName} (${row.accountCode})`;
+      row.account = accountKey(row.accountCode, row.accountName);
+    }
+  }
+  const line = (row: Row, day: string, entry: string): LedgerLine => ({
+    fileLine: row.fileLine,
+    date: day,
+    account: row.account,
+    accountCode: row.accountCode,
+    accountName: row.accountName,
+    accountType: undefined,
+    debitCents: row.cents > 0 ? row.cents : ZERO_CENTS,
+    creditCents: row.cents < 0 ? negateCents(row.cents) : ZERO_CENTS,
+    description: row.details,
+    memo: row.details,
+    classes: [],
+    entry,
+  });
+  const offset = (row: Row, day: string, entry: string): LedgerLine => ({
+    ...line({ ...row, cents: negateCents(row.cents) }, day, entry),
+    account: options.offsetAccount!,
+    accountCode: undefined,
+    accountName: undefined,
+  });
+
+  // Pairing: by reference and day (or, with an offset account, every row on its own).
+  const entries = new Map<string, LedgerLine[]>();
+  for (const row of rows) {
+    const day = reportDate(row.date, order);
+    if (!day) {
+      report({ fileLine: row.fileLine, message: `date "${row.date}" is not a date (${order})` });
+      continue;
+    }
+    if (options.offsetAccount !== undefined) {
+      const entry = `${row.reference || 'row'} at line ${row.fileLine}`;
+      entries.set(entry, [line(row, day, entry), offset(row, day, entry)]);
+      continue;
+    }
+    if (row.reference === '') {
+      report({
+        fileLine: row.fileLine,
+        message: `a row without a Reference cannot be paired with its other side: pass --offset-account`,
+      });
+      continue;
+    }
+    const entry = `${row.reference} of ${day}`;
+    const lines = entries.get(entry) ?? [];
+    lines.push(line(row, day, entry));
+    entries.set(entry, lines);
+  }
+  for (const [entry, lines] of entries) {
+    const sum = sumCents(lines.map((l) => subtractCents(l.debitCents, l.creditCents)));
+    if (sum !== 0) {
+      report({
+        fileLine: lines[0]!.fileLine,
+        message: `reference ${entry}: its ${lines.length === 1 ? 'row (line' : 'rows (lines'} ${lines.map((l) => l.fileLine).join(', ')}) ${lines.length === 1 ? 'does' : 'do'} not balance: ${formatCents(sum)} left over; a single-sided report needs --offset-account`,
+      });
+      continue;
+    }
+    yield {
+      fileLine: lines[0]!.fileLine,
+      entry,
+      date: lines[0]!.date,
+      memo: lines[0]!.memo,
+      lines,
+    };
+  }
+  onEnd(hash, {
+    sections,
+    rows: rows.length,
+    zeroRows,
+    dateFormat: order,
+    sharedNames: shared.length,
+  });
+}
