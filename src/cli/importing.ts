@@ -1,4 +1,5 @@
 import { formatCents, subtractCents } from '../core/money.js';
+import type { DryRunPreview } from '../migrate/index.js';
 import type {
   ImportOutcome,
   ImportRequest,
@@ -32,7 +33,7 @@ export async function importWith(
   void ctx.io.stopSignal.then(() => interrupt.abort());
   const progress = progressLine(ctx);
   try {
-    return await runImport(
+    const outcome = await runImport(
       {
         api,
         scope: chosen,
@@ -52,9 +53,44 @@ export async function importWith(
       },
       request,
     );
+    if (outcome.preview) await showPreview(ctx, outcome.preview);
+    return outcome;
   } finally {
     progress.end();
   }
+}
+
+/**
+ * A dry run's preview: the first entries as they will be posted (stderr, for the person
+ * checking), then each account's net total (stdout, or JSON with both).
+ */
+async function showPreview(ctx: CommandContext, preview: DryRunPreview): Promise<void> {
+  if (!ctx.output.json) {
+    for (const entry of preview.firstEntries) {
+      ctx.output.note(
+        `  line ${entry.fileLine}  ${entry.date}  ${entry.entry ?? ''}${entry.memo ? `  ${entry.memo}` : ''}`,
+      );
+      for (const line of entry.lines) {
+        const side =
+          line.debitCents > 0
+            ? `Dr ${formatCents(line.debitCents)}`
+            : `Cr ${formatCents(line.creditCents)}`;
+        ctx.output.note(
+          `      ${line.account}  ${side}${line.description ? `  ${line.description}` : ''}`,
+        );
+      }
+    }
+  }
+  await ctx.output.table(
+    [
+      { header: 'File account', value: (a) => a.account },
+      { header: 'Type', value: (a) => a.type ?? '' },
+      { header: 'Lines', value: (a) => String(a.lines), align: 'right' },
+      { header: 'Debits − credits', value: (a) => formatCents(a.netCents), align: 'right' },
+    ],
+    preview.accounts,
+    { dryRun: true, ...preview },
+  );
 }
 
 /**

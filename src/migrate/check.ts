@@ -42,7 +42,12 @@ export interface LedgerSummary extends ReadResult {
   batches: BatchPlan[];
   startDate: string | undefined;
   endDate: string | undefined;
+  /** The file's first entries, for `--dry-run` to show as they will be posted. */
+  firstEntries: LedgerEntry[];
 }
+
+/** How many of the file's first entries a dry run shows. */
+export const PREVIEW_ENTRIES = 5;
 
 /** A class label problem, reported once with its first line and how many lines carry it. */
 interface LabelProblem {
@@ -76,6 +81,7 @@ export async function checkLedger(
     batches: [],
     startDate: undefined,
     endDate: undefined,
+    firstEntries: [],
   };
   const report = (problem: Problem) => reportProblem(summary, problem);
   const labelProblems = new Map<string, LabelProblem>();
@@ -89,6 +95,7 @@ export async function checkLedger(
   for await (const entry of readLedger(file, options, summary)) {
     if (rules.signal?.aborted) throw new ImportInterrupted('interrupted');
     summary.entries += 1;
+    if (summary.firstEntries.length < PREVIEW_ENTRIES) summary.firstEntries.push(entry);
     if (summary.startDate === undefined || entry.date < summary.startDate)
       summary.startDate = entry.date;
     if (summary.endDate === undefined || entry.date > summary.endDate) summary.endDate = entry.date;

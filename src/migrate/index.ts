@@ -20,7 +20,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../core/money.js';
-import { chartLabel, planAccounts, type AccountPlan } from './accounts.js';
+import { chartLabel, fileLabel, planAccounts, type AccountPlan } from './accounts.js';
 import { accountsKey, batchKey, type ImportScopeIds } from './batches.js';
 import { checkLedger, ImportInterrupted, type LedgerSummary } from './check.js';
 import { Checkpoint } from './checkpoint.js';
@@ -103,8 +103,22 @@ export interface ImportSession {
   now?: () => number;
 }
 
+/** What a dry run shows: the first entries as they will be posted, and per-account totals. */
+export interface DryRunPreview {
+  firstEntries: {
+    fileLine: number;
+    entry: string | undefined;
+    date: string;
+    memo: string;
+    lines: { account: string; debitCents: Cents; creditCents: Cents; description: string }[];
+  }[];
+  accounts: { account: string; type: string | undefined; lines: number; netCents: Cents }[];
+}
+
 export interface ImportOutcome {
   entries: number;
+  /** With `--dry-run`. */
+  preview?: DryRunPreview;
   /** Entries written by this run (the rest were in before). */
   entriesSent: number;
   dryRun: boolean;
@@ -287,10 +301,34 @@ function dryRunOutcome(
     );
   }
   events.note('--dry-run: the file is valid; nothing was sent');
+  const labelOf = (key: string) => {
+    const account = summary.accounts.get(key);
+    return account ? fileLabel(account) : key;
+  };
   return {
     entries: summary.entries,
     entriesSent: 0,
     dryRun: true,
+    preview: {
+      firstEntries: summary.firstEntries.map((entry) => ({
+        fileLine: entry.fileLine,
+        entry: entry.entry,
+        date: entry.date,
+        memo: entry.memo,
+        lines: entry.lines.map((line) => ({
+          account: labelOf(line.account),
+          debitCents: line.debitCents,
+          creditCents: line.creditCents,
+          description: line.description,
+        })),
+      })),
+      accounts: [...summary.accounts.values()].map((account) => ({
+        account: fileLabel(account),
+        type: account.accountType?.text,
+        lines: account.lines,
+        netCents: summary.totals.get(account.key) ?? ZERO_CENTS,
+      })),
+    },
   };
 }
 

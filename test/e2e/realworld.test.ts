@@ -188,6 +188,28 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(await trialBalance(where)).toEqual(expected);
   });
 
+  it('--dry-run shows the first entries as they will be posted and each account’s total, sending nothing', async () => {
+    const file = path.join(REALWORLD, 'iif_intuit_kit_2007_invoice_salestax.iif');
+    const text = await books('je', 'import', file, '--dry-run');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toContain(
+      '  line 24  2006-08-02  INVOICE 10\n      1200 "Accounts Receivable"  Dr 10.25  Customer\n',
+    );
+    expect(text.stdout.split('\n')).toEqual([
+      'File account\tType\tLines\tDebits − credits',
+      '1200 "Accounts Receivable"\tAccounts Receivable\t1\t10.25',
+      '"Income Account"\tIncome\t2\t-10.00',
+      '2200 "Sales Tax Payable"\tOther Current Liabilities\t1\t-0.25',
+      '',
+    ]);
+    const json = await books('je', 'import', file, '--dry-run', '-o', 'json');
+    const preview = JSON.parse(json.stdout);
+    expect(preview.firstEntries[0].lines).toHaveLength(4);
+    expect(preview.accounts.map((a: { netCents: number }) => a.netCents)).toEqual([
+      1025, -1000, -25,
+    ]);
+  });
+
   it('iif_square-bridge_cash_sales.iif: its 5 unbalanced transactions are listed, exit 3, nothing sent', async () => {
     const file = path.join(REALWORLD, 'iif_square-bridge_cash_sales.iif');
     const { imported, where } = await importInto('square-bridge', file);
