@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { nameKey } from '../core/names.js';
-import { accountTypeOf } from './accounts.js';
+import { accountTypeOf, type FileAccount } from './accounts.js';
 import { accountKey, type LedgerLine, type Problem } from './ledgerCsv.js';
 
 /** An account as a chart file (`--chart`) gives it. */
@@ -113,4 +113,15 @@ export function parseCodeRanges(text: string): [string, string][] {
     }
     return [prefix, type];
   });
+}
+
+/** `--write-chart`: the accounts as read, `code,name,type`, blanks where the file is silent. */
+export function writeChartFile(file: string, accounts: Iterable<FileAccount>): void {
+  const cell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+  const rows = [...accounts].map((account) =>
+    [account.code ?? '', account.name ?? account.text ?? '', account.accountType?.text ?? '']
+      .map(cell)
+      .join(','),
+  );
+  writeFileSync(file, `code,name,type\n${rows.join('\n')}\n`);
 }

@@ -21,6 +21,7 @@ import {
   type Cents,
 } from '../core/money.js';
 import { chartLabel, fileLabel, planAccounts, type AccountPlan } from './accounts.js';
+import { writeChartFile } from './chartFile.js';
 import { accountsKey, batchKey, type ImportScopeIds } from './batches.js';
 import { checkLedger, ImportInterrupted, type LedgerSummary } from './check.js';
 import { Checkpoint } from './checkpoint.js';
@@ -63,6 +64,11 @@ export interface ImportRequest {
   concurrency: number;
   /** A CSV to write, per file entry, the journal entry it became. */
   receipt?: string;
+  /**
+   * `--write-chart`: the file's accounts as read, as a CSV `code,name,type` with blanks where
+   * the file does not say, for the user to finish and pass back with `--chart`.
+   */
+  writeChart?: string;
   createMissingAccounts: boolean;
   /** An accounting migration (`migrate run`): created or continued, then finalized. */
   migration?: { finalize: boolean; wait: boolean };
@@ -242,6 +248,12 @@ export async function runImport(
     });
     // How the file was read, said even when it is refused: it may explain why.
     for (const note of summary.notes) events.note(`${request.file}: ${note}`);
+    if (request.writeChart !== undefined) {
+      writeChartFile(request.writeChart, summary.accounts.values());
+      events.note(
+        `wrote the file's ${summary.accounts.size} accounts to ${request.writeChart}: fill the blank types, then pass it with --chart`,
+      );
+    }
     const plan = live
       ? planAccounts(summary.accounts.values(), live.chart, {
           codesKept: live.codesKept,

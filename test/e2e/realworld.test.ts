@@ -188,6 +188,28 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(await trialBalance(where)).toEqual(expected);
   });
 
+  it('--write-chart writes what cannot be typed; filled in, it goes back with --chart', async () => {
+    const file = path.join(REALWORLD, 'iif_intuit_kit_2007_general_journal.iif');
+    const written = path.join(home.home, 'written-chart.csv');
+    const { imported, where } = await importInto('round-trip', file, ['--write-chart', written]);
+    expect(imported.code).toBe(3);
+    expect(imported.stderr).toContain('"Checking" is not in the chart and has no account_type');
+    expect(readFileSync(written, 'utf8')).toBe('code,name,type\n,Checking,\n,Expense Account,\n');
+    // The user fills the types in.
+    writeFileSync(written, 'code,name,type\n,Checking,Cash\n,Expense Account,expense\n');
+    const again = await books(
+      'je',
+      'import',
+      file,
+      '--create-missing-accounts',
+      '--chart',
+      written,
+      ...where,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(await trialBalance(where)).toEqual(iifTotals(file));
+  });
+
   it('--dry-run shows the first entries as they will be posted and each account’s total, sending nothing', async () => {
     const file = path.join(REALWORLD, 'iif_intuit_kit_2007_invoice_salestax.iif');
     const text = await books('je', 'import', file, '--dry-run');

@@ -13,6 +13,7 @@ export interface ImportFlags {
   format?: string | undefined;
   chart?: string | undefined;
   codeRanges?: string | undefined;
+  writeChart?: string | undefined;
   offsetAccount?: string | undefined;
   basis?: string | undefined;
   dryRun?: boolean | undefined;
@@ -35,6 +36,10 @@ export const importOptions = {
   chart: text(
     '--chart <file>',
     'a CSV code,name,type giving the codes and types of accounts the export leaves untyped',
+  ),
+  writeChart: text(
+    '--write-chart <file>',
+    "write the file's accounts as read (code,name,type; blanks to fill) for --chart",
   ),
   codeRanges: text(
     '--code-ranges <digits=type,...>',
@@ -117,6 +122,7 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
     },
     concurrency,
     ...(flags.receipt && { receipt: path.resolve(flags.receipt) }),
+    ...(flags.writeChart && { writeChart: path.resolve(flags.writeChart) }),
     createMissingAccounts: Boolean(flags.createMissingAccounts),
   };
 }
