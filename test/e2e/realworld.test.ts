@@ -195,6 +195,9 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(imported.code).toBe(3);
     expect(imported.stderr).toContain('"Checking" is not in the chart and has no account_type');
     expect(readFileSync(written, 'utf8')).toBe('code,name,type\n,Checking,\n,Expense Account,\n');
+    expect(imported.stderr).toContain(
+      `wrote the file's 2 accounts to ${written}: fill the blank types, then pass it with --chart`,
+    );
     // The user fills the types in.
     writeFileSync(written, 'code,name,type\n,Checking,Cash\n,Expense Account,expense\n');
     const again = await books(
