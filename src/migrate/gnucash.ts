@@ -21,7 +21,8 @@ import {
  *   Income, Expenses), which stands for its most general type. Splits of zero are left out.
  * - Dates are in the exporter's locale: MM/DD/YYYY or DD/MM/YYYY, told apart over the whole
  *   file (a day over 12), or ISO days. A file whose dates read both ways needs `--date-format`.
- * - More than one currency is refused: the platform keeps one per entity.
+ * - More than one currency is refused, listing them, unless `--currency CODE` keeps one (the
+ *   splits of the others are left out, and counted).
  */
 
 /** GnuCash's column names without case, spaces or punctuation: `Amount Num.` → `amountnum`. */
@@ -48,6 +49,8 @@ export function looksLikeGnuCash(headerLine: string): boolean {
 
 export interface GnuCashFacts {
   transactions: number;
+  /** Splits of other currencies than `--currency`, left out. */
+  currencyLeftOut?: number;
   zeroSplits: number;
   dateFormat: DateFormat;
 }
@@ -86,7 +89,7 @@ async function dateOrderOf(
 /** The entries of a GnuCash transaction export, streamed; problems go to `report`. */
 export async function* readGnuCash(
   file: string,
-  options: { encoding?: string; dateFormat?: DateFormat },
+  options: { encoding?: string; dateFormat?: DateFormat; currency?: string },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GnuCashFacts) => void,
@@ -105,7 +108,9 @@ export async function* readGnuCash(
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
   let column: ((name: string) => number) | undefined;
   let current = { id: '', date: '', dateText: '', description: '', notes: '', currency: '' };
-  let firstCurrency: { code: string; line: number } | undefined;
+  /** Transactions per currency, in the order first met. */
+  const currencies = new Map<string, number>();
+  let leftOut = 0;
   let hash = '';
   for await (const { records, lines } of parseRecords(
     file,
@@ -147,14 +152,7 @@ export async function* readGnuCash(
         if (current.date === '')
           report({ fileLine, message: `date "${current.dateText}" is not a date (${order})` });
         const code = current.currency.replace(/^CURRENCY::/, '');
-        if (code !== '') {
-          if (!firstCurrency) firstCurrency = { code, line: fileLine };
-          else if (code !== firstCurrency.code)
-            report({
-              fileLine,
-              message: `a second currency, ${code} (line ${firstCurrency.line} is in ${firstCurrency.code}): an entity keeps its books in one`,
-            });
-        }
+        if (code !== '') currencies.set(code, (currencies.get(code) ?? 0) + 1);
       } else if (current.id === '') {
         report({
           fileLine,
@@ -163,6 +161,11 @@ export async function* readGnuCash(
         continue;
       }
       if (current.date === '') continue;
+      const code = current.currency.replace(/^CURRENCY::/, '');
+      if (options.currency !== undefined && code !== '' && code !== options.currency) {
+        leftOut += 1;
+        continue;
+      }
       const account = field('fullaccountname');
       if (account === '') {
         report({ fileLine, message: 'the Full Account Name is empty' });
@@ -201,6 +204,23 @@ export async function* readGnuCash(
     ready.length = 0;
   }
   grouper.finish();
+  if (options.currency === undefined && currencies.size > 1) {
+    const listed = [...currencies]
+      .map(([code, n]) => `${code} (${n} transaction${n === 1 ? '' : 's'})`)
+      .join(', ');
+    report({
+      fileLine: 1,
+      message: `the file holds ${currencies.size} currencies: ${listed}; an entity keeps its books in one: keep one with --currency CODE`,
+    });
+    return;
+  }
+  if (options.currency !== undefined && !currencies.has(options.currency)) {
+    report({
+      fileLine: 1,
+      message: `--currency ${options.currency}: the file holds ${[...currencies.keys()].join(', ') || 'no currency column'}`,
+    });
+    return;
+  }
   yield* ready;
-  onEnd(hash, facts);
+  onEnd(hash, { ...facts, currencyLeftOut: leftOut });
 }

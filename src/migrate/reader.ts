@@ -31,6 +31,8 @@ export interface ReadOptions {
   codeRanges?: readonly [string, string][];
   /** `--offset-account`: the other side of every row of a single-sided report. */
   offsetAccount?: string;
+  /** `--currency`: the one currency kept from a file of several. */
+  currency?: string;
   map?: Partial<Record<LedgerField, string>>;
   /** `--date-format`; without it YYYY-MM-DD, or what a format that tells its dates finds. */
   dateFormat?: DateFormat;
@@ -227,12 +229,17 @@ async function* readGnuCashLedger(
       {
         ...(options.encoding !== undefined && { encoding: options.encoding }),
         ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+        ...(options.currency !== undefined && { currency: options.currency }),
       },
       report,
       (line) => (result.lines = line),
       (hash, facts) => {
         result.hash = hash;
         const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        if (facts.currencyLeftOut)
+          result.notes.push(
+            `GnuCash: ${count(facts.currencyLeftOut, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
+          );
         result.notes.push(
           `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${facts.dateFormat}; accounts by full name, typed by their top-level name`,
         );

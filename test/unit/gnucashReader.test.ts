@@ -114,9 +114,9 @@ describe('reading a GnuCash transaction export', () => {
     ]);
     const { problems } = await read(file);
     expect(problems).toEqual([
+      '1: the file holds 2 currencies: USD (2 transactions), CAD (1 transaction); an entity keeps its books in one: keep one with --currency CODE',
       '2: a split before any transaction (its Transaction ID is empty)',
       '3: entry "t1" (lines 3–4) does not balance: debits 1.00, credits 2.00',
-      '5: a second currency, CAD (line 3 is in USD): an entity keeps its books in one',
       '5: entry "t2" (line 5) is a single line: an entry needs two (debits 1.00, credits 0.00)',
       '6: the Full Account Name is empty',
       '7: the amount "one" is not an amount',
@@ -132,6 +132,25 @@ describe('reading a GnuCash transaction export', () => {
     });
     expect(problems).toEqual([
       '1: not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: Date, Transaction ID, Description)',
+    ]);
+  });
+
+  it('keeps one currency with --currency, counting the splits it leaves out', async () => {
+    const file = fileOf([
+      SIMPLE,
+      '01/13/2017,t1,,A,,CURRENCY::USD,,,,Assets:Cash,Cash,$1.00,1.00,n,,1.00',
+      ',,,,,,,,,Income:Sales,Sales,-$1.00,-1.00,n,,1.00',
+      '01/14/2017,t2,,B,,CURRENCY::EUR,,,,Assets:Cash,Cash,€2.00,2.00,n,,1.00',
+      ',,,,,,,,,Income:Sales,Sales,-€2.00,-2.00,n,,1.00',
+    ]);
+    const kept = await read(file, { currency: 'EUR' });
+    expect(kept.problems).toEqual([]);
+    expect(kept.entries.map((e) => e.entry)).toEqual(['t2']);
+    expect(kept.notes).toContain(
+      'GnuCash: 2 splits in other currencies than EUR left out (--currency)',
+    );
+    expect((await read(file, { currency: 'GBP' })).problems).toEqual([
+      '1: --currency GBP: the file holds USD, EUR',
     ]);
   });
 });

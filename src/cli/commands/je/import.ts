@@ -14,6 +14,7 @@ export interface ImportFlags {
   chart?: string | undefined;
   codeRanges?: string | undefined;
   writeChart?: string | undefined;
+  currency?: string | undefined;
   offsetAccount?: string | undefined;
   basis?: string | undefined;
   dryRun?: boolean | undefined;
@@ -36,6 +37,10 @@ export const importOptions = {
   chart: text(
     '--chart <file>',
     'a CSV code,name,type giving the codes and types of accounts the export leaves untyped',
+  ),
+  currency: text(
+    '--currency <code>',
+    'keep the lines in this currency of a file that holds several',
   ),
   writeChart: text(
     '--write-chart <file>',
@@ -115,6 +120,7 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       ...(flags.chart !== undefined && { chartFile: path.resolve(flags.chart) }),
       ...(codeRanges && { codeRanges }),
       ...(flags.offsetAccount !== undefined && { offsetAccount: flags.offsetAccount.trim() }),
+      ...(flags.currency !== undefined && { currency: flags.currency.trim().toUpperCase() }),
       map,
       ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
       decimalComma: Boolean(flags.decimalComma),
