@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecords.js';
 import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
+import { fecDelimiter, looksLikeFec, readFec } from './fec.js';
 import { looksLikeGnuCash, readGnuCash } from './gnucash.js';
 import { looksLikeIif, readIif } from './iif.js';
 import { looksLikeNominalLedger, readNominalLedger } from './nominalLedger.js';
@@ -19,7 +20,7 @@ import {
 } from './ledgerCsv.js';
 
 /** The export formats books reads (`--format`); `auto` tells them apart by their first line. */
-export const LEDGER_FORMATS = ['auto', 'books', 'iif', 'gnucash', 'nominal-ledger'] as const;
+export const LEDGER_FORMATS = ['auto', 'books', 'iif', 'gnucash', 'nominal-ledger', 'fec'] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 
 export interface ReadOptions {
@@ -92,6 +93,7 @@ export function formatOf(
   const first = head.split(/\r?\n/)[0] ?? '';
   if (looksLikeIif(first)) return 'iif';
   if (looksLikeGnuCash(first)) return 'gnucash';
+  if (looksLikeFec(first)) return 'fec';
   return looksLikeNominalLedger(head) ? 'nominal-ledger' : 'books';
 }
 
@@ -127,7 +129,9 @@ export async function* readLedger(
         ? 'read as IIF (QuickBooks Desktop): its first line is an IIF header'
         : format === 'gnucash'
           ? 'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name'
-          : 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
+          : format === 'fec'
+            ? 'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum'
+            : 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
     );
   }
   const entries =
@@ -137,7 +141,9 @@ export async function* readLedger(
         ? readGnuCashLedger(file, options, result)
         : format === 'nominal-ledger'
           ? readNominalLedgerReport(file, options, result)
-          : readBooksCsv(file, options, result);
+          : format === 'fec'
+            ? readFecLedger(file, options, result)
+            : readBooksCsv(file, options, result);
   if (fillers.length === 0) {
     yield* entries;
     return;
@@ -209,6 +215,37 @@ async function* readNominalLedgerReport(
           result.notes.push(
             `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
           );
+      },
+    );
+  } catch (error) {
+    if (!isReadFailure(error)) throw error;
+    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+  }
+}
+
+async function* readFecLedger(
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  const report = (problem: Problem) => reportProblem(result, problem);
+  try {
+    yield* readFec(
+      file,
+      {
+        ...(options.encoding !== undefined && { encoding: options.encoding }),
+        delimiter: fecDelimiter(headOf(file).split(/\r?\n/)[0] ?? ''),
+      },
+      report,
+      (line) => (result.lines = line),
+      (hash, facts) => {
+        result.hash = hash;
+        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        result.notes.push(
+          `FEC: ${count(facts.entries, 'entry', 'entries')}; accounts typed by their Plan Comptable Général class`,
+        );
+        if (facts.zeroLines > 0)
+          result.notes.push(`FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`);
       },
     );
   } catch (error) {

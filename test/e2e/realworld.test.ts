@@ -264,3 +264,76 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(JSON.parse(entries.stdout)).toEqual([]);
   });
 });
+
+describe('a FEC, written from its description, imports end to end', () => {
+  const home = temporaryHome();
+  afterAll(() => home.cleanup());
+
+  it('into a new entity: accounts created with their PCG types, the trial balance as the file says', async () => {
+    const books = (...args: string[]) => runBooks(args, home.env);
+    const file = path.join(home.home, 'FEC20241231.txt');
+    writeFileSync(
+      file,
+      [
+        'JournalCode\tJournalLib\tEcritureNum\tEcritureDate\tCompteNum\tCompteLib\tCompAuxNum\tCompAuxLib\tPieceRef\tPieceDate\tEcritureLib\tDebit\tCredit\tEcritureLet\tDateLet\tValidDate\tMontantdevise\tIdevise',
+        'AN\tA nouveaux\t1\t20240101\t512000\tBanque\t\t\tAN1\t20240101\tA nouveaux\t5000,00\t0,00\t\t\t20240101\t\t',
+        'AN\tA nouveaux\t1\t20240101\t101000\tCapital\t\t\tAN1\t20240101\tA nouveaux\t0,00\t5000,00\t\t\t20240101\t\t',
+        'VE\tVentes\t1\t20240105\t411000\tClients\t\t\tF1\t20240105\tFacture 1\t1200,00\t0,00\t\t\t20240105\t\t',
+        'VE\tVentes\t1\t20240105\t706000\tPrestations\t\t\tF1\t20240105\tFacture 1\t0,00\t1000,00\t\t\t20240105\t\t',
+        'VE\tVentes\t1\t20240105\t445710\tTVA collectée\t\t\tF1\t20240105\tFacture 1\t0,00\t200,00\t\t\t20240105\t\t',
+      ].join('\r\n') + '\r\n',
+      'latin1',
+    );
+    expect((await books('workspace', 'create', 'Cabinet', '--timezone', 'UTC')).code).toBe(0);
+    expect((await books('sandbox', 'entity', 'create', 'SARL Dupont', '-w', 'Cabinet')).code).toBe(
+      0,
+    );
+    const where = ['-w', 'Cabinet', '-e', 'SARL Dupont'];
+    const imported = await books(
+      'je',
+      'import',
+      file,
+      '--encoding',
+      'latin1',
+      '--create-missing-accounts',
+      ...where,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as a FEC');
+    const chart = JSON.parse((await books('coa', 'list', '-o', 'json', ...where)).stdout) as {
+      name: string;
+      type: string;
+    }[];
+    expect(Object.fromEntries(chart.map((a) => [a.name, a.type]))).toMatchObject({
+      Banque: 'Cash',
+      Capital: 'Equity',
+      Clients: 'Accounts Receivable',
+      Prestations: 'Income',
+      'TVA collectée': 'Other Current Liabilities',
+    });
+    const tb = JSON.parse(
+      (
+        await books(
+          'report',
+          'tb',
+          '--from',
+          '2024-01-01',
+          '--to',
+          '2024-12-31',
+          '-o',
+          'json',
+          ...where,
+        )
+      ).stdout,
+    ) as { report: { rows: { accountName: string; debit: number; credit: number }[] } };
+    expect(
+      Object.fromEntries(tb.report.rows.map((r) => [r.accountName, r.debit - r.credit])),
+    ).toEqual({
+      Banque: 5000,
+      Capital: -5000,
+      Clients: 1200,
+      Prestations: -1000,
+      'TVA collectée': -200,
+    });
+  });
+});
