@@ -110,6 +110,7 @@ describe('reading a FEC', () => {
         line('OD', '8', '20240301', '601000', 'Achats', 'x', '1.234,5', '0'),
         line('OD', '9', '20240301', '601000', 'Achats', 'x', '10,00', '0'),
         line('OD', '9', '20240301', '401000', 'Fournisseurs', 'x', '0', '9,00'),
+        line('OD', '10', '20240301', '', '', 'x', '1,00', '0'),
       ],
       '\t',
     );
@@ -118,6 +119,7 @@ describe('reading a FEC', () => {
       '2: EcritureDate "20240231" is not a date (YYYYMMDD)',
       '3: entry "OD 8" (line 3) is a single line: an entry needs two (debits 1,234.50, credits 0.00)',
       '4: entry "OD 9" (lines 4–5) does not balance: debits 10.00, credits 9.00',
+      '6: CompteNum is empty',
     ]);
   });
 
