@@ -29,7 +29,7 @@ import {
 const normalizeHeader = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The class of a GnuCash top-level account name, or undefined (Trading, Orphan…). */
-const CLASS_OF_TOP: Record<string, string> = {
+export const CLASS_OF_TOP: Record<string, string> = {
   assets: 'asset',
   asset: 'asset',
   liabilities: 'liability',

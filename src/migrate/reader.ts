@@ -3,6 +3,7 @@ import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecor
 import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
 import { fecDelimiter, looksLikeFec, readFec } from './fec.js';
 import { looksLikeGnuCash, readGnuCash } from './gnucash.js';
+import { looksLikeHledger, readHledger } from './hledger.js';
 import { looksLikeIif, readIif } from './iif.js';
 import { looksLikeNominalLedger, readNominalLedger } from './nominalLedger.js';
 import {
@@ -20,7 +21,15 @@ import {
 } from './ledgerCsv.js';
 
 /** The export formats books reads (`--format`); `auto` tells them apart by their first line. */
-export const LEDGER_FORMATS = ['auto', 'books', 'iif', 'gnucash', 'nominal-ledger', 'fec'] as const;
+export const LEDGER_FORMATS = [
+  'auto',
+  'books',
+  'iif',
+  'gnucash',
+  'nominal-ledger',
+  'fec',
+  'hledger',
+] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 
 export interface ReadOptions {
@@ -94,6 +103,7 @@ export function formatOf(
   if (looksLikeIif(first)) return 'iif';
   if (looksLikeGnuCash(first)) return 'gnucash';
   if (looksLikeFec(first)) return 'fec';
+  if (looksLikeHledger(first)) return 'hledger';
   return looksLikeNominalLedger(head) ? 'nominal-ledger' : 'books';
 }
 
@@ -131,7 +141,9 @@ export async function* readLedger(
           ? 'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name'
           : format === 'fec'
             ? 'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum'
-            : 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
+            : format === 'hledger'
+              ? 'read as hledger CSV (print or register -O csv): its header has txnidx and account'
+              : 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
     );
   }
   const entries =
@@ -143,7 +155,9 @@ export async function* readLedger(
           ? readNominalLedgerReport(file, options, result)
           : format === 'fec'
             ? readFecLedger(file, options, result)
-            : readBooksCsv(file, options, result);
+            : format === 'hledger'
+              ? readHledgerCsv(file, options, result)
+              : readBooksCsv(file, options, result);
   if (fillers.length === 0) {
     yield* entries;
     return;
@@ -214,6 +228,47 @@ async function* readNominalLedgerReport(
         if (facts.sharedNames > 0)
           result.notes.push(
             `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
+          );
+      },
+    );
+  } catch (error) {
+    if (!isReadFailure(error)) throw error;
+    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+  }
+}
+
+async function* readHledgerCsv(
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  const report = (problem: Problem) => reportProblem(result, problem);
+  try {
+    yield* readHledger(
+      file,
+      {
+        ...(options.encoding !== undefined && { encoding: options.encoding }),
+        ...(options.currency !== undefined && { currency: options.currency }),
+      },
+      report,
+      (line) => (result.lines = line),
+      (hash, facts) => {
+        result.hash = hash;
+        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        result.notes.push(
+          `hledger: ${count(facts.transactions, 'transaction', 'transactions')}; accounts by full name, typed by their top-level name`,
+        );
+        if (facts.virtualPostings > 0)
+          result.notes.push(
+            `hledger: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
+          );
+        if (facts.zeroPostings > 0)
+          result.notes.push(
+            `hledger: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out`,
+          );
+        if (facts.otherCommodity > 0)
+          result.notes.push(
+            `hledger: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
           );
       },
     );

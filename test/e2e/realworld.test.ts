@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -335,5 +336,91 @@ describe('a FEC, written from its description, imports end to end', () => {
       Prestations: -1000,
       'TVA collectée': -200,
     });
+  });
+});
+
+const hledgerInstalled = spawnSync('hledger', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!hledgerInstalled) {
+  console.warn(
+    'skipped: importing `hledger print -O csv` needs hledger on the PATH (apt-get install hledger)',
+  );
+}
+
+describe.skipIf(!hledgerInstalled)('what hledger exports imports end to end', () => {
+  const home = temporaryHome();
+  afterAll(() => home.cleanup());
+
+  it('hledger print -O csv: the trial balance equals `hledger balance`, to the cent', async () => {
+    const books = (...args: string[]) => runBooks(args, home.env);
+    const journal = path.join(home.home, 'books.journal');
+    writeFileSync(
+      journal,
+      [
+        '2024-01-01 Opening',
+        '    assets:bank           5000.00 EUR',
+        '    equity:opening',
+        '',
+        '2024-01-05 * (F1) Client Dupont  ; invoice',
+        '    assets:receivable     1200.00 EUR',
+        '    revenues:services    -1000.00 EUR',
+        '    liabilities:vat       -200.00 EUR',
+        '',
+        '2024-01-20 Deposit',
+        '    assets:bank           1200.00 EUR',
+        '    assets:receivable',
+        '',
+        '2024-01-21 Bank fee',
+        '    expenses:bank            1.50 EUR',
+        '    assets:bank',
+        '    (budget:bank)           -1.50 EUR',
+        '',
+      ].join('\n'),
+    );
+    const csv = path.join(home.home, 'print.csv');
+    writeFileSync(
+      csv,
+      spawnSync('hledger', ['-f', journal, 'print', '-O', 'csv'], { encoding: 'utf8' }).stdout,
+    );
+    const balances = spawnSync(
+      'hledger',
+      ['-f', journal, 'balance', '--flat', '--real', '-O', 'csv', '--no-total'],
+      {
+        encoding: 'utf8',
+      },
+    ).stdout;
+    const expected = new Map(
+      (parse(balances) as string[][])
+        .slice(1)
+        .map(([account, amount]) => [
+          account!,
+          Math.round(Number(amount!.replace(/[^\d.-]/g, '')) * 100),
+        ]),
+    );
+    expect((await books('workspace', 'create', 'Plain Text', '--timezone', 'UTC')).code).toBe(0);
+    expect(
+      (await books('sandbox', 'entity', 'create', 'From hledger', '-w', 'Plain Text')).code,
+    ).toBe(0);
+    const where = ['-w', 'Plain Text', '-e', 'From hledger'];
+    const imported = await books('je', 'import', csv, '--create-missing-accounts', ...where);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('1 virtual posting ((Account) or [Account]) left out');
+    const tb = JSON.parse(
+      (
+        await books(
+          'report',
+          'tb',
+          '--from',
+          '2024-01-01',
+          '--to',
+          '2024-12-31',
+          '-o',
+          'json',
+          ...where,
+        )
+      ).stdout,
+    ) as { report: { rows: { accountName: string; debit: number; credit: number }[] } };
+    expect(
+      new Map(tb.report.rows.map((r) => [r.accountName, Math.round((r.debit - r.credit) * 100)])),
+    ).toEqual(new Map([...expected].filter(([, cents]) => cents !== 0)));
   });
 });

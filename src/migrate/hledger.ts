@@ -1,0 +1,155 @@
+import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
+import { parseRecords } from './csvRecords.js';
+import { CLASS_OF_TOP } from './gnucash.js';
+import { EntryGrouper, parseLedgerDate, type LedgerEntry, type Problem } from './ledgerCsv.js';
+
+/**
+ * hledger's CSV output: `hledger print -O csv` (txnidx, date, date2, status, code, description,
+ * comment, account, amount, commodity, credit, debit, …) and `hledger register -O csv` (txnidx,
+ * date, code, description, account, amount with its commodity, total).
+ *
+ * - A transaction is the rows of one txnidx; its amount is signed, positive a debit.
+ * - Virtual postings, `(Account)` and `[Account]`, are not part of the double-entry books: they
+ *   are left out and counted.
+ * - Accounts keep their full names (`assets:bank:checking`) and are typed by their top-level
+ *   name (assets, liabilities, equity, income or revenue(s), expenses).
+ * - More than one commodity is refused, listing them, unless `--currency` keeps one.
+ */
+
+/** The class a full account name's top level stands for (`revenues` → income), or undefined. */
+function classOfTop(account: string): string | undefined {
+  const top = account.split(':')[0]!.trim().toLowerCase();
+  return CLASS_OF_TOP[top] ?? CLASS_OF_TOP[top.replace(/s$/, '')];
+}
+
+export function looksLikeHledger(headerLine: string): boolean {
+  const header = headerLine.toLowerCase().replace(/"/g, '');
+  return /(^|,)txnidx(,|$)/.test(header) && /(^|,)account(,|$)/.test(header);
+}
+
+export interface HledgerFacts {
+  transactions: number;
+  virtualPostings: number;
+  zeroPostings: number;
+  /** Postings in other commodities than `--currency`, left out. */
+  otherCommodity: number;
+}
+
+/** The commodity written beside an amount (`1200.00 EUR`, `$5`, `EUR -3`), and the number. */
+function splitCommodity(text: string): { commodity: string; number: string } {
+  const trimmed = text.trim();
+  const match = /^([^\d\s().,+-]*)\s*([-+(]?[\d.,' ]*\d[\d.,]*\)?)\s*([^\d\s().,+-]*)$/.exec(
+    trimmed,
+  );
+  if (!match) return { commodity: '', number: trimmed };
+  return { commodity: (match[1] || match[3] || '').replace(/"/g, ''), number: match[2]!.trim() };
+}
+
+export async function* readHledger(
+  file: string,
+  options: { encoding?: string; currency?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: HledgerFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const facts: HledgerFacts = {
+    transactions: 0,
+    virtualPostings: 0,
+    zeroPostings: 0,
+    otherCommodity: 0,
+  };
+  const commodities = new Map<string, number>();
+  const ready: LedgerEntry[] = [];
+  const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
+  let column: ((name: string) => number) | undefined;
+  let lastTransaction = '';
+  let hash = '';
+  for await (const { records, lines } of parseRecords(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    (digest) => (hash = digest),
+  )) {
+    for (let i = 0; i < records.length; i += 1) {
+      const record = records[i]!;
+      const fileLine = lines[i]!;
+      onLine(fileLine);
+      if (!column) {
+        const header = record.map((h) => h.trim().toLowerCase());
+        column = (name) => header.indexOf(name);
+        const missing = ['txnidx', 'date', 'account', 'amount'].filter((n) => column!(n) < 0);
+        if (missing.length > 0) {
+          report({ fileLine, message: `not hledger CSV: the header lacks ${missing.join(', ')}` });
+          return;
+        }
+        continue;
+      }
+      const field = (name: string) => {
+        const at = column!(name);
+        return at < 0 ? '' : (record[at] ?? '').trim();
+      };
+      const transaction = field('txnidx');
+      if (transaction !== lastTransaction) {
+        facts.transactions += 1;
+        lastTransaction = transaction;
+      }
+      const account = field('account');
+      if (/^\(.*\)$|^\[.*\]$/.test(account)) {
+        facts.virtualPostings += 1;
+        continue;
+      }
+      const date = parseLedgerDate(field('date').replaceAll('/', '-'), 'YYYY-MM-DD');
+      if (!date) {
+        report({ fileLine, message: `date "${field('date')}" is not a date (YYYY-MM-DD)` });
+        continue;
+      }
+      const split = splitCommodity(field('amount'));
+      const commodity = (column('commodity') >= 0 ? field('commodity') : split.commodity) || '';
+      commodities.set(commodity, (commodities.get(commodity) ?? 0) + 1);
+      if (options.currency !== undefined && commodity !== options.currency) {
+        facts.otherCommodity += 1;
+        continue;
+      }
+      let cents;
+      try {
+        cents = parseAmountText(split.number);
+      } catch (error) {
+        if (!(error instanceof InvalidAmountError)) throw error;
+        report({ fileLine, message: `the amount ${error.message}` });
+        continue;
+      }
+      if (cents === null || cents === 0) {
+        facts.zeroPostings += 1;
+        continue;
+      }
+      const description = field('description');
+      const comment = field('comment');
+      grouper.add({
+        fileLine,
+        date,
+        account,
+        accountCode: undefined,
+        accountName: undefined,
+        accountType: classOfTop(account),
+        debitCents: cents > 0 ? cents : ZERO_CENTS,
+        creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+        description: field('posting-comment') || description,
+        memo: [field('code'), description, comment].filter(Boolean).join(' '),
+        classes: [],
+        entry: transaction,
+      });
+    }
+    yield* ready;
+    ready.length = 0;
+  }
+  grouper.finish();
+  const named = [...commodities.keys()].filter((c) => c !== '');
+  if (options.currency === undefined && named.length > 1) {
+    report({
+      fileLine: 1,
+      message: `the file holds ${named.length} commodities: ${[...commodities].map(([c, n]) => `${c || '(none)'} (${n} posting${n === 1 ? '' : 's'})`).join(', ')}; an entity keeps its books in one: keep one with --currency CODE`,
+    });
+    return;
+  }
+  yield* ready;
+  onEnd(hash, facts);
+}
