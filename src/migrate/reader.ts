@@ -1,11 +1,15 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecords.js';
 import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
-import { fecDelimiter, looksLikeFec, readFec } from './fec.js';
-import { looksLikeGnuCash, readGnuCash } from './gnucash.js';
-import { looksLikeHledger, readHledger } from './hledger.js';
-import { looksLikeIif, readIif } from './iif.js';
-import { looksLikeNominalLedger, readNominalLedger } from './nominalLedger.js';
+import { fecDelimiter, looksLikeFec, readFec, type FecFacts } from './fec.js';
+import { looksLikeGnuCash, readGnuCash, type GnuCashFacts } from './gnucash.js';
+import { looksLikeHledger, readHledger, type HledgerFacts } from './hledger.js';
+import { looksLikeIif, readIif, type IifFacts } from './iif.js';
+import {
+  looksLikeNominalLedger,
+  readNominalLedger,
+  type NominalLedgerFacts,
+} from './nominalLedger.js';
 import {
   EntryGrouper,
   isProblem,
@@ -147,17 +151,9 @@ export async function* readLedger(
     );
   }
   const entries =
-    format === 'iif'
-      ? readIifLedger(file, options, result)
-      : format === 'gnucash'
-        ? readGnuCashLedger(file, options, result)
-        : format === 'nominal-ledger'
-          ? readNominalLedgerReport(file, options, result)
-          : format === 'fec'
-            ? readFecLedger(file, options, result)
-            : format === 'hledger'
-              ? readHledgerCsv(file, options, result)
-              : readBooksCsv(file, options, result);
+    format === 'books'
+      ? readBooksCsv(file, options, result)
+      : readOtherFormat(format, file, options, result);
   if (fillers.length === 0) {
     yield* entries;
     return;
@@ -168,182 +164,123 @@ export async function* readLedger(
   }
 }
 
-async function* readIifLedger(
-  file: string,
-  options: ReadOptions,
+/** `3 entries`, `1 entry`. */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+type ExportReader<F> = (
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: F) => void,
+) => AsyncGenerator<LedgerEntry>;
+
+/**
+ * Runs an export's reader: its problems, lines read and hash go to `result`, and what it found
+ * beside the entries is said by `say`; bytes that are not text end it with their line.
+ */
+async function* readExport<F>(
   result: ReadResult,
+  read: ExportReader<F>,
+  say: (facts: F) => (string | false)[],
 ): AsyncGenerator<LedgerEntry> {
   const report = (problem: Problem) => reportProblem(result, problem);
   try {
-    yield* readIif(
-      file,
-      { ...(options.encoding !== undefined && { encoding: options.encoding }) },
+    yield* read(
       report,
       (line) => (result.lines = line),
       (hash, facts) => {
         result.hash = hash;
-        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-        result.notes.push(
+        for (const note of say(facts)) if (note) result.notes.push(note);
+      },
+    );
+  } catch (error) {
+    if (!isReadFailure(error)) throw error;
+    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+  }
+}
+
+/** The entries of an export in a format of another system, with what its reader said. */
+function readOtherFormat(
+  format: Exclude<LedgerFormat, 'auto' | 'books'>,
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+): AsyncGenerator<LedgerEntry> {
+  const text = { ...(options.encoding !== undefined && { encoding: options.encoding }) };
+  const dates = { ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }) };
+  const currency = { ...(options.currency !== undefined && { currency: options.currency }) };
+  switch (format) {
+    case 'iif':
+      return readExport<IifFacts>(
+        result,
+        (...hooks) => readIif(file, text, ...hooks),
+        (facts) => [
           `IIF: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.chartAccounts, 'chart account', 'chart accounts')} (!ACCNT)`,
-        );
-        if (facts.zeroLines > 0)
-          result.notes.push(`IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`);
-        const lists = [...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`);
-        if (lists.length > 0)
-          result.notes.push(`IIF: lists that are not the books left out: ${lists.join(', ')}`);
-      },
-    );
-  } catch (error) {
-    if (!isReadFailure(error)) throw error;
-    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
-  }
-}
-
-async function* readNominalLedgerReport(
-  file: string,
-  options: ReadOptions,
-  result: ReadResult,
-): AsyncGenerator<LedgerEntry> {
-  const report = (problem: Problem) => reportProblem(result, problem);
-  try {
-    yield* readNominalLedger(
-      file,
-      {
-        ...(options.encoding !== undefined && { encoding: options.encoding }),
-        ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
-        ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
-      },
-      report,
-      (line) => (result.lines = line),
-      (hash, facts) => {
-        result.hash = hash;
-        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-        result.notes.push(
-          `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${facts.dateFormat}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
-        );
-        if (facts.zeroRows > 0)
-          result.notes.push(
-            `nominal ledger: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
-          );
-        if (facts.sharedNames > 0)
-          result.notes.push(
-            `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
-          );
-      },
-    );
-  } catch (error) {
-    if (!isReadFailure(error)) throw error;
-    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
-  }
-}
-
-async function* readHledgerCsv(
-  file: string,
-  options: ReadOptions,
-  result: ReadResult,
-): AsyncGenerator<LedgerEntry> {
-  const report = (problem: Problem) => reportProblem(result, problem);
-  try {
-    yield* readHledger(
-      file,
-      {
-        ...(options.encoding !== undefined && { encoding: options.encoding }),
-        ...(options.currency !== undefined && { currency: options.currency }),
-      },
-      report,
-      (line) => (result.lines = line),
-      (hash, facts) => {
-        result.hash = hash;
-        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-        result.notes.push(
-          `hledger: ${count(facts.transactions, 'transaction', 'transactions')}; accounts by full name, typed by their top-level name`,
-        );
-        if (facts.virtualPostings > 0)
-          result.notes.push(
-            `hledger: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
-          );
-        if (facts.zeroPostings > 0)
-          result.notes.push(
-            `hledger: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out`,
-          );
-        if (facts.otherCommodity > 0)
-          result.notes.push(
-            `hledger: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
-          );
-      },
-    );
-  } catch (error) {
-    if (!isReadFailure(error)) throw error;
-    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
-  }
-}
-
-async function* readFecLedger(
-  file: string,
-  options: ReadOptions,
-  result: ReadResult,
-): AsyncGenerator<LedgerEntry> {
-  const report = (problem: Problem) => reportProblem(result, problem);
-  try {
-    yield* readFec(
-      file,
-      {
-        ...(options.encoding !== undefined && { encoding: options.encoding }),
-        delimiter: fecDelimiter(headOf(file).split(/\r?\n/)[0] ?? ''),
-      },
-      report,
-      (line) => (result.lines = line),
-      (hash, facts) => {
-        result.hash = hash;
-        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-        result.notes.push(
-          `FEC: ${count(facts.entries, 'entry', 'entries')}; accounts typed by their Plan Comptable Général class`,
-        );
-        if (facts.zeroLines > 0)
-          result.notes.push(`FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`);
-      },
-    );
-  } catch (error) {
-    if (!isReadFailure(error)) throw error;
-    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
-  }
-}
-
-async function* readGnuCashLedger(
-  file: string,
-  options: ReadOptions,
-  result: ReadResult,
-): AsyncGenerator<LedgerEntry> {
-  const report = (problem: Problem) => reportProblem(result, problem);
-  try {
-    yield* readGnuCash(
-      file,
-      {
-        ...(options.encoding !== undefined && { encoding: options.encoding }),
-        ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
-        ...(options.currency !== undefined && { currency: options.currency }),
-      },
-      report,
-      (line) => (result.lines = line),
-      (hash, facts) => {
-        result.hash = hash;
-        const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-        if (facts.currencyLeftOut)
-          result.notes.push(
-            `GnuCash: ${count(facts.currencyLeftOut, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
-          );
-        result.notes.push(
+          facts.zeroLines > 0 && `IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
+          facts.skippedLists.size > 0 &&
+            `IIF: lists that are not the books left out: ${[...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`).join(', ')}`,
+        ],
+      );
+    case 'gnucash':
+      return readExport<GnuCashFacts>(
+        result,
+        (...hooks) => readGnuCash(file, { ...text, ...dates, ...currency }, ...hooks),
+        (facts) => [
+          Boolean(facts.currencyLeftOut) &&
+            `GnuCash: ${count(facts.currencyLeftOut ?? 0, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
           `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${facts.dateFormat}; accounts by full name, typed by their top-level name`,
-        );
-        if (facts.zeroSplits > 0)
-          result.notes.push(
+          facts.zeroSplits > 0 &&
             `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out`,
-          );
-      },
-    );
-  } catch (error) {
-    if (!isReadFailure(error)) throw error;
-    report({ fileLine: error.lines ?? result.lines + 1, message: error.message });
+        ],
+      );
+    case 'nominal-ledger':
+      return readExport<NominalLedgerFacts>(
+        result,
+        (...hooks) =>
+          readNominalLedger(
+            file,
+            {
+              ...text,
+              ...dates,
+              ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
+            },
+            ...hooks,
+          ),
+        (facts) => [
+          `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${facts.dateFormat}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
+          facts.zeroRows > 0 &&
+            `nominal ledger: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+          facts.sharedNames > 0 &&
+            `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
+        ],
+      );
+    case 'fec':
+      return readExport<FecFacts>(
+        result,
+        (...hooks) =>
+          readFec(
+            file,
+            { ...text, delimiter: fecDelimiter(headOf(file).split(/\r?\n/)[0] ?? '') },
+            ...hooks,
+          ),
+        (facts) => [
+          `FEC: ${count(facts.entries, 'entry', 'entries')}; accounts typed by their Plan Comptable Général class`,
+          facts.zeroLines > 0 && `FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
+        ],
+      );
+    case 'hledger':
+      return readExport<HledgerFacts>(
+        result,
+        (...hooks) => readHledger(file, { ...text, ...currency }, ...hooks),
+        (facts) => [
+          `hledger: ${count(facts.transactions, 'transaction', 'transactions')}; accounts by full name, typed by their top-level name`,
+          facts.virtualPostings > 0 &&
+            `hledger: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
+          facts.zeroPostings > 0 &&
+            `hledger: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out`,
+          facts.otherCommodity > 0 &&
+            `hledger: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
+        ],
+      );
   }
 }
 

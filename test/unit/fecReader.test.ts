@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readLedgerFile } from '../helpers/readLedgerFile.js';
 import { pcgType } from '../../src/migrate/fec.js';
-import { formatOf, newReadResult, readLedger } from '../../src/migrate/reader.js';
+import { formatOf } from '../../src/migrate/reader.js';
 
 /*
  * Fixtures written from the FEC's description (article A47 A-1 of the Livre des procédures
@@ -36,16 +37,8 @@ const line = (
 ) =>
   `${j}|Journal|${n}|${date}|${account}|${name}||${aux}|P-${n}|${date}|${label}|${debit}|${credit}|||${date}||`;
 
-async function read(file: string, encoding?: string) {
-  const result = newReadResult();
-  const entries = [];
-  for await (const entry of readLedger(file, encoding ? { encoding } : {}, result))
-    entries.push(entry);
-  const problems = [...result.problems]
-    .sort((a, b) => a.fileLine - b.fileLine)
-    .map((p) => `${p.fileLine}: ${p.message}`);
-  return { entries, problems, notes: result.notes };
-}
+const read = (file: string, encoding?: string) =>
+  readLedgerFile(file, encoding ? { encoding } : {});
 
 describe('reading a FEC', () => {
   it('groups lines by journal and EcritureNum, reads decimal commas, and types accounts by their PCG class', async () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatOf, newReadResult, readLedger, type ReadOptions } from '../../src/migrate/reader.js';
+import { readLedgerFile } from '../helpers/readLedgerFile.js';
+import { formatOf } from '../../src/migrate/reader.js';
 
 /* What `hledger print -O csv` and `hledger register -O csv` write (hledger 1.x, as Debian ships it). */
 const PRINT = [
@@ -30,13 +31,7 @@ const fileOf = (lines: string[]) => {
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
 };
-async function read(file: string, options: ReadOptions = {}) {
-  const result = newReadResult();
-  const entries = [];
-  for await (const entry of readLedger(file, options, result)) entries.push(entry);
-  const problems = [...result.problems].map((p) => `${p.fileLine}: ${p.message}`);
-  return { entries, problems, notes: result.notes };
-}
+const read = readLedgerFile;
 
 describe('reading hledger CSV', () => {
   it('print -O csv: transactions by txnidx, virtual postings left out, accounts typed by their top level', async () => {

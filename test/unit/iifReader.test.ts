@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readLedgerFile } from '../helpers/readLedgerFile.js';
 import {
   chartFiller,
   codeRangeFiller,
@@ -9,7 +10,7 @@ import {
   readChartFile,
 } from '../../src/migrate/chartFile.js';
 import { parseIifDate } from '../../src/migrate/iif.js';
-import { formatOf, newReadResult, readLedger, type ReadOptions } from '../../src/migrate/reader.js';
+import { formatOf } from '../../src/migrate/reader.js';
 
 /*
  * Fixtures written from the IIF Import Kit's description of the format (QuickBooks Desktop):
@@ -50,15 +51,7 @@ const spl = (type: string, date: string, account: string, amount: string, extra:
   extra[2] ?? '',
 ];
 
-async function read(file: string, options: ReadOptions = {}) {
-  const result = newReadResult();
-  const entries = [];
-  for await (const entry of readLedger(file, options, result)) entries.push(entry);
-  const problems = [...result.problems]
-    .sort((a, b) => a.fileLine - b.fileLine)
-    .map((p) => `${p.fileLine}: ${p.message}`);
-  return { entries, problems, notes: result.notes, result };
-}
+const read = readLedgerFile;
 
 describe('reading a QuickBooks Desktop IIF file', () => {
   it('takes the chart from !ACCNT (types mapped, ACCNUM as the code) and a journal entry from TRNS/SPL', async () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatOf, newReadResult, readLedger, type ReadOptions } from '../../src/migrate/reader.js';
+import { readLedgerFile } from '../helpers/readLedgerFile.js';
+import { formatOf } from '../../src/migrate/reader.js';
 
 /*
  * Fixtures written from how Sage-style ERPs print a "Nominal Ledger Transaction History": a
@@ -39,15 +40,7 @@ const fileOf = (lines: string[]) => {
   return file;
 };
 
-async function read(file: string, options: ReadOptions = {}) {
-  const result = newReadResult();
-  const entries = [];
-  for await (const entry of readLedger(file, options, result)) entries.push(entry);
-  const problems = [...result.problems]
-    .sort((a, b) => a.fileLine - b.fileLine)
-    .map((p) => `${p.fileLine}: ${p.message}`);
-  return { entries, problems, notes: result.notes };
-}
+const read = readLedgerFile;
 
 const twoSided = [
   ',Account: 1200 - Bank',
