@@ -161,6 +161,24 @@ export async function* parseRecords(
   }
 }
 
+/**
+ * Each record of a file with the line it ends on, for readers that take a record at a time
+ * (the exports of other systems); `onLine` hears each line, `onEnd` the file's SHA-256.
+ */
+export async function* eachRecord(
+  file: string,
+  options: TextOptions,
+  onLine: (line: number) => void,
+  onEnd: (hash: string) => void,
+): AsyncGenerator<{ record: string[]; fileLine: number }> {
+  for await (const { records, lines } of parseRecords(file, options, onEnd)) {
+    for (let i = 0; i < records.length; i += 1) {
+      onLine(lines[i]!);
+      yield { record: records[i]!, fileLine: lines[i]! };
+    }
+  }
+}
+
 function firstLine(text: Buffer | string): string {
   const head =
     typeof text === 'string'

@@ -1,7 +1,7 @@
 import type { AccountType } from '../api/index.js';
 import { isCalendarDay } from '../core/calendar.js';
 import { InvalidAmountError, parseAmountText, ZERO_CENTS } from '../core/money.js';
-import { parseRecords } from './csvRecords.js';
+import { eachRecord } from './csvRecords.js';
 import {
   accountKey,
   EntryGrouper,
@@ -99,90 +99,89 @@ export async function* readFec(
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
   let column: ((name: string) => number) | undefined;
   let hash = '';
-  for await (const { records, lines } of parseRecords(
+  for await (const { record, fileLine } of eachRecord(
     file,
     {
       ...(options.encoding !== undefined && { encoding: options.encoding }),
       delimiter: options.delimiter,
       quotesAreText: true,
     },
+    onLine,
     (digest) => (hash = digest),
   )) {
-    for (let i = 0; i < records.length; i += 1) {
-      const record = records[i]!;
-      const fileLine = lines[i]!;
-      onLine(fileLine);
-      if (!column) {
-        const header = record.map((h) => h.trim().toLowerCase());
-        column = (name) => header.indexOf(name);
-        const missing = [
-          'journalcode',
-          'ecriturenum',
-          'ecrituredate',
-          'comptenum',
-          'debit',
-          'credit',
-        ].filter((name) => column!(name) < 0);
-        if (missing.length > 0) {
-          report({ fileLine, message: `not a FEC: the header lacks ${missing.join(', ')}` });
-          return;
-        }
-        continue;
-      }
-      if (record.every((f) => f.trim() === '')) continue;
-      const field = (name: string) => {
-        const at = column!(name);
-        return at < 0 ? '' : (record[at] ?? '').trim();
-      };
-      const dateText = field('ecrituredate');
-      const match = /^(\d{4})(\d{2})(\d{2})$/.exec(dateText);
-      const date = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
-      if (!date || !isCalendarDay(date)) {
-        report({ fileLine, message: `EcritureDate "${dateText}" is not a date (YYYYMMDD)` });
-        continue;
-      }
-      let debit;
-      let credit;
-      try {
-        debit = fecAmount(field('debit')) ?? ZERO_CENTS;
-        credit = fecAmount(field('credit')) ?? ZERO_CENTS;
-      } catch (error) {
-        if (!(error instanceof InvalidAmountError)) throw error;
-        report({ fileLine, message: `the amount ${error.message}` });
-        continue;
-      }
-      if (debit === 0 && credit === 0) {
-        facts.zeroLines += 1;
-        continue;
-      }
-      const code = field('comptenum');
-      const name = field('comptelib') || code;
-      if (code === '') {
-        report({ fileLine, message: 'CompteNum is empty' });
-        continue;
-      }
-      const number = field('ecriturenum');
-      const journal = field('journalcode');
-      const label = field('ecriturelib');
-      const line: LedgerLine = {
-        fileLine,
-        date,
-        account: accountKey(code, name),
-        accountCode: code,
-        accountName: name,
-        accountType: pcgType(code),
-        debitCents: debit,
-        creditCents: credit,
-        description: [label, field('compauxlib')].filter(Boolean).join(' — '),
-        memo: [field('pieceref'), label].filter(Boolean).join(' ').slice(0, 1000),
-        classes: [],
-        entry: `${journal} ${number}`,
-      };
-      grouper.add(line);
+    // What the records before this one completed goes out first.
+    if (ready.length > 0) {
+      facts.entries += ready.length;
+      yield* ready;
+      ready.length = 0;
     }
-    facts.entries += ready.length;
-    yield* ready;
-    ready.length = 0;
+    if (!column) {
+      const header = record.map((h) => h.trim().toLowerCase());
+      column = (name) => header.indexOf(name);
+      const missing = [
+        'journalcode',
+        'ecriturenum',
+        'ecrituredate',
+        'comptenum',
+        'debit',
+        'credit',
+      ].filter((name) => column!(name) < 0);
+      if (missing.length > 0) {
+        report({ fileLine, message: `not a FEC: the header lacks ${missing.join(', ')}` });
+        return;
+      }
+      continue;
+    }
+    if (record.every((f) => f.trim() === '')) continue;
+    const field = (name: string) => {
+      const at = column!(name);
+      return at < 0 ? '' : (record[at] ?? '').trim();
+    };
+    const dateText = field('ecrituredate');
+    const match = /^(\d{4})(\d{2})(\d{2})$/.exec(dateText);
+    const date = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
+    if (!date || !isCalendarDay(date)) {
+      report({ fileLine, message: `EcritureDate "${dateText}" is not a date (YYYYMMDD)` });
+      continue;
+    }
+    let debit;
+    let credit;
+    try {
+      debit = fecAmount(field('debit')) ?? ZERO_CENTS;
+      credit = fecAmount(field('credit')) ?? ZERO_CENTS;
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `the amount ${error.message}` });
+      continue;
+    }
+    if (debit === 0 && credit === 0) {
+      facts.zeroLines += 1;
+      continue;
+    }
+    const code = field('comptenum');
+    const name = field('comptelib') || code;
+    if (code === '') {
+      report({ fileLine, message: 'CompteNum is empty' });
+      continue;
+    }
+    const number = field('ecriturenum');
+    const journal = field('journalcode');
+    const label = field('ecriturelib');
+    const line: LedgerLine = {
+      fileLine,
+      date,
+      account: accountKey(code, name),
+      accountCode: code,
+      accountName: name,
+      accountType: pcgType(code),
+      debitCents: debit,
+      creditCents: credit,
+      description: [label, field('compauxlib')].filter(Boolean).join(' — '),
+      memo: [field('pieceref'), label].filter(Boolean).join(' ').slice(0, 1000),
+      classes: [],
+      entry: `${journal} ${number}`,
+    };
+    grouper.add(line);
   }
   grouper.finish();
   facts.entries += ready.length;

@@ -1,5 +1,5 @@
 import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
-import { parseRecords } from './csvRecords.js';
+import { eachRecord, parseRecords } from './csvRecords.js';
 import {
   EntryGrouper,
   parseLedgerDate,
@@ -112,96 +112,95 @@ export async function* readGnuCash(
   const currencies = new Map<string, number>();
   let leftOut = 0;
   let hash = '';
-  for await (const { records, lines } of parseRecords(
+  for await (const { record, fileLine } of eachRecord(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    onLine,
     (digest) => (hash = digest),
   )) {
-    for (let i = 0; i < records.length; i += 1) {
-      const record = records[i]!;
-      const fileLine = lines[i]!;
-      onLine(fileLine);
-      if (!column) {
-        const header = record.map(normalizeHeader);
-        column = (name) => header.indexOf(name);
-        if (column('fullaccountname') < 0 || (column('valuenum') < 0 && column('amountnum') < 0)) {
-          report({
-            fileLine,
-            message: `not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: ${record.join(', ')})`,
-          });
-          return;
-        }
-        continue;
-      }
-      const field = (name: string) => {
-        const at = column!(name);
-        return at < 0 ? '' : (record[at] ?? '').trim();
-      };
-      if (record.every((f) => f.trim() === '')) continue;
-      const id = field('transactionid');
-      if (id !== '' && id !== current.id) {
-        facts.transactions += 1;
-        current = {
-          id,
-          dateText: field('date'),
-          date: parseLedgerDate(field('date'), order) ?? '',
-          description: field('description'),
-          notes: field('notes'),
-          currency: field('commoditycurrency'),
-        };
-        if (current.date === '')
-          report({ fileLine, message: `date "${current.dateText}" is not a date (${order})` });
-        const code = current.currency.replace(/^CURRENCY::/, '');
-        if (code !== '') currencies.set(code, (currencies.get(code) ?? 0) + 1);
-      } else if (current.id === '') {
+    // What the records before this one completed goes out first.
+    if (ready.length > 0) {
+      yield* ready;
+      ready.length = 0;
+    }
+    if (!column) {
+      const header = record.map(normalizeHeader);
+      column = (name) => header.indexOf(name);
+      if (column('fullaccountname') < 0 || (column('valuenum') < 0 && column('amountnum') < 0)) {
         report({
           fileLine,
-          message: 'a split before any transaction (its Transaction ID is empty)',
+          message: `not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: ${record.join(', ')})`,
         });
-        continue;
+        return;
       }
-      if (current.date === '') continue;
-      const code = current.currency.replace(/^CURRENCY::/, '');
-      if (options.currency !== undefined && code !== '' && code !== options.currency) {
-        leftOut += 1;
-        continue;
-      }
-      const account = field('fullaccountname');
-      if (account === '') {
-        report({ fileLine, message: 'the Full Account Name is empty' });
-        continue;
-      }
-      const amountText = column('valuenum') >= 0 ? field('valuenum') : field('amountnum');
-      let cents;
-      try {
-        cents = parseAmountText(amountText);
-      } catch (error) {
-        if (!(error instanceof InvalidAmountError)) throw error;
-        report({ fileLine, message: `the amount ${error.message}` });
-        continue;
-      }
-      if (cents === null || cents === 0) {
-        facts.zeroSplits += 1;
-        continue;
-      }
-      const memo = field('memo');
-      grouper.add({
-        fileLine,
-        date: current.date,
-        account,
-        accountCode: undefined,
-        accountName: undefined,
-        accountType: CLASS_OF_TOP[account.split(':')[0]!.trim().toLowerCase()],
-        debitCents: cents > 0 ? cents : ZERO_CENTS,
-        creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
-        description: memo || current.description,
-        memo: [current.description, current.notes].filter(Boolean).join(' — '),
-        classes: [],
-        entry: current.id,
-      });
+      continue;
     }
-    yield* ready;
-    ready.length = 0;
+    const field = (name: string) => {
+      const at = column!(name);
+      return at < 0 ? '' : (record[at] ?? '').trim();
+    };
+    if (record.every((f) => f.trim() === '')) continue;
+    const id = field('transactionid');
+    if (id !== '' && id !== current.id) {
+      facts.transactions += 1;
+      current = {
+        id,
+        dateText: field('date'),
+        date: parseLedgerDate(field('date'), order) ?? '',
+        description: field('description'),
+        notes: field('notes'),
+        currency: field('commoditycurrency'),
+      };
+      if (current.date === '')
+        report({ fileLine, message: `date "${current.dateText}" is not a date (${order})` });
+      const code = current.currency.replace(/^CURRENCY::/, '');
+      if (code !== '') currencies.set(code, (currencies.get(code) ?? 0) + 1);
+    } else if (current.id === '') {
+      report({
+        fileLine,
+        message: 'a split before any transaction (its Transaction ID is empty)',
+      });
+      continue;
+    }
+    if (current.date === '') continue;
+    const code = current.currency.replace(/^CURRENCY::/, '');
+    if (options.currency !== undefined && code !== '' && code !== options.currency) {
+      leftOut += 1;
+      continue;
+    }
+    const account = field('fullaccountname');
+    if (account === '') {
+      report({ fileLine, message: 'the Full Account Name is empty' });
+      continue;
+    }
+    const amountText = column('valuenum') >= 0 ? field('valuenum') : field('amountnum');
+    let cents;
+    try {
+      cents = parseAmountText(amountText);
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `the amount ${error.message}` });
+      continue;
+    }
+    if (cents === null || cents === 0) {
+      facts.zeroSplits += 1;
+      continue;
+    }
+    const memo = field('memo');
+    grouper.add({
+      fileLine,
+      date: current.date,
+      account,
+      accountCode: undefined,
+      accountName: undefined,
+      accountType: CLASS_OF_TOP[account.split(':')[0]!.trim().toLowerCase()],
+      debitCents: cents > 0 ? cents : ZERO_CENTS,
+      creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+      description: memo || current.description,
+      memo: [current.description, current.notes].filter(Boolean).join(' — '),
+      classes: [],
+      entry: current.id,
+    });
   }
   grouper.finish();
   if (options.currency === undefined && currencies.size > 1) {

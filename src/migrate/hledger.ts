@@ -1,5 +1,5 @@
 import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
-import { parseRecords } from './csvRecords.js';
+import { eachRecord } from './csvRecords.js';
 import { CLASS_OF_TOP } from './gnucash.js';
 import { EntryGrouper, parseLedgerDate, type LedgerEntry, type Problem } from './ledgerCsv.js';
 
@@ -64,82 +64,81 @@ export async function* readHledger(
   let column: ((name: string) => number) | undefined;
   let lastTransaction = '';
   let hash = '';
-  for await (const { records, lines } of parseRecords(
+  for await (const { record, fileLine } of eachRecord(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    onLine,
     (digest) => (hash = digest),
   )) {
-    for (let i = 0; i < records.length; i += 1) {
-      const record = records[i]!;
-      const fileLine = lines[i]!;
-      onLine(fileLine);
-      if (!column) {
-        const header = record.map((h) => h.trim().toLowerCase());
-        column = (name) => header.indexOf(name);
-        const missing = ['txnidx', 'date', 'account', 'amount'].filter((n) => column!(n) < 0);
-        if (missing.length > 0) {
-          report({ fileLine, message: `not hledger CSV: the header lacks ${missing.join(', ')}` });
-          return;
-        }
-        continue;
-      }
-      const field = (name: string) => {
-        const at = column!(name);
-        return at < 0 ? '' : (record[at] ?? '').trim();
-      };
-      const transaction = field('txnidx');
-      if (transaction !== lastTransaction) {
-        facts.transactions += 1;
-        lastTransaction = transaction;
-      }
-      const account = field('account');
-      if (/^\(.*\)$|^\[.*\]$/.test(account)) {
-        facts.virtualPostings += 1;
-        continue;
-      }
-      const date = parseLedgerDate(field('date').replaceAll('/', '-'), 'YYYY-MM-DD');
-      if (!date) {
-        report({ fileLine, message: `date "${field('date')}" is not a date (YYYY-MM-DD)` });
-        continue;
-      }
-      const split = splitCommodity(field('amount'));
-      const commodity = (column('commodity') >= 0 ? field('commodity') : split.commodity) || '';
-      commodities.set(commodity, (commodities.get(commodity) ?? 0) + 1);
-      if (options.currency !== undefined && commodity !== options.currency) {
-        facts.otherCommodity += 1;
-        continue;
-      }
-      let cents;
-      try {
-        cents = parseAmountText(split.number);
-      } catch (error) {
-        if (!(error instanceof InvalidAmountError)) throw error;
-        report({ fileLine, message: `the amount ${error.message}` });
-        continue;
-      }
-      if (cents === null || cents === 0) {
-        facts.zeroPostings += 1;
-        continue;
-      }
-      const description = field('description');
-      const comment = field('comment');
-      grouper.add({
-        fileLine,
-        date,
-        account,
-        accountCode: undefined,
-        accountName: undefined,
-        accountType: classOfTop(account),
-        debitCents: cents > 0 ? cents : ZERO_CENTS,
-        creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
-        description: field('posting-comment') || description,
-        memo: [field('code'), description, comment].filter(Boolean).join(' '),
-        classes: [],
-        entry: transaction,
-      });
+    // What the records before this one completed goes out first.
+    if (ready.length > 0) {
+      yield* ready;
+      ready.length = 0;
     }
-    yield* ready;
-    ready.length = 0;
+    if (!column) {
+      const header = record.map((h) => h.trim().toLowerCase());
+      column = (name) => header.indexOf(name);
+      const missing = ['txnidx', 'date', 'account', 'amount'].filter((n) => column!(n) < 0);
+      if (missing.length > 0) {
+        report({ fileLine, message: `not hledger CSV: the header lacks ${missing.join(', ')}` });
+        return;
+      }
+      continue;
+    }
+    const field = (name: string) => {
+      const at = column!(name);
+      return at < 0 ? '' : (record[at] ?? '').trim();
+    };
+    const transaction = field('txnidx');
+    if (transaction !== lastTransaction) {
+      facts.transactions += 1;
+      lastTransaction = transaction;
+    }
+    const account = field('account');
+    if (/^\(.*\)$|^\[.*\]$/.test(account)) {
+      facts.virtualPostings += 1;
+      continue;
+    }
+    const date = parseLedgerDate(field('date').replaceAll('/', '-'), 'YYYY-MM-DD');
+    if (!date) {
+      report({ fileLine, message: `date "${field('date')}" is not a date (YYYY-MM-DD)` });
+      continue;
+    }
+    const split = splitCommodity(field('amount'));
+    const commodity = (column('commodity') >= 0 ? field('commodity') : split.commodity) || '';
+    commodities.set(commodity, (commodities.get(commodity) ?? 0) + 1);
+    if (options.currency !== undefined && commodity !== options.currency) {
+      facts.otherCommodity += 1;
+      continue;
+    }
+    let cents;
+    try {
+      cents = parseAmountText(split.number);
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `the amount ${error.message}` });
+      continue;
+    }
+    if (cents === null || cents === 0) {
+      facts.zeroPostings += 1;
+      continue;
+    }
+    const description = field('description');
+    const comment = field('comment');
+    grouper.add({
+      fileLine,
+      date,
+      account,
+      accountCode: undefined,
+      accountName: undefined,
+      accountType: classOfTop(account),
+      debitCents: cents > 0 ? cents : ZERO_CENTS,
+      creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+      description: field('posting-comment') || description,
+      memo: [field('code'), description, comment].filter(Boolean).join(' '),
+      classes: [],
+      entry: transaction,
+    });
   }
   grouper.finish();
   const named = [...commodities.keys()].filter((c) => c !== '');

@@ -6,7 +6,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../core/money.js';
-import { parseRecords, type RecordChunk } from './csvRecords.js';
+import { eachRecord } from './csvRecords.js';
 import {
   accountKey,
   EntryGrouper,
@@ -162,73 +162,71 @@ export async function* readIif(
     grouper.add(line);
   };
 
-  const chunks: AsyncGenerator<RecordChunk> = parseRecords(
+  for await (const { record, fileLine } of eachRecord(
     file,
     { ...options, delimiter: '\t', quotesAreText: true },
+    onLine,
     (digest) => (hash = digest),
-  );
-  for await (const { records, lines } of chunks) {
-    for (let i = 0; i < records.length; i += 1) {
-      const record = records[i]!;
-      const fileLine = lines[i]!;
-      onLine(fileLine);
-      const kind = unquoted(record[0]).toUpperCase();
-      if (kind === '') continue;
-      if (kind.startsWith('!')) {
-        headers.set(
-          kind.slice(1),
-          record.slice(1).map((name) => unquoted(name).toUpperCase()),
-        );
-        continue;
-      }
-      switch (kind) {
-        case 'ACCNT': {
-          const name = field(kind, record, 'NAME');
-          const iifType = field(kind, record, 'ACCNTTYPE').toUpperCase();
-          const code = field(kind, record, 'ACCNUM');
-          facts.chartAccounts += 1;
-          if (name === '') {
-            report({ fileLine, message: 'ACCNT: NAME is empty' });
-            break;
-          }
-          chart.set(name, { code: code || undefined, type: IIF_ACCOUNT_TYPES[iifType], iifType });
-          break;
-        }
-        case 'TRNS': {
-          if (transaction) {
-            report({
-              fileLine,
-              message: 'a TRNS row before the ENDTRNS of the transaction before it',
-            });
-          }
-          facts.transactions += 1;
-          const text = field(kind, record, 'DATE');
-          const date = parseIifDate(text);
-          if (!date) report({ fileLine, message: `TRNS: DATE "${text}" is not a date (M/D/YYYY)` });
-          const type = field(kind, record, 'TRNSTYPE') || 'TRNS';
-          const number = field(kind, record, 'DOCNUM') || field(kind, record, 'TRNSID');
-          let id = number ? `${type} ${number}` : `${type} at line ${fileLine}`;
-          if (usedIds.has(id)) id = `${id} at line ${fileLine}`;
-          usedIds.add(id);
-          transaction = { id, date, memo: field(kind, record, 'MEMO'), line: fileLine };
-          split('TRNS', record, fileLine);
-          break;
-        }
-        case 'SPL':
-          split('SPL', record, fileLine);
-          break;
-        case 'ENDTRNS':
-          if (!transaction) report({ fileLine, message: 'an ENDTRNS row without its TRNS' });
-          transaction = undefined;
-          break;
-        case 'HDR':
-          break;
-        default:
-          facts.skippedLists.set(kind, (facts.skippedLists.get(kind) ?? 0) + 1);
-      }
+  )) {
+    // What the records before this one completed goes out first.
+    if (ready.length > 0) {
+      yield* ready;
+      ready.length = 0;
     }
-    yield* ready;
-    ready.length = 0;
+    const kind = unquoted(record[0]).toUpperCase();
+    if (kind === '') continue;
+    if (kind.startsWith('!')) {
+      headers.set(
+        kind.slice(1),
+        record.slice(1).map((name) => unquoted(name).toUpperCase()),
+      );
+      continue;
+    }
+    switch (kind) {
+      case 'ACCNT': {
+        const name = field(kind, record, 'NAME');
+        const iifType = field(kind, record, 'ACCNTTYPE').toUpperCase();
+        const code = field(kind, record, 'ACCNUM');
+        facts.chartAccounts += 1;
+        if (name === '') {
+          report({ fileLine, message: 'ACCNT: NAME is empty' });
+          break;
+        }
+        chart.set(name, { code: code || undefined, type: IIF_ACCOUNT_TYPES[iifType], iifType });
+        break;
+      }
+      case 'TRNS': {
+        if (transaction) {
+          report({
+            fileLine,
+            message: 'a TRNS row before the ENDTRNS of the transaction before it',
+          });
+        }
+        facts.transactions += 1;
+        const text = field(kind, record, 'DATE');
+        const date = parseIifDate(text);
+        if (!date) report({ fileLine, message: `TRNS: DATE "${text}" is not a date (M/D/YYYY)` });
+        const type = field(kind, record, 'TRNSTYPE') || 'TRNS';
+        const number = field(kind, record, 'DOCNUM') || field(kind, record, 'TRNSID');
+        let id = number ? `${type} ${number}` : `${type} at line ${fileLine}`;
+        if (usedIds.has(id)) id = `${id} at line ${fileLine}`;
+        usedIds.add(id);
+        transaction = { id, date, memo: field(kind, record, 'MEMO'), line: fileLine };
+        split('TRNS', record, fileLine);
+        break;
+      }
+      case 'SPL':
+        split('SPL', record, fileLine);
+        break;
+      case 'ENDTRNS':
+        if (!transaction) report({ fileLine, message: 'an ENDTRNS row without its TRNS' });
+        transaction = undefined;
+        break;
+      case 'HDR':
+        break;
+      default:
+        facts.skippedLists.set(kind, (facts.skippedLists.get(kind) ?? 0) + 1);
+    }
   }
   if (transaction) {
     report({
