@@ -2,12 +2,12 @@ import {
   ACCOUNT_TYPES,
   CLASS_OF_TYPE,
   type Account,
-  type AccountType,
   type CreateAccountBody,
 } from '../api/index.js';
 import { resolveReference } from '../client/references.js';
 import { nameKey } from '../core/names.js';
 import type { Problem } from './ledgerCsv.js';
+import { accountTypeOf } from './options.js';
 
 /** An account as the file names it (one per distinct way of naming it), from pass one. */
 export interface FileAccount {
@@ -24,27 +24,7 @@ export interface FileAccount {
   accountType: { text: string; line: number } | undefined;
 }
 
-/**
- * `account_type` as files write it: one of the API's types, or a class of accounts (asset,
- * liability, equity, income or revenue, expense; any case, singular or plural), which stands for
- * its most general type.
- */
-export const TYPE_OF_CLASS: Record<string, AccountType> = {
-  asset: 'Other Current Assets',
-  liability: 'Other Current Liabilities',
-  equity: 'Equity',
-  income: 'Income',
-  revenue: 'Income',
-  expense: 'Operating Expenses',
-};
-
-export function accountTypeOf(text: string): AccountType | undefined {
-  const wanted = text.trim().replace(/\s+/g, ' ').toLowerCase();
-  const type = ACCOUNT_TYPES.find((t) => t.toLowerCase() === wanted);
-  if (type) return type;
-  const singular = wanted.replace(/ies$/, 'y').replace(/s$/, '');
-  return TYPE_OF_CLASS[singular];
-}
+export { accountTypeOf, TYPE_OF_CLASS } from './options.js';
 
 const ACCEPTED_TYPES = `one of ${ACCOUNT_TYPES.join(', ')}; or a class: asset, liability, equity, income (revenue), expense`;
 

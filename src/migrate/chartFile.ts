@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { nameKey } from '../core/names.js';
-import { accountTypeOf, type FileAccount } from './accounts.js';
+import type { FileAccount } from './accounts.js';
+import { accountTypeOf } from './options.js';
 import { accountKey, type LedgerLine, type Problem } from './ledgerCsv.js';
 
 /** An account as a chart file (`--chart`) gives it. */
@@ -100,19 +101,6 @@ export function codeRangeFiller(ranges: readonly [string, string][]): (line: Led
     const range = longestFirst.find(([prefix]) => code.startsWith(prefix));
     if (range) line.accountType = range[1];
   };
-}
-
-/** `--code-ranges` as typed: `PREFIX=TYPE,…`; throws with what is wrong. */
-export function parseCodeRanges(text: string): [string, string][] {
-  return text.split(',').map((part) => {
-    const [prefix = '', type = ''] = part.split('=').map((p) => p.trim());
-    if (!/^\d+$/.test(prefix) || !accountTypeOf(type)) {
-      throw new Error(
-        `--code-ranges takes DIGITS=TYPE,… (e.g. 1=asset,2=liability,4=income), not "${part.trim()}"`,
-      );
-    }
-    return [prefix, type];
-  });
 }
 
 /** `--write-chart`: the accounts as read, `code,name,type`, blanks where the file is silent. */

@@ -24,17 +24,8 @@ import {
   type Problem,
 } from './ledgerCsv.js';
 
-/** The export formats books reads (`--format`); `auto` tells them apart by their first line. */
-export const LEDGER_FORMATS = [
-  'auto',
-  'books',
-  'iif',
-  'gnucash',
-  'nominal-ledger',
-  'fec',
-  'hledger',
-] as const;
-export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
+export { LEDGER_FORMATS, type LedgerFormat } from './options.js';
+import type { LedgerFormat } from './options.js';
 
 export interface ReadOptions {
   /** The file's format; `auto` (the default) reads its first line to tell. */

@@ -3,12 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
-import {
-  chartFiller,
-  codeRangeFiller,
-  parseCodeRanges,
-  readChartFile,
-} from '../../src/migrate/chartFile.js';
+import { chartFiller, codeRangeFiller, readChartFile } from '../../src/migrate/chartFile.js';
+import { parseCodeRanges } from '../../src/migrate/options.js';
 import { parseIifDate } from '../../src/migrate/iif.js';
 import { formatOf } from '../../src/migrate/reader.js';
 
