@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { csvField } from '../core/csv.js';
 import { nameKey } from '../core/names.js';
+import { namedColumns } from './csvRecords.js';
 import type { FileAccount } from './accounts.js';
 import { accountTypeOf } from './options.js';
 import { accountKey, type LedgerLine, type Problem } from './ledgerCsv.js';
@@ -33,9 +35,8 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
       problems: [{ fileLine: 1, message: `--chart ${file}: ${(error as Error).message}` }],
     };
   }
-  const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
-  const at = (name: string) => header.indexOf(name);
-  if (at('name') < 0 || at('type') < 0) {
+  const columns = namedColumns(rows[0] ?? [], (h) => h.trim().toLowerCase());
+  if (!columns.has('name') || !columns.has('type')) {
     return {
       accounts: [],
       problems: [
@@ -50,9 +51,9 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
   const seen = new Map<string, number>();
   rows.slice(1).forEach((row, index) => {
     const line = index + 2;
-    const name = (row[at('name')] ?? '').trim();
-    const type = (row[at('type')] ?? '').trim();
-    const code = at('code') >= 0 ? (row[at('code')] ?? '').trim() || undefined : undefined;
+    const name = columns.cell(row, 'name');
+    const type = columns.cell(row, 'type');
+    const code = columns.cell(row, 'code') || undefined;
     const where = `--chart ${file}:${line}`;
     if (name === '') return problems.push({ fileLine: 1, message: `${where}: the name is empty` });
     if (!accountTypeOf(type))
@@ -105,10 +106,9 @@ export function codeRangeFiller(ranges: readonly [string, string][]): (line: Led
 
 /** `--write-chart`: the accounts as read, `code,name,type`, blanks where the file is silent. */
 export function writeChartFile(file: string, accounts: Iterable<FileAccount>): void {
-  const cell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
   const rows = [...accounts].map((account) =>
     [account.code ?? '', account.name ?? account.text ?? '', account.accountType?.text ?? '']
-      .map(cell)
+      .map(csvField)
       .join(','),
   );
   writeFileSync(file, `code,name,type\n${rows.join('\n')}\n`);

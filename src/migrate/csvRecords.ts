@@ -179,6 +179,31 @@ export async function* eachRecord(
   }
 }
 
+/** A header row's columns by name, as `normalize` writes names (the first of a name wins). */
+export interface NamedColumns {
+  has(name: string): boolean;
+  /** A record's cell under `name`, trimmed; '' when the header has no such column. */
+  cell(record: readonly string[], name: string): string;
+}
+
+export function namedColumns(
+  header: readonly string[],
+  normalize: (name: string) => string,
+): NamedColumns {
+  const index = new Map<string, number>();
+  header.forEach((name, at) => {
+    const key = normalize(name);
+    if (!index.has(key)) index.set(key, at);
+  });
+  return {
+    has: (name) => index.has(name),
+    cell: (record, name) => {
+      const at = index.get(name);
+      return at === undefined ? '' : (record[at] ?? '').trim();
+    },
+  };
+}
+
 function firstLine(text: Buffer | string): string {
   const head =
     typeof text === 'string'

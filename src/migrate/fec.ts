@@ -1,7 +1,7 @@
 import type { AccountType } from '../api/index.js';
 import { isCalendarDay } from '../core/calendar.js';
 import { InvalidAmountError, parseAmountText, ZERO_CENTS } from '../core/money.js';
-import { eachRecord } from './csvRecords.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,
   EntryGrouper,
@@ -97,7 +97,7 @@ export async function* readFec(
   const facts: FecFacts = { entries: 0, zeroLines: 0 };
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
-  let column: ((name: string) => number) | undefined;
+  let columns: NamedColumns | undefined;
   let hash = '';
   for await (const { record, fileLine } of eachRecord(
     file,
@@ -115,9 +115,8 @@ export async function* readFec(
       yield* ready;
       ready.length = 0;
     }
-    if (!column) {
-      const header = record.map((h) => h.trim().toLowerCase());
-      column = (name) => header.indexOf(name);
+    if (!columns) {
+      columns = namedColumns(record, (h) => h.trim().toLowerCase());
       const missing = [
         'journalcode',
         'ecriturenum',
@@ -125,7 +124,7 @@ export async function* readFec(
         'comptenum',
         'debit',
         'credit',
-      ].filter((name) => column!(name) < 0);
+      ].filter((name) => !columns!.has(name));
       if (missing.length > 0) {
         report({ fileLine, message: `not a FEC: the header lacks ${missing.join(', ')}` });
         return;
@@ -133,10 +132,7 @@ export async function* readFec(
       continue;
     }
     if (record.every((f) => f.trim() === '')) continue;
-    const field = (name: string) => {
-      const at = column!(name);
-      return at < 0 ? '' : (record[at] ?? '').trim();
-    };
+    const field = (name: string) => columns!.cell(record, name);
     const dateText = field('ecrituredate');
     const match = /^(\d{4})(\d{2})(\d{2})$/.exec(dateText);
     const date = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;

@@ -1,6 +1,7 @@
 import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
-import { eachRecord, parseRecords } from './csvRecords.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
+  dayMonthOrder,
   EntryGrouper,
   parseLedgerDate,
   type DateFormat,
@@ -60,30 +61,23 @@ async function dateOrderOf(
   file: string,
   encoding: string | undefined,
 ): Promise<DateFormat | 'ambiguous' | undefined> {
-  let monthFirst = false;
-  let dayFirst = false;
-  let slashed = false;
-  let dateColumn = -1;
-  for await (const { records } of parseRecords(
+  const pairs: [number, number][] = [];
+  let columns: NamedColumns | undefined;
+  for await (const { record } of eachRecord(
     file,
     encoding === undefined ? {} : { encoding },
     () => {},
+    () => {},
   )) {
-    for (const record of records) {
-      if (dateColumn < 0) {
-        dateColumn = record.map(normalizeHeader).indexOf('date');
-        continue;
-      }
-      const match = /^(\d{1,2})\/(\d{1,2})\/\d{4}$/.exec((record[dateColumn] ?? '').trim());
-      if (!match) continue;
-      slashed = true;
-      if (Number(match[1]) > 12) dayFirst = true;
-      if (Number(match[2]) > 12) monthFirst = true;
+    if (!columns) {
+      columns = namedColumns(record, normalizeHeader);
+      continue;
     }
+    const match = /^(\d{1,2})\/(\d{1,2})\/\d{4}$/.exec(columns.cell(record, 'date'));
+    if (match) pairs.push([Number(match[1]), Number(match[2])]);
   }
-  if (!slashed) return undefined;
-  if (monthFirst === dayFirst) return 'ambiguous';
-  return monthFirst ? 'MM/DD/YYYY' : 'DD/MM/YYYY';
+  const order = dayMonthOrder(pairs);
+  return order === 'both' || order === 'neither' ? 'ambiguous' : order;
 }
 
 /** The entries of a GnuCash transaction export, streamed; problems go to `report`. */
@@ -106,7 +100,7 @@ export async function* readGnuCash(
   const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order };
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
-  let column: ((name: string) => number) | undefined;
+  let columns: NamedColumns | undefined;
   let current = { id: '', date: '', dateText: '', description: '', notes: '', currency: '' };
   /** Transactions per currency, in the order first met. */
   const currencies = new Map<string, number>();
@@ -123,10 +117,12 @@ export async function* readGnuCash(
       yield* ready;
       ready.length = 0;
     }
-    if (!column) {
-      const header = record.map(normalizeHeader);
-      column = (name) => header.indexOf(name);
-      if (column('fullaccountname') < 0 || (column('valuenum') < 0 && column('amountnum') < 0)) {
+    if (!columns) {
+      columns = namedColumns(record, normalizeHeader);
+      if (
+        !columns.has('fullaccountname') ||
+        (!columns.has('valuenum') && !columns.has('amountnum'))
+      ) {
         report({
           fileLine,
           message: `not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: ${record.join(', ')})`,
@@ -135,10 +131,7 @@ export async function* readGnuCash(
       }
       continue;
     }
-    const field = (name: string) => {
-      const at = column!(name);
-      return at < 0 ? '' : (record[at] ?? '').trim();
-    };
+    const field = (name: string) => columns!.cell(record, name);
     if (record.every((f) => f.trim() === '')) continue;
     const id = field('transactionid');
     if (id !== '' && id !== current.id) {
@@ -149,11 +142,11 @@ export async function* readGnuCash(
         date: parseLedgerDate(field('date'), order) ?? '',
         description: field('description'),
         notes: field('notes'),
-        currency: field('commoditycurrency'),
+        currency: field('commoditycurrency').replace(/^CURRENCY::/, ''),
       };
       if (current.date === '')
         report({ fileLine, message: `date "${current.dateText}" is not a date (${order})` });
-      const code = current.currency.replace(/^CURRENCY::/, '');
+      const code = current.currency;
       if (code !== '') currencies.set(code, (currencies.get(code) ?? 0) + 1);
     } else if (current.id === '') {
       report({
@@ -163,7 +156,7 @@ export async function* readGnuCash(
       continue;
     }
     if (current.date === '') continue;
-    const code = current.currency.replace(/^CURRENCY::/, '');
+    const code = current.currency;
     if (options.currency !== undefined && code !== '' && code !== options.currency) {
       leftOut += 1;
       continue;
@@ -173,7 +166,7 @@ export async function* readGnuCash(
       report({ fileLine, message: 'the Full Account Name is empty' });
       continue;
     }
-    const amountText = column('valuenum') >= 0 ? field('valuenum') : field('amountnum');
+    const amountText = columns.has('valuenum') ? field('valuenum') : field('amountnum');
     let cents;
     try {
       cents = parseAmountText(amountText);

@@ -1,5 +1,5 @@
 import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
-import { eachRecord } from './csvRecords.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import { CLASS_OF_TOP } from './gnucash.js';
 import { EntryGrouper, parseLedgerDate, type LedgerEntry, type Problem } from './ledgerCsv.js';
 
@@ -61,7 +61,7 @@ export async function* readHledger(
   const commodities = new Map<string, number>();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
-  let column: ((name: string) => number) | undefined;
+  let columns: NamedColumns | undefined;
   let lastTransaction = '';
   let hash = '';
   for await (const { record, fileLine } of eachRecord(
@@ -75,20 +75,16 @@ export async function* readHledger(
       yield* ready;
       ready.length = 0;
     }
-    if (!column) {
-      const header = record.map((h) => h.trim().toLowerCase());
-      column = (name) => header.indexOf(name);
-      const missing = ['txnidx', 'date', 'account', 'amount'].filter((n) => column!(n) < 0);
+    if (!columns) {
+      columns = namedColumns(record, (h) => h.trim().toLowerCase());
+      const missing = ['txnidx', 'date', 'account', 'amount'].filter((n) => !columns!.has(n));
       if (missing.length > 0) {
         report({ fileLine, message: `not hledger CSV: the header lacks ${missing.join(', ')}` });
         return;
       }
       continue;
     }
-    const field = (name: string) => {
-      const at = column!(name);
-      return at < 0 ? '' : (record[at] ?? '').trim();
-    };
+    const field = (name: string) => columns!.cell(record, name);
     const transaction = field('txnidx');
     if (transaction !== lastTransaction) {
       facts.transactions += 1;
@@ -105,7 +101,7 @@ export async function* readHledger(
       continue;
     }
     const split = splitCommodity(field('amount'));
-    const commodity = (column('commodity') >= 0 ? field('commodity') : split.commodity) || '';
+    const commodity = (columns.has('commodity') ? field('commodity') : split.commodity) || '';
     commodities.set(commodity, (commodities.get(commodity) ?? 0) + 1);
     if (options.currency !== undefined && commodity !== options.currency) {
       facts.otherCommodity += 1;

@@ -6,7 +6,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../core/money.js';
-import { eachRecord } from './csvRecords.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,
   EntryGrouper,
@@ -95,7 +95,8 @@ export async function* readIif(
     zeroLines: 0,
     skippedLists: new Map(),
   };
-  const headers = new Map<string, string[]>();
+  /** Each kind's columns, as its `!KIND` row names them (the kind's own cell included). */
+  const headers = new Map<string, NamedColumns>();
   const chart = new Map<string, ChartAccount>();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
@@ -103,10 +104,8 @@ export async function* readIif(
   let transaction: { id: string; date: string | undefined; memo: string; line: number } | undefined;
   let hash = '';
 
-  const field = (kind: string, record: string[], name: string) => {
-    const at = headers.get(kind)?.indexOf(name) ?? -1;
-    return at < 0 ? '' : unquoted(record[at + 1]);
-  };
+  const field = (kind: string, record: string[], name: string) =>
+    unquoted(headers.get(kind)?.cell(record, name));
 
   const split = (kind: 'TRNS' | 'SPL', record: string[], fileLine: number) => {
     if (!transaction) {
@@ -178,7 +177,7 @@ export async function* readIif(
     if (kind.startsWith('!')) {
       headers.set(
         kind.slice(1),
-        record.slice(1).map((name) => unquoted(name).toUpperCase()),
+        namedColumns(record, (name) => unquoted(name).toUpperCase()),
       );
       continue;
     }

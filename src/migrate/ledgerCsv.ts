@@ -113,6 +113,28 @@ export function mapColumns(
 export const DATE_FORMATS = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
+/**
+ * The order of day and month that a file's `a/b/year` dates show: a first number over 12 is a
+ * day, so is a second one over 12. `both` when some dates read one way and some the other,
+ * `neither` when no number is over 12 (either order reads them all); undefined without dates.
+ */
+export function dayMonthOrder(
+  pairs: Iterable<readonly [number, number]>,
+): 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'both' | 'neither' | undefined {
+  let any = false;
+  let dayFirst = false;
+  let monthFirst = false;
+  for (const [first, second] of pairs) {
+    any = true;
+    if (first > 12) dayFirst = true;
+    if (second > 12) monthFirst = true;
+  }
+  if (!any) return undefined;
+  if (dayFirst && monthFirst) return 'both';
+  if (!dayFirst && !monthFirst) return 'neither';
+  return dayFirst ? 'DD/MM/YYYY' : 'MM/DD/YYYY';
+}
+
 /** A date in the file's format to a calendar day, or undefined when it is not one. */
 export function parseLedgerDate(
   text: string | undefined,

@@ -9,9 +9,10 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../core/money.js';
-import { parseRecords } from './csvRecords.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,
+  dayMonthOrder,
   parseLedgerDate,
   type DateFormat,
   type LedgerEntry,
@@ -85,7 +86,6 @@ export async function* readNominalLedger(
   onEnd: (hash: string, facts: NominalLedgerFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
   const rows: Row[] = [];
-  const dates: string[] = [];
   let hash = '';
   let section:
     | {
@@ -97,7 +97,7 @@ export async function* readNominalLedger(
         balance: Cents | undefined;
       }
     | undefined;
-  let columns: Record<string, number> | undefined;
+  let columns: NamedColumns | undefined;
   let sections = 0;
   let zeroRows = 0;
   const amount = (text: string | undefined, fileLine: number, what: string): Cents | undefined => {
@@ -120,88 +120,89 @@ export async function* readNominalLedger(
     }
   };
 
-  for await (const { records, lines } of parseRecords(
+  /** A side of a transaction in the current section. */
+  const rowOf = (
+    fileLine: number,
+    date: string,
+    reference: string,
+    details: string,
+    cents: Cents,
+  ): Row => ({
+    fileLine,
+    account: accountKey(section!.code, section!.name),
+    accountCode: section!.code,
+    accountName: section!.name,
+    date,
+    reference,
+    details,
+    cents,
+  });
+
+  for await (const { record, fileLine } of eachRecord(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    onLine,
     (digest) => (hash = digest),
   )) {
-    for (let i = 0; i < records.length; i += 1) {
-      const record = records[i]!;
-      const fileLine = lines[i]!;
-      onLine(fileLine);
-      const cells = record.map((cell) => cell.trim());
-      const heading = cells.find((cell) => SECTION.test(cell));
-      if (heading) {
-        closeSection();
-        const [, code, name] = SECTION.exec(heading)!;
-        section = {
-          code: code!,
-          name: name!,
-          line: fileLine,
-          opening: ZERO_CENTS,
-          sum: ZERO_CENTS,
-          balance: undefined,
-        };
-        sections += 1;
-        columns = undefined;
-        continue;
-      }
-      if (!section) continue; // the title block
-      if (!columns) {
-        const names = cells.map(norm);
-        if (names.includes('debit') && names.includes('credit')) {
-          columns = Object.fromEntries(
-            names.map((name, at) => [name, at]).filter(([name]) => name !== ''),
-          );
-        }
-        continue;
-      }
-      if (cells.every((cell) => cell === '')) continue;
-      const opening = cells.find((cell) => /opening balance as at/i.test(cell));
-      const balance = amount(cells[columns.balance ?? -1], fileLine, 'the balance');
-      if (opening) {
-        if (balance !== undefined) section.opening = balance;
-        section.balance = balance;
-        if (balance !== undefined && balance !== 0) {
-          const date = /(\d{1,2}\/\d{1,2}\/\d{2,4})/.exec(opening)?.[1] ?? '';
-          dates.push(date);
-          rows.push({
-            fileLine,
-            account: accountKey(section.code, section.name),
-            accountCode: section.code,
-            accountName: section.name,
-            date,
-            reference: '',
-            details: 'Opening balance',
-            cents: balance,
-          });
-        }
-        continue;
-      }
-      const debit = amount(cells[columns.debit!], fileLine, 'the debit');
-      const credit = amount(cells[columns.credit!], fileLine, 'the credit');
-      if (debit === undefined || credit === undefined) continue;
-      const date = cells[columns.postdate ?? columns.date ?? columns.docdate ?? -1] ?? '';
-      if (date === '' && debit === 0 && credit === 0) continue; // a footer or a blank total row
-      const cents = subtractCents(debit, credit);
-      section.sum = addCents(section.sum, cents);
-      if (balance !== undefined) section.balance = balance;
-      if (cents === 0) {
-        zeroRows += 1;
-        continue;
-      }
-      dates.push(date);
-      rows.push({
-        fileLine,
-        account: accountKey(section.code, section.name),
-        accountCode: section.code,
-        accountName: section.name,
-        date,
-        reference: cells[columns.reference ?? -1] ?? '',
-        details: cells[columns.details ?? -1] ?? '',
-        cents,
-      });
+    const cells = record.map((cell) => cell.trim());
+    const heading = cells.find((cell) => SECTION.test(cell));
+    if (heading) {
+      closeSection();
+      const [, code, name] = SECTION.exec(heading)!;
+      section = {
+        code: code!,
+        name: name!,
+        line: fileLine,
+        opening: ZERO_CENTS,
+        sum: ZERO_CENTS,
+        balance: undefined,
+      };
+      sections += 1;
+      columns = undefined;
+      continue;
     }
+    if (!section) continue; // the title block
+    if (!columns) {
+      const header = namedColumns(cells, norm);
+      if (header.has('debit') && header.has('credit')) columns = header;
+      continue;
+    }
+    if (cells.every((cell) => cell === '')) continue;
+    const opening = cells.find((cell) => /opening balance as at/i.test(cell));
+    const balance = amount(columns.cell(cells, 'balance'), fileLine, 'the balance');
+    if (opening) {
+      if (balance !== undefined) section.opening = balance;
+      section.balance = balance;
+      if (balance !== undefined && balance !== 0) {
+        const date = /(\d{1,2}\/\d{1,2}\/\d{2,4})/.exec(opening)?.[1] ?? '';
+        rows.push(rowOf(fileLine, date, '', 'Opening balance', balance));
+      }
+      continue;
+    }
+    const debit = amount(columns.cell(cells, 'debit'), fileLine, 'the debit');
+    const credit = amount(columns.cell(cells, 'credit'), fileLine, 'the credit');
+    if (debit === undefined || credit === undefined) continue;
+    const date =
+      columns.cell(cells, 'postdate') ||
+      columns.cell(cells, 'date') ||
+      columns.cell(cells, 'docdate');
+    if (date === '' && debit === 0 && credit === 0) continue; // a footer or a blank total row
+    const cents = subtractCents(debit, credit);
+    section.sum = addCents(section.sum, cents);
+    if (balance !== undefined) section.balance = balance;
+    if (cents === 0) {
+      zeroRows += 1;
+      continue;
+    }
+    rows.push(
+      rowOf(
+        fileLine,
+        date,
+        columns.cell(cells, 'reference'),
+        columns.cell(cells, 'details'),
+        cents,
+      ),
+    );
   }
   closeSection();
   if (sections === 0) {
@@ -214,9 +215,13 @@ export async function* readNominalLedger(
 
   let order = options.dateFormat;
   if (!order) {
-    const dayFirst = dates.some((d) => Number(/^(\d{1,2})\//.exec(d)?.[1]) > 12);
-    const monthFirst = dates.some((d) => Number(/^\d{1,2}\/(\d{1,2})\//.exec(d)?.[1]) > 12);
-    if (dayFirst && monthFirst) {
+    const found = dayMonthOrder(
+      rows.flatMap((row) => {
+        const match = /^(\d{1,2})\/(\d{1,2})\//.exec(row.date);
+        return match ? [[Number(match[1]), Number(match[2])] as const] : [];
+      }),
+    );
+    if (found === 'both') {
       report({
         fileLine: 1,
         message:
@@ -224,7 +229,7 @@ export async function* readNominalLedger(
       });
       return;
     }
-    if (!dayFirst && !monthFirst && dates.some((d) => d.includes('/'))) {
+    if (found === 'neither') {
       report({
         fileLine: 1,
         message:
@@ -232,7 +237,7 @@ export async function* readNominalLedger(
       });
       return;
     }
-    order = monthFirst ? 'MM/DD/YYYY' : 'DD/MM/YYYY';
+    order = found ?? 'DD/MM/YYYY';
   }
 
   // Two codes under one name (an ERP allows it; a chart of accounts does not): each is named

@@ -92,9 +92,15 @@ export function formatOf(
   file: string,
   given: LedgerFormat | undefined,
 ): Exclude<LedgerFormat, 'auto'> {
+  return formatIn(headOf(file), given);
+}
+
+const firstLineOf = (head: string) => head.split(/\r?\n/)[0] ?? '';
+
+/** The format given, else the one a file's first 4 kB show. */
+function formatIn(head: string, given: LedgerFormat | undefined): Exclude<LedgerFormat, 'auto'> {
   if (given !== undefined && given !== 'auto') return given;
-  const head = headOf(file);
-  const first = head.split(/\r?\n/)[0] ?? '';
+  const first = firstLineOf(head);
   if (looksLikeIif(first)) return 'iif';
   if (looksLikeGnuCash(first)) return 'gnucash';
   if (looksLikeFec(first)) return 'fec';
@@ -127,7 +133,8 @@ export async function* readLedger(
     );
   }
   if (options.codeRanges !== undefined) fillers.push(codeRangeFiller(options.codeRanges));
-  const format = formatOf(file, options.format);
+  const head = headOf(file);
+  const format = formatIn(head, options.format);
   if (format !== 'books' && options.format !== format) {
     result.notes.push(
       format === 'iif'
@@ -144,7 +151,7 @@ export async function* readLedger(
   const entries =
     format === 'books'
       ? readBooksCsv(file, options, result)
-      : readOtherFormat(format, file, options, result);
+      : readOtherFormat(format, file, head, options, result);
   if (fillers.length === 0) {
     yield* entries;
     return;
@@ -193,6 +200,8 @@ async function* readExport<F>(
 function readOtherFormat(
   format: Exclude<LedgerFormat, 'auto' | 'books'>,
   file: string,
+  /** Its first 4 kB. */
+  head: string,
   options: ReadOptions,
   result: ReadResult,
 ): AsyncGenerator<LedgerEntry> {
@@ -248,11 +257,7 @@ function readOtherFormat(
       return readExport<FecFacts>(
         result,
         (...hooks) =>
-          readFec(
-            file,
-            { ...text, delimiter: fecDelimiter(headOf(file).split(/\r?\n/)[0] ?? '') },
-            ...hooks,
-          ),
+          readFec(file, { ...text, delimiter: fecDelimiter(firstLineOf(head)) }, ...hooks),
         (facts) => [
           `FEC: ${count(facts.entries, 'entry', 'entries')}; accounts typed by their Plan Comptable Général class`,
           facts.zeroLines > 0 && `FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,

@@ -65,15 +65,14 @@ export interface RouteDefinition {
  * add to a table with the verbs they would use on Fastify.
  */
 export class RouteTable {
-  readonly routes: RouteDefinition[] = [];
-
-  constructor(private readonly prefix = '') {}
+  constructor(
+    private readonly prefix = '',
+    readonly routes: RouteDefinition[] = [],
+  ) {}
 
   /** A table whose routes' paths start with `prefix`; its routes land in this one. */
   under(prefix: string): RouteTable {
-    const table = new RouteTable(this.prefix + prefix);
-    (table as { routes: RouteDefinition[] }).routes = this.routes;
-    return table;
+    return new RouteTable(this.prefix + prefix, this.routes);
   }
 
   get<S extends RouteSchema>(url: string, options: RouteOptions<S>, handle: RouteHandler<S>) {

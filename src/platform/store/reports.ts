@@ -2,6 +2,7 @@ import type { SourceType } from '../../api/index.js';
 import type { Cents } from '../../core/money.js';
 import type { DailySums } from '../domain/reports/ledgerData.js';
 import type { LedgerPosting } from '../domain/reports/generalLedger.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 
 interface DailyRow {
@@ -43,6 +44,8 @@ export class ReportStore {
   private readonly openingStatement;
   private readonly ledgerStatement;
   private readonly accountLedgerStatement;
+  /** The per-period reads, by how they make spans (one per count of periods up to 16, and one more). */
+  private readonly spanStatements = new Map<string, Statement<(number | string)[], DailyRow>>();
 
   constructor(private readonly db: SqliteDatabase) {
     this.dailyStatement = db.prepare<[number, number, string], DailyRow>(
@@ -107,15 +110,17 @@ export class ReportStore {
     } else {
       return this.dailySums(entitySeq, basis, through);
     }
-    const rows = this.db
-      .prepare<(number | string)[], DailyRow>(
+    let statement = this.spanStatements.get(span);
+    if (!statement) {
+      statement = this.db.prepare<(number | string)[], DailyRow>(
         `SELECT account_seq, MIN(day) AS day, SUM(debit_cents) AS debit_cents,
                 SUM(credit_cents) AS credit_cents, SUM(postings) AS postings
          FROM daily_balances WHERE entity_seq = ? AND basis = ? AND day <= ?
          GROUP BY account_seq, ${span}`,
-      )
-      .all(entitySeq, basis, through, ...parameters);
-    return rows.map(dailySumsOf);
+      );
+      this.spanStatements.set(span, statement);
+    }
+    return statement.all(entitySeq, basis, through, ...parameters).map(dailySumsOf);
   }
 
   /** Debits minus credits per account before a day. */
