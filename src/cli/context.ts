@@ -79,8 +79,6 @@ export class CommandContext {
   constructor(
     readonly io: CliIo,
     readonly options: GlobalOptions,
-    /** `embeddedDatabase`: talk to the embedded platform on this file, whatever is configured. */
-    private readonly overrides: { embeddedDatabase?: string } = {},
     private readonly services: ContextServices = { clock: systemClock },
   ) {
     this.output = new Output(io, options);
@@ -90,11 +88,6 @@ export class CommandContext {
       read: (limit) => readAudit(io.env, limit),
       append: (record) => appendAudit(io.env, record),
     };
-  }
-
-  /** The same command's context, on the embedded platform in `file` (the demo's own data). */
-  onEmbeddedDatabase(file: string): CommandContext {
-    return new CommandContext(this.io, this.options, { embeddedDatabase: file }, this.services);
   }
 
   /** Today in the machine's time zone, by the context's clock. */
@@ -120,8 +113,6 @@ export class CommandContext {
   /** Where this command talks to, and the profile's choices (without connecting yet). */
   target(): Promise<Target> {
     this.resolvedTarget ??= (async () => {
-      if (this.overrides.embeddedDatabase)
-        return { kind: 'embedded', profileName: 'demo', profile: {} };
       const [{ readConfig }, { resolveTarget }] = await Promise.all([
         import('./config.js'),
         import('./target.js'),
@@ -144,7 +135,7 @@ export class CommandContext {
         token = target.token;
       } else {
         const { embeddedTransport } = await import('./embedded.js');
-        const embedded = await embeddedTransport(env, this.overrides.embeddedDatabase);
+        const embedded = await embeddedTransport(env);
         ({ transport, token } = embedded);
         if (this.options.verbose)
           this.output.note(`books: using the local platform (${embedded.databaseFile})`);

@@ -9,16 +9,12 @@ import { booksPaths } from './paths.js';
  * file, reached through the platform's dispatcher (no network port, no HTTP framework). Its
  * token is minted once per data directory and kept beside the database (mode 0600).
  */
-export async function embeddedTransport(
-  env: NodeJS.ProcessEnv,
-  databaseFile?: string,
-): Promise<{
+export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
   transport: Transport;
   token: string;
   databaseFile: string;
 }> {
-  const { dataDir } = booksPaths(env);
-  const platformDatabase = databaseFile ?? booksPaths(env).platformDatabase;
+  const { dataDir, platformDatabase } = booksPaths(env);
   mkdirSync(dataDir, { recursive: true });
   const tokenFile = path.join(dataDir, 'local-token');
   if (!existsSync(tokenFile)) {

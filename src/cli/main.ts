@@ -43,7 +43,7 @@ export async function main(
   let exitCode: number = ExitCode.Success;
   const run = async (leaf: AnyCommand, input: Record<string, unknown>, options: GlobalOptions) => {
     const { CommandContext } = await import('./context.js');
-    const ctx = new CommandContext(io, options, {}, services);
+    const ctx = new CommandContext(io, options, services);
     try {
       for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
         if (spec.ask && (input[key] === undefined || input[key] === ''))

@@ -312,7 +312,9 @@ describe('books migrate run (the built binary against books serve)', () => {
 });
 
 describe('books demo', () => {
-  it('builds the sample firm, migrates its year, and is safe to rerun', async () => {
+  const year = ['--from', '2025-01-01', '--to', '2025-12-31', '--json'];
+
+  it('builds its firm in the user’s own local platform, a believable year, safe to rerun also after its suggested merges', async () => {
     const home = temporaryHome();
     try {
       const first = await runBooks(['demo', '--verbose'], home.env);
@@ -321,12 +323,95 @@ describe('books demo', () => {
         /books demo: the January card transactions after finalization: .*→ categorized/,
       );
       expect(first.stderr).toContain('reconciled 14 accounts with the trial balance to the cent');
-      // One platform for the whole demo (it opened two, one for the firm, one for the import).
-      expect(first.stderr.match(/using the local platform/g)).toHaveLength(1);
+      // One platform for the whole demo, and it is the user's (the demo had a file of its own).
+      const platforms = first.stderr.match(/using the local platform \((.*)\)/g) ?? [];
+      expect(platforms).toHaveLength(1);
+      expect(platforms[0]).toContain(path.join('books', 'platform.sqlite'));
       expect(first.stdout).toContain('Net Income');
-      const second = await runBooks(['demo', '--verbose'], home.env);
+
+      // Every other command sees it: the demo's workspace, chosen since nothing else was.
+      const workspaces = await runBooks(['workspace', 'list', '--json'], home.env);
+      expect(JSON.parse(workspaces.stdout).map((w: { name: string }) => w.name)).toEqual([
+        'Demo: Blue Bottle Books',
+      ]);
+      expect(first.stderr).toContain(
+        "books demo: no workspace was chosen, so commands now use the demo's (change it with books use)",
+      );
+
+      // A ledger a bookkeeper believes: the card owes (a credit balance), the bank is in funds,
+      // and the year makes a bakery's margin.
+      const balances = async () => {
+        const tb = await runBooks(['report', 'tb', ...year], home.env);
+        expect(tb.code, tb.stderr).toBe(0);
+        const rows = JSON.parse(tb.stdout).report.rows as {
+          accountName: string;
+          debit: number;
+          credit: number;
+        }[];
+        return new Map(rows.map((r) => [r.accountName, r.debit - r.credit]));
+      };
+      const before = await balances();
+      expect(before.get('Visa (old books)')).toBeLessThan(0);
+      expect(before.get('Checking (old books)')).toBeGreaterThan(25_000);
+      const sections = JSON.parse((await runBooks(['report', 'pl', ...year], home.env)).stdout)
+        .report.sections as { section: string; total: number }[];
+      const total = (name: string) => sections.find((s) => s.section === name)!.total;
+      const margin = total('netIncome') / total('income');
+      expect(margin).toBeGreaterThan(0.05);
+      expect(margin).toBeLessThan(0.2);
+
+      // Its suggested merges, exactly as it printed them, then a rerun.
+      const merges = [...first.stderr.matchAll(/next: books (migrate merge .*)$/gm)].map(
+        (m) => m[1]!,
+      );
+      expect(merges).toHaveLength(2);
+      for (const merge of merges) {
+        const args = [...merge.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+        const merged = await runBooks([...args, '--yes'], home.env);
+        expect(merged.code, merged.stderr).toBe(0);
+      }
+      const second = await runBooks(['demo'], home.env);
       expect(second.code, second.stderr).toBe(0);
-      expect(second.stdout).toBe(first.stdout);
+      expect(second.stderr).toMatch(/reused from an earlier run: .*its 2025 migration \(finalized/);
+      expect(second.stderr).not.toContain('migrate merge');
+      expect(second.stdout).toBe(first.stdout.slice(first.stdout.indexOf('Account\t')));
+      const after = await balances();
+      expect(after.get('Business Visa')).toBe(before.get('Visa (old books)'));
+      expect(after.get('Operating Checking')).toBe(before.get('Checking (old books)'));
+      expect(after.has('Checking (old books)')).toBe(false);
+      const third = await runBooks(['demo', '--json'], home.env);
+      expect(third.code, third.stderr).toBe(0);
+      expect(await balances()).toEqual(after);
+    } finally {
+      home.cleanup();
+    }
+  }, 90_000);
+
+  it('keeps the workspace the user chose, and never writes to a remote platform', async () => {
+    const home = temporaryHome();
+    try {
+      await runBooks(['workspace', 'create', 'Acme Ltd'], home.env);
+      expect((await runBooks(['use', '-w', 'Acme Ltd'], home.env)).code).toBe(0);
+      const demo = await runBooks(['demo'], home.env);
+      expect(demo.code, demo.stderr).toBe(0);
+      expect(demo.stderr).not.toContain('commands now use the demo');
+      const config = JSON.parse(
+        readFileSync(path.join(home.home, '.config', 'books', 'config.json'), 'utf8'),
+      );
+      const acme = JSON.parse(
+        (await runBooks(['workspace', 'get', 'Acme Ltd', '--json'], home.env)).stdout,
+      );
+      expect(config.profiles.local.workspace).toBe(acme.workspace.id);
+
+      const remote = await runBooks(['demo', '--base-url', 'http://127.0.0.1:9'], {
+        ...home.env,
+        BOOKS_TOKEN: 'books_org_x',
+      });
+      expect(remote.code).toBe(2);
+      expect(remote.stderr).toContain(
+        'books demo builds its firm on the local platform only, and this command would go to http://127.0.0.1:9',
+      );
+      expect(remote.stderr).not.toMatch(/\n\s+at /);
     } finally {
       home.cleanup();
     }

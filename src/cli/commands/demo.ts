@@ -1,12 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CreateAccountBody } from '../../api/index.js';
+import type { Named } from '../../client/references.js';
 import { addDays } from '../../core/calendar.js';
 import { asCents, formatCents } from '../../core/money.js';
 import { defineCommand } from '../command.js';
+import type { Profile } from '../config.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../exitCodes.js';
 import { importWith } from '../importing.js';
 import { booksPaths } from '../paths.js';
+import type { Target } from '../target.js';
 
 const WORKSPACE = 'Demo: Blue Bottle Books';
 const ENTITY = 'Main Street Bakery';
@@ -40,166 +44,174 @@ function seeded(seed: number) {
 /**
  * A year of a bakery's books as the old system exports them: deposits, suppliers on the card,
  * rent, payroll, utilities, rides, coffee, supplies, fees, card payments. Bank-style
- * descriptions so rule generation has something to learn from.
+ * descriptions so rule generation has something to learn from. Figures a bookkeeper would
+ * believe: ingredients about 30% of sales, payroll about 40%, a margin near 13%; the card is paid
+ * each month for the month before (so it ends the year owing December, a credit balance), and
+ * the bank never goes below the owner's opening contribution's worth of cushion.
  */
 export function demoLedger(): string {
   const random = seeded(2025);
+  const between = (low: number, high: number) => low + Math.floor(random() * (high - low));
   const code = () =>
     Math.floor(random() * 36 ** 4)
       .toString(36)
       .toUpperCase()
       .padStart(4, '0');
   const rows = ['entry,date,account,account_type,debit,credit,description'];
+  const bank = 'Checking (old books)';
+  const card = 'Visa (old books)';
+  const typeOf = (name: string) =>
+    name === bank
+      ? 'Cash'
+      : name === card
+        ? 'Credit Cards'
+        : (CHART.find((a) => a.name === name)?.type ?? '');
+  /** What went on the card each month ("2025-03" → cents), paid on the 20th of the next. */
+  const charged = new Map<string, number>();
   let entry = 0;
   const add = (date: string, debit: string, credit: string, cents: number, description: string) => {
     entry += 1;
     const amount = formatCents(asCents(cents), { thousands: false });
-    const type = (name: string) =>
-      name.includes('Checking')
-        ? 'Cash'
-        : name.includes('Visa')
-          ? 'Credit Cards'
-          : (CHART.find((a) => a.name === name)?.type ?? '');
-    rows.push(`E${entry},${date},${debit},${type(debit)},${amount},,${description}`);
-    rows.push(`E${entry},${date},${credit},${type(credit)},,${amount},${description}`);
+    rows.push(`E${entry},${date},${debit},${typeOf(debit)},${amount},,${description}`);
+    rows.push(`E${entry},${date},${credit},${typeOf(credit)},,${amount},${description}`);
+    if (credit === card)
+      charged.set(date.slice(0, 7), (charged.get(date.slice(0, 7)) ?? 0) + cents);
   };
-  const bank = 'Checking (old books)';
-  const card = 'Visa (old books)';
   add('2025-01-01', bank, "Owner's Equity", 2_500_000, 'Owner contribution');
   for (let day = '2025-01-01'; day < START; day = addDays(day, 1)) {
     const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-    if (weekday !== 0)
-      add(day, bank, 'Sales', 80_000 + Math.floor(random() * 90_000), `SQ *PAYOUT ${code()}`);
+    const dayOfMonth = day.slice(8);
+    if (weekday !== 0) add(day, bank, 'Sales', between(80_000, 170_000), `SQ *PAYOUT ${code()}`);
     if (weekday === 3)
       add(
         day,
         'Ingredients',
         card,
-        40_000 + Math.floor(random() * 60_000),
-        `SYSCO FOODS #${100 + Math.floor(random() * 900)}`,
+        between(260_000, 360_000),
+        `SYSCO FOODS #${between(100, 1000)}`,
       );
-    const orders = weekday === 0 ? 2 : 3 + Math.floor(random() * 5);
-    for (let order = 0; order < orders; order += 1) {
-      add(
-        day,
-        bank,
-        'Sales',
-        2_500 + Math.floor(random() * 12_000),
-        `STRIPE ORDER ${code()}${code()}`,
-      );
-    }
+    const orders = weekday === 0 ? 2 : between(3, 8);
+    for (let order = 0; order < orders; order += 1)
+      add(day, bank, 'Sales', between(2_500, 14_500), `STRIPE ORDER ${code()}${code()}`);
     if (random() < 0.05)
-      add(
-        day,
-        bank,
-        'Catering',
-        25_000 + Math.floor(random() * 150_000),
-        `STRIPE TRANSFER ${code()}`,
-      );
-    if (random() < 0.3)
-      add(day, 'Travel', card, 1_200 + Math.floor(random() * 4_500), `UBER *TRIP ${code()}`);
+      add(day, bank, 'Catering', between(25_000, 175_000), `STRIPE TRANSFER ${code()}`);
+    if (random() < 0.3) add(day, 'Travel', card, between(1_200, 5_700), `UBER *TRIP ${code()}`);
     if (random() < 0.4)
       add(
         day,
         'Meals',
         card,
-        450 + Math.floor(random() * 1_800),
-        `SQ *BLUE BOTTLE ${String(Math.floor(random() * 9999)).padStart(4, '0')}`,
+        between(450, 2_250),
+        `SQ *BLUE BOTTLE ${String(between(0, 9999)).padStart(4, '0')}`,
       );
     if (random() < 0.15)
-      add(
-        day,
-        'Supplies',
-        card,
-        1_500 + Math.floor(random() * 12_000),
-        `AMZN Mktp US*${code()}${code()}`,
-      );
-    if (day.endsWith('-01')) add(day, 'Rent', bank, 650_000, 'LANDLORD PROPERTIES LLC');
-    if (day.endsWith('-05'))
-      add(
-        day,
-        'Utilities',
-        bank,
-        38_000 + Math.floor(random() * 20_000),
-        `PG&E WEB ONLINE ${code()}`,
-      );
-    if (day.endsWith('-15') || day.endsWith('-28'))
-      add(
-        day,
-        'Payroll',
-        bank,
-        1_150_000 + Math.floor(random() * 100_000),
-        `GUSTO PAYROLL ${code()}`,
-      );
-    if (day.endsWith('-20')) add(day, card, bank, 900_000, 'VISA PAYMENT THANK YOU');
-    if (day.endsWith('-28')) add(day, 'Bank Fees', bank, 1_500, 'MONTHLY SERVICE FEE');
-    if (day.endsWith('-30'))
-      add(day, bank, 'Interest Income', 200 + Math.floor(random() * 800), 'INTEREST PAID');
+      add(day, 'Supplies', card, between(1_500, 13_500), `AMZN Mktp US*${code()}${code()}`);
+    if (dayOfMonth === '01') add(day, 'Rent', bank, 650_000, 'LANDLORD PROPERTIES LLC');
+    if (dayOfMonth === '05')
+      add(day, 'Utilities', bank, between(90_000, 140_000), `PG&E WEB ONLINE ${code()}`);
+    if (dayOfMonth === '15' || dayOfMonth === '28')
+      add(day, 'Payroll', bank, between(900_000, 980_000), `GUSTO PAYROLL ${code()}`);
+    if (dayOfMonth === '20') {
+      const statement = charged.get(addDays(`${day.slice(0, 7)}-01`, -1).slice(0, 7)) ?? 0;
+      if (statement > 0) add(day, card, bank, statement, 'VISA PAYMENT THANK YOU');
+    }
+    if (dayOfMonth === '28') add(day, 'Bank Fees', bank, 1_500, 'MONTHLY SERVICE FEE');
+    if (dayOfMonth === '30')
+      add(day, bank, 'Interest Income', between(200, 1_000), 'INTEREST PAID');
   }
   return `${rows.join('\n')}\n`;
 }
 
-/** `books demo`: a sample firm on the embedded platform (its own data file), the main job, reports. */
-async function runDemo(commandContext: CommandContext): Promise<number> {
-  const { dataDir } = booksPaths(commandContext.io.env);
-  const database = path.join(dataDir, 'demo.sqlite');
-  const ctx = commandContext.onEmbeddedDatabase(database);
-  try {
-    const api = await ctx.api();
-    const note = (text: string) => ctx.output.note(`books demo: ${text}`);
-    note(`building a sample firm in ${database}`);
-    const workspace =
-      (await api.workspaces.all()).find((w) => w.name === WORKSPACE) ??
-      (await api.workspaces.create({ name: WORKSPACE, timezone: 'America/Los_Angeles' })).workspace;
-    const entity =
-      (await api.sandbox.entities(workspace.id)).find((e) => e.name === ENTITY) ??
-      (await api.sandbox.createEntity(workspace.id, { name: ENTITY, bookkeepingStartDate: START }))
-        .entity;
-    ctx.chooseEntity(workspace, entity);
-    const chart = await api.accounts.all(entity.id);
-    const missing = CHART.filter((a) => !chart.some((c) => c.name === a.name));
-    if (missing.length > 0) await api.accounts.bulkCreate(entity.id, missing);
-    if (!chart.some((a) => a.financialAccountId !== null)) {
-      const { connection } = await api.sandbox.connectBankFeed(entity.id, {
-        bankName: 'First National Bank',
-        accounts: [
-          { name: 'Operating Checking', kind: 'bank' },
-          { name: 'Business Visa', kind: 'credit_card' },
-        ],
-      });
-      // Bank transactions of the new year arrive before the history is in: they wait.
-      await api.sandbox.pushTransactions(connection.financialAccounts[1]!.id, {
-        transactions: [
-          {
-            date: '2026-01-06',
-            amount: -23.4,
-            description: 'UBER *TRIP 7QX2',
-            externalId: 'demo-1',
-          },
-          {
-            date: '2026-01-07',
-            amount: -6.75,
-            description: 'SQ *BLUE BOTTLE 0518',
-            externalId: 'demo-2',
-          },
-          {
-            date: '2026-01-09',
-            amount: -84.12,
-            description: 'AMZN Mktp US*9KD2LQ',
-            externalId: 'demo-3',
-          },
-        ],
-      });
-      note(
-        'connected First National Bank; three January card transactions are waiting, uncategorized',
-      );
-    }
+/** Says `n thing(s)`. */
+const count = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 
+/**
+ * `books demo`: a sample firm in the user's own local platform (the one every command uses when
+ * no remote platform is configured), in a workspace whose name says it is the demo; then the main
+ * job (a year's migration, finalized) and its P&L. Every step first looks for what an earlier run
+ * built and says what it reused, so a rerun — also after the suggested merge, which removes the
+ * old books' checking account — sends nothing twice. The demo never writes to a remote platform.
+ */
+async function runDemo(ctx: CommandContext): Promise<number> {
+  const target = await ctx.target();
+  if (target.kind === 'remote') {
+    throw new UsageError(
+      `books demo builds its firm on the local platform only, and this command would go to ${target.baseUrl}${target.profileName ? ` (profile "${target.profileName}")` : ''}: run it with no --base-url, BOOKS_BASE_URL or remote profile in use`,
+    );
+  }
+  const api = await ctx.api();
+  const note = (text: string) => ctx.output.note(`books demo: ${text}`);
+  const reused: string[] = [];
+
+  let workspace = (await api.workspaces.all()).find((w) => w.name === WORKSPACE);
+  if (workspace) reused.push(`workspace "${WORKSPACE}"`);
+  else
+    workspace = (await api.workspaces.create({ name: WORKSPACE, timezone: 'America/Los_Angeles' }))
+      .workspace;
+  let entity = (await api.sandbox.entities(workspace.id)).find((e) => e.name === ENTITY);
+  if (entity) reused.push(`entity "${ENTITY}"`);
+  else
+    entity = (
+      await api.sandbox.createEntity(workspace.id, { name: ENTITY, bookkeepingStartDate: START })
+    ).entity;
+  ctx.chooseEntity(workspace, entity);
+  note(
+    `${reused.length > 0 ? 'found' : 'built'} workspace "${WORKSPACE}", entity "${ENTITY}" on the local platform`,
+  );
+  await chooseDemoIfNothingChosen(ctx, target, workspace, entity);
+
+  const chart = await api.accounts.all(entity.id);
+  const missing = CHART.filter((a) => !chart.some((c) => c.name === a.name));
+  if (missing.length > 0) await api.accounts.bulkCreate(entity.id, missing);
+  if (missing.length < CHART.length)
+    reused.push(count(CHART.length - missing.length, 'account') + ' of its chart');
+  if (chart.some((a) => a.financialAccountId !== null)) {
+    reused.push('its bank feed');
+  } else {
+    const { connection } = await api.sandbox.connectBankFeed(entity.id, {
+      bankName: 'First National Bank',
+      accounts: [
+        { name: 'Operating Checking', kind: 'bank' },
+        { name: 'Business Visa', kind: 'credit_card' },
+      ],
+    });
+    // Bank transactions of the new year arrive before the history is in: they wait.
+    await api.sandbox.pushTransactions(connection.financialAccounts[1]!.id, {
+      transactions: [
+        { date: '2026-01-06', amount: -23.4, description: 'UBER *TRIP 7QX2', externalId: 'demo-1' },
+        {
+          date: '2026-01-07',
+          amount: -6.75,
+          description: 'SQ *BLUE BOTTLE 0518',
+          externalId: 'demo-2',
+        },
+        {
+          date: '2026-01-09',
+          amount: -84.12,
+          description: 'AMZN Mktp US*9KD2LQ',
+          externalId: 'demo-3',
+        },
+      ],
+    });
+    note(
+      'connected First National Bank; three January card transactions are waiting, uncategorized',
+    );
+  }
+
+  const { unlessNotFound } = await import('../../client/index.js');
+  const migration = await unlessNotFound(api.accountingMigration.get(entity.id));
+  if (migration?.accountingMigration.enrichmentRulesSeededAt) {
+    // Migrated and finalized by an earlier run: the old books' accounts may since have been
+    // merged into the bank feed's, so the file is not sent (or reconciled) again.
+    reused.push(
+      `its 2025 migration (finalized ${migration.accountingMigration.enrichmentRulesSeededAt})`,
+    );
+  } else {
+    const { dataDir } = booksPaths(ctx.io.env);
     const file = path.join(dataDir, 'demo', 'general-ledger-2025.csv');
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, demoLedger());
     note(`wrote the 2025 general ledger of "${ENTITY}" to ${file}; migrating it`);
-
     const { parseImport } = await import('./je/import.js');
     await importWith(
       ctx,
@@ -209,31 +221,55 @@ async function runDemo(commandContext: CommandContext): Promise<number> {
       },
       { workspace, entity },
     );
-
-    const { printStatement, profitAndLossStatement } = await import('../render/statements.js');
-    const { report } = await api.reports.profitAndLoss(entity.id, {
-      startDate: '2025-01-01',
-      endDate: '2025-12-31',
-      groupBy: 'quarter',
-    });
-    await printStatement(ctx.output, {
-      ...profitAndLossStatement(report),
-      title: `${ENTITY}: profit and loss, 2025`,
-    });
-    const transactions = await api.sandbox.transactions(workspace.id);
-    note(
-      `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
-    );
-    note(
-      `next: books migrate merge --source "Checking (old books)" --target "Operating Checking" (and the Visa)`,
-    );
-    note(
-      `the demo data lives in ${database}; run books demo again any time: nothing is sent twice`,
-    );
-    return 0;
-  } finally {
-    await ctx.close();
   }
+  if (reused.length > 0) note(`reused from an earlier run: ${reused.join(', ')}`);
+
+  const { printStatement, profitAndLossStatement } = await import('../render/statements.js');
+  const { report } = await api.reports.profitAndLoss(entity.id, {
+    startDate: '2025-01-01',
+    endDate: '2025-12-31',
+    groupBy: 'quarter',
+  });
+  await printStatement(ctx.output, {
+    ...profitAndLossStatement(report),
+    title: `${ENTITY}: profit and loss, 2025`,
+  });
+  const transactions = await api.sandbox.transactions(workspace.id);
+  note(
+    `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
+  );
+  const scope = `-w "${WORKSPACE}" -e "${ENTITY}"`;
+  const accounts = new Set((await api.accounts.all(entity.id)).map((a) => a.name));
+  const merges = [
+    ['Checking (old books)', 'Operating Checking'],
+    ['Visa (old books)', 'Business Visa'],
+  ].filter(([source]) => accounts.has(source!));
+  for (const [source, targetAccount] of merges)
+    note(`next: books migrate merge ${scope} --source "${source}" --target "${targetAccount}"`);
+  note(`see it again: books report bs ${scope} --from 2025-01-01 --to 2025-12-31; books demo is safe to rerun`);
+  return 0;
+}
+
+/**
+ * A first look needs no `books use`: when the local profile has chosen no workspace, the demo's
+ * becomes the choice (said so). A choice the user made is never changed.
+ */
+async function chooseDemoIfNothingChosen(
+  ctx: CommandContext,
+  target: Target,
+  workspace: Named,
+  entity: Named,
+): Promise<void> {
+  if (target.profile.workspace !== undefined) return;
+  const store = await ctx.configStore();
+  store.set(`profiles.${target.profileName}`, {
+    ...(store.get(`profiles.${target.profileName}`) as Profile | undefined),
+    workspace: workspace.id,
+    entity: entity.id,
+  });
+  ctx.output.note(
+    `books demo: no workspace was chosen, so commands now use the demo's (change it with books use)`,
+  );
 }
 
 export const command = defineCommand({
