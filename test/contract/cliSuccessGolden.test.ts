@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/clock.js';
@@ -17,12 +17,17 @@ import { startServer, type TestServer } from '../helpers/server.js';
  * name before comparing.
  */
 
-/** Leaves whose success runs until stopped; their end-to-end tests cover them. */
+/**
+ * Leaves whose success runs until stopped (or, for the demo, builds a whole firm); the end-to-end
+ * test named covers each, and is checked to run it.
+ */
 const LONG_RUNNING: Record<string, string> = {
   serve: 'test/e2e/serve.test.ts',
   'webhook listen': 'test/e2e/webhooks.test.ts',
-  demo: 'test/e2e/cli.test.ts',
+  demo: 'test/e2e/migrate.test.ts',
 };
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const clock: Clock = {
   now: () => new Date('2026-03-15T12:00:00Z'),
@@ -576,5 +581,14 @@ describe('every leaf command, succeeding, pinned', () => {
       (leaf) => !covered.has(leaf) && !(leaf in LONG_RUNNING),
     );
     expect(missing).toEqual([]);
+    for (const [leaf, test] of Object.entries(LONG_RUNNING)) {
+      const words = leaf
+        .split(' ')
+        .map((word) => `'${word}'`)
+        .join(', ');
+      expect(readFileSync(path.join(ROOT, test), 'utf8'), `${test} runs ${leaf}`).toContain(
+        `[${words}`,
+      );
+    }
   }, 120_000);
 });
