@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RequestRecord } from '../client/index.js';
+import type { ListPage, RequestRecord } from '../client/index.js';
 import { booksPaths } from './paths.js';
 
 /** The local audit log: one JSON line per request attempt (`books log` shows it). */
@@ -15,9 +15,12 @@ export function appendAudit(env: NodeJS.ProcessEnv, record: RequestRecord): void
 }
 
 /** The last `limit` records, oldest first. */
-export function readAudit(env: NodeJS.ProcessEnv, limit: number): RequestRecord[] {
+export function readAudit(env: NodeJS.ProcessEnv, limit: number): ListPage<RequestRecord> {
   const file = auditLogFile(env);
-  if (!existsSync(file)) return [];
+  if (!existsSync(file)) return { items: [], total: 0 };
   const lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
-  return lines.slice(-limit).map((line) => JSON.parse(line) as RequestRecord);
+  return {
+    items: lines.slice(-limit).map((line) => JSON.parse(line) as RequestRecord),
+    total: lines.length,
+  };
 }

@@ -1,4 +1,4 @@
-import type { BooksApi, RequestRecord } from '../client/index.js';
+import type { BooksApi, ListPage, RequestRecord } from '../client/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { systemClock, type Clock, type ContextServices, type Questions } from './clock.js';
 import { unlessNotFound } from '../client/errors.js';
@@ -72,7 +72,7 @@ export class CommandContext {
   readonly prompts: Prompts;
   /** The local audit log of requests (`books log`). */
   readonly audit: {
-    read(limit: number): RequestRecord[];
+    read(limit: number): ListPage<RequestRecord>;
     append(record: RequestRecord): void;
   };
 

@@ -8,6 +8,12 @@ export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** `--limit N` and `--all`, as every list command takes them. */
+/** The first `limit` of a list fetched whole (a tree needs every parent to label its rows). */
+export const firstOf = <T>(items: T[], limit: number): ListPage<T> => ({
+  items: items.slice(0, limit),
+  total: items.length,
+});
+
 export const listOptions = (all: string) =>
   ({
     limit: text('--limit <n>', 'how many (default 30 on a terminal, all in a pipe)'),
@@ -101,8 +107,12 @@ export class Output {
   }
 
   /** A list's page as rows; when it is not the whole list, says so on stderr. */
-  async list<T>(columns: Column<T>[], page: ListPage<T>): Promise<void> {
-    await this.table(columns, page.items);
+  async list<T>(
+    columns: Column<T>[],
+    page: ListPage<T>,
+    jsonValue: unknown = page.items,
+  ): Promise<void> {
+    await this.table(columns, page.items, jsonValue);
     if (page.items.length < page.total)
       this.note(`books: showing ${page.items.length} of ${page.total}; use --all for every one`);
   }

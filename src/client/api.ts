@@ -69,6 +69,7 @@ export function booksApi(client: ApiClient) {
     workspaces: {
       list: (query?: ListQuery) => get<List<Workspace>>('/platform/v1/workspaces', query),
       all: () => client.listAll<Workspace>('/platform/v1/workspaces'),
+      upTo: (max: number) => client.listUpTo<Workspace>('/platform/v1/workspaces', {}, max),
       create: (body: CreateWorkspaceBody) =>
         post<{ workspace: Workspace }>('/platform/v1/workspaces', body),
       get: (id: string) => get<{ workspace: Workspace }>(workspace(id)),
@@ -76,6 +77,8 @@ export function booksApi(client: ApiClient) {
     },
     classes: {
       all: (workspaceId: string) => client.listAll<Class>(`${workspace(workspaceId)}/classes`),
+      upTo: (workspaceId: string, max: number) =>
+        client.listUpTo<Class>(`${workspace(workspaceId)}/classes`, {}, max),
       create: (workspaceId: string, body: CreateClassBody) =>
         post<{ class: Class }>(`${workspace(workspaceId)}/classes`, body),
       get: (workspaceId: string, id: string) =>
@@ -88,6 +91,8 @@ export function booksApi(client: ApiClient) {
     transactionRules: {
       all: (workspaceId: string) =>
         client.listAll<TransactionRule>(`${workspace(workspaceId)}/transaction-rules`),
+      upTo: (workspaceId: string, max: number) =>
+        client.listUpTo<TransactionRule>(`${workspace(workspaceId)}/transaction-rules`, {}, max),
       create: (workspaceId: string, body: CreateTransactionRuleBody) =>
         post<{ rule: TransactionRule }>(`${workspace(workspaceId)}/transaction-rules`, body),
       get: (workspaceId: string, id: string) =>
@@ -102,6 +107,8 @@ export function booksApi(client: ApiClient) {
     },
     accounts: {
       all: (entityId: string) => client.listAll<Account>(`${entity(entityId)}/chart-of-accounts`),
+      upTo: (entityId: string, max: number) =>
+        client.listUpTo<Account>(`${entity(entityId)}/chart-of-accounts`, {}, max),
       create: (entityId: string, body: CreateAccountBody) =>
         post<{ account: Account }>(`${entity(entityId)}/chart-of-accounts`, body),
       bulkCreate: (entityId: string, accounts: CreateAccountBody[], idempotencyKey?: string) =>
@@ -125,6 +132,8 @@ export function booksApi(client: ApiClient) {
     },
     accountGroups: {
       all: (entityId: string) => client.listAll<AccountGroup>(`${entity(entityId)}/account-groups`),
+      upTo: (entityId: string, max: number) =>
+        client.listUpTo<AccountGroup>(`${entity(entityId)}/account-groups`, {}, max),
       create: (entityId: string, body: CreateAccountGroupBody) =>
         post<{ group: AccountGroup }>(`${entity(entityId)}/account-groups`, body),
       get: (entityId: string, id: string) =>
@@ -216,6 +225,8 @@ export function booksApi(client: ApiClient) {
         post<{ entity: Entity }>(`/sandbox/v1/workspaces/${enc(workspaceId)}/entities`, body),
       entities: (workspaceId: string) =>
         client.listAll<Entity>(`/sandbox/v1/workspaces/${enc(workspaceId)}/entities`),
+      entitiesUpTo: (workspaceId: string, max: number) =>
+        client.listUpTo<Entity>(`/sandbox/v1/workspaces/${enc(workspaceId)}/entities`, {}, max),
       entity: (id: string) => get<{ entity: Entity }>(`/sandbox/v1/entities/${enc(id)}`),
       updateEntity: (id: string, body: UpdateEntityBody) =>
         patch<{ entity: Entity }>(`/sandbox/v1/entities/${enc(id)}`, body),
@@ -250,8 +261,10 @@ export function booksApi(client: ApiClient) {
           body,
           idempotencyKey,
         ),
-      transactions: (workspaceId: string, max?: number) =>
-        client.listAll<BankTransaction>(
+      transactions: (workspaceId: string) =>
+        client.listAll<BankTransaction>(`/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`),
+      transactionsUpTo: (workspaceId: string, max: number) =>
+        client.listUpTo<BankTransaction>(
           `/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`,
           {},
           max,
@@ -263,13 +276,15 @@ export function booksApi(client: ApiClient) {
       addWebhookEndpoint: (body: CreateWebhookEndpointBody) =>
         post<CreateWebhookEndpointResponse>('/sandbox/v1/webhook-endpoints', body),
       webhookEndpoints: () => client.listAll<WebhookEndpoint>('/sandbox/v1/webhook-endpoints'),
+      webhookEndpointsUpTo: (max: number) =>
+        client.listUpTo<WebhookEndpoint>('/sandbox/v1/webhook-endpoints', {}, max),
       webhookEndpoint: (id: string) =>
         get<{ endpoint: WebhookEndpoint }>(`/sandbox/v1/webhook-endpoints/${enc(id)}`),
       removeWebhookEndpoint: (id: string) => remove(`/sandbox/v1/webhook-endpoints/${enc(id)}`),
       rotateWebhookSecret: (id: string) =>
         post<{ secret: string }>(`/sandbox/v1/webhook-endpoints/${enc(id)}/rotate-secret`),
-      webhookAttempts: (id: string, max?: number) =>
-        client.listAll<WebhookAttempt>(
+      webhookAttempts: (id: string, max: number) =>
+        client.listUpTo<WebhookAttempt>(
           `/sandbox/v1/webhook-endpoints/${enc(id)}/attempts`,
           {},
           max,

@@ -11,3 +11,4 @@ export { ApiError, NetworkError, unlessNotFound } from './errors.js';
 export type { Transport, TransportRequest, TransportResponse } from './transport.js';
 export { signingKey, verifyDelivery, WebhookRejection, type VerifiedDelivery } from './webhooks.js';
 export { resolveReference, type Named, type Referable, type Resolution } from './references.js';
+export type { ListPage } from './client.js';

@@ -246,7 +246,9 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   ].filter(([source]) => accounts.has(source!));
   for (const [source, targetAccount] of merges)
     note(`next: books migrate merge ${scope} --source "${source}" --target "${targetAccount}"`);
-  note(`see it again: books report bs ${scope} --from 2025-01-01 --to 2025-12-31; books demo is safe to rerun`);
+  note(
+    `see it again: books report bs ${scope} --from 2025-01-01 --to 2025-12-31; books demo is safe to rerun`,
+  );
   return 0;
 }
 

@@ -1,16 +1,13 @@
-import { defineCommand, text } from '../command.js';
-import { UsageError } from '../exitCodes.js';
+import { defineCommand } from '../command.js';
+import { listOptions } from '../output.js';
 
 export const command = defineCommand({
   summary: 'The local audit log of requests (method, path, status, trace, idempotency key)',
-  options: { limit: text('--limit <n>', 'how many, most recent last', { default: '20' }) },
+  options: listOptions('every request (the latest come last)'),
   examples: ['books log', 'books log --limit 100 --json'],
   async run(ctx, flags) {
-    const limit = Number(flags.limit);
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new UsageError('--limit must be a whole number ≥ 1');
-    const records = ctx.audit.read(limit);
-    await ctx.output.table(
+    const records = ctx.audit.read(ctx.output.listLimit(flags));
+    await ctx.output.list(
       [
         { header: 'At', value: (r) => r.at },
         { header: 'Method', value: (r) => r.method },

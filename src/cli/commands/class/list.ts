@@ -1,11 +1,16 @@
 import { defineCommand, flag } from '../../command.js';
+import { firstOf, listOptions } from '../../output.js';
 import { treeLabels } from '../../render/tree.js';
 
 export const command = defineCommand({
   summary: 'List classes, each tree under its root',
-  options: { tree: flag('--tree', 'indent classes under their parents') },
+  options: {
+    tree: flag('--tree', 'indent classes under their parents'),
+    ...listOptions('every class'),
+  },
   examples: ['books class list --tree'],
-  async run(ctx, { tree }) {
+  async run(ctx, { tree, ...flags }) {
+    const limit = ctx.output.listLimit(flags);
     const classes = await (await ctx.api()).classes.all(await ctx.workspaceId());
     const labels = tree
       ? treeLabels(
@@ -16,14 +21,15 @@ export const command = defineCommand({
         )
       : classes.map((c) => c.label);
     const rows = classes.map((c, i) => ({ ...c, shown: labels[i]! }));
-    await ctx.output.table(
+    const shown = firstOf(rows, limit);
+    await ctx.output.list(
       [
         { header: 'Label', value: (c) => c.shown },
         { header: 'ID', value: (c) => c.id },
         { header: 'Parent', value: (c) => c.parentClassId ?? '' },
       ],
-      rows,
-      classes,
+      shown,
+      classes.slice(0, shown.items.length),
     );
   },
 });

@@ -1,14 +1,19 @@
 import type { Account } from '../../../api/index.js';
 import { defineCommand, flag } from '../../command.js';
+import { listOptions } from '../../output.js';
 
 export const command = defineCommand({
   summary: 'List accounts, archived included',
-  options: { tree: flag('--tree', 'show each account under its group') },
+  options: {
+    tree: flag('--tree', 'show each account under its group'),
+    ...listOptions('every account'),
+  },
   examples: ['books coa list', 'books coa list --tree'],
-  async run(ctx, { tree }) {
+  async run(ctx, { tree, ...flags }) {
+    const limit = ctx.output.listLimit(flags);
     const entityId = await ctx.entityId();
     const api = await ctx.api();
-    const accounts = await api.accounts.all(entityId);
+    const accounts = await api.accounts.upTo(entityId, limit);
     const groupPath = new Map<string, string>();
     if (tree) {
       const groups = await api.accountGroups.all(entityId);
@@ -24,7 +29,7 @@ export const command = defineCommand({
         groupPath.set(g.id, names.join(' › '));
       }
     }
-    await ctx.output.table(
+    await ctx.output.list(
       [
         ...(tree
           ? [

@@ -1,11 +1,16 @@
 import { defineCommand, flag } from '../../command.js';
+import { firstOf, listOptions } from '../../output.js';
 import { treeLabels } from '../../render/tree.js';
 
 export const command = defineCommand({
   summary: 'List groups in chart order',
-  options: { tree: flag('--tree', 'indent groups under their parents') },
+  options: {
+    tree: flag('--tree', 'indent groups under their parents'),
+    ...listOptions('every group'),
+  },
   examples: ['books group list --tree'],
-  async run(ctx, { tree }) {
+  async run(ctx, { tree, ...flags }) {
+    const limit = ctx.output.listLimit(flags);
     const groups = await (await ctx.api()).accountGroups.all(await ctx.entityId());
     const labels = tree
       ? treeLabels(
@@ -15,13 +20,13 @@ export const command = defineCommand({
           (g) => g.name,
         )
       : groups.map((g) => g.name);
-    await ctx.output.table(
+    await ctx.output.list(
       [
         { header: 'Name', value: (g) => labels[groups.indexOf(g)]! },
         { header: 'Type', value: (g) => g.type },
         { header: 'ID', value: (g) => g.id },
       ],
-      groups,
+      firstOf(groups, limit),
     );
   },
 });

@@ -1,14 +1,17 @@
 import { defineCommand } from '../../command.js';
+import { listOptions } from '../../output.js';
 import { ruleFields } from './shared.js';
 
 export const command = defineCommand({
   summary: 'List rules in application order',
+  options: listOptions('every rule'),
   examples: ['books rule list'],
-  async run(ctx) {
-    const rules = await (await ctx.api()).transactionRules.all(await ctx.workspaceId());
-    await ctx.output.table(
+  async run(ctx, flags) {
+    const limit = ctx.output.listLimit(flags);
+    const rules = await (await ctx.api()).transactionRules.upTo(await ctx.workspaceId(), limit);
+    await ctx.output.list(
       [
-        { header: '#', value: (r) => String(rules.indexOf(r) + 1), align: 'right' },
+        { header: '#', value: (r) => String(rules.items.indexOf(r) + 1), align: 'right' },
         { header: 'When', value: (r) => ruleFields(r)[1]![1] },
         { header: 'Then', value: (r) => ruleFields(r)[2]![1] },
         { header: 'Enabled', value: (r) => (r.isDisabled ? 'no' : 'yes') },

@@ -10,7 +10,7 @@ export const command = defineCommand({
     const limit = ctx.output.listLimit(flags);
     const transactions = await (
       await ctx.api()
-    ).sandbox.transactions(await ctx.workspaceId(), limit);
+    ).sandbox.transactionsUpTo(await ctx.workspaceId(), limit);
     await printTransactions(ctx, transactions);
   },
 });

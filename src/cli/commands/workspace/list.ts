@@ -1,11 +1,14 @@
 import { defineCommand } from '../../command.js';
+import { listOptions } from '../../output.js';
 
 export const command = defineCommand({
   summary: 'List workspaces',
+  options: listOptions('every workspace'),
   examples: ['books workspace list', 'books workspace list --output csv > workspaces.csv'],
-  async run(ctx) {
-    const workspaces = await (await ctx.api()).workspaces.all();
-    await ctx.output.table(
+  async run(ctx, flags) {
+    const limit = ctx.output.listLimit(flags);
+    const workspaces = await (await ctx.api()).workspaces.upTo(limit);
+    await ctx.output.list(
       [
         { header: 'ID', value: (w) => w.id },
         { header: 'Name', value: (w) => w.name },

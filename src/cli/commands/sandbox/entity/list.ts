@@ -1,11 +1,14 @@
 import { defineCommand } from '../../../command.js';
+import { listOptions } from '../../../output.js';
 
 export const command = defineCommand({
   summary: 'List the entities of the workspace',
+  options: listOptions('every entity'),
   examples: ['books sandbox entity list -w "Blue Bottle Books"'],
-  async run(ctx) {
-    const entities = await (await ctx.api()).sandbox.entities(await ctx.workspaceId());
-    await ctx.output.table(
+  async run(ctx, flags) {
+    const limit = ctx.output.listLimit(flags);
+    const entities = await (await ctx.api()).sandbox.entitiesUpTo(await ctx.workspaceId(), limit);
+    await ctx.output.list(
       [
         { header: 'ID', value: (e) => e.id },
         { header: 'Name', value: (e) => e.name },

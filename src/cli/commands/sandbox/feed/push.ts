@@ -93,6 +93,6 @@ export const command = defineCommand({
     ctx.wrote(
       `financial account ${financialAccountId}: ${arrived.length} new transactions (${categorized} categorized, ${arrived.length - categorized} uncategorized; ${transactions.length - arrived.length} already there)`,
     );
-    await printTransactions(ctx, arrived);
+    await printTransactions(ctx, { items: arrived, total: arrived.length });
   },
 });

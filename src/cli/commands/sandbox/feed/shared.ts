@@ -4,6 +4,7 @@ import type {
   CreateBankFeedConnectionBody,
 } from '../../../../api/index.js';
 import { FINANCIAL_ACCOUNT_KINDS } from '../../../../api/index.js';
+import type { ListPage } from '../../../../client/client.js';
 import type { CommandContext } from '../../../context.js';
 import { UsageError } from '../../../exitCodes.js';
 import { displayAmount, plainAmount } from '../../../render/statements.js';
@@ -64,10 +65,10 @@ export async function showConnection(
 /** Bank transactions as a list. */
 export async function printTransactions(
   ctx: CommandContext,
-  transactions: BankTransaction[],
+  transactions: ListPage<BankTransaction>,
 ): Promise<void> {
   const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
-  await ctx.output.table(
+  await ctx.output.list(
     [
       { header: 'Date', value: (t) => t.date },
       { header: 'Description', value: (t) => t.description },

@@ -10,7 +10,7 @@ export const command = defineCommand({
   async run(ctx, { endpoint, ...flags }) {
     const limit = ctx.output.listLimit(flags);
     const log = await (await ctx.api()).sandbox.webhookAttempts(endpoint, limit);
-    await ctx.output.table<WebhookAttempt>(
+    await ctx.output.list<WebhookAttempt>(
       [
         { header: 'At', value: (a) => a.at },
         { header: 'Message', value: (a) => a.messageId },

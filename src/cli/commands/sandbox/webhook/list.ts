@@ -1,10 +1,16 @@
 import { defineCommand } from '../../../command.js';
+import { listOptions } from '../../../output.js';
 import { endpointColumns } from './shared.js';
 
 export const command = defineCommand({
   summary: "List the organization's webhook endpoints",
+  options: listOptions('every endpoint'),
   examples: ['books sandbox webhook list'],
-  async run(ctx) {
-    await ctx.output.table(endpointColumns, await (await ctx.api()).sandbox.webhookEndpoints());
+  async run(ctx, flags) {
+    const limit = ctx.output.listLimit(flags);
+    await ctx.output.list(
+      endpointColumns,
+      await (await ctx.api()).sandbox.webhookEndpointsUpTo(limit),
+    );
   },
 });
