@@ -5,7 +5,7 @@ import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
 import { appendAudit, readAudit } from './auditLog.js';
 import { localDay, parseDateOption } from './dates.js';
-import { ExitCode, UsageError, UserError } from './exitCodes.js';
+import { ArgumentError, ExitCode, UsageError, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
 import type { GlobalFlags, Target } from './target.js';
@@ -22,8 +22,8 @@ export interface GlobalOptions extends GlobalFlags {
 
 /** What a command may ask the person at the terminal. */
 export interface Prompts {
-  /** A required value; without a terminal, a usage error (never a hang). */
-  input(message: string): Promise<string>;
+  /** A required value; without a terminal, the usage error `withoutTerminal` (never a hang). */
+  input(message: string, withoutTerminal: string): Promise<string>;
   /** A hidden value (a token). */
   password(message: string): Promise<string>;
   /** Before a destructive act: `--yes`, else a prompt on a terminal, else a usage error. */
@@ -312,12 +312,8 @@ function inquirerQuestions(io: CliIo): Questions {
 function terminalPrompts(io: CliIo, options: GlobalOptions, ask: Questions): Prompts {
   const onTerminal = () => Boolean(io.stdin.isTTY && io.stderr.isTTY);
   return {
-    async input(message) {
-      if (!onTerminal()) {
-        throw new UsageError(
-          `${message.toLowerCase()} is required (not on a terminal, so books cannot ask)`,
-        );
-      }
+    async input(message, withoutTerminal) {
+      if (!onTerminal()) throw new ArgumentError(withoutTerminal);
       return ask.input(message);
     },
     password: (message) => ask.password(message),
@@ -329,8 +325,7 @@ function terminalPrompts(io: CliIo, options: GlobalOptions, ask: Questions): Pro
           ExitCode.Usage,
         );
       }
-      if (!(await ask.confirm(question)))
-        throw new UserError('nothing was changed', ExitCode.Interrupted);
+      if (!(await ask.confirm(question))) throw new UserError('cancelled', ExitCode.Refused);
     },
   };
 }

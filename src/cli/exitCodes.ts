@@ -32,3 +32,8 @@ export class UsageError extends UserError {
     super(message, ExitCode.Usage);
   }
 }
+
+/** A command line missing a required argument or option: said as commander says its own. */
+export class ArgumentError extends UsageError {
+  override name = 'ArgumentError';
+}

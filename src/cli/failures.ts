@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import type { ImportFailure } from '../migrate/errors.js';
-import { ExitCode, UserError } from './exitCodes.js';
+import { ArgumentError, ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 
 /** How an import's failures (src/migrate's ImportError) end the command. */
@@ -25,17 +25,14 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
     else io.stderr.write(`books: ${message}${traceId ? ` (trace ${traceId})` : ''}\n${extra}`);
     return code;
   };
+  const usageHint = json ? '' : '(run with --help for usage)\n';
   if (error instanceof CommanderError) {
     if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
       return ExitCode.Success;
-    return fail(
-      ExitCode.Usage,
-      null,
-      error.message.replace(/^error: /, ''),
-      null,
-      json ? '' : '(run with --help for usage)\n',
-    );
+    return fail(ExitCode.Usage, null, error.message.replace(/^error: /, ''), null, usageHint);
   }
+  if (error instanceof ArgumentError)
+    return fail(ExitCode.Usage, null, error.message, null, usageHint);
   if (error instanceof UserError) return fail(error.exitCode, null, error.message);
   const { ImportError } = await import('../migrate/errors.js');
   if (error instanceof ImportError)

@@ -45,10 +45,8 @@ export async function main(
     const { CommandContext } = await import('./context.js');
     const ctx = new CommandContext(io, options, services);
     try {
-      for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
-        if (spec.ask && (input[key] === undefined || input[key] === ''))
-          input[key] = await ctx.prompts.input(spec.ask);
-      }
+      for (const missing of missingInput(leaf, input))
+        input[missing.key] = await ctx.prompts.input(missing.question, missing.usage);
       const code = await leaf.run(ctx, input);
       if (typeof code === 'number') exitCode = code;
     } finally {
@@ -67,6 +65,40 @@ export async function main(
     const { reportError } = await import('./failures.js');
     return reportError(error, io, json);
   }
+}
+
+/**
+ * The required arguments and options a command line left out, in order, each with the question
+ * asked for it on a terminal and the usage error without one (commander's own words).
+ */
+function missingInput(
+  leaf: AnyCommand,
+  input: Record<string, unknown>,
+): { key: string; question: string; usage: string }[] {
+  const absent = (key: string) => input[key] === undefined || input[key] === '';
+  const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+  const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return [
+    ...Object.entries(leaf.arguments ?? {})
+      .filter(([key, spec]) => !spec.optional && absent(key))
+      .map(([key, spec]) => ({
+        key,
+        // "the journal entry id" reads as a question; "by id or name" needs its name first.
+        question:
+          spec.ask ??
+          (spec.description.startsWith('the ')
+            ? sentence(spec.description)
+            : `${sentence(kebab(key).replace(/-/g, ' '))} (${spec.description})`),
+        usage: `missing required argument '${kebab(key)}'`,
+      })),
+    ...Object.entries(leaf.options ?? {})
+      .filter(([key, spec]) => spec.type === 'string' && spec.required && absent(key))
+      .map(([key, spec]) => ({
+        key,
+        question: `${sentence(spec.description)} (${spec.flags.split(' ')[0]})`,
+        usage: `required option '${spec.flags}' not specified`,
+      })),
+  ];
 }
 
 /** The entry point of bin/books.js: the only place that ends the process. */

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { AnyCommand } from './command.js';
 import type { GlobalOptions } from './context.js';
 import type { CliIo } from './io.js';
@@ -59,21 +59,38 @@ function order(key: string): number {
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** Each leaf's arguments as help shows them (`<id> [message]`), required ones in `<>`. */
+const ARGUMENT_TERMS = new WeakMap<Command, string>();
+
+/** A leaf in its group's help: `get [options] <id>`, as commander would with required arguments. */
+function subcommandTerm(command: Command): string {
+  const terms = ARGUMENT_TERMS.get(command);
+  if (terms === undefined) return new Help().subcommandTerm(command);
+  return [command.name(), command.options.length > 0 ? '[options]' : '', terms]
+    .filter(Boolean)
+    .join(' ');
+}
+
 /** A leaf's definition as a commander command. */
 function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runner): Command {
   const command = parent.command(name).description(leaf.summary);
   const argumentNames = Object.keys(leaf.arguments ?? {});
+  // Commander is told every argument and option is optional: a missing required one is asked
+  // for on a terminal, or is a usage error, by main.ts (missingInput). Help still shows them.
+  const usage = ['[options]'];
   for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
     const shown = kebab(key);
-    command.argument(spec.optional || spec.ask ? `[${shown}]` : `<${shown}>`, spec.description);
+    command.argument(`[${shown}]`, spec.description);
+    usage.push(spec.optional ? `[${shown}]` : `<${shown}>`);
   }
+  command.usage(usage.join(' '));
+  ARGUMENT_TERMS.set(command, usage.slice(1).join(' '));
   for (const [key, spec] of Object.entries(leaf.options ?? {})) {
     const option = new Option(spec.flags, spec.description);
     if (spec.type === 'list')
       option.argParser((value: string, previous: string[] = []) => [...previous, value]);
     if (spec.type === 'string') {
       if (spec.default !== undefined) option.default(spec.default);
-      if (spec.required) option.makeOptionMandatory();
       if (spec.conflicts) option.conflicts(spec.conflicts);
     }
     if (option.attributeName() !== key && !option.negate) {
@@ -129,7 +146,7 @@ export async function buildProgram(
     .description('Keep the books of many clients from the terminal: ledgers, reports, migrations.')
     .version(version, '-V, --version')
     .exitOverride()
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, subcommandTerm })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),

@@ -171,7 +171,7 @@ describe('books against `books serve` on a loopback port', () => {
     const result = await runBooks(['workspace', 'create'], server.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'books: workspace name is required (not on a terminal, so books cannot ask)\n',
+      "books: missing required argument 'name'\n(run with --help for usage)\n",
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     const destructive = await runBooks(['workspace', 'delete', 'Blue Bottle Books'], server.env);

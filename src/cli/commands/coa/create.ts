@@ -4,8 +4,10 @@ import { accountFields, parseCreate } from './shared.js';
 export const command = defineCommand({
   summary: 'Create an account',
   options: {
-    name: text('--name <name>', 'account name'),
-    type: text('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"'),
+    name: text('--name <name>', 'account name', { required: true }),
+    type: text('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"', {
+      required: true,
+    }),
     code: text('--code <code>', 'code (honored on a custom chart)'),
     group: text('--group <group>', 'account group id'),
   },

@@ -1,17 +1,15 @@
 import { defineCommand, text } from '../../command.js';
-import { UsageError } from '../../exitCodes.js';
 import { groupFields, parseType } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Create an account group',
   options: {
-    name: text('--name <name>', 'the group name'),
-    type: text('--type <type>', 'account type'),
+    name: text('--name <name>', 'the group name', { required: true }),
+    type: text('--type <type>', 'account type', { required: true }),
     parent: text('--parent <group>', 'parent group (by id or name)'),
   },
   examples: ['books group create --name Banks --type Cash'],
   async run(ctx, { name, type: typeText, parent }) {
-    if (!name) throw new UsageError('--name is required');
     const type = parseType(typeText);
     const entityId = await ctx.entityId();
     const parentGroupId = parent ? await ctx.groupId(entityId, parent) : undefined;

@@ -4,7 +4,7 @@ import { parseConnect, showConnection } from './shared.js';
 export const command = defineCommand({
   summary: 'Connect a bank: each new financial account gets a Cash or Credit Cards chart account',
   options: {
-    bank: text('--bank <name>', 'the bank'),
+    bank: text('--bank <name>', 'the bank', { required: true }),
     account: repeatable(
       '--account <name:kind>',
       'NAME:bank or NAME:credit_card, or a financial account id (repeatable)',
