@@ -5,7 +5,7 @@ import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
 import { appendAudit, readAudit } from './auditLog.js';
 import { localDay, parseDateOption } from './dates.js';
-import { ArgumentError, ExitCode, UsageError, UserError } from './exitCodes.js';
+import { ArgumentError, ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
 import type { GlobalFlags, Target } from './target.js';
