@@ -4,7 +4,7 @@ import { systemClock, type Clock, type ContextServices, type Questions } from '.
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
 import { appendAudit, readAudit } from './auditLog.js';
-import { localDay, parseDateOption } from './dates.js';
+import { localDay } from './dates.js';
 import { ArgumentError, ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 import { Output } from './output.js';
@@ -93,11 +93,6 @@ export class CommandContext {
   /** Today in the machine's time zone, by the context's clock. */
   today(): CalendarDay {
     return localDay(this.clock.now());
-  }
-
-  /** `--from`/`--to`: a calendar day or a relative word, against the context's today. */
-  dateOption(text: string, side: 'from' | 'to'): CalendarDay {
-    return parseDateOption(text, side, this.today());
   }
 
   /** The config file, for writing (`conf`: atomic writes, mode 0600). */

@@ -18,3 +18,23 @@ export function parseDateOption(text: string, side: 'from' | 'to', asOf: Calenda
     `--${side} must be a date (YYYY-MM-DD) or one of ${DATE_WORDS.join(', ')}, not "${text}"`,
   );
 }
+
+/**
+ * `--from`/`--to` together, either one optional: each parsed, and a range that ends before it
+ * starts refused here (exit 2) rather than by the platform (a 400, exit 1).
+ */
+export function parseDateRange(
+  flags: { from?: string | undefined; to?: string | undefined },
+  asOf: CalendarDay,
+): { startDate?: CalendarDay; endDate?: CalendarDay } {
+  const startDate =
+    flags.from === undefined ? undefined : parseDateOption(flags.from, 'from', asOf);
+  const endDate = flags.to === undefined ? undefined : parseDateOption(flags.to, 'to', asOf);
+  if (startDate !== undefined && endDate !== undefined && startDate > endDate) {
+    const said = (text: string, day: CalendarDay) => (text === day ? day : `${text} (${day})`);
+    throw new UsageError(
+      `--from ${said(flags.from!, startDate)} is after --to ${said(flags.to!, endDate)}: the range would be empty`,
+    );
+  }
+  return { ...(startDate && { startDate }), ...(endDate && { endDate }) };
+}

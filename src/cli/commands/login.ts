@@ -2,6 +2,7 @@ import type { Profile } from '../config.js';
 import { defineCommand, flag } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
+import { platformUrl } from '../target.js';
 
 /** Reads a token from stdin (`--token-stdin`) or a hidden prompt on a terminal. */
 async function readToken(ctx: CommandContext, fromStdin: boolean): Promise<string> {
@@ -23,8 +24,12 @@ export const command = defineCommand({
     'echo "$TOKEN" | books login --base-url https://api.example.com --token-stdin [--profile NAME]',
   ],
   async run(ctx, { tokenStdin }) {
-    const baseUrl = ctx.options.baseUrl ?? ctx.io.env.BOOKS_BASE_URL;
-    if (!baseUrl) throw new UsageError('--base-url is required');
+    const given = ctx.options.baseUrl ?? ctx.io.env.BOOKS_BASE_URL;
+    if (!given) throw new UsageError('--base-url is required');
+    const baseUrl = platformUrl(
+      given,
+      ctx.options.baseUrl !== undefined ? '--base-url' : 'BOOKS_BASE_URL',
+    );
     const token = await readToken(ctx, Boolean(tokenStdin));
     if (!token) throw new UsageError('the token is empty');
     const client = await import('../../client/index.js');

@@ -1,6 +1,7 @@
 import type { JournalEntry } from '../../../api/index.js';
 import { answeredAmountToCents, centsToAmount, sumCents } from '../../../core/money.js';
 import { defineCommand, text } from '../../command.js';
+import { parseDateRange } from '../../dates.js';
 import { listOptions } from '../../output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 import { basisOption, parseBasis } from './shared.js';
@@ -24,8 +25,7 @@ export const command = defineCommand({
   async run(ctx, flags) {
     const query = {
       ledgerBasis: parseBasis(flags.basis),
-      ...(flags.from && { startDate: ctx.dateOption(flags.from, 'from') }),
-      ...(flags.to && { endDate: ctx.dateOption(flags.to, 'to') }),
+      ...parseDateRange(flags, ctx.today()),
     };
     const limit = ctx.output.listLimit(flags);
     const entityId = await ctx.entityId();

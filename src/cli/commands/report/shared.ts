@@ -1,7 +1,7 @@
 import type { LedgerBasis, ReportQuery } from '../../../api/index.js';
 import { text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { parseDateOption } from '../../dates.js';
+import { parseDateRange } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
 import {
   balanceSheetStatement,
@@ -57,9 +57,10 @@ export function parseReportQuery(flags: ReportFlags, asOf: string): ReportQuery 
   if (flags.by !== undefined && !GROUP_BY.includes(flags.by)) {
     throw new UsageError(`--by must be one of ${GROUP_BY.join(', ')}, not "${flags.by}"`);
   }
+  const { startDate, endDate } = parseDateRange(flags, asOf);
   return {
-    startDate: parseDateOption(flags.from, 'from', asOf),
-    endDate: parseDateOption(flags.to, 'to', asOf),
+    startDate: startDate!,
+    endDate: endDate!,
     ledgerBasis: (flags.basis ?? 'cash') as LedgerBasis,
     groupBy: (flags.by ?? 'total') as ReportQuery['groupBy'],
   };

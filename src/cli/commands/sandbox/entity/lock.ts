@@ -15,5 +15,6 @@ export const command = defineCommand({
     'books sandbox entity lock --date 2026-03-31',
     'books sandbox entity lock --date none',
   ],
-  run: (ctx, { entity, date }) => updateEntity(ctx, entity, parseUpdate({ lockDate: date })),
+  run: (ctx, { entity, date }) =>
+    updateEntity(ctx, entity, parseUpdate({ lockDate: date }, '--date')),
 });

@@ -34,18 +34,22 @@ export async function updateEntity(
   ctx.output.record(entityFields(result.entity), result);
 }
 
-export function parseUpdate(flags: {
-  name?: string | undefined;
-  startDate?: string | undefined;
-  lockDate?: string | undefined;
-}): UpdateEntityBody {
+export function parseUpdate(
+  flags: {
+    name?: string | undefined;
+    startDate?: string | undefined;
+    lockDate?: string | undefined;
+  },
+  /** The flag the lock date came in (`entity lock` takes it as `--date`). */
+  lockFlag = '--lock-date',
+): UpdateEntityBody {
   const nullableDay = (text: string | undefined, flag: string) =>
     text === undefined ? undefined : text === 'none' ? null : day(text, flag)!;
   const body: UpdateEntityBody = {};
   if (flags.name !== undefined) body.name = flags.name;
   const start = nullableDay(flags.startDate, '--start-date');
   if (start !== undefined) body.bookkeepingStartDate = start;
-  const lock = nullableDay(flags.lockDate, '--lock-date');
+  const lock = nullableDay(flags.lockDate, lockFlag);
   if (lock !== undefined) body.lockDate = lock;
   return body;
 }
