@@ -46,3 +46,19 @@ export function readConfig(env: NodeJS.ProcessEnv): BooksConfig {
     throw new UsageError(`the config file ${file} is not valid JSON: fix it or remove it`);
   }
 }
+
+/**
+ * The output defaults saved by `books config set output|color`, read for every command; a
+ * config file that cannot be read gives none here (the command that needs it says why).
+ */
+export function savedOutputSettings(env: NodeJS.ProcessEnv): { output?: string; color?: string } {
+  try {
+    const config = readConfig(env);
+    return {
+      ...(typeof config.output === 'string' && { output: config.output }),
+      ...(typeof config.color === 'string' && { color: config.color }),
+    };
+  } catch {
+    return {};
+  }
+}

@@ -4,6 +4,7 @@ import { systemClock, type Clock, type ContextServices, type Questions } from '.
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
 import { appendAudit, readAudit } from './auditLog.js';
+import { savedOutputSettings } from './config.js';
 import { localDay } from './dates.js';
 import { ArgumentError, ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
@@ -81,7 +82,15 @@ export class CommandContext {
     readonly options: GlobalOptions,
     private readonly services: ContextServices = { clock: systemClock },
   ) {
-    this.output = new Output(io, options);
+    // `books config set output|color`: the saved defaults, under the flags given.
+    const saved = savedOutputSettings(io.env);
+    this.output = new Output(io, {
+      ...options,
+      ...(options.output === undefined &&
+        !options.json &&
+        saved.output && { output: saved.output }),
+      ...(saved.color === 'never' && { color: false }),
+    });
     this.clock = services.clock;
     this.prompts = terminalPrompts(io, options, services.questions ?? inquirerQuestions(io));
     this.audit = {

@@ -544,10 +544,10 @@ describe('every leaf command, succeeding, pinned', () => {
     // Settings and profiles (login checks its token against a real server).
     await pin({
       leaf: 'config set',
-      text: ['config', 'set', 'editor', 'vim'],
-      json: ['config', 'set', 'pager', 'less'],
+      text: ['config', 'set', 'color', 'never'],
+      json: ['config', 'set', 'color', 'auto'],
     });
-    await pin({ leaf: 'config get', text: ['config', 'get', 'editor'] });
+    await pin({ leaf: 'config get', text: ['config', 'get', 'color'] });
     await pin({ leaf: 'config list', text: ['config', 'list'] });
     await pin({ leaf: 'config path', text: ['config', 'path'] });
     const login = (profile: string) => [

@@ -1,16 +1,30 @@
 import { argument, defineCommand } from '../../command.js';
+import { readConfig } from '../../config.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
+import { effectiveSettings, SETTING_KEYS, settingKey } from '../../settings.js';
 
 export const command = defineCommand({
-  summary: 'Print a setting',
-  arguments: { key: argument('the setting') },
-  examples: ['books config get editor'],
-  async run(ctx, { key }) {
-    const store = await ctx.configStore();
-    if (key.startsWith('profiles'))
-      throw new UsageError('profiles are managed by books login and books use');
-    const value = store.get(key);
-    if (value === undefined) throw new UserError(`${key} is not set`, ExitCode.NotFound);
-    ctx.output.write(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+  summary: 'Print the value of one setting (unset: says so, exit 1)',
+  arguments: { key: argument(`the setting: ${SETTING_KEYS.join(', ')}`) },
+  examples: ['books config get workspace', 'books config get base-url'],
+  async run(ctx, { key: given }) {
+    const key = settingKey(given);
+    if (key === 'token') {
+      throw new UsageError(
+        'books never prints a token; books config list says whether one is set and where it comes from',
+      );
+    }
+    const setting = effectiveSettings(
+      { ...ctx.options, noColor: ctx.options.color === false },
+      ctx.io.env,
+      readConfig(ctx.io.env),
+    ).find((s) => s.key === key)!;
+    if (setting.value === undefined) {
+      throw new UserError(
+        `${key} is not set${setting.unset ? `: ${setting.unset}` : ''}`,
+        ExitCode.Refused,
+      );
+    }
+    ctx.output.write(`${setting.value}\n`);
   },
 });

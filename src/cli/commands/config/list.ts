@@ -1,18 +1,47 @@
 import { defineCommand } from '../../command.js';
+import { readConfig } from '../../config.js';
+import { effectiveSettings, type Setting } from '../../settings.js';
+
+/** Where a setting's value came from, as `config list` says it. */
+export function sourceOf(setting: Setting): string {
+  switch (setting.source) {
+    case 'flag':
+      return `flag ${setting.from}`;
+    case 'environment':
+      return `environment ${setting.from}`;
+    case 'profile':
+      return `profile "${setting.from}"`;
+    case 'config':
+      return 'config file';
+    case 'default':
+      return 'default';
+  }
+}
 
 export const command = defineCommand({
-  summary: 'List settings',
-  examples: ['books config list --json'],
+  summary: 'List every setting, its value and where it came from (tokens never shown)',
+  examples: ['books config list', 'books config list --json'],
   async run(ctx) {
-    const store = await ctx.configStore();
-    const { profiles: _profiles, ...settings } = store.store;
+    const settings = effectiveSettings(
+      { ...ctx.options, noColor: ctx.options.color === false },
+      ctx.io.env,
+      readConfig(ctx.io.env),
+    );
     await ctx.output.table(
       [
-        { header: 'Key', value: ([k]) => k },
-        { header: 'Value', value: ([, v]) => (typeof v === 'string' ? v : JSON.stringify(v)) },
+        { header: 'Setting', value: (s) => s.key },
+        {
+          header: 'Value',
+          value: (s) => s.value ?? `(not set${s.unset ? `: ${s.unset}` : ''})`,
+        },
+        { header: 'Source', value: (s) => (s.value === undefined ? '' : sourceOf(s)) },
       ],
-      Object.entries(settings),
       settings,
+      settings.map((s) => ({
+        key: s.key,
+        value: s.value ?? null,
+        source: s.value === undefined ? null : sourceOf(s),
+      })),
     );
   },
 });

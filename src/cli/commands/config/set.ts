@@ -1,20 +1,20 @@
 import { argument, defineCommand } from '../../command.js';
-import { UsageError } from '../../exitCodes.js';
-
-const SETTINGS = /^[a-zA-Z][\w.-]*$/;
+import type { BooksConfig } from '../../config.js';
+import { COLOR_VALUES, OUTPUT_VALUES, settingKey, settingToWrite } from '../../settings.js';
 
 export const command = defineCommand({
-  summary: 'Change a setting',
-  arguments: { key: argument('the setting'), value: argument('its new value') },
-  examples: ['books config set editor vim'],
-  async run(ctx, { key, value }) {
-    if (!SETTINGS.test(key) || key.startsWith('profiles') || key === 'currentProfile') {
-      throw new UsageError(
-        `"${key}" cannot be set here (profiles are managed by books login and books use)`,
-      );
-    }
+  summary: 'Change a setting: output, color or profile (workspace and entity: books use)',
+  arguments: { key: argument('output, color or profile'), value: argument('its new value') },
+  examples: [
+    `books config set output csv      # ${OUTPUT_VALUES.join(', ')}`,
+    `books config set color never     # ${COLOR_VALUES.join(', ')}`,
+    'books config set profile staging',
+  ],
+  async run(ctx, { key: given, value }) {
+    const key = settingKey(given);
     const store = await ctx.configStore();
-    store.set(key, value);
-    ctx.wrote(`${key} = ${value}`);
+    const write = settingToWrite(key, value, store.store as BooksConfig);
+    store.set(write.configKey, write.value);
+    ctx.wrote(`${key} = ${write.value} (saved in ${store.path})`);
   },
 });

@@ -1,0 +1,197 @@
+import type { BooksConfig } from './config.js';
+import { LOCAL_PROFILE } from './config.js';
+import { UsageError } from './exitCodes.js';
+
+/**
+ * The settings `books config` shows and changes, each with its value as this command would use
+ * it and where that value came from (cli.md's precedence: flag, environment, profile, config
+ * file, default). Tokens are never shown: only whether one is set and where.
+ */
+export const SETTING_KEYS = [
+  'profile',
+  'base-url',
+  'token',
+  'workspace',
+  'entity',
+  'output',
+  'color',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+export type SettingSource = 'flag' | 'environment' | 'profile' | 'config' | 'default';
+
+export interface Setting {
+  key: SettingKey;
+  /** The value in effect; `undefined` when unset. */
+  value: string | undefined;
+  source: SettingSource;
+  /** Which flag, variable or profile gave it (`--base-url`, `BOOKS_BASE_URL`, `local`). */
+  from?: string;
+  /** What being unset means, when it means something (no base URL: the local platform). */
+  unset?: string;
+}
+
+/** The global flags as given on this command line (undefined when not given). */
+export interface GivenFlags {
+  profile?: string | undefined;
+  baseUrl?: string | undefined;
+  token?: string | undefined;
+  workspace?: string | undefined;
+  entity?: string | undefined;
+  output?: string | undefined;
+  json?: boolean | undefined;
+  /** `--no-color` given. */
+  noColor?: boolean | undefined;
+}
+
+/** Values `config set` takes for `output` and `color`, and what each means. */
+export const OUTPUT_VALUES = ['table', 'json', 'csv', 'tsv'] as const;
+export const COLOR_VALUES = ['auto', 'never'] as const;
+
+/** Every setting in effect for these flags, environment and config file. */
+export function effectiveSettings(
+  flags: GivenFlags,
+  env: NodeJS.ProcessEnv,
+  config: BooksConfig,
+): Setting[] {
+  const first = (
+    key: SettingKey,
+    candidates: [string | undefined, SettingSource, string?][],
+    fallback: string | undefined,
+  ): Setting => {
+    for (const [value, source, from] of candidates) {
+      if (value !== undefined) return { key, value, source, ...(from && { from }) };
+    }
+    return { key, value: fallback, source: 'default' };
+  };
+  const profile = first(
+    'profile',
+    [
+      [flags.profile, 'flag', '--profile'],
+      [env.BOOKS_PROFILE, 'environment', 'BOOKS_PROFILE'],
+      [config.currentProfile, 'config'],
+    ],
+    undefined,
+  );
+  const saved = profile.value === undefined ? undefined : config.profiles[profile.value];
+  const baseUrl = first(
+    'base-url',
+    [
+      [flags.baseUrl, 'flag', '--base-url'],
+      [env.BOOKS_BASE_URL, 'environment', 'BOOKS_BASE_URL'],
+      [saved?.baseUrl, 'profile', profile.value],
+    ],
+    undefined,
+  );
+  const embedded = baseUrl.value === undefined;
+  // The embedded platform keeps its choices in the `local` profile.
+  const choices = embedded ? config.profiles[LOCAL_PROFILE] : saved;
+  const choicesFrom = embedded ? LOCAL_PROFILE : profile.value;
+  const token = first(
+    'token',
+    [
+      [flags.token, 'flag', '--token'],
+      [env.BOOKS_TOKEN, 'environment', 'BOOKS_TOKEN'],
+      [saved?.token, 'profile', profile.value],
+    ],
+    undefined,
+  );
+  return [
+    embedded && profile.value === undefined
+      ? { key: 'profile', value: LOCAL_PROFILE, source: 'default' }
+      : profile,
+    embedded ? { ...baseUrl, unset: 'commands use the local platform' } : baseUrl,
+    {
+      ...token,
+      ...(token.value !== undefined && { value: '(set; never shown)' }),
+      ...(embedded && { unset: 'the local platform needs none' }),
+    },
+    first(
+      'workspace',
+      [
+        [flags.workspace, 'flag', '--workspace'],
+        [choices?.workspace, 'profile', choicesFrom],
+      ],
+      undefined,
+    ),
+    first(
+      'entity',
+      [
+        [flags.entity, 'flag', '--entity'],
+        [choices?.entity, 'profile', choicesFrom],
+      ],
+      undefined,
+    ),
+    first(
+      'output',
+      [
+        [flags.json ? 'json' : flags.output, 'flag', flags.json ? '--json' : '--output'],
+        [typeof config.output === 'string' ? config.output : undefined, 'config'],
+      ],
+      'table',
+    ),
+    first(
+      'color',
+      [
+        [flags.noColor ? 'never' : undefined, 'flag', '--no-color'],
+        [env.NO_COLOR !== undefined ? 'never' : undefined, 'environment', 'NO_COLOR'],
+        [typeof config.color === 'string' ? config.color : undefined, 'config'],
+      ],
+      'auto',
+    ),
+  ];
+}
+
+/** A setting's key as typed (`base_url`, `baseUrl` and `BASE-URL` are `base-url`). */
+export function settingKey(text: string): SettingKey {
+  const key = text
+    .trim()
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
+  if (key === 'current-profile') return 'profile';
+  if (!(SETTING_KEYS as readonly string[]).includes(key)) {
+    throw new UsageError(`no setting "${text}": the settings are ${SETTING_KEYS.join(', ')}`);
+  }
+  return key as SettingKey;
+}
+
+/**
+ * What `config set` writes for `key`: the config file's key and the checked value. Choices that
+ * belong to other commands (a workspace must exist, a token is a secret) point there.
+ */
+export function settingToWrite(
+  key: SettingKey,
+  value: string,
+  config: BooksConfig,
+): { configKey: 'currentProfile' | 'output' | 'color'; value: string } {
+  const choose = <T extends string>(allowed: readonly T[]): T => {
+    const chosen = allowed.find((a) => a === value.trim().toLowerCase());
+    if (!chosen)
+      throw new UsageError(`${key} must be one of ${allowed.join(', ')}, not "${value}"`);
+    return chosen;
+  };
+  switch (key) {
+    case 'output':
+      return { configKey: 'output', value: choose(OUTPUT_VALUES) };
+    case 'color':
+      return { configKey: 'color', value: choose(COLOR_VALUES) };
+    case 'profile': {
+      const names = Object.keys(config.profiles);
+      if (!names.includes(value)) {
+        throw new UsageError(
+          `no profile named "${value}"${names.length > 0 ? ` (the profiles: ${names.join(', ')})` : ' (books login makes one)'}`,
+        );
+      }
+      return { configKey: 'currentProfile', value };
+    }
+    case 'workspace':
+    case 'entity':
+      throw new UsageError(
+        `${key} is chosen with books use --workspace W [--entity E], which checks it exists`,
+      );
+    case 'base-url':
+    case 'token':
+      throw new UsageError(`${key} is saved with books login, into a profile`);
+  }
+}
