@@ -1,60 +1,84 @@
-import type { CreateAccountBody } from '../../../api/index.js';
+import type { Account } from '../../../api/index.js';
 import { argument, defineCommand } from '../../command.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
-import { parseCreate } from './shared.js';
 
 /**
  * `coa import FILE.csv`: columns name and type (or account_type), optional code and group
- * (header names match case-insensitively, ignoring spaces and underscores). Every row is checked
- * before anything is sent; then bulk creates of up to 100, each all-or-nothing.
+ * (header names match case-insensitively, ignoring spaces and underscores). All or nothing: the
+ * whole file is checked against the live chart first (src/migrate/chartImport.ts), every
+ * problem listed with its line (exit 3, nothing sent); then bulk creates of up to 100, each keyed
+ * by the entity and its accounts, so a retry replays it and a rerun after a failure finds what
+ * was created and writes each account once.
  */
 export const command = defineCommand({
   summary: 'Create accounts from a CSV file (columns name, type; optional code, group)',
   arguments: { file: argument('the chart, as CSV') },
   examples: ['books coa import chart.csv'],
   async run(ctx, { file }) {
-    const { readFileSync } = await import('node:fs');
-    const { parse } = await import('csv-parse/sync');
+    const [{ readFileSync }, { parse }, { planChartImport }, { accountsKey }, { unlessNotFound }] =
+      await Promise.all([
+        import('node:fs'),
+        import('csv-parse/sync'),
+        import('../../../migrate/chartImport.js'),
+        import('../../../migrate/batches.js'),
+        import('../../../client/index.js'),
+      ]);
     let records: Record<string, string>[];
     try {
       records = parse(readFileSync(file, 'utf8'), {
         bom: true,
         columns: (header: string[]) => header.map((h) => h.toLowerCase().replace(/[\s_]/g, '')),
         skip_empty_lines: true,
+        // A hand-made chart often leaves its trailing optional cells out.
+        relax_column_count: true,
         trim: true,
       });
     } catch (error) {
       throw new UserError(`${file}: ${(error as Error).message}`, ExitCode.InvalidFile);
     }
-    const problems: string[] = [];
-    const bodies = records.map((record, index) => {
-      const line = index + 2;
-      try {
-        return parseCreate({
-          name: record.name,
-          type: record.type ?? record.accounttype,
-          code: record.code,
-          group: record.group,
-        });
-      } catch (error) {
-        problems.push(`${file}:${line}: ${(error as Error).message.replace(/^--(\w+)/, '$1')}`);
-        return undefined;
-      }
-    });
-    if (records.length === 0)
-      problems.push(`${file}: no accounts (a header row name,type and one row per account)`);
-    if (problems.length > 0)
-      throw new UserError(`${problems.join('\n')}\nnothing was sent`, ExitCode.InvalidFile);
-    const entityId = await ctx.entityId();
-    const api = await ctx.api();
-    const created = [];
-    const valid = bodies as CreateAccountBody[];
-    for (let start = 0; start < valid.length; start += 100) {
-      created.push(
-        ...(await api.accounts.bulkCreate(entityId, valid.slice(start, start + 100))).data,
+    if (records.length === 0) {
+      throw new UserError(
+        `${file}: no accounts (a header row name,type and one row per account); nothing was sent`,
+        ExitCode.InvalidFile,
       );
     }
-    ctx.wrote(`imported ${created.length} accounts from ${file}`);
+    const { workspace, entity } = await ctx.chosenEntity();
+    const api = await ctx.api();
+    const [accounts, groups, settings] = await Promise.all([
+      api.accounts.all(entity.id),
+      api.accountGroups.all(entity.id),
+      unlessNotFound(api.sandbox.workspace(workspace.id)),
+    ]);
+    const plan = planChartImport(
+      records.map((record, index) => ({
+        line: index + 2,
+        name: record.name,
+        type: record.type ?? record.accounttype,
+        code: record.code,
+        group: record.group,
+      })),
+      { accounts, groups, codesKept: settings?.workspace.customChartOfAccounts ?? false },
+    );
+    if (plan.problems.length > 0) {
+      throw new UserError(
+        `${plan.problems.map((p) => `${file}: ${p}`).join('\n')}\n${file}: ${plan.problems.length} problem${plan.problems.length === 1 ? '' : 's'}; nothing was sent`,
+        ExitCode.InvalidFile,
+      );
+    }
+    for (const note of plan.notes) ctx.output.note(`books: ${file}: ${note}`);
+    if (plan.existing.length > 0) {
+      ctx.output.note(
+        `books: ${file}: ${plan.existing.length} of its ${records.length} accounts are in the chart already, as the file has them: not created again`,
+      );
+    }
+    const created: Account[] = [];
+    const bodies = plan.create.map((c) => c.body);
+    for (let start = 0; start < bodies.length; start += 100) {
+      const batch = bodies.slice(start, start + 100);
+      const key = accountsKey({ workspaceId: workspace.id, entityId: entity.id }, batch);
+      created.push(...(await api.accounts.bulkCreate(entity.id, batch, key)).data);
+    }
+    ctx.wrote(`imported ${created.length} account${created.length === 1 ? '' : 's'} from ${file}`);
     await ctx.output.table(
       [
         { header: 'Code', value: (a) => a.code },
