@@ -83,3 +83,27 @@ export type WebhookAttempt = Static<typeof WebhookAttemptSchema>;
 
 export const RecoverWebhookMessagesBodySchema = Type.Object({ since: TimestampSchema });
 export type RecoverWebhookMessagesBody = Static<typeof RecoverWebhookMessagesBodySchema>;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+
+/**
+ * The rule for a webhook endpoint's URL, shared by the platform (which refuses it, 400) and the
+ * CLI (which says so before any request): HTTPS, or plain HTTP on a loopback host. The URL is
+ * given back as the WHATWG parser normalizes it.
+ */
+export function checkWebhookUrl(text: string): { url: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return { problem: `url must be an absolute https:// URL, not "${text}"` };
+  }
+  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return { url: url.href };
+  if (url.protocol === 'http:') {
+    return {
+      problem: `url must use https:// (plain http:// only for loopback hosts), not "${text}"`,
+    };
+  }
+  return { problem: `url must be an https:// URL, not "${text}"` };
+}

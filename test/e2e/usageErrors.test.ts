@@ -58,6 +58,21 @@ describe('usage errors are found before any request', () => {
       ['je', 'create', '--date', '2025-01-01', '--debit', 'Cash=12,34', '--credit', 'Sales=12,34'],
       '12,34',
     ],
+    [
+      'a rule amount',
+      ['rule', 'create', '--when', 'amount_is=abc', '--then', 'account_id=Rent'],
+      '--when amount_is: "abc" is not an amount (a positive decimal such as 12.50; values are separated by commas, so no thousands separators)',
+    ],
+    [
+      'a rule direction',
+      ['rule', 'create', '--when', 'direction_is=sideways', '--then', 'account_id=Rent'],
+      '--when direction_is takes inflow or outflow, not "sideways"',
+    ],
+    [
+      'a webhook URL',
+      ['sandbox', 'webhook', 'add', 'http://example.com/hook'],
+      'url must use https:// (plain http:// only for loopback hosts)',
+    ],
     ['a lock date', ['sandbox', 'entity', 'lock', '--date', 'soon'], '--date must be a date'],
     ['a limit', ['je', 'list', '--limit', '2.5'], '--limit must be a whole number'],
     ['a concurrency', ['migrate', 'run', 'x.csv', '--concurrency', '0'], '--concurrency must be'],

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import {
+  checkWebhookUrl,
   WEBHOOK_ENVELOPE_VERSION,
   WEBHOOK_EVENT_TYPES,
   type WebhookEnvelope,
@@ -21,25 +22,14 @@ export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 /** Random bytes in a signing secret. */
 export const SECRET_BYTES = 24;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
-
 /**
  * An endpoint URL is HTTPS, or plain HTTP on a loopback host (so local receivers such as
  * `books webhook listen` work); the URL is returned as the WHATWG parser normalizes it.
  */
 export function checkEndpointUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw invalid(`url must be an absolute https:// URL, not "${text}"`);
-  }
-  const loopback = LOOPBACK_HOSTS.has(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname);
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return url.href;
-  if (url.protocol === 'http:') {
-    throw invalid(`url must use https:// (plain http:// only for loopback hosts), not "${text}"`);
-  }
-  throw invalid(`url must be an https:// URL, not "${text}"`);
+  const checked = checkWebhookUrl(text);
+  if ('problem' in checked) throw invalid(checked.problem);
+  return checked.url;
 }
 
 /** Event types of the catalogue, without repeats; an unknown name is refused. */

@@ -1,6 +1,7 @@
 import {
   ACTION_TYPES,
   CONDITION_TYPES,
+  DIRECTIONS,
   type RuleAction,
   type RuleCondition,
   type TransactionRule,
@@ -8,6 +9,7 @@ import {
 } from '../../../api/index.js';
 import type { CommandContext } from '../../context.js';
 import { repeatable, text } from '../../command.js';
+import { decimalToCents } from '../../../core/money.js';
 import { UsageError } from '../../exitCodes.js';
 
 /** The options `rule create` and `rule update` share. */
@@ -36,6 +38,19 @@ export function parseWhen(texts: string[] = []): RuleCondition[] {
       .map((v) => v.trim())
       .filter((v) => v !== '');
     if (value.length === 0) throw new UsageError(`--when ${type}= needs at least one value`);
+    for (const one of value) {
+      if (type.startsWith('amount_')) {
+        try {
+          decimalToCents(one);
+        } catch {
+          throw new UsageError(
+            `--when ${type}: "${one}" is not an amount (a positive decimal such as 12.50; values are separated by commas, so no thousands separators)`,
+          );
+        }
+      }
+      if (type === 'direction_is' && !(DIRECTIONS as readonly string[]).includes(one))
+        throw new UsageError(`--when direction_is takes ${DIRECTIONS.join(' or ')}, not "${one}"`);
+    }
     return { conditionType: type as RuleCondition['conditionType'], value };
   });
 }

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from '../../../../api/index.js';
+import { checkWebhookUrl, WEBHOOK_EVENT_TYPES } from '../../../../api/index.js';
 import { argument, defineCommand, repeatable } from '../../../command.js';
 import { UsageError } from '../../../exitCodes.js';
 import { endpointFields } from './shared.js';
@@ -18,6 +18,8 @@ export const command = defineCommand({
     'books sandbox webhook add http://127.0.0.1:4020/',
   ],
   async run(ctx, { url, event: eventTypes }) {
+    const checked = checkWebhookUrl(url);
+    if ('problem' in checked) throw new UsageError(checked.problem);
     for (const type of eventTypes) {
       if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
         throw new UsageError(
