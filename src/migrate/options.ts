@@ -12,6 +12,8 @@ export const LEDGER_FORMATS = [
   'iif',
   'gnucash',
   'nominal-ledger',
+  'qb-report',
+  'xero-report',
   'fec',
   'hledger',
 ] as const;

@@ -3,6 +3,7 @@ import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecor
 import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
 import { fecDelimiter, looksLikeFec, readFec, type FecFacts } from './fec.js';
 import { looksLikeGnuCash, readGnuCash, type GnuCashFacts } from './gnucash.js';
+import { looksLikeGlReport, readGlReport, type GlReportFacts } from './glReport.js';
 import { looksLikeHledger, readHledger, type HledgerFacts } from './hledger.js';
 import { looksLikeIif, readIif, type IifFacts } from './iif.js';
 import {
@@ -105,7 +106,10 @@ function formatIn(head: string, given: LedgerFormat | undefined): Exclude<Ledger
   if (looksLikeGnuCash(first)) return 'gnucash';
   if (looksLikeFec(first)) return 'fec';
   if (looksLikeHledger(first)) return 'hledger';
-  return looksLikeNominalLedger(head) ? 'nominal-ledger' : 'books';
+  if (looksLikeNominalLedger(head)) return 'nominal-ledger';
+  if (looksLikeGlReport(head))
+    return /account transactions|\(\d+\)\s*["]?\s*(,|$)/im.test(head) ? 'xero-report' : 'qb-report';
+  return 'books';
 }
 
 const isReadFailure = (error: unknown): error is ReadFailure =>
@@ -145,7 +149,9 @@ export async function* readLedger(
             ? 'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum'
             : format === 'hledger'
               ? 'read as hledger CSV (print or register -O csv): its header has txnidx and account'
-              : 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
+              : format === 'nominal-ledger'
+                ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
+                : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
     );
   }
   const entries =
@@ -251,6 +257,31 @@ function readOtherFormat(
             `nominal ledger: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
           facts.sharedNames > 0 &&
             `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
+        ],
+      );
+    case 'qb-report':
+    case 'xero-report':
+      return readExport<GlReportFacts>(
+        result,
+        (...hooks) =>
+          readGlReport(
+            file,
+            {
+              ...text,
+              ...dates,
+              ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
+            },
+            ...hooks,
+          ),
+        (facts) => [
+          `ledger report: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${facts.dateFormat}; ${options.offsetAccount === undefined ? 'rows paired by date, type, number and name' : `each row against ${options.offsetAccount}`}`,
+          facts.signedAmounts &&
+            options.offsetAccount === undefined &&
+            `ledger report: one Amount column in each account's own sense; ${count(facts.creditSense, 'account is', 'accounts are')} in the credit sense, told from the pairs`,
+          facts.openingBalances > 0 &&
+            `ledger report: ${count(facts.openingBalances, 'opening balance', 'opening balances')} posted as one entry on the report's first day`,
+          facts.zeroRows > 0 &&
+            `ledger report: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
         ],
       );
     case 'fec':

@@ -1,0 +1,473 @@
+import {
+  addCents,
+  formatCents,
+  InvalidAmountError,
+  negateCents,
+  parseAmountText,
+  subtractCents,
+  sumCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../core/money.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import {
+  accountKey,
+  dayMonthOrder,
+  parseLedgerDate,
+  type DateFormat,
+  type LedgerEntry,
+  type LedgerLine,
+  type Problem,
+} from './ledgerCsv.js';
+
+/**
+ * A General Ledger (or Account Transactions) *report* saved as CSV, as QuickBooks Online and
+ * Desktop and Xero print it: a title block, then one section per account, each headed by a row
+ * holding only the account (`Checking`, `1000 · Checking`, `Business Bank Account (090)`), its
+ * rows, and a `Total for Checking` / `Total 1000 · Checking` row; sub-accounts nest (QuickBooks);
+ * `Beginning Balance` / `Opening Balance` and `Closing Balance` rows; footers (`TOTAL`, the
+ * basis and the time it ran).
+ *
+ * - Amounts come as Debit and Credit columns (QuickBooks Desktop, Xero), or as one Amount column
+ *   (QuickBooks Online), which QuickBooks writes in each account's own sense: an invoice is
+ *   positive in Accounts Receivable and in Sales. Such signs are told from the report itself: the
+ *   two sides of a transaction must cancel, which fixes each account's sense relative to the
+ *   others, and the first section (QuickBooks lists the chart from the bank accounts) is in the
+ *   debit sense. An account the pairing cannot place is said, and refused.
+ * - Each row is one side of a transaction, whose other sides are in other sections: rows are
+ *   paired by date, transaction type and number (Num, Reference) and name. A group must balance.
+ *   A single-sided report is read with `--offset-account A`: each row against A.
+ * - Each section's Total row is checked against its rows (with its sub-accounts' rows where the
+ *   report sums them): a report whose rows do not make its totals is refused.
+ * - Opening balances that are not zero are one entry on the first day of the report, when they
+ *   balance (or against the offset account); else refused, listed.
+ * - Dates: MM/DD/YYYY or DD/MM/YYYY (told over the whole file; `--date-format` when both read),
+ *   `31 Jan 2023`, YYYY-MM-DD.
+ * - Rows are held until the whole report is read (their sides are in later sections).
+ */
+
+export interface GlReportFacts {
+  sections: number;
+  rows: number;
+  zeroRows: number;
+  dateFormat: DateFormat;
+  /** Amounts came in one signed column, each account's sense told from the pairing. */
+  signedAmounts: boolean;
+  /** Accounts whose sense the pairing turned (credit-sense accounts of a signed report). */
+  creditSense: number;
+  openingBalances: number;
+}
+
+/** A report's first 4 kB show a QuickBooks or Xero ledger report: its title and its Total rows. */
+export function looksLikeGlReport(head: string): boolean {
+  return (
+    /general ledger|account transactions|transaction detail by account/i.test(head) &&
+    /^[,;\t"]*total\b/im.test(head)
+  );
+}
+
+interface Section {
+  name: string;
+  code: string | undefined;
+  line: number;
+  parent: Section | undefined;
+  /** This section's own rows, and with its sub-sections'. */
+  own: Cents;
+  all: Cents;
+}
+
+interface Row {
+  fileLine: number;
+  section: Section;
+  date: string;
+  key: string;
+  memo: string;
+  cents: Cents;
+}
+
+const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** `1000 · Checking`, `1000 Checking`, `Business Bank Account (090)`, `Checking`. */
+function accountOf(label: string): { code: string | undefined; name: string } {
+  const text = label.trim();
+  const dotted = /^(\d[\w.-]*)\s+·\s+(.+)$/.exec(text);
+  if (dotted) return { code: dotted[1], name: dotted[2]!.trim() };
+  const parenthesized = /^(.+?)\s*\((\d[\w.-]*)\)$/.exec(text);
+  if (parenthesized) return { code: parenthesized[2], name: parenthesized[1]!.trim() };
+  const numbered = /^(\d{3,})\s+(.+)$/.exec(text);
+  if (numbered) return { code: numbered[1], name: numbered[2]!.trim() };
+  return { code: undefined, name: text };
+}
+
+/** A report's date in the order found, or undefined. */
+function reportDate(text: string, order: DateFormat): string | undefined {
+  const trimmed = text.trim();
+  const named = /^(\d{1,2})[\s-]([A-Za-z]{3})[a-z]*[\s-](\d{4})$/.exec(trimmed);
+  if (named) {
+    const month = MONTHS.indexOf(named[2]!.toLowerCase()) + 1;
+    if (month === 0) return undefined;
+    return parseLedgerDate(
+      `${named[3]}-${String(month).padStart(2, '0')}-${named[1]!.padStart(2, '0')}`,
+      'YYYY-MM-DD',
+    );
+  }
+  const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(trimmed);
+  if (slashed) {
+    const year = slashed[3]!.length === 2 ? `20${slashed[3]}` : slashed[3];
+    return parseLedgerDate(`${slashed[1]}/${slashed[2]}/${year}`, order);
+  }
+  return parseLedgerDate(trimmed, 'YYYY-MM-DD');
+}
+
+const looksLikeDate = (text: string) =>
+  /^\d{1,2}\/\d{1,2}\/\d{2,4}$|^\d{4}-\d{2}-\d{2}$|^\d{1,2}[\s-][A-Za-z]{3,9}[\s-]\d{4}$/.test(
+    text.trim(),
+  );
+
+/** The entries of a QuickBooks or Xero ledger report; problems go to `report`. */
+export async function* readGlReport(
+  file: string,
+  options: { encoding?: string; dateFormat?: DateFormat; offsetAccount?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: GlReportFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  let hash = '';
+  let columns: NamedColumns | undefined;
+  let signed = false;
+  let section: Section | undefined;
+  const sections: Section[] = [];
+  const rows: Row[] = [];
+  const openings: Row[] = [];
+  let zeroRows = 0;
+  const amount = (text: string, fileLine: number, what: string): Cents | undefined => {
+    try {
+      return parseAmountText(text.replace(/^\((.*)\)$/, '-$1').trim()) ?? ZERO_CENTS;
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `${what} ${error.message}` });
+      return undefined;
+    }
+  };
+  const label = (s: Section) => (s.code ? `${s.code} ${s.name}` : s.name);
+
+  for await (const { record, fileLine } of eachRecord(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    onLine,
+    (digest) => (hash = digest),
+  )) {
+    const cells = record.map((cell) => cell.trim());
+    if (!columns) {
+      const header = namedColumns(cells, norm);
+      if (
+        header.has('date') &&
+        (header.has('amount') || (header.has('debit') && header.has('credit')))
+      ) {
+        columns = header;
+        signed = !header.has('debit');
+      }
+      continue;
+    }
+    const filled = cells.filter((cell) => cell !== '');
+    if (filled.length === 0) continue;
+    const date = columns.cell(cells, 'date');
+    const dated = looksLikeDate(date);
+    // The cells besides the running balance (a heading may show the balance it starts from).
+    const balanceColumns = new Set(
+      ['balance', 'runningbalance']
+        .filter((n) => columns!.has(n))
+        .map((n) => columns!.cell(cells, n)),
+    );
+    const money = signed
+      ? columns.cell(cells, 'amount')
+      : `${columns.cell(cells, 'debit')}${columns.cell(cells, 'credit')}`;
+    const first = filled[0]!;
+    if (/^total\b/i.test(first) && !dated) {
+      // `Total for X`, `Total X`; `TOTAL` (the report's) closes nothing.
+      const named = first.replace(/^total\s*(for\s+)?/i, '').trim();
+      const closing = named === '' ? undefined : section;
+      if (closing) {
+        const total = signed
+          ? amount(columns.cell(cells, 'amount'), fileLine, 'the total')
+          : (() => {
+              const debit = amount(columns!.cell(cells, 'debit'), fileLine, 'the total debit');
+              const credit = amount(columns!.cell(cells, 'credit'), fileLine, 'the total credit');
+              return debit === undefined || credit === undefined
+                ? undefined
+                : subtractCents(debit, credit);
+            })();
+        if (total !== undefined && money !== '' && total !== closing.own && total !== closing.all) {
+          report({
+            fileLine,
+            message: `account ${label(closing)}: its rows make ${formatCents(closing.all)}, its total row says ${formatCents(total)} (an edited or cut report)`,
+          });
+        }
+        if (closing.parent) closing.parent.all = addCents(closing.parent.all, closing.all);
+        section = closing.parent;
+      }
+      continue;
+    }
+    const balanceRow = filled.find((cell) => /^(beginning|opening|closing) balance/i.test(cell));
+    if (balanceRow) {
+      if (section && /^(beginning|opening)/i.test(balanceRow)) {
+        const balance = signed
+          ? amount(
+              columns.cell(cells, 'balance') || columns.cell(cells, 'amount'),
+              fileLine,
+              'the opening balance',
+            )
+          : (() => {
+              const given =
+                columns!.cell(cells, 'balance') || columns!.cell(cells, 'runningbalance');
+              if (given !== '') return amount(given, fileLine, 'the opening balance');
+              const debit = amount(columns!.cell(cells, 'debit'), fileLine, 'the debit');
+              const credit = amount(columns!.cell(cells, 'credit'), fileLine, 'the credit');
+              return debit === undefined || credit === undefined
+                ? undefined
+                : subtractCents(debit, credit);
+            })();
+        if (balance) {
+          openings.push({
+            fileLine,
+            section,
+            date,
+            key: 'opening',
+            memo: 'Opening balance',
+            cents: balance,
+          });
+        }
+      }
+      continue;
+    }
+    if (!dated && money === '') {
+      // A section's heading: the account alone on its row (beside its balance, at times). A row
+      // after the last section with no date (the basis, the time it ran) is a footer.
+      const words = filled.filter((cell, i) => i === 0 || !balanceColumns.has(cell));
+      if (words.length === 1 && !/basis|\d{1,2}:\d{2}/i.test(first)) {
+        const { code, name } = accountOf(first);
+        section = { name, code, line: fileLine, parent: section, own: ZERO_CENTS, all: ZERO_CENTS };
+        sections.push(section);
+      }
+      continue;
+    }
+    if (!section) {
+      report({ fileLine, message: 'a row before any account section' });
+      continue;
+    }
+    let cents: Cents | undefined;
+    if (signed) {
+      cents = amount(columns.cell(cells, 'amount'), fileLine, 'the amount');
+    } else {
+      const debit = amount(columns.cell(cells, 'debit'), fileLine, 'the debit');
+      const credit = amount(columns.cell(cells, 'credit'), fileLine, 'the credit');
+      cents =
+        debit === undefined || credit === undefined ? undefined : subtractCents(debit, credit);
+    }
+    if (cents === undefined) continue;
+    section.own = addCents(section.own, cents);
+    section.all = addCents(section.all, cents);
+    if (cents === 0) {
+      zeroRows += 1;
+      continue;
+    }
+    const field = (...names: string[]) =>
+      names.map((n) => columns!.cell(cells, n)).find(Boolean) ?? '';
+    const kind = field('transactiontype', 'type', 'source');
+    const number = field('num', 'no', 'number', 'reference', 'ref');
+    const name = field('name', 'contact');
+    rows.push({
+      fileLine,
+      section,
+      date,
+      key: [kind, number, name].join('\u0000'),
+      memo: [kind, number, name, field('memodescription', 'memo', 'description', 'details')]
+        .filter(Boolean)
+        .join(' '),
+      cents,
+    });
+  }
+  if (!columns || sections.length === 0) {
+    report({
+      fileLine: 1,
+      message: columns
+        ? 'not a ledger report: no account sections (a row holding only the account)'
+        : 'not a ledger report: no header row with Date and Amount, or Debit and Credit',
+    });
+    return;
+  }
+
+  let order = options.dateFormat;
+  if (!order) {
+    const found = dayMonthOrder(
+      [...rows, ...openings].flatMap((row) => {
+        const match = /^(\d{1,2})\/(\d{1,2})\//.exec(row.date);
+        return match ? [[Number(match[1]), Number(match[2])] as const] : [];
+      }),
+    );
+    if (found === 'both' || found === 'neither') {
+      report({
+        fileLine: 1,
+        message:
+          found === 'neither'
+            ? 'the dates read both as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): pass --date-format'
+            : 'the dates read neither as MM/DD/YYYY nor as DD/MM/YYYY throughout: pass --date-format',
+      });
+      return;
+    }
+    order = found ?? 'MM/DD/YYYY';
+  }
+
+  // Group the rows: by date and transaction (type, number, name), or each on its own against the
+  // offset account.
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) {
+    const day = reportDate(row.date, order);
+    if (!day) {
+      report({ fileLine: row.fileLine, message: `date "${row.date}" is not a date (${order})` });
+      continue;
+    }
+    row.date = day;
+    const key =
+      options.offsetAccount !== undefined ? `line ${row.fileLine}` : `${day}\u0000${row.key}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+
+  // A signed report: each account's sense, from the pairs that must cancel.
+  const sense = new Map<Section, 1 | -1>();
+  if (signed && options.offsetAccount === undefined) {
+    const links = new Map<Section, { other: Section; same: boolean }[]>();
+    for (const group of groups.values()) {
+      if (group.length !== 2 || group[0]!.section === group[1]!.section) continue;
+      const [a, b] = group as [Row, Row];
+      // The two sides cancel: with equal signs, the accounts are of opposite senses.
+      const same = a.cents > 0 !== b.cents > 0;
+      links.set(a.section, [...(links.get(a.section) ?? []), { other: b.section, same }]);
+      links.set(b.section, [...(links.get(b.section) ?? []), { other: a.section, same }]);
+    }
+    for (const start of sections) {
+      if (sense.has(start) || !links.has(start)) continue;
+      sense.set(start, 1);
+      const queue = [start];
+      while (queue.length > 0) {
+        const at = queue.shift()!;
+        for (const { other, same } of links.get(at) ?? []) {
+          const wanted = (same ? sense.get(at)! : -sense.get(at)!) as 1 | -1;
+          if (!sense.has(other)) {
+            sense.set(other, wanted);
+            queue.push(other);
+          }
+        }
+      }
+    }
+  }
+  const signOf = (s: Section): 1 | -1 => sense.get(s) ?? 1;
+
+  // Names several codes share are named apart.
+  const codesOfName = new Map<string, Set<string>>();
+  for (const s of sections) {
+    const key = s.name.toLowerCase();
+    codesOfName.set(key, (codesOfName.get(key) ?? new Set()).add(s.code ?? ''));
+  }
+  const accountName = (s: Section) =>
+    (codesOfName.get(s.name.toLowerCase())?.size ?? 0) > 1 && s.code
+      ? `${s.name} (${s.code})`
+      : s.name;
+  const line = (row: Row, entry: string, cents: Cents): LedgerLine => ({
+    fileLine: row.fileLine,
+    date: row.date,
+    account: accountKey(row.section.code, accountName(row.section)),
+    accountCode: row.section.code,
+    accountName: accountName(row.section),
+    accountType: undefined,
+    debitCents: cents > 0 ? cents : ZERO_CENTS,
+    creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+    description: row.memo,
+    memo: row.memo,
+    classes: [],
+    entry,
+  });
+  const offsetLine = (row: Row, entry: string, cents: Cents): LedgerLine => ({
+    ...line(row, entry, negateCents(cents)),
+    account: options.offsetAccount!,
+    accountCode: undefined,
+    accountName: undefined,
+  });
+
+  const firstDay = [...groups.values()]
+    .flat()
+    .reduce<string | undefined>(
+      (min, row) => (min === undefined || row.date < min ? row.date : min),
+      undefined,
+    );
+  if (openings.length > 0) {
+    const day = firstDay ?? reportDate(openings[0]!.date, order) ?? '';
+    const lines = openings.map((row) => {
+      row.date = day;
+      return line(row, 'opening balances', (signOf(row.section) * row.cents) as Cents);
+    });
+    const left = sumCents(lines.map((l) => subtractCents(l.debitCents, l.creditCents)));
+    if (left !== 0 && options.offsetAccount !== undefined) {
+      lines.push(offsetLine({ ...openings[0]!, date: day }, 'opening balances', left));
+    }
+    if (left !== 0 && options.offsetAccount === undefined) {
+      report({
+        fileLine: openings[0]!.fileLine,
+        message: `the opening balances (lines ${openings.map((o) => o.fileLine).join(', ')}) leave ${formatCents(left)} over: their other side is not in the report; pass --offset-account`,
+      });
+    } else {
+      yield {
+        fileLine: openings[0]!.fileLine,
+        entry: 'opening balances',
+        date: day,
+        memo: 'Opening balances',
+        lines,
+      };
+    }
+  }
+
+  for (const [key, group] of groups) {
+    const entry = options.offsetAccount !== undefined ? key : `${group[0]!.date} ${group[0]!.memo}`;
+    if (options.offsetAccount !== undefined) {
+      const row = group[0]!;
+      yield {
+        fileLine: row.fileLine,
+        entry,
+        date: row.date,
+        memo: row.memo,
+        lines: [line(row, entry, row.cents), offsetLine(row, entry, row.cents)],
+      };
+      continue;
+    }
+    const unplaced = signed ? group.filter((row) => !sense.has(row.section)) : [];
+    const lines = group.map((row) => line(row, entry, (signOf(row.section) * row.cents) as Cents));
+    const sum = sumCents(lines.map((l) => subtractCents(l.debitCents, l.creditCents)));
+    if (sum !== 0) {
+      report({
+        fileLine: group[0]!.fileLine,
+        message:
+          unplaced.length > 0 && sense.size > 0
+            ? `lines ${group.map((r) => r.fileLine).join(', ')}: the sense of ${[...new Set(unplaced.map((r) => label(r.section)))].join(', ')} (debit or credit) cannot be told from the report's pairs, and the rows do not balance: ${formatCents(sum)} left over`
+            : `lines ${group.map((r) => r.fileLine).join(', ')} (${group[0]!.memo}, ${group[0]!.date}) do not balance: ${formatCents(sum)} left over; a single-sided report needs --offset-account`,
+      });
+      continue;
+    }
+    yield {
+      fileLine: group[0]!.fileLine,
+      entry,
+      date: group[0]!.date,
+      memo: group[0]!.memo,
+      lines,
+    };
+  }
+  onEnd(hash, {
+    sections: sections.length,
+    rows: rows.length,
+    zeroRows,
+    dateFormat: order,
+    signedAmounts: signed,
+    creditSense: [...sense.values()].filter((s) => s === -1).length,
+    openingBalances: openings.length,
+  });
+}

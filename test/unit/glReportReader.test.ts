@@ -1,0 +1,202 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatOf } from '../../src/migrate/reader.js';
+import { readLedgerFile } from '../helpers/readLedgerFile.js';
+
+/*
+ * Fixtures written from how QuickBooks Online, QuickBooks Desktop and Xero print a General
+ * Ledger (Account Transactions) report saved as CSV: a title block, a section per account headed
+ * by the account alone on its row, rows, a Total row, opening and closing balances, footers.
+ */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'books-glreport-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+const fileOf = (lines: string[]) => {
+  const file = path.join(dir, `r${(count += 1)}.csv`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+};
+
+/** Per account, debits less credits, from the entries read. */
+const balances = (entries: Awaited<ReturnType<typeof readLedgerFile>>['entries']) => {
+  const totals = new Map<string, number>();
+  for (const entry of entries)
+    for (const line of entry.lines)
+      totals.set(
+        line.accountName ?? line.account,
+        (totals.get(line.accountName ?? line.account) ?? 0) + line.debitCents - line.creditCents,
+      );
+  return Object.fromEntries(totals);
+};
+
+/** QuickBooks Online: one Amount column, in each account's own sense; sub-accounts nest. */
+const QBO = [
+  'Blue Bottle Bakery',
+  'General Ledger',
+  'January 1-31, 2025',
+  '',
+  ',Date,Transaction Type,Num,Name,Memo/Description,Split,Amount,Balance',
+  'Checking,,,,,,,,',
+  ',01/03/2025,Deposit,,,January sales,Sales,"1,200.00","1,200.00"',
+  ',01/15/2025,Expense,101,Landlord LLC,Rent,Rent,-650.00,550.00',
+  ',01/20/2025,Bill Payment (Check),102,Sysco,,Accounts Payable (A/P),-300.00,250.00',
+  'Total for Checking,,,,,,,$250.00,',
+  'Accounts Payable (A/P),,,,,,,,',
+  ',01/10/2025,Bill,B-7,Sysco,Flour,Ingredients,300.00,300.00',
+  ',01/20/2025,Bill Payment (Check),102,Sysco,,Checking,-300.00,0.00',
+  'Total for Accounts Payable (A/P),,,,,,,$0.00,',
+  'Sales,,,,,,,,',
+  ',01/03/2025,Deposit,,,January sales,Checking,"1,200.00","1,200.00"',
+  'Total for Sales,,,,,,,"$1,200.00",',
+  'Expenses,,,,,,,,',
+  'Ingredients,,,,,,,,',
+  ',01/10/2025,Bill,B-7,Sysco,Flour,Accounts Payable (A/P),300.00,300.00',
+  'Total for Ingredients,,,,,,,$300.00,',
+  'Rent,,,,,,,,',
+  ',01/15/2025,Expense,101,Landlord LLC,Rent,Checking,650.00,650.00',
+  'Total for Rent,,,,,,,$650.00,',
+  'Total for Expenses,,,,,,,$950.00,',
+  'TOTAL,,,,,,,"$2,400.00",',
+  '',
+  '"Accrual Basis Tuesday, February 4, 2025 09:12 AM GMT-08:00"',
+];
+
+describe('QuickBooks and Xero ledger reports', () => {
+  it('QuickBooks Online: signs told from the pairs, sub-accounts, totals checked', async () => {
+    const file = fileOf(QBO);
+    expect(formatOf(file, 'auto')).toBe('qb-report');
+    const { entries, problems, notes } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries).toHaveLength(4);
+    expect(balances(entries)).toEqual({
+      Checking: 25_000,
+      'Accounts Payable (A/P)': 0,
+      Sales: -120_000,
+      Ingredients: 30_000,
+      Rent: 65_000,
+    });
+    expect(notes).toContain(
+      "ledger report: one Amount column in each account's own sense; 2 accounts are in the credit sense, told from the pairs",
+    );
+  });
+
+  it('a total that its rows do not make is refused', async () => {
+    const edited = QBO.map((l) =>
+      l.startsWith('Total for Rent') ? 'Total for Rent,,,,,,,$600.00,' : l,
+    );
+    const { problems } = await readLedgerFile(fileOf(edited));
+    expect(problems).toEqual([
+      '24: account Rent: its rows make 650.00, its total row says 600.00 (an edited or cut report)',
+    ]);
+  });
+
+  it('QuickBooks Desktop: Debit and Credit, codes with " · ", Total rows', async () => {
+    const file = fileOf([
+      'Blue Bottle Bakery',
+      'General Ledger',
+      'As of January 31, 2025',
+      ',,Type,Date,Num,Adj,Name,Memo,Split,Debit,Credit,Balance',
+      '1000 · Checking,,,,,,,,,,,0.00',
+      ',,Deposit,01/03/2025,,,,January sales,4000 · Sales,"1,200.00",,"1,200.00"',
+      ',,Check,01/15/2025,101,,Landlord LLC,Rent,6000 · Rent,,650.00,550.00',
+      'Total 1000 · Checking,,,,,,,,,"1,200.00",650.00,550.00',
+      '4000 · Sales,,,,,,,,,,,0.00',
+      ',,Deposit,01/03/2025,,,,January sales,1000 · Checking,,"1,200.00","1,200.00"',
+      'Total 4000 · Sales,,,,,,,,,0.00,"1,200.00","1,200.00"',
+      '6000 · Rent,,,,,,,,,,,0.00',
+      ',,Check,01/15/2025,101,,Landlord LLC,Rent,1000 · Checking,650.00,,650.00',
+      'Total 6000 · Rent,,,,,,,,,650.00,0.00,650.00',
+      'TOTAL,,,,,,,,,"1,850.00","1,850.00",0.00',
+    ]);
+    expect(formatOf(file, 'auto')).toBe('qb-report');
+    const { entries, problems } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => e.lines.map((l) => [l.accountCode, l.accountName]))).toEqual([
+      [
+        ['1000', 'Checking'],
+        ['4000', 'Sales'],
+      ],
+      [
+        ['1000', 'Checking'],
+        ['6000', 'Rent'],
+      ],
+    ]);
+    expect(balances(entries)).toEqual({ Checking: 55_000, Sales: -120_000, Rent: 65_000 });
+  });
+
+  it('Xero Account Transactions: codes in parentheses, named months, opening balances', async () => {
+    const file = fileOf([
+      'Account Transactions',
+      'Demo Company (AU)',
+      'For the period 1 January 2025 to 31 January 2025',
+      '',
+      'Date,Source,Description,Reference,Debit,Credit,Running Balance,Gross,GST',
+      'Business Bank Account (090),,,,,,,,',
+      'Opening Balance,,,,,,500.00,,',
+      '03 Jan 2025,Receive Money,January sales,RM-1,"1,200.00",,"1,700.00","1,200.00",0.00',
+      'Total Business Bank Account (090),,,,"1,200.00",0.00,,,',
+      'Closing Balance,,,,,,"1,700.00",,',
+      "Owner's Equity (300),,,,,,,,",
+      'Opening Balance,,,,,,-500.00,,',
+      "Total Owner's Equity (300),,,,0.00,0.00,,,",
+      'Sales (200),,,,,,,,',
+      '03 Jan 2025,Receive Money,January sales,RM-1,,"1,200.00","-1,200.00","-1,200.00",0.00',
+      'Total Sales (200),,,,0.00,"1,200.00",,,',
+    ]);
+    expect(formatOf(file, 'auto')).toBe('xero-report');
+    const { entries, problems, notes } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.date, e.lines.length])).toEqual([
+      ['2025-01-03', 2],
+      ['2025-01-03', 2],
+    ]);
+    expect(balances(entries)).toEqual({
+      'Business Bank Account': 170_000,
+      "Owner's Equity": -50_000,
+      Sales: -120_000,
+    });
+    expect(notes).toContain(
+      "ledger report: 2 opening balances posted as one entry on the report's first day",
+    );
+  });
+
+  it('a single-sided report: unbalanced without --offset-account, each row against it with', async () => {
+    const lines = [
+      'General Ledger',
+      ',Date,Transaction Type,Num,Name,Memo/Description,Split,Amount,Balance',
+      'Checking,,,,,,,,',
+      ',01/03/2025,Deposit,,,January sales,Sales,"1,200.00","1,200.00"',
+      ',01/15/2025,Expense,101,Landlord LLC,Rent,Rent,-650.00,550.00',
+      'Total for Checking,,,,,,,$550.00,',
+    ];
+    const alone = await readLedgerFile(fileOf(lines));
+    expect(alone.problems).toEqual([
+      '4: lines 4 (Deposit January sales, 2025-01-03) do not balance: 1,200.00 left over; a single-sided report needs --offset-account',
+      '5: lines 5 (Expense 101 Landlord LLC Rent, 2025-01-15) do not balance: -650.00 left over; a single-sided report needs --offset-account',
+    ]);
+    const offset = await readLedgerFile(fileOf(lines), { offsetAccount: 'Suspense' });
+    expect(offset.problems).toEqual([]);
+    expect(balances(offset.entries)).toEqual({ Checking: 55_000, Suspense: -55_000 });
+  });
+
+  it('day and month told over the whole report', async () => {
+    const file = fileOf([
+      'General Ledger',
+      'Date,Type,Num,Name,Debit,Credit',
+      'Checking,,,,,',
+      '25/01/2025,Deposit,D1,,100.00,',
+      '02/03/2025,Deposit,D2,,50.00,',
+      'Total Checking,,,,150.00,0.00',
+      'Sales,,,,,',
+      '25/01/2025,Deposit,D1,,,100.00',
+      '02/03/2025,Deposit,D2,,,50.00',
+      'Total Sales,,,,0.00,150.00',
+    ]);
+    const { entries, problems, notes } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => e.date)).toEqual(['2025-01-25', '2025-03-02']);
+    expect(notes.join('\n')).toContain('dates DD/MM/YYYY');
+  });
+});
