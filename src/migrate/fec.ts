@@ -8,6 +8,7 @@ import {
   type LedgerEntry,
   type LedgerLine,
   type Problem,
+  ZeroEntries,
 } from './ledgerCsv.js';
 
 /**
@@ -75,6 +76,8 @@ export function looksLikeFec(headerLine: string): boolean {
 export interface FecFacts {
   entries: number;
   zeroLines: number;
+  /** Entries made only of lines of zero, left out whole. */
+  zeroEntries?: number;
 }
 
 /** A FEC amount: a decimal comma, or a point where it can only be a decimal one. */
@@ -95,6 +98,7 @@ export async function* readFec(
   onEnd: (hash: string, facts: FecFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
   const facts: FecFacts = { entries: 0, zeroLines: 0 };
+  const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
   let columns: NamedColumns | undefined;
@@ -150,6 +154,7 @@ export async function* readFec(
       report({ fileLine, message: `the amount ${error.message}` });
       continue;
     }
+    zeros.line(`${field('journalcode')} ${field('ecriturenum')}`, debit === 0 && credit === 0);
     if (debit === 0 && credit === 0) {
       facts.zeroLines += 1;
       continue;
@@ -182,7 +187,8 @@ export async function* readFec(
   grouper.finish();
   facts.entries += ready.length;
   yield* ready;
-  onEnd(hash, facts);
+  zeros.finish();
+  onEnd(hash, { ...facts, zeroEntries: zeros.count });
 }
 
 /** A FEC is tab- or pipe-separated: whichever its header line uses. */

@@ -7,6 +7,7 @@ import {
   type DateFormat,
   type LedgerEntry,
   type Problem,
+  ZeroEntries,
 } from './ledgerCsv.js';
 
 /**
@@ -53,6 +54,8 @@ export interface GnuCashFacts {
   /** Splits of other currencies than `--currency`, left out. */
   currencyLeftOut?: number;
   zeroSplits: number;
+  /** Transactions made only of splits of zero, left out whole. */
+  zeroEntries?: number;
   dateFormat: DateFormat;
 }
 
@@ -98,6 +101,7 @@ export async function* readGnuCash(
     return;
   }
   const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order };
+  const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
   let columns: NamedColumns | undefined;
@@ -175,6 +179,7 @@ export async function* readGnuCash(
       report({ fileLine, message: `the amount ${error.message}` });
       continue;
     }
+    zeros.line(current.id, cents === null || cents === 0);
     if (cents === null || cents === 0) {
       facts.zeroSplits += 1;
       continue;
@@ -214,5 +219,6 @@ export async function* readGnuCash(
     return;
   }
   yield* ready;
-  onEnd(hash, { ...facts, currencyLeftOut: leftOut });
+  zeros.finish();
+  onEnd(hash, { ...facts, currencyLeftOut: leftOut, zeroEntries: zeros.count });
 }

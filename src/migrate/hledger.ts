@@ -1,7 +1,13 @@
 import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import { CLASS_OF_TOP } from './gnucash.js';
-import { EntryGrouper, parseLedgerDate, type LedgerEntry, type Problem } from './ledgerCsv.js';
+import {
+  EntryGrouper,
+  parseLedgerDate,
+  type LedgerEntry,
+  type Problem,
+  ZeroEntries,
+} from './ledgerCsv.js';
 
 /**
  * hledger's CSV output: `hledger print -O csv` (txnidx, date, date2, status, code, description,
@@ -31,6 +37,8 @@ export interface HledgerFacts {
   transactions: number;
   virtualPostings: number;
   zeroPostings: number;
+  /** Transactions made only of postings of zero, left out whole. */
+  zeroEntries?: number;
   /** Postings in other commodities than `--currency`, left out. */
   otherCommodity: number;
 }
@@ -59,6 +67,7 @@ export async function* readHledger(
     otherCommodity: 0,
   };
   const commodities = new Map<string, number>();
+  const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
   let columns: NamedColumns | undefined;
@@ -115,6 +124,7 @@ export async function* readHledger(
       report({ fileLine, message: `the amount ${error.message}` });
       continue;
     }
+    zeros.line(transaction, cents === null || cents === 0);
     if (cents === null || cents === 0) {
       facts.zeroPostings += 1;
       continue;
@@ -146,5 +156,6 @@ export async function* readHledger(
     return;
   }
   yield* ready;
-  onEnd(hash, facts);
+  zeros.finish();
+  onEnd(hash, { ...facts, zeroEntries: zeros.count });
 }

@@ -14,6 +14,7 @@ import {
   type LedgerEntry,
   type LedgerLine,
   type Problem,
+  ZeroEntries,
 } from './ledgerCsv.js';
 
 /**
@@ -55,6 +56,8 @@ export interface IifFacts {
   transactions: number;
   chartAccounts: number;
   zeroLines: number;
+  /** Transactions made only of lines of zero, left out whole. */
+  zeroEntries: number;
   /** Rows of lists that are not the books (customers, vendors, items…), by kind. */
   skippedLists: Map<string, number>;
 }
@@ -93,6 +96,7 @@ export async function* readIif(
     transactions: 0,
     chartAccounts: 0,
     zeroLines: 0,
+    zeroEntries: 0,
     skippedLists: new Map(),
   };
   /** Each kind's columns, as its `!KIND` row names them (the kind's own cell included). */
@@ -101,6 +105,7 @@ export async function* readIif(
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
   const usedIds = new Set<string>();
+  const zeros = new ZeroEntries();
   let transaction: { id: string; date: string | undefined; memo: string; line: number } | undefined;
   let hash = '';
 
@@ -128,6 +133,7 @@ export async function* readIif(
       report({ fileLine, message: `${kind}: AMOUNT ${error.message}` });
       return;
     }
+    zeros.line(transaction.id, cents === null || cents === 0);
     if (cents === null || cents === 0) {
       facts.zeroLines += 1;
       return;
@@ -235,7 +241,8 @@ export async function* readIif(
   }
   grouper.finish();
   yield* ready;
-  onEnd(hash, facts);
+  zeros.finish();
+  onEnd(hash, { ...facts, zeroEntries: zeros.count });
 }
 
 /** QuickBooks writes M/D/YYYY (and M/D/YY in old files); ISO days are read too. */

@@ -226,13 +226,50 @@ export interface LineFormat {
   decimalComma: boolean;
 }
 
-/** Reads one CSV record into a line, or a problem. */
+/** A line whose amount is written and is zero (`0.00`): left out of the books, and counted. */
+export interface ZeroLine {
+  fileLine: number;
+  zero: true;
+  entry: string | undefined;
+}
+
+export const isZeroLine = (value: LedgerLine | Problem | ZeroLine): value is ZeroLine =>
+  'zero' in value;
+
+/**
+ * Counts the entries made only of zero lines (left out whole), as lines stream by: entries
+ * are consecutive lines of one id, so one id at a time is remembered.
+ */
+export class ZeroEntries {
+  count = 0;
+  private current: string | undefined;
+  private onlyZero = false;
+
+  /** A line of entry `entry` (undefined: a file without entry ids, where nothing is counted). */
+  line(entry: string | undefined, zero: boolean): void {
+    if (entry === undefined) return;
+    if (entry !== this.current) {
+      this.finish();
+      this.current = entry;
+      this.onlyZero = zero;
+    } else if (!zero) {
+      this.onlyZero = false;
+    }
+  }
+
+  finish(): void {
+    if (this.current !== undefined && this.onlyZero) this.count += 1;
+    this.current = undefined;
+  }
+}
+
+/** Reads one CSV record into a line, a zero line, or a problem. */
 export function readLine(
   record: string[],
   fileLine: number,
   columns: ColumnMap,
   format: LineFormat,
-): LedgerLine | Problem {
+): LedgerLine | Problem | ZeroLine {
   const { dateFormat } = format;
   const amountOf = (text: string | undefined) => parseAmountText(text ?? '', format);
   const field = (f: LedgerField) =>
@@ -277,7 +314,12 @@ export function readLine(
       return { fileLine, message: `the amount ${error.message}` };
     throw error;
   }
-  if (debitCents === 0 && creditCents === 0) return { fileLine, message: 'the line has no amount' };
+  if (debitCents === 0 && creditCents === 0) {
+    const written = [field('debit'), field('credit'), field('amount')].some(Boolean);
+    return written
+      ? { fileLine, zero: true, entry: field('entry') || undefined }
+      : { fileLine, message: 'the line has no amount' };
+  }
   return {
     fileLine,
     date,
@@ -303,7 +345,8 @@ function classesOf(text: string | undefined): string[] {
     .filter(Boolean);
 }
 
-export const isProblem = (value: LedgerLine | Problem): value is Problem => 'message' in value;
+export const isProblem = (value: LedgerLine | Problem | ZeroLine): value is Problem =>
+  'message' in value;
 
 const MAX_LINES = 500;
 

@@ -14,6 +14,7 @@ import {
 import {
   EntryGrouper,
   isProblem,
+  isZeroLine,
   LedgerFormatError,
   mapColumns,
   readLine,
@@ -23,6 +24,7 @@ import {
   type LedgerField,
   type LedgerLine,
   type Problem,
+  ZeroEntries,
 } from './ledgerCsv.js';
 
 export { LEDGER_FORMATS, type LedgerFormat } from './options.js';
@@ -171,6 +173,10 @@ export async function* readLedger(
 /** `3 entries`, `1 entry`. */
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** What lines of zero took with them: the entries made only of such lines. */
+const zeroWhole = (entries: number | undefined, one: string, many: string) =>
+  entries ? `, and with them ${count(entries, one, many)} made only of such lines` : '';
+
 type ExportReader<F> = (
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
@@ -221,7 +227,8 @@ function readOtherFormat(
         (...hooks) => readIif(file, text, ...hooks),
         (facts) => [
           `IIF: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.chartAccounts, 'chart account', 'chart accounts')} (!ACCNT)`,
-          facts.zeroLines > 0 && `IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
+          facts.zeroLines > 0 &&
+            `IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
           facts.skippedLists.size > 0 &&
             `IIF: lists that are not the books left out: ${[...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`).join(', ')}`,
         ],
@@ -235,7 +242,7 @@ function readOtherFormat(
             `GnuCash: ${count(facts.currencyLeftOut ?? 0, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
           `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${facts.dateFormat}; accounts by full name, typed by their top-level name`,
           facts.zeroSplits > 0 &&
-            `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out`,
+            `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
         ],
       );
     case 'nominal-ledger':
@@ -291,7 +298,8 @@ function readOtherFormat(
           readFec(file, { ...text, delimiter: fecDelimiter(firstLineOf(head)) }, ...hooks),
         (facts) => [
           `FEC: ${count(facts.entries, 'entry', 'entries')}; accounts typed by their Plan Comptable Général class`,
-          facts.zeroLines > 0 && `FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
+          facts.zeroLines > 0 &&
+            `FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out${zeroWhole(facts.zeroEntries, 'entry', 'entries')}`,
         ],
       );
     case 'hledger':
@@ -303,7 +311,7 @@ function readOtherFormat(
           facts.virtualPostings > 0 &&
             `hledger: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
           facts.zeroPostings > 0 &&
-            `hledger: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out`,
+            `hledger: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
           facts.otherCommodity > 0 &&
             `hledger: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
         ],
@@ -327,6 +335,8 @@ async function* readBooksCsv(
   const report = (problem: Problem) => reportProblem(result, problem);
   let grouper: EntryGrouper | undefined;
   let columns: ReturnType<typeof mapColumns> | undefined;
+  let zeroLines = 0;
+  const zeroEntries = new ZeroEntries();
   const format = {
     dateFormat: options.dateFormat ?? 'YYYY-MM-DD',
     decimalComma: options.decimalComma ?? false,
@@ -354,8 +364,16 @@ async function* readBooksCsv(
         }
         if (record.every((field) => field.trim() === '')) continue;
         const ledgerLine = readLine(record, line, columns, format);
+        if (isZeroLine(ledgerLine)) {
+          zeroLines += 1;
+          zeroEntries.line(ledgerLine.entry, true);
+          continue;
+        }
         if (isProblem(ledgerLine)) report(ledgerLine);
-        else grouper!.add(ledgerLine);
+        else {
+          zeroEntries.line(ledgerLine.entry, false);
+          grouper!.add(ledgerLine);
+        }
       }
       yield* ready;
       ready.length = 0;
@@ -363,6 +381,12 @@ async function* readBooksCsv(
     grouper?.finish();
     yield* ready;
     if (!columns) report({ fileLine: 1, message: 'the file is empty: a header row is required' });
+    zeroEntries.finish();
+    if (zeroLines > 0) {
+      result.notes.push(
+        `${count(zeroLines, 'line', 'lines')} of zero left out${zeroWhole(zeroEntries.count, 'entry', 'entries')}`,
+      );
+    }
   } catch (error) {
     if (!isReadFailure(error)) throw error;
     report({ fileLine: error.lines ?? result.lines + 1, message: error.message });

@@ -74,7 +74,7 @@ describe('reading a FEC', () => {
     expect(notes).toEqual([
       'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum',
       'FEC: 2 entries; accounts typed by their Plan Comptable Général class',
-      'FEC: 1 line of zero left out',
+      'FEC: 1 line of zero left out, and with them 1 entry made only of such lines',
     ]);
     expect(entries.map((e) => [e.entry, e.date, e.memo])).toEqual([
       ['VE 1', '2024-01-05', 'P-1 Facture Dupont'],

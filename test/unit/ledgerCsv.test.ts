@@ -183,6 +183,27 @@ describe.each([
     expect(entries[0]!.date).toBe('2026-03-15');
   });
 
+  it('leaves out lines of zero, and entries made only of them, and says how many', async () => {
+    const { entries, problems, result } = await read(
+      'entry,date,account,debit,credit\n' +
+        'A,2026-01-01,Checking,10,\n' +
+        'A,2026-01-01,Fees,0.00,\n' +
+        'A,2026-01-01,Sales,,10\n' +
+        'B,2026-01-02,Checking,0,\n' +
+        'B,2026-01-02,Sales,,0.00\n' +
+        'C,2026-01-03,Checking,5,\n' +
+        'C,2026-01-03,Sales,,5\n',
+    );
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.entry, e.lines.length])).toEqual([
+      ['A', 2],
+      ['C', 2],
+    ]);
+    expect(result.notes).toEqual([
+      '3 lines of zero left out, and with them 1 entry made only of such lines',
+    ]);
+  });
+
   it('reports every problem with its line number, all in one pass', async () => {
     const { problems } = await read(
       'entry,date,account,debit,credit\n' +
