@@ -181,6 +181,27 @@ describe('QuickBooks and Xero ledger reports', () => {
     expect(balances(offset.entries)).toEqual({ Checking: 55_000, Suspense: -55_000 });
   });
 
+  it('says what it cannot place: a row before any section, opening balances that do not balance', async () => {
+    const { problems } = await readLedgerFile(
+      fileOf([
+        'General Ledger',
+        'Date,Type,Num,Name,Debit,Credit,Balance',
+        '01/25/2025,Deposit,D1,,100.00,,',
+        'Checking,,,,,,',
+        'Beginning Balance,,,,,,500.00',
+        '01/26/2025,Deposit,D2,,50.00,,550.00',
+        'Total Checking,,,,50.00,0.00,550.00',
+        'Sales,,,,,,',
+        '01/26/2025,Deposit,D2,,,50.00,-50.00',
+        'Total Sales,,,,0.00,50.00,-50.00',
+      ]),
+    );
+    expect(problems).toEqual([
+      '3: a row before any account section',
+      '5: the opening balances (lines 5) leave 500.00 over: their other side is not in the report; pass --offset-account',
+    ]);
+  });
+
   it('day and month told over the whole report', async () => {
     const file = fileOf([
       'General Ledger',
