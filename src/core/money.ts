@@ -82,13 +82,18 @@ export interface AmountTextOptions {
 
 /** Spaces that group thousands: space, no-break space, narrow no-break space, thin space. */
 const GROUP_SPACES = /[ \u00A0\u202F\u2009]/g;
-const CURRENCY_SYMBOLS = /^[$€£]|[$€£]$/;
+const CURRENCY_SYMBOLS = /^[$€£¥]|[$€£¥]$/;
+/** An ISO 4217 code before or after the number: `USD 12.00`, `12,00 EUR`. */
+const CURRENCY_CODE = /^[A-Z]{3}\s*(?=[\d(+\-.,$€£¥])|(?<=[\d).])\s*[A-Z]{3}$/;
+/** A balance's side written after it: `12.00 Dr`, `12.00 CR` (a credit is negative). */
+const SIDE_SUFFIX = /\s*\b(dr|cr)\.?$/i;
 const PLAIN_AMOUNT = /^-?\d{1,12}(?:\.\d{1,2})?$/;
 
 /**
  * An amount as a person or an export writes it, to signed cents: `1,234.56`, `0001.50`,
- * `-0.00`, `(12.00)`, `$12`, `-$5`, `12.00-`, `+3`, `.50`; thousands grouped by `,`, spaces or
- * `'` in groups of three. With `decimalComma`, `1.234,56` and `12,34`. Never a guess: a
+ * `-0.00`, `(12.00)`, `$12`, `-$5`, `12.00-`, `+3`, `.50`, `USD 12.00`, `12.00 EUR`,
+ * `12.00 Dr`, `12.00 Cr` (a credit, negative); thousands grouped by `,`, spaces (also no-break
+ * ones) or `'` in groups of three. With `decimalComma`, `1.234,56` and `12,34`. Never a guess: a
  * separator that could be read both ways (`12,34` without `decimalComma`, `12.34` with it),
  * groups that are not of three (`1,2,3`), more than 2 decimals, or anything else is an
  * InvalidAmountError saying why. Empty text is null.
@@ -120,6 +125,12 @@ function amountTextToCents(text: string, decimalComma: boolean): Cents | null {
   let rest = shown;
   if (rest === '') return null;
   let negatives = 0;
+  const side = SIDE_SUFFIX.exec(rest);
+  if (side) {
+    if (side[1]!.toLowerCase() === 'cr') negatives += 1;
+    rest = rest.slice(0, side.index).trim();
+  }
+  rest = rest.replace(CURRENCY_CODE, '').trim();
   if (rest.endsWith('-')) {
     negatives += 1;
     rest = rest.slice(0, -1).trim();
