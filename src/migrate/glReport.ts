@@ -18,6 +18,8 @@ import {
   type LedgerEntry,
   type LedgerLine,
   type Problem,
+  slashedPair,
+  dateOrderOrProblem,
 } from './ledgerCsv.js';
 
 /**
@@ -86,7 +88,6 @@ interface Row {
 }
 
 const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /** `1000 · Checking`, `1000 Checking`, `Business Bank Account (090)`, `Checking`. */
 function accountOf(label: string): { code: string | undefined; name: string } {
@@ -100,30 +101,12 @@ function accountOf(label: string): { code: string | undefined; name: string } {
   return { code: undefined, name: text };
 }
 
-/** A report's date in the order found, or undefined. */
-function reportDate(text: string, order: DateFormat): string | undefined {
-  const trimmed = text.trim();
-  const named = /^(\d{1,2})[\s-]([A-Za-z]{3})[a-z]*[\s-](\d{4})$/.exec(trimmed);
-  if (named) {
-    const month = MONTHS.indexOf(named[2]!.toLowerCase()) + 1;
-    if (month === 0) return undefined;
-    return parseLedgerDate(
-      `${named[3]}-${String(month).padStart(2, '0')}-${named[1]!.padStart(2, '0')}`,
-      'YYYY-MM-DD',
-    );
-  }
-  const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(trimmed);
-  if (slashed) {
-    const year = slashed[3]!.length === 2 ? `20${slashed[3]}` : slashed[3];
-    return parseLedgerDate(`${slashed[1]}/${slashed[2]}/${year}`, order);
-  }
-  return parseLedgerDate(trimmed, 'YYYY-MM-DD');
-}
+/** A report's date (any shape `parseLedgerDate` reads) in the order found, or undefined. */
+const reportDate = (text: string, order: DateFormat) => parseLedgerDate(text.trim(), order);
 
+/** Whether a cell holds a date of some shape (a/b/year whatever the order). */
 const looksLikeDate = (text: string) =>
-  /^\d{1,2}\/\d{1,2}\/\d{2,4}$|^\d{4}-\d{2}-\d{2}$|^\d{1,2}[\s-][A-Za-z]{3,9}[\s-]\d{4}$/.test(
-    text.trim(),
-  );
+  slashedPair(text) !== undefined || parseLedgerDate(text.trim(), 'YYYY-MM-DD') !== undefined;
 
 /** The entries of a QuickBooks or Xero ledger report; problems go to `report`. */
 export async function* readGlReport(
@@ -300,23 +283,16 @@ export async function* readGlReport(
 
   let order = options.dateFormat;
   if (!order) {
-    const found = dayMonthOrder(
-      [...rows, ...openings].flatMap((row) => {
-        const match = /^(\d{1,2})\/(\d{1,2})\//.exec(row.date);
-        return match ? [[Number(match[1]), Number(match[2])] as const] : [];
-      }),
+    const slashed = [...rows, ...openings].filter((row) => slashedPair(row.date));
+    const found = dateOrderOrProblem(
+      dayMonthOrder(slashed.map((row) => slashedPair(row.date)!)),
+      slashed[0]?.date,
     );
-    if (found === 'both' || found === 'neither') {
-      report({
-        fileLine: 1,
-        message:
-          found === 'neither'
-            ? 'the dates read both as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): pass --date-format'
-            : 'the dates read neither as MM/DD/YYYY nor as DD/MM/YYYY throughout: pass --date-format',
-      });
+    if (typeof found !== 'string') {
+      report({ fileLine: 1, message: found.problem });
       return;
     }
-    order = found ?? 'MM/DD/YYYY';
+    order = found;
   }
 
   // Group the rows: by date and transaction (type, number, name), or each on its own against the

@@ -8,6 +8,8 @@ import {
   type LedgerEntry,
   type Problem,
   ZeroEntries,
+  slashedPair,
+  dateOrderOrProblem,
 } from './ledgerCsv.js';
 
 /**
@@ -63,8 +65,9 @@ export interface GnuCashFacts {
 async function dateOrderOf(
   file: string,
   encoding: string | undefined,
-): Promise<DateFormat | 'ambiguous' | undefined> {
+): Promise<DateFormat | { problem: string }> {
   const pairs: [number, number][] = [];
+  let example: string | undefined;
   let columns: NamedColumns | undefined;
   for await (const { record } of eachRecord(
     file,
@@ -76,11 +79,13 @@ async function dateOrderOf(
       columns = namedColumns(record, normalizeHeader);
       continue;
     }
-    const match = /^(\d{1,2})\/(\d{1,2})\/\d{4}$/.exec(columns.cell(record, 'date'));
-    if (match) pairs.push([Number(match[1]), Number(match[2])]);
+    const pair = slashedPair(columns.cell(record, 'date'));
+    if (pair) {
+      pairs.push(pair);
+      example ??= columns.cell(record, 'date');
+    }
   }
-  const order = dayMonthOrder(pairs);
-  return order === 'both' || order === 'neither' ? 'ambiguous' : order;
+  return dateOrderOrProblem(dayMonthOrder(pairs), example);
 }
 
 /** The entries of a GnuCash transaction export, streamed; problems go to `report`. */
@@ -91,13 +96,9 @@ export async function* readGnuCash(
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GnuCashFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const order = options.dateFormat ?? (await dateOrderOf(file, options.encoding)) ?? 'YYYY-MM-DD';
-  if (order === 'ambiguous') {
-    report({
-      fileLine: 1,
-      message:
-        'the dates read both as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): pass --date-format',
-    });
+  const order = options.dateFormat ?? (await dateOrderOf(file, options.encoding));
+  if (typeof order !== 'string') {
+    report({ fileLine: 1, message: order.problem });
     return;
   }
   const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order };

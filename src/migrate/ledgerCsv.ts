@@ -110,8 +110,50 @@ export function mapColumns(
   return columns;
 }
 
+/**
+ * `--date-format`: the order of day and month in dates written `a/b/year` (or `a-b-year`), the
+ * only dates that can read two ways. Every other shape is read whatever is given: `2018-01-31`,
+ * `20180131`, `2018/01/31`, `31.01.2018` (day first, as everywhere dots are written),
+ * `31 Jan 2018`, `31-Jan-18`, `Jan 31, 2018`; years of two digits are 19YY from 70, else 20YY.
+ * `YYYY-MM-DD` means the file holds no `a/b/year` dates.
+ */
 export const DATE_FORMATS = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
+
+/** The two numbers of an `a/b/year` date (either order possible), or undefined. */
+export function slashedPair(text: string): [number, number] | undefined {
+  const match = SLASHED.exec(text.trim());
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+const SLASHED = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * What a file's `a/b/year` dates say of their order, as a problem to report, or the order:
+ * `dayMonthOrder`'s answer put in words, with the readings when there are two.
+ */
+export function dateOrderOrProblem(
+  found: ReturnType<typeof dayMonthOrder>,
+  example?: string,
+): DateFormat | { problem: string } {
+  if (found === 'neither') {
+    const both =
+      example && slashedPair(example)
+        ? `: ${example} reads ${calendarDayOf(example, 'MM/DD/YYYY') ?? '?'} as MM/DD/YYYY and ${calendarDayOf(example, 'DD/MM/YYYY') ?? '?'} as DD/MM/YYYY`
+        : '';
+    return {
+      problem: `the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12)${both}: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY`,
+    };
+  }
+  if (found === 'both') {
+    return {
+      problem:
+        'the dates read neither as MM/DD/YYYY nor as DD/MM/YYYY throughout (some have a first number over 12, some a second): pass --date-format, and the lines that do not read so are listed',
+    };
+  }
+  return found ?? 'YYYY-MM-DD';
+}
 
 /**
  * The order of day and month that a file's `a/b/year` dates show: a first number over 12 is a
@@ -155,13 +197,27 @@ const lastDate: { text: string; format: DateFormat; day: CalendarDay | undefined
 };
 
 function calendarDayOf(value: string, format: DateFormat): CalendarDay | undefined {
-  if (format === 'YYYY-MM-DD') return isCalendarDay(value) ? value : undefined;
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
-  if (!match) return undefined;
+  if (isCalendarDay(value)) return value;
+  const day = (year: string, month: string | number, date: string) => {
+    const fullYear = year.length === 2 ? `${Number(year) >= 70 ? '19' : '20'}${year}` : year;
+    const iso = `${fullYear}-${String(month).padStart(2, '0')}-${date.padStart(2, '0')}`;
+    return isCalendarDay(iso) ? iso : undefined;
+  };
+  const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1 || 0;
+  let match =
+    /^(\d{4})(\d{2})(\d{2})$/.exec(value) ?? /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(value);
+  if (match) return day(match[1]!, match[2]!, match[3]!);
+  match = /^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$/.exec(value);
+  if (match) return day(match[3]!, match[2]!, match[1]!);
+  match = /^(\d{1,2})[ -]([A-Za-z]{3,9})\.?[ -](\d{2}|\d{4})$/.exec(value);
+  if (match) return monthOf(match[2]!) ? day(match[3]!, monthOf(match[2]!), match[1]!) : undefined;
+  match = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(value);
+  if (match) return monthOf(match[1]!) ? day(match[3]!, monthOf(match[1]!), match[2]!) : undefined;
+  match = SLASHED.exec(value);
+  if (!match || format === 'YYYY-MM-DD') return undefined;
   const [first, second, year] = [match[1]!, match[2]!, match[3]!];
-  const [month, day] = format === 'MM/DD/YYYY' ? [first, second] : [second, first];
-  const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-  return isCalendarDay(iso) ? iso : undefined;
+  const [month, date] = format === 'MM/DD/YYYY' ? [first, second] : [second, first];
+  return day(year, month, date);
 }
 
 /** The key of an account named by code and name (either may be missing, not both). */

@@ -18,6 +18,8 @@ import {
   type LedgerEntry,
   type LedgerLine,
   type Problem,
+  slashedPair,
+  dateOrderOrProblem,
 } from './ledgerCsv.js';
 
 /**
@@ -69,13 +71,8 @@ interface Row {
 const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
 const SECTION = /^\s*Account:\s*(\S+)\s+-\s+(.+?)\s*$/;
 
-/** The day of `D/M/Y` (Y of 2 or 4 digits) in the given order, or undefined. */
-function reportDate(text: string, order: DateFormat): string | undefined {
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(text.trim());
-  if (!match) return parseLedgerDate(text, 'YYYY-MM-DD');
-  const year = match[3]!.length === 2 ? `20${match[3]}` : match[3];
-  return parseLedgerDate(`${match[1]}/${match[2]}/${year}`, order);
-}
+/** A report's date (any shape `parseLedgerDate` reads), `D/M/YY` in the order found. */
+const reportDate = (text: string, order: DateFormat) => parseLedgerDate(text.trim(), order);
 
 /** The entries of a nominal ledger report; problems go to `report`. */
 export async function* readNominalLedger(
@@ -215,29 +212,15 @@ export async function* readNominalLedger(
 
   let order = options.dateFormat;
   if (!order) {
-    const found = dayMonthOrder(
-      rows.flatMap((row) => {
-        const match = /^(\d{1,2})\/(\d{1,2})\//.exec(row.date);
-        return match ? [[Number(match[1]), Number(match[2])] as const] : [];
-      }),
-    );
-    if (found === 'both') {
-      report({
-        fileLine: 1,
-        message:
-          'the dates read neither as DD/MM/YYYY nor as MM/DD/YYYY throughout: pass --date-format',
-      });
+    const slashed = rows.filter((row) => slashedPair(row.date));
+    const pairs = slashed.map((row) => slashedPair(row.date)!);
+    const found = dateOrderOrProblem(dayMonthOrder(pairs), slashed[0]?.date);
+    if (typeof found !== 'string') {
+      report({ fileLine: 1, message: found.problem });
       return;
     }
-    if (found === 'neither') {
-      report({
-        fileLine: 1,
-        message:
-          'the dates read both as DD/MM/YYYY and as MM/DD/YYYY (no day is over 12): pass --date-format',
-      });
-      return;
-    }
-    order = found ?? 'DD/MM/YYYY';
+    // Without any a/b/year date the order does not matter; Sage-style ERPs write day first.
+    order = pairs.length === 0 ? 'DD/MM/YYYY' : found;
   }
 
   // Two codes under one name (an ERP allows it; a chart of accounts does not): each is named

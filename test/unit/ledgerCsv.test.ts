@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectDelimiter } from '../../src/migrate/csvRecords.js';
 import {
+  dateOrderOrProblem,
+  dayMonthOrder,
   mapColumns,
   parseLedgerDate,
   parseMapOption,
@@ -20,6 +22,43 @@ const fileOf = (text: string | Buffer) => {
   writeFileSync(file, text);
   return file;
 };
+describe('the order of day and month, told over a file', () => {
+  it('a first number over 12 is a day, so is a second one; both at once, or neither, is a problem', () => {
+    expect(
+      dateOrderOrProblem(
+        dayMonthOrder([
+          [25, 1],
+          [3, 4],
+        ]),
+      ),
+    ).toBe('DD/MM/YYYY');
+    expect(
+      dateOrderOrProblem(
+        dayMonthOrder([
+          [1, 25],
+          [3, 4],
+        ]),
+      ),
+    ).toBe('MM/DD/YYYY');
+    expect(dateOrderOrProblem(dayMonthOrder([]))).toBe('YYYY-MM-DD');
+    expect(
+      dateOrderOrProblem(
+        dayMonthOrder([
+          [25, 1],
+          [1, 25],
+        ]),
+      ),
+    ).toEqual({
+      problem:
+        'the dates read neither as MM/DD/YYYY nor as DD/MM/YYYY throughout (some have a first number over 12, some a second): pass --date-format, and the lines that do not read so are listed',
+    });
+    expect(dateOrderOrProblem(dayMonthOrder([[3, 4]]), '3/4/2025')).toEqual({
+      problem:
+        'the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 3/4/2025 reads 2025-03-04 as MM/DD/YYYY and 2025-04-03 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY',
+    });
+  });
+});
+
 describe('dates', () => {
   it.each([
     ['2026-01-31', 'YYYY-MM-DD', '2026-01-31'],
@@ -27,6 +66,18 @@ describe('dates', () => {
     ['1/5/2026', 'MM/DD/YYYY', '2026-01-05'],
     ['31/01/2026', 'DD/MM/YYYY', '2026-01-31'],
     ['29/02/2024', 'DD/MM/YYYY', '2024-02-29'],
+    // Shapes that read one way only, whatever the order given.
+    ['20180131', 'YYYY-MM-DD', '2018-01-31'],
+    ['2018/01/31', 'MM/DD/YYYY', '2018-01-31'],
+    ['31.01.2018', 'YYYY-MM-DD', '2018-01-31'],
+    ['31 Jan 2018', 'MM/DD/YYYY', '2018-01-31'],
+    ['31-Jan-18', 'YYYY-MM-DD', '2018-01-31'],
+    ['5 September 2018', 'YYYY-MM-DD', '2018-09-05'],
+    ['Jan 31, 2018', 'DD/MM/YYYY', '2018-01-31'],
+    // D/M/YY: two-digit years are 19YY from 70.
+    ['5/1/18', 'DD/MM/YYYY', '2018-01-05'],
+    ['5/1/99', 'MM/DD/YYYY', '1999-05-01'],
+    ['05-01-2018', 'DD/MM/YYYY', '2018-01-05'],
   ] as const)('%s in %s', (text, format, day) => {
     expect(parseLedgerDate(text, format)).toBe(day);
   });
@@ -34,7 +85,10 @@ describe('dates', () => {
     ['31/01/2026', 'MM/DD/YYYY'],
     ['2026-02-30', 'YYYY-MM-DD'],
     ['29/02/2025', 'DD/MM/YYYY'],
-    ['2026/01/05', 'YYYY-MM-DD'],
+    ['01/05/2026', 'YYYY-MM-DD'],
+    ['31.02.2026', 'YYYY-MM-DD'],
+    ['31 Foo 2026', 'YYYY-MM-DD'],
+    ['20261301', 'YYYY-MM-DD'],
   ] as const)('refuses %s in %s', (text, format) => {
     expect(parseLedgerDate(text, format)).toBeUndefined();
   });
