@@ -213,9 +213,9 @@ function firstLine(text: Buffer | string): string {
 }
 
 /** The delimiter of a header line: the most frequent of `,` `;` and tab. */
-export function detectDelimiter(headerLine: string): ',' | ';' | '\t' {
+export function detectDelimiter(headerLine: string): ',' | ';' | '\t' | '|' {
   const count = (c: string) => headerLine.split(c).length - 1;
-  const candidates: (',' | ';' | '\t')[] = [',', ';', '\t'];
+  const candidates: (',' | ';' | '\t' | '|')[] = [',', ';', '\t', '|'];
   return candidates.reduce((best, c) => (count(c) > count(best) ? c : best), ',');
 }
 

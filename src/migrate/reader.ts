@@ -1,5 +1,11 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parseRecords, parseRecordsOnWorker, type ReadFailure } from './csvRecords.js';
+import {
+  detectDelimiter,
+  eachRecord,
+  parseRecords,
+  parseRecordsOnWorker,
+  type ReadFailure,
+} from './csvRecords.js';
 import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
 import { fecDelimiter, looksLikeFec, readFec, type FecFacts } from './fec.js';
 import { looksLikeGnuCash, readGnuCash, type GnuCashFacts } from './gnucash.js';
@@ -23,7 +29,11 @@ import {
   type LedgerEntry,
   type LedgerField,
   type LedgerLine,
+  type LineFormat,
   type Problem,
+  dateOrderOrProblem,
+  dayMonthOrder,
+  slashedPair,
   ZeroEntries,
 } from './ledgerCsv.js';
 
@@ -158,7 +168,7 @@ export async function* readLedger(
   }
   const entries =
     format === 'books'
-      ? readBooksCsv(file, options, result)
+      ? readBooksCsv(file, head, options, result)
       : readOtherFormat(format, file, head, options, result);
   if (fillers.length === 0) {
     yield* entries;
@@ -319,9 +329,58 @@ function readOtherFormat(
   }
 }
 
+/** The encoding a file's first bytes show, as said to the person importing it. */
+function encodingShown(head: string, given: string | undefined): string {
+  if (given !== undefined) return `${given} (--encoding)`;
+  if (head.startsWith('\xff\xfe')) return 'UTF-16LE (its byte order mark)';
+  if (head.startsWith('\xfe\xff')) return 'UTF-16BE (its byte order mark)';
+  return head.startsWith('\xef\xbb\xbf') ? 'UTF-8 (with a byte order mark)' : 'UTF-8';
+}
+
+const DELIMITER_NAMES: Record<string, string> = {
+  ',': 'commas',
+  ';': 'semicolons',
+  '\t': 'tabs',
+  '|': 'pipes',
+};
+
+/**
+ * The order of day and month of a file's `a/b/year` dates, told over the whole file (one more
+ * pass, made only when such a date is met without `--date-format`).
+ */
+async function dateOrderOfColumn(
+  file: string,
+  encoding: string | undefined,
+  column: number,
+): Promise<DateFormat | { problem: string }> {
+  const pairs: [number, number][] = [];
+  let example: string | undefined;
+  let header = true;
+  for await (const { record } of eachRecord(
+    file,
+    encoding === undefined ? {} : { encoding },
+    () => {},
+    () => {},
+  )) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    const text = record[column] ?? '';
+    const pair = slashedPair(text);
+    if (pair) {
+      pairs.push(pair);
+      example ??= text.trim();
+    }
+  }
+  return dateOrderOrProblem(dayMonthOrder(pairs), example);
+}
+
 /** `books`: the CSV general ledger of cli.md. */
 async function* readBooksCsv(
   file: string,
+  /** Its first 4 kB. */
+  head: string,
   options: ReadOptions,
   result: ReadResult,
 ): AsyncGenerator<LedgerEntry> {
@@ -337,10 +396,15 @@ async function* readBooksCsv(
   let columns: ReturnType<typeof mapColumns> | undefined;
   let zeroLines = 0;
   const zeroEntries = new ZeroEntries();
-  const format = {
+  const format: LineFormat = {
     dateFormat: options.dateFormat ?? 'YYYY-MM-DD',
     decimalComma: options.decimalComma ?? false,
-  } as const;
+  };
+  /** Whether the order of a/b/year dates is known (given, or told over the file). */
+  let orderKnown = options.dateFormat !== undefined;
+  let dates =
+    options.dateFormat === undefined ? 'YYYY-MM-DD' : `${options.dateFormat} (--date-format)`;
+  let reading: string | undefined;
   try {
     for await (const { records, lines } of chunks) {
       for (let i = 0; i < records.length; i += 1) {
@@ -360,9 +424,23 @@ async function* readBooksCsv(
             (entry) => ready.push(entry),
             report,
           );
+          const mapped = Object.entries(columns)
+            .map(([field, index]) => `${field} ← "${record[index]!.trim()}"`)
+            .join(', ');
+          reading = `${encodingShown(head, options.encoding)}, fields separated by ${DELIMITER_NAMES[detectDelimiter(firstLineOf(head))]}, amounts with a decimal ${format.decimalComma ? 'comma (--decimal-comma)' : 'point'}; columns ${mapped}`;
           continue;
         }
         if (record.every((field) => field.trim() === '')) continue;
+        if (!orderKnown && slashedPair(record[columns.date!] ?? '')) {
+          orderKnown = true;
+          const found = await dateOrderOfColumn(file, options.encoding, columns.date!);
+          if (typeof found !== 'string') {
+            report({ fileLine: 1, message: found.problem });
+            return;
+          }
+          format.dateFormat = found;
+          dates = `${found} (told over the whole file)`;
+        }
         const ledgerLine = readLine(record, line, columns, format);
         if (isZeroLine(ledgerLine)) {
           zeroLines += 1;
@@ -382,6 +460,7 @@ async function* readBooksCsv(
     yield* ready;
     if (!columns) report({ fileLine: 1, message: 'the file is empty: a header row is required' });
     zeroEntries.finish();
+    if (reading) result.notes.push(`read as a books CSV: ${reading}; dates ${dates}`);
     if (zeroLines > 0) {
       result.notes.push(
         `${count(zeroLines, 'line', 'lines')} of zero left out${zeroWhole(zeroEntries.count, 'entry', 'entries')}`,

@@ -254,8 +254,40 @@ describe.each([
       ['C', 2],
     ]);
     expect(result.notes).toEqual([
+      'read as a books CSV: UTF-8, fields separated by commas, amounts with a decimal point; columns date ← "date", account ← "account", debit ← "debit", credit ← "credit", entry ← "entry"; dates YYYY-MM-DD',
       '3 lines of zero left out, and with them 1 entry made only of such lines',
     ]);
+  });
+
+  it('tells the order of day and month over the whole file, and says how it read it', async () => {
+    const { entries, problems, result } = await read(
+      'Date|Account|Amount|Memo\n' +
+        '03/04/2025|Cash|10|a\n' +
+        '03/04/2025|Sales|-10|a\n' +
+        '2025-04-05|Cash|5|b\n' +
+        '2025-04-05|Sales|-5|b\n' +
+        '25/04/2025|Cash|1 Dr|c\n' +
+        '25/04/2025|Sales|1 Cr|c\n',
+    );
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => e.date)).toEqual(['2025-04-03', '2025-04-05', '2025-04-25']);
+    expect(result.notes).toEqual([
+      'read as a books CSV: UTF-8, fields separated by pipes, amounts with a decimal point; columns date ← "Date", account ← "Account", amount ← "Amount", memo ← "Memo"; dates DD/MM/YYYY (told over the whole file)',
+    ]);
+  });
+
+  it('stops when the dates read two ways, listing both readings', async () => {
+    const { entries, problems } = await read(
+      'date,account,amount\n03/04/2025,Cash,10\n03/04/2025,Sales,-10\n',
+    );
+    expect(entries).toEqual([]);
+    expect(problems).toEqual([
+      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 03/04/2025 reads 2025-03-04 as MM/DD/YYYY and 2025-04-03 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY',
+    ]);
+    const given = await read('date,account,amount\n03/04/2025,Cash,10\n03/04/2025,Sales,-10\n', {
+      dateFormat: 'MM/DD/YYYY',
+    });
+    expect(given.entries.map((e) => e.date)).toEqual(['2025-03-04']);
   });
 
   it('reports every problem with its line number, all in one pass', async () => {
