@@ -10,11 +10,19 @@ import {
 } from './ledgerCsv.js';
 
 /**
- * hledger's CSV output: `hledger print -O csv` (txnidx, date, date2, status, code, description,
- * comment, account, amount, commodity, credit, debit, …) and `hledger register -O csv` (txnidx,
- * date, code, description, account, amount with its commodity, total).
+ * Plain-text accounting tools' postings as CSV, one posting a row, amounts signed (positive a
+ * debit):
+ * - `hledger`: `hledger print -O csv` (txnidx, date, date2, status, code, description, comment,
+ *   account, amount, commodity, credit, debit, …) and `hledger register -O csv` (txnidx, date,
+ *   code, description, account, amount with its commodity, total). A transaction is the rows of
+ *   one txnidx.
+ * - `ledger`: `ledger csv`, headerless: date, code, payee, account, commodity, amount, cleared
+ *   state, note. Transactions have no id: consecutive rows of a date form one as soon as they
+ *   balance.
+ * - `beancount`: `bean-query -f csv` of postings with a header: date and account, the amount as
+ *   `position` or `units` (`-100.00 USD`) or `number` with `currency`; payee and narration; a
+ *   transaction by `id` when the query selects it, else grouped like ledger's.
  *
- * - A transaction is the rows of one txnidx; its amount is signed, positive a debit.
  * - Virtual postings, `(Account)` and `[Account]`, are not part of the double-entry books: they
  *   are left out and counted.
  * - Accounts keep their full names (`assets:bank:checking`) and are typed by their top-level
@@ -32,6 +40,39 @@ export function looksLikeHledger(headerLine: string): boolean {
   const header = headerLine.toLowerCase().replace(/"/g, '');
   return /(^|,)txnidx(,|$)/.test(header) && /(^|,)account(,|$)/.test(header);
 }
+
+/** `ledger csv`'s first line: eight quoted fields, a date, …, a commodity, a number, a state. */
+export function looksLikeLedgerCsv(firstLine: string): boolean {
+  return /^"\d{4}[/-]\d{1,2}[/-]\d{1,2}","[^"]*","[^"]*","[^"]*","[^"]*","[^"]*","[*!]?","/.test(
+    firstLine,
+  );
+}
+
+/** A `bean-query -f csv` header: date, account, and a position, units, or number and currency. */
+export function looksLikeBeancount(headerLine: string): boolean {
+  const cells = headerLine.toLowerCase().replace(/["\s]/g, '').split(',');
+  return (
+    cells.includes('date') &&
+    cells.includes('account') &&
+    (cells.includes('position') ||
+      cells.includes('units') ||
+      (cells.includes('number') && cells.includes('currency')))
+  );
+}
+
+export type PostingsFlavor = 'hledger' | 'ledger' | 'beancount';
+
+/** The columns `ledger csv` writes, in order, without a header. */
+const LEDGER_CSV_COLUMNS = [
+  'date',
+  'code',
+  'payee',
+  'account',
+  'commodity',
+  'amount',
+  'cleared',
+  'note',
+];
 
 export interface HledgerFacts {
   transactions: number;
@@ -55,7 +96,7 @@ function splitCommodity(text: string): { commodity: string; number: string } {
 
 export async function* readHledger(
   file: string,
-  options: { encoding?: string; currency?: string },
+  options: { encoding?: string; currency?: string; flavor?: PostingsFlavor },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: HledgerFacts) => void,
@@ -69,8 +110,12 @@ export async function* readHledger(
   const commodities = new Map<string, number>();
   const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
-  const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
-  let columns: NamedColumns | undefined;
+  const flavor = options.flavor ?? 'hledger';
+  let grouper: EntryGrouper | undefined;
+  let columns: NamedColumns | undefined =
+    flavor === 'ledger' ? namedColumns(LEDGER_CSV_COLUMNS, (h) => h) : undefined;
+  /** The column naming each posting's transaction: txnidx, a query's id, or none. */
+  let transactionColumn: string | undefined = flavor === 'ledger' ? undefined : 'txnidx';
   let lastTransaction = '';
   let hash = '';
   for await (const { record, fileLine } of eachRecord(
@@ -86,15 +131,32 @@ export async function* readHledger(
     }
     if (!columns) {
       columns = namedColumns(record, (h) => h.trim().toLowerCase());
-      const missing = ['txnidx', 'date', 'account', 'amount'].filter((n) => !columns!.has(n));
+      const wanted =
+        flavor === 'hledger'
+          ? ['txnidx', 'date', 'account', 'amount']
+          : [
+              'date',
+              'account',
+              ['position', 'units', 'number', 'amount'].find((n) => columns!.has(n)) ?? 'position',
+            ];
+      const missing = wanted.filter((n) => !columns!.has(n));
       if (missing.length > 0) {
-        report({ fileLine, message: `not hledger CSV: the header lacks ${missing.join(', ')}` });
+        report({ fileLine, message: `not ${flavor} CSV: the header lacks ${missing.join(', ')}` });
         return;
       }
+      if (flavor === 'beancount') transactionColumn = columns.has('id') ? 'id' : undefined;
       continue;
     }
+    grouper ??= new EntryGrouper(
+      transactionColumn !== undefined,
+      (entry) => ready.push(entry),
+      report,
+    );
     const field = (name: string) => columns!.cell(record, name);
-    const transaction = field('txnidx');
+    const transaction =
+      transactionColumn !== undefined
+        ? field(transactionColumn)
+        : `${field('date')} ${field('code')} ${field('payee')} ${field('narration')}`;
     if (transaction !== lastTransaction) {
       facts.transactions += 1;
       lastTransaction = transaction;
@@ -104,13 +166,19 @@ export async function* readHledger(
       facts.virtualPostings += 1;
       continue;
     }
-    const date = parseLedgerDate(field('date').replaceAll('/', '-'), 'YYYY-MM-DD');
+    const date = parseLedgerDate(field('date'), 'YYYY-MM-DD');
     if (!date) {
       report({ fileLine, message: `date "${field('date')}" is not a date (YYYY-MM-DD)` });
       continue;
     }
-    const split = splitCommodity(field('amount'));
-    const commodity = (columns.has('commodity') ? field('commodity') : split.commodity) || '';
+    const amountColumn =
+      flavor === 'beancount'
+        ? (['position', 'units', 'number', 'amount'].find((n) => columns!.has(n)) ?? 'position')
+        : 'amount';
+    const split = splitCommodity(field(amountColumn));
+    const commodityColumn = flavor === 'beancount' ? 'currency' : 'commodity';
+    const commodity =
+      (columns.has(commodityColumn) ? field(commodityColumn) : split.commodity) || '';
     commodities.set(commodity, (commodities.get(commodity) ?? 0) + 1);
     if (options.currency !== undefined && commodity !== options.currency) {
       facts.otherCommodity += 1;
@@ -129,8 +197,11 @@ export async function* readHledger(
       facts.zeroPostings += 1;
       continue;
     }
-    const description = field('description');
-    const comment = field('comment');
+    const description =
+      flavor === 'hledger'
+        ? field('description')
+        : [field('payee'), field('narration')].filter(Boolean).join(' ');
+    const comment = field(flavor === 'hledger' ? 'comment' : 'note');
     grouper.add({
       fileLine,
       date,
@@ -143,10 +214,10 @@ export async function* readHledger(
       description: field('posting-comment') || description,
       memo: [field('code'), description, comment].filter(Boolean).join(' '),
       classes: [],
-      entry: transaction,
+      entry: transactionColumn !== undefined ? transaction : undefined,
     });
   }
-  grouper.finish();
+  grouper?.finish();
   const named = [...commodities.keys()].filter((c) => c !== '');
   if (options.currency === undefined && named.length > 1) {
     report({

@@ -16,6 +16,8 @@ export const LEDGER_FORMATS = [
   'xero-report',
   'fec',
   'hledger',
+  'ledger',
+  'beancount',
 ] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 

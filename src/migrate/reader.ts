@@ -10,7 +10,13 @@ import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
 import { fecDelimiter, looksLikeFec, readFec, type FecFacts } from './fec.js';
 import { looksLikeGnuCash, readGnuCash, type GnuCashFacts } from './gnucash.js';
 import { looksLikeGlReport, readGlReport, type GlReportFacts } from './glReport.js';
-import { looksLikeHledger, readHledger, type HledgerFacts } from './hledger.js';
+import {
+  looksLikeBeancount,
+  looksLikeHledger,
+  looksLikeLedgerCsv,
+  readHledger,
+  type HledgerFacts,
+} from './hledger.js';
 import { looksLikeIif, readIif, type IifFacts } from './iif.js';
 import {
   looksLikeNominalLedger,
@@ -118,6 +124,8 @@ function formatIn(head: string, given: LedgerFormat | undefined): Exclude<Ledger
   if (looksLikeGnuCash(first)) return 'gnucash';
   if (looksLikeFec(first)) return 'fec';
   if (looksLikeHledger(first)) return 'hledger';
+  if (looksLikeLedgerCsv(first)) return 'ledger';
+  if (looksLikeBeancount(first)) return 'beancount';
   if (looksLikeNominalLedger(head)) return 'nominal-ledger';
   if (looksLikeGlReport(head))
     return /account transactions|\(\d+\)\s*["]?\s*(,|$)/im.test(head) ? 'xero-report' : 'qb-report';
@@ -161,9 +169,13 @@ export async function* readLedger(
             ? 'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum'
             : format === 'hledger'
               ? 'read as hledger CSV (print or register -O csv): its header has txnidx and account'
-              : format === 'nominal-ledger'
-                ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
-                : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
+              : format === 'ledger'
+                ? 'read as `ledger csv` output: eight quoted fields, no header'
+                : format === 'beancount'
+                  ? 'read as bean-query CSV: its header has date, account and a position (or number and currency)'
+                  : format === 'nominal-ledger'
+                    ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
+                    : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
     );
   }
   const entries =
@@ -313,17 +325,19 @@ function readOtherFormat(
         ],
       );
     case 'hledger':
+    case 'ledger':
+    case 'beancount':
       return readExport<HledgerFacts>(
         result,
-        (...hooks) => readHledger(file, { ...text, ...currency }, ...hooks),
+        (...hooks) => readHledger(file, { ...text, ...currency, flavor: format }, ...hooks),
         (facts) => [
-          `hledger: ${count(facts.transactions, 'transaction', 'transactions')}; accounts by full name, typed by their top-level name`,
+          `${format}: ${count(facts.transactions, 'transaction', 'transactions')}${format === 'ledger' ? ' (it writes no ids: consecutive postings of a date, closed as they balance)' : ''}; accounts by full name, typed by their top-level name`,
           facts.virtualPostings > 0 &&
-            `hledger: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
+            `${format}: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
           facts.zeroPostings > 0 &&
-            `hledger: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
+            `${format}: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
           facts.otherCommodity > 0 &&
-            `hledger: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
+            `${format}: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
         ],
       );
   }
@@ -425,7 +439,10 @@ async function* readBooksCsv(
             report,
           );
           const mapped = Object.entries(columns)
-            .map(([field, index]) => `${field} ← "${record[index]!.trim()}"`)
+            .map(
+              ([field, index]) =>
+                `${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} ← "${record[index]!.trim()}"`,
+            )
             .join(', ');
           reading = `${encodingShown(head, options.encoding)}, fields separated by ${DELIMITER_NAMES[detectDelimiter(firstLineOf(head))]}, amounts with a decimal ${format.decimalComma ? 'comma (--decimal-comma)' : 'point'}; columns ${mapped}`;
           continue;

@@ -81,3 +81,83 @@ describe('reading hledger CSV', () => {
     ]);
   });
 });
+
+/* What `ledger csv` writes (ledger 3, as Debian ships it), run on a journal of four transactions. */
+const LEDGER_CSV = [
+  '"2025/01/03","101","Bakery sales","Assets:Checking","$","1200","*",""',
+  '"2025/01/03","101","Bakery sales","Income:Sales","$","-1200","*",""',
+  '"2025/01/05","","Landlord","Expenses:Rent","$","650","",""',
+  '"2025/01/05","","Landlord","(Budget:Rent)","$","-650","",""',
+  '"2025/01/05","","Landlord","Assets:Checking","$","-650","",""',
+  '"2025/01/05","","Landlord","Expenses:Rent","$","10","",""',
+  '"2025/01/05","","Landlord","Assets:Checking","$","-10","",""',
+  '"2025/01/07","","Euro trip","Expenses:Travel","EUR","100","",""',
+  '"2025/01/07","","Euro trip","Assets:Checking","EUR","-100","",""',
+];
+
+/** Per account, debits less credits. */
+const net = (entries: Awaited<ReturnType<typeof read>>['entries']) => {
+  const totals: Record<string, number> = {};
+  for (const entry of entries)
+    for (const line of entry.lines)
+      totals[line.account] = (totals[line.account] ?? 0) + line.debitCents - line.creditCents;
+  return totals;
+};
+
+describe('reading `ledger csv` and bean-query CSV', () => {
+  it('ledger csv: headerless; virtual postings left out; one commodity, or --currency', async () => {
+    const file = fileOf(LEDGER_CSV);
+    expect(formatOf(file, 'auto')).toBe('ledger');
+    const mixed = await read(file);
+    expect(mixed.problems).toEqual([
+      '1: the file holds 2 commodities: $ (6 postings), EUR (2 postings); an entity keeps its books in one: keep one with --currency CODE',
+    ]);
+    const { entries, problems, notes } = await read(file, { currency: '$' });
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.date, e.lines.length])).toEqual([
+      ['2025-01-03', 2],
+      ['2025-01-05', 2],
+      ['2025-01-05', 2],
+    ]);
+    expect(net(entries)).toEqual({
+      'Assets:Checking': 54_000,
+      'Income:Sales': -120_000,
+      'Expenses:Rent': 66_000,
+    });
+    expect(entries[0]!.lines.map((l) => l.accountType)).toEqual(['asset', 'income']);
+    expect(notes).toContain('ledger: 1 virtual posting ((Account) or [Account]) left out');
+    expect(notes).toContain('ledger: 2 postings in other commodities than $ left out (--currency)');
+  });
+
+  it('bean-query -f csv: position or number and currency; by id when selected', async () => {
+    const byId = fileOf([
+      'id,date,flag,payee,narration,account,position',
+      'a1,2025-01-03,*,Bakery,January sales,Assets:Bank:Checking,1200.00 USD',
+      'a1,2025-01-03,*,Bakery,January sales,Income:Sales,-1200.00 USD',
+      'b2,2025-01-05,*,Landlord,Rent,Expenses:Rent,650.00 USD',
+      'b2,2025-01-05,*,Landlord,Rent,Assets:Bank:Checking,-650.00 USD',
+    ]);
+    expect(formatOf(byId, 'auto')).toBe('beancount');
+    const read1 = await read(byId);
+    expect(read1.problems).toEqual([]);
+    expect(read1.entries.map((e) => [e.entry, e.memo])).toEqual([
+      ['a1', 'Bakery January sales'],
+      ['b2', 'Landlord Rent'],
+    ]);
+    const numbers = fileOf([
+      'date,payee,narration,account,number,currency',
+      '2025-01-03,Bakery,January sales,Assets:Bank:Checking,1200.00,USD',
+      '2025-01-03,Bakery,January sales,Income:Sales,-1200.00,USD',
+      '2025-01-05,Landlord,Rent,Expenses:Rent,650.00,USD',
+      '2025-01-05,Landlord,Rent,Liabilities:Card,-650.00,USD',
+    ]);
+    const read2 = await read(numbers);
+    expect(read2.problems).toEqual([]);
+    expect(net(read2.entries)).toEqual({
+      'Assets:Bank:Checking': 120_000,
+      'Income:Sales': -120_000,
+      'Expenses:Rent': 65_000,
+      'Liabilities:Card': -65_000,
+    });
+  });
+});
