@@ -111,7 +111,12 @@ const looksLikeDate = (text: string) =>
 /** The entries of a QuickBooks or Xero ledger report; problems go to `report`. */
 export async function* readGlReport(
   file: string,
-  options: { encoding?: string; dateFormat?: DateFormat; offsetAccount?: string },
+  options: {
+    encoding?: string;
+    dateFormat?: DateFormat;
+    offsetAccount?: string;
+    decimalComma?: boolean;
+  },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GlReportFacts) => void,
@@ -126,7 +131,11 @@ export async function* readGlReport(
   let zeroRows = 0;
   const amount = (text: string, fileLine: number, what: string): Cents | undefined => {
     try {
-      return parseAmountText(text.replace(/^\((.*)\)$/, '-$1').trim()) ?? ZERO_CENTS;
+      return (
+        parseAmountText(text.replace(/^\((.*)\)$/, '-$1').trim(), {
+          decimalComma: options.decimalComma ?? false,
+        }) ?? ZERO_CENTS
+      );
     } catch (error) {
       if (!(error instanceof InvalidAmountError)) throw error;
       report({ fileLine, message: `${what} ${error.message}` });

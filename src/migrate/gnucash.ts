@@ -10,6 +10,7 @@ import {
   ZeroEntries,
   slashedPair,
   dateOrderOrProblem,
+  DecimalMark,
 } from './ledgerCsv.js';
 
 /**
@@ -59,15 +60,18 @@ export interface GnuCashFacts {
   /** Transactions made only of splits of zero, left out whole. */
   zeroEntries?: number;
   dateFormat: DateFormat;
+  /** Amounts written with a decimal comma (told over the file, or --decimal-comma). */
+  decimalComma?: boolean;
 }
 
 /** The date order of a file's dates: the one a day over 12 shows, else undefined (both read). */
 async function dateOrderOf(
   file: string,
   encoding: string | undefined,
-): Promise<DateFormat | { problem: string }> {
+): Promise<{ order: DateFormat | { problem: string }; decimalComma: boolean | 'both' }> {
   const pairs: [number, number][] = [];
   let example: string | undefined;
+  const mark = new DecimalMark();
   let columns: NamedColumns | undefined;
   for await (const { record } of eachRecord(
     file,
@@ -79,29 +83,52 @@ async function dateOrderOf(
       columns = namedColumns(record, normalizeHeader);
       continue;
     }
+    mark.add(
+      columns.has('valuenum')
+        ? columns.cell(record, 'valuenum')
+        : columns.cell(record, 'amountnum'),
+    );
     const pair = slashedPair(columns.cell(record, 'date'));
     if (pair) {
       pairs.push(pair);
       example ??= columns.cell(record, 'date');
     }
   }
-  return dateOrderOrProblem(dayMonthOrder(pairs), example);
+  return {
+    order: dateOrderOrProblem(dayMonthOrder(pairs), example),
+    decimalComma: mark.found === 'both' ? 'both' : mark.found === 'comma',
+  };
 }
 
 /** The entries of a GnuCash transaction export, streamed; problems go to `report`. */
 export async function* readGnuCash(
   file: string,
-  options: { encoding?: string; dateFormat?: DateFormat; currency?: string },
+  options: {
+    encoding?: string;
+    dateFormat?: DateFormat;
+    currency?: string;
+    decimalComma?: boolean;
+  },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GnuCashFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const order = options.dateFormat ?? (await dateOrderOf(file, options.encoding));
+  const told = await dateOrderOf(file, options.encoding);
+  const order = options.dateFormat ?? told.order;
   if (typeof order !== 'string') {
     report({ fileLine: 1, message: order.problem });
     return;
   }
-  const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order };
+  const decimalComma = options.decimalComma ?? told.decimalComma;
+  if (decimalComma === 'both') {
+    report({
+      fileLine: 1,
+      message:
+        'the amounts write decimals both with a comma (12,34) and with a point (12.34): pass --decimal-comma, or fix the file',
+    });
+    return;
+  }
+  const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order, decimalComma };
   const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
@@ -174,7 +201,7 @@ export async function* readGnuCash(
     const amountText = columns.has('valuenum') ? field('valuenum') : field('amountnum');
     let cents;
     try {
-      cents = parseAmountText(amountText);
+      cents = parseAmountText(amountText, { decimalComma });
     } catch (error) {
       if (!(error instanceof InvalidAmountError)) throw error;
       report({ fileLine, message: `the amount ${error.message}` });

@@ -96,7 +96,12 @@ function splitCommodity(text: string): { commodity: string; number: string } {
 
 export async function* readHledger(
   file: string,
-  options: { encoding?: string; currency?: string; flavor?: PostingsFlavor },
+  options: {
+    encoding?: string;
+    currency?: string;
+    flavor?: PostingsFlavor;
+    decimalComma?: boolean;
+  },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: HledgerFacts) => void,
@@ -186,7 +191,7 @@ export async function* readHledger(
     }
     let cents;
     try {
-      cents = parseAmountText(split.number);
+      cents = parseAmountText(split.number, { decimalComma: options.decimalComma ?? false });
     } catch (error) {
       if (!(error instanceof InvalidAmountError)) throw error;
       report({ fileLine, message: `the amount ${error.message}` });

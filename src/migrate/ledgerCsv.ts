@@ -578,3 +578,24 @@ export function hashId(id: string): [number, number] {
   murmur ^= murmur >>> 16;
   return [fnv >>> 0, murmur >>> 0];
 }
+
+/**
+ * The decimal mark a file's amounts show: `1.234,56` and `12,34` end in a comma and one or two
+ * digits, `1,234.56` and `12.34` in a point. `both` when some amounts read one way and some the
+ * other; undefined when none tells (whole numbers, `1,234`).
+ */
+export class DecimalMark {
+  private comma = false;
+  private point = false;
+
+  add(text: string): void {
+    const number = text.replace(/[^\d.,]/g, '');
+    if (/,\d{1,2}$/.test(number) && !/,.*\./.test(number)) this.comma = true;
+    else if (/\.\d{1,2}$/.test(number) && !/\..*,/.test(number)) this.point = true;
+  }
+
+  get found(): 'comma' | 'point' | 'both' | undefined {
+    if (this.comma && this.point) return 'both';
+    return this.comma ? 'comma' : this.point ? 'point' : undefined;
+  }
+}

@@ -77,7 +77,12 @@ const reportDate = (text: string, order: DateFormat) => parseLedgerDate(text.tri
 /** The entries of a nominal ledger report; problems go to `report`. */
 export async function* readNominalLedger(
   file: string,
-  options: { encoding?: string; dateFormat?: DateFormat; offsetAccount?: string },
+  options: {
+    encoding?: string;
+    dateFormat?: DateFormat;
+    offsetAccount?: string;
+    decimalComma?: boolean;
+  },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: NominalLedgerFacts) => void,
@@ -99,7 +104,9 @@ export async function* readNominalLedger(
   let zeroRows = 0;
   const amount = (text: string | undefined, fileLine: number, what: string): Cents | undefined => {
     try {
-      return parseAmountText(text ?? '') ?? ZERO_CENTS;
+      return (
+        parseAmountText(text ?? '', { decimalComma: options.decimalComma ?? false }) ?? ZERO_CENTS
+      );
     } catch (error) {
       if (!(error instanceof InvalidAmountError)) throw error;
       report({ fileLine, message: `${what} ${error.message}` });

@@ -195,6 +195,10 @@ export async function* readLedger(
 /** `3 entries`, `1 entry`. */
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** A reader's date order as said: YYYY-MM-DD stands for "no date of two readings". */
+const datesSaid = (format: DateFormat) =>
+  format === 'YYYY-MM-DD' ? 'each of one reading (none written a/b/year)' : format;
+
 /** What lines of zero took with them: the entries made only of such lines. */
 const zeroWhole = (entries: number | undefined, one: string, many: string) =>
   entries ? `, and with them ${count(entries, one, many)} made only of such lines` : '';
@@ -242,6 +246,9 @@ function readOtherFormat(
   const text = { ...(options.encoding !== undefined && { encoding: options.encoding }) };
   const dates = { ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }) };
   const currency = { ...(options.currency !== undefined && { currency: options.currency }) };
+  const decimals = {
+    ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
+  };
   switch (format) {
     case 'iif':
       return readExport<IifFacts>(
@@ -258,11 +265,11 @@ function readOtherFormat(
     case 'gnucash':
       return readExport<GnuCashFacts>(
         result,
-        (...hooks) => readGnuCash(file, { ...text, ...dates, ...currency }, ...hooks),
+        (...hooks) => readGnuCash(file, { ...text, ...dates, ...currency, ...decimals }, ...hooks),
         (facts) => [
           Boolean(facts.currencyLeftOut) &&
             `GnuCash: ${count(facts.currencyLeftOut ?? 0, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
-          `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${facts.dateFormat}; accounts by full name, typed by their top-level name`,
+          `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${datesSaid(facts.dateFormat)}, decimals with a ${facts.decimalComma ? 'comma' : 'point'}; accounts by full name, typed by their top-level name`,
           facts.zeroSplits > 0 &&
             `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
         ],
@@ -276,12 +283,13 @@ function readOtherFormat(
             {
               ...text,
               ...dates,
+              ...decimals,
               ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
             },
             ...hooks,
           ),
         (facts) => [
-          `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${facts.dateFormat}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
+          `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
           facts.zeroRows > 0 &&
             `nominal ledger: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
           facts.sharedNames > 0 &&
@@ -298,12 +306,13 @@ function readOtherFormat(
             {
               ...text,
               ...dates,
+              ...decimals,
               ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
             },
             ...hooks,
           ),
         (facts) => [
-          `ledger report: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${facts.dateFormat}; ${options.offsetAccount === undefined ? 'rows paired by date, type, number and name' : `each row against ${options.offsetAccount}`}`,
+          `ledger report: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}; ${options.offsetAccount === undefined ? 'rows paired by date, type, number and name' : `each row against ${options.offsetAccount}`}`,
           facts.signedAmounts &&
             options.offsetAccount === undefined &&
             `ledger report: one Amount column in each account's own sense; ${count(facts.creditSense, 'account is', 'accounts are')} in the credit sense, told from the pairs`,
@@ -329,7 +338,8 @@ function readOtherFormat(
     case 'beancount':
       return readExport<HledgerFacts>(
         result,
-        (...hooks) => readHledger(file, { ...text, ...currency, flavor: format }, ...hooks),
+        (...hooks) =>
+          readHledger(file, { ...text, ...currency, ...decimals, flavor: format }, ...hooks),
         (facts) => [
           `${format}: ${count(facts.transactions, 'transaction', 'transactions')}${format === 'ledger' ? ' (it writes no ids: consecutive postings of a date, closed as they balance)' : ''}; accounts by full name, typed by their top-level name`,
           facts.virtualPostings > 0 &&
@@ -417,7 +427,9 @@ async function* readBooksCsv(
   /** Whether the order of a/b/year dates is known (given, or told over the file). */
   let orderKnown = options.dateFormat !== undefined;
   let dates =
-    options.dateFormat === undefined ? 'YYYY-MM-DD' : `${options.dateFormat} (--date-format)`;
+    options.dateFormat === undefined
+      ? datesSaid('YYYY-MM-DD')
+      : `${options.dateFormat} (--date-format)`;
   let reading: string | undefined;
   try {
     for await (const { records, lines } of chunks) {

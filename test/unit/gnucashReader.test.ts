@@ -40,7 +40,7 @@ describe('reading a GnuCash transaction export', () => {
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
-      'GnuCash: 2 transactions, dates MM/DD/YYYY; accounts by full name, typed by their top-level name',
+      'GnuCash: 2 transactions, dates MM/DD/YYYY, decimals with a point; accounts by full name, typed by their top-level name',
       'GnuCash: 1 split of zero left out',
     ]);
     expect(entries.map((e) => [e.entry, e.date, e.memo])).toEqual([
@@ -145,5 +145,24 @@ describe('reading a GnuCash transaction export', () => {
     expect((await read(file, { currency: 'GBP' })).problems).toEqual([
       '1: --currency GBP: the file holds USD, EUR',
     ]);
+  });
+
+  it('a European export: decimal commas and dotted dates, told over the file', async () => {
+    const file = fileOf([
+      SIMPLE,
+      '31.01.2017,t1,,Miete,,CURRENCY::EUR,,,,Aufwand:Miete,Miete,"1.200,00 €","1.200,00",n,,"1,00"',
+      ',,,,,,,,,Aktiva:Bank,Bank,"-1.200,00 €","-1.200,00",n,,"1,00"',
+      '15.02.2017,t2,,Gebühr,,CURRENCY::EUR,,,,Aufwand:Bank,Bank,"2,50 €","2,50",n,,"1,00"',
+      ',,,,,,,,,Aktiva:Bank,Bank,"-2,50 €","-2,50",n,,"1,00"',
+    ]);
+    const { entries, problems, notes } = await read(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.date, e.lines.map((l) => l.debitCents - l.creditCents)])).toEqual([
+      ['2017-01-31', [120_000, -120_000]],
+      ['2017-02-15', [250, -250]],
+    ]);
+    expect(notes).toContain(
+      'GnuCash: 2 transactions, dates each of one reading (none written a/b/year), decimals with a comma; accounts by full name, typed by their top-level name',
+    );
   });
 });

@@ -254,7 +254,7 @@ describe.each([
       ['C', 2],
     ]);
     expect(result.notes).toEqual([
-      'read as a books CSV: UTF-8, fields separated by commas, amounts with a decimal point; columns date ← "date", account ← "account", debit ← "debit", credit ← "credit", entry ← "entry"; dates YYYY-MM-DD',
+      'read as a books CSV: UTF-8, fields separated by commas, amounts with a decimal point; columns date ← "date", account ← "account", debit ← "debit", credit ← "credit", entry ← "entry"; dates each of one reading (none written a/b/year)',
       '3 lines of zero left out, and with them 1 entry made only of such lines',
     ]);
   });
