@@ -178,6 +178,7 @@ export async function* readLedger(
                     : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
     );
   }
+  if (format !== 'books') result.notes.push(`encoding ${encodingShown(head, options.encoding)}`);
   const entries =
     format === 'books'
       ? readBooksCsv(file, head, options, result)

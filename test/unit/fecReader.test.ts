@@ -73,6 +73,7 @@ describe('reading a FEC', () => {
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum',
+      'encoding latin1 (--encoding)',
       'FEC: 2 entries; accounts typed by their Plan Comptable Général class',
       'FEC: 1 line of zero left out, and with them 1 entry made only of such lines',
     ]);

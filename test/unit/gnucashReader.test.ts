@@ -40,6 +40,7 @@ describe('reading a GnuCash transaction export', () => {
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+      'encoding UTF-8',
       'GnuCash: 2 transactions, dates MM/DD/YYYY, decimals with a point; accounts by full name, typed by their top-level name',
       'GnuCash: 1 split of zero left out',
     ]);

@@ -39,6 +39,7 @@ describe('reading hledger CSV', () => {
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as hledger CSV (print or register -O csv): its header has txnidx and account',
+      'encoding UTF-8',
       'hledger: 2 transactions; accounts by full name, typed by their top-level name',
       'hledger: 1 virtual posting ((Account) or [Account]) left out',
     ]);

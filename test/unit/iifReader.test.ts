@@ -68,6 +68,7 @@ describe('reading a QuickBooks Desktop IIF file', () => {
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as IIF (QuickBooks Desktop): its first line is an IIF header',
+      'encoding UTF-8',
       'IIF: 1 transaction, 3 chart accounts (!ACCNT)',
     ]);
     expect(entries).toHaveLength(1);
@@ -110,6 +111,7 @@ describe('reading a QuickBooks Desktop IIF file', () => {
     const { entries, problems, notes } = await read(file, { format: 'iif' });
     expect(problems).toEqual([]);
     expect(notes).toEqual([
+      'encoding UTF-8',
       'IIF: 2 transactions, 0 chart accounts (!ACCNT)',
       'IIF: 1 line of zero left out',
       'IIF: lists that are not the books left out: CUST 1',

@@ -67,6 +67,7 @@ describe('reading a nominal ledger report', () => {
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
+      'encoding UTF-8',
       'nominal ledger: 3 account sections, 4 rows, dates DD/MM/YYYY; rows paired by reference and date',
       'nominal ledger: 1 row of zero left out',
     ]);
