@@ -1,9 +1,6 @@
 import {
   addCents,
   formatCents,
-  InvalidAmountError,
-  negateCents,
-  parseAmountText,
   subtractCents,
   sumCents,
   ZERO_CENTS,
@@ -11,7 +8,14 @@ import {
 } from '../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
-  accountKey,
+  namesOfSeveralCodes,
+  offsetSide,
+  reportAmounts,
+  reportDate,
+  sideLine,
+  type ReportReadOptions,
+} from './reportRows.js';
+import {
   dayMonthOrder,
   parseLedgerDate,
   type DateFormat,
@@ -101,9 +105,6 @@ function accountOf(label: string): { code: string | undefined; name: string } {
   return { code: undefined, name: text };
 }
 
-/** A report's date (any shape `parseLedgerDate` reads) in the order found, or undefined. */
-const reportDate = (text: string, order: DateFormat) => parseLedgerDate(text.trim(), order);
-
 /** Whether a cell holds a date of some shape (a/b/year whatever the order). */
 const looksLikeDate = (text: string) =>
   slashedPair(text) !== undefined || parseLedgerDate(text.trim(), 'YYYY-MM-DD') !== undefined;
@@ -111,12 +112,7 @@ const looksLikeDate = (text: string) =>
 /** The entries of a QuickBooks or Xero ledger report; problems go to `report`. */
 export async function* readGlReport(
   file: string,
-  options: {
-    encoding?: string;
-    dateFormat?: DateFormat;
-    offsetAccount?: string;
-    decimalComma?: boolean;
-  },
+  options: ReportReadOptions,
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GlReportFacts) => void,
@@ -129,19 +125,7 @@ export async function* readGlReport(
   const rows: Row[] = [];
   const openings: Row[] = [];
   let zeroRows = 0;
-  const amount = (text: string, fileLine: number, what: string): Cents | undefined => {
-    try {
-      return (
-        parseAmountText(text.replace(/^\((.*)\)$/, '-$1').trim(), {
-          decimalComma: options.decimalComma ?? false,
-        }) ?? ZERO_CENTS
-      );
-    } catch (error) {
-      if (!(error instanceof InvalidAmountError)) throw error;
-      report({ fileLine, message: `${what} ${error.message}` });
-      return undefined;
-    }
-  };
+  const amount = reportAmounts(report, options.decimalComma);
   const label = (s: Section) => (s.code ? `${s.code} ${s.name}` : s.name);
 
   for await (const { record, fileLine } of eachRecord(
@@ -350,35 +334,22 @@ export async function* readGlReport(
   const signOf = (s: Section): 1 | -1 => sense.get(s) ?? 1;
 
   // Names several codes share are named apart.
-  const codesOfName = new Map<string, Set<string>>();
-  for (const s of sections) {
-    const key = s.name.toLowerCase();
-    codesOfName.set(key, (codesOfName.get(key) ?? new Set()).add(s.code ?? ''));
-  }
-  const accountName = (s: Section) =>
-    (codesOfName.get(s.name.toLowerCase())?.size ?? 0) > 1 && s.code
-      ? `${s.name} (${s.code})`
-      : s.name;
-  const line = (row: Row, entry: string, cents: Cents): LedgerLine => ({
-    fileLine: row.fileLine,
-    date: row.date,
-    account: accountKey(row.section.code, accountName(row.section)),
-    accountCode: row.section.code,
-    accountName: accountName(row.section),
-    accountType: undefined,
-    debitCents: cents > 0 ? cents : ZERO_CENTS,
-    creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
-    description: row.memo,
-    memo: row.memo,
-    classes: [],
-    entry,
-  });
-  const offsetLine = (row: Row, entry: string, cents: Cents): LedgerLine => ({
-    ...line(row, entry, negateCents(cents)),
-    account: options.offsetAccount!,
-    accountCode: undefined,
-    accountName: undefined,
-  });
+  const shared = namesOfSeveralCodes(sections);
+  const line = (row: Row, entry: string, cents: Cents): LedgerLine =>
+    sideLine({
+      fileLine: row.fileLine,
+      date: row.date,
+      code: row.section.code,
+      name:
+        shared.has(row.section.name.toLowerCase()) && row.section.code
+          ? `${row.section.name} (${row.section.code})`
+          : row.section.name,
+      cents,
+      memo: row.memo,
+      entry,
+    });
+  const offsetLine = (row: Row, entry: string, cents: Cents): LedgerLine =>
+    offsetSide(line(row, entry, cents), options.offsetAccount!);
 
   const firstDay = [...groups.values()]
     .flat()

@@ -1,9 +1,6 @@
 import {
   addCents,
   formatCents,
-  InvalidAmountError,
-  negateCents,
-  parseAmountText,
   subtractCents,
   sumCents,
   ZERO_CENTS,
@@ -11,9 +8,16 @@ import {
 } from '../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
+  namesOfSeveralCodes,
+  offsetSide,
+  reportAmounts,
+  reportDate,
+  sideLine,
+  type ReportReadOptions,
+} from './reportRows.js';
+import {
   accountKey,
   dayMonthOrder,
-  parseLedgerDate,
   type DateFormat,
   type LedgerEntry,
   type LedgerLine,
@@ -71,18 +75,10 @@ interface Row {
 const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
 const SECTION = /^\s*Account:\s*(\S+)\s+-\s+(.+?)\s*$/;
 
-/** A report's date (any shape `parseLedgerDate` reads), `D/M/YY` in the order found. */
-const reportDate = (text: string, order: DateFormat) => parseLedgerDate(text.trim(), order);
-
 /** The entries of a nominal ledger report; problems go to `report`. */
 export async function* readNominalLedger(
   file: string,
-  options: {
-    encoding?: string;
-    dateFormat?: DateFormat;
-    offsetAccount?: string;
-    decimalComma?: boolean;
-  },
+  options: ReportReadOptions,
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: NominalLedgerFacts) => void,
@@ -102,17 +98,7 @@ export async function* readNominalLedger(
   let columns: NamedColumns | undefined;
   let sections = 0;
   let zeroRows = 0;
-  const amount = (text: string | undefined, fileLine: number, what: string): Cents | undefined => {
-    try {
-      return (
-        parseAmountText(text ?? '', { decimalComma: options.decimalComma ?? false }) ?? ZERO_CENTS
-      );
-    } catch (error) {
-      if (!(error instanceof InvalidAmountError)) throw error;
-      report({ fileLine, message: `${what} ${error.message}` });
-      return undefined;
-    }
-  };
+  const amount = reportAmounts(report, options.decimalComma);
   const closeSection = () => {
     if (!section || section.balance === undefined) return;
     const made = addCents(section.opening, section.sum);
@@ -230,40 +216,28 @@ export async function* readNominalLedger(
     order = pairs.length === 0 ? 'DD/MM/YYYY' : found;
   }
 
-  // Two codes under one name (an ERP allows it; a chart of accounts does not): each is named
-  // with its code, and said.
-  const codesOfName = new Map<string, Set<string>>();
+  // Two codes under one name: each is named with its code, and said.
+  const shared = namesOfSeveralCodes(
+    rows.map((r) => ({ code: r.accountCode, name: r.accountName })),
+  );
   for (const row of rows) {
-    const key = row.accountName.toLowerCase();
-    codesOfName.set(key, (codesOfName.get(key) ?? new Set()).add(row.accountCode));
-  }
-  const shared = [...codesOfName].filter(([, codes]) => codes.size > 1);
-  for (const row of rows) {
-    if ((codesOfName.get(row.accountName.toLowerCase())?.size ?? 0) > 1) {
+    if (shared.has(row.accountName.toLowerCase())) {
       row.accountName = `${row.accountName} (${row.accountCode})`;
       row.account = accountKey(row.accountCode, row.accountName);
     }
   }
-  const line = (row: Row, day: string, entry: string): LedgerLine => ({
-    fileLine: row.fileLine,
-    date: day,
-    account: row.account,
-    accountCode: row.accountCode,
-    accountName: row.accountName,
-    accountType: undefined,
-    debitCents: row.cents > 0 ? row.cents : ZERO_CENTS,
-    creditCents: row.cents < 0 ? negateCents(row.cents) : ZERO_CENTS,
-    description: row.details,
-    memo: row.details,
-    classes: [],
-    entry,
-  });
-  const offset = (row: Row, day: string, entry: string): LedgerLine => ({
-    ...line({ ...row, cents: negateCents(row.cents) }, day, entry),
-    account: options.offsetAccount!,
-    accountCode: undefined,
-    accountName: undefined,
-  });
+  const line = (row: Row, day: string, entry: string): LedgerLine =>
+    sideLine({
+      fileLine: row.fileLine,
+      date: day,
+      code: row.accountCode,
+      name: row.accountName,
+      cents: row.cents,
+      memo: row.details,
+      entry,
+    });
+  const offset = (row: Row, day: string, entry: string): LedgerLine =>
+    offsetSide(line(row, day, entry), options.offsetAccount!);
 
   // Pairing: by reference and day (or, with an offset account, every row on its own).
   const entries = new Map<string, LedgerLine[]>();
@@ -312,6 +286,6 @@ export async function* readNominalLedger(
     rows: rows.length,
     zeroRows,
     dateFormat: order,
-    sharedNames: shared.length,
+    sharedNames: shared.size,
   });
 }

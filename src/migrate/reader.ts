@@ -250,6 +250,12 @@ function readOtherFormat(
   const decimals = {
     ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
   };
+  const reportOptions = {
+    ...text,
+    ...dates,
+    ...decimals,
+    ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
+  };
   switch (format) {
     case 'iif':
       return readExport<IifFacts>(
@@ -278,17 +284,7 @@ function readOtherFormat(
     case 'nominal-ledger':
       return readExport<NominalLedgerFacts>(
         result,
-        (...hooks) =>
-          readNominalLedger(
-            file,
-            {
-              ...text,
-              ...dates,
-              ...decimals,
-              ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
-            },
-            ...hooks,
-          ),
+        (...hooks) => readNominalLedger(file, reportOptions, ...hooks),
         (facts) => [
           `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
           facts.zeroRows > 0 &&
@@ -301,17 +297,7 @@ function readOtherFormat(
     case 'xero-report':
       return readExport<GlReportFacts>(
         result,
-        (...hooks) =>
-          readGlReport(
-            file,
-            {
-              ...text,
-              ...dates,
-              ...decimals,
-              ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
-            },
-            ...hooks,
-          ),
+        (...hooks) => readGlReport(file, reportOptions, ...hooks),
         (facts) => [
           `ledger report: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}; ${options.offsetAccount === undefined ? 'rows paired by date, type, number and name' : `each row against ${options.offsetAccount}`}`,
           facts.signedAmounts &&
