@@ -1,5 +1,5 @@
 import type { ListPage } from '../client/client.js';
-import { csvField } from '../core/csv.js';
+import { csvField, spreadsheetText, tsvField } from '../core/csv.js';
 import { flag, text } from './command.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './exitCodes.js';
@@ -36,10 +36,6 @@ export function requestedFormat(args: readonly string[]): string | undefined {
   }
   return format;
 }
-
-/** TSV: one record per line, tab-separated; tab, CR, newline and backslash escaped. */
-const tsvField = (value: string) =>
-  value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 
 export interface Column<T> {
   header: string;
@@ -117,6 +113,26 @@ export class Output {
       this.note(`books: showing ${page.items.length} of ${page.total}; use --all for every one`);
   }
 
+  /**
+   * Records for a spreadsheet or a script: CSV, or TSV (`--output tsv`, or any table piped), a
+   * header line first; text cells that a spreadsheet would run as formulas are neutralized.
+   */
+  writeRecords(records: readonly (readonly string[])[]): void {
+    const [field, separator] = this.format === 'csv' ? [csvField, ','] : [tsvField, '\t'];
+    this.io.stdout.write(
+      records
+        .map((cells) => cells.map((c) => field(spreadsheetText(c))).join(separator))
+        .join('\n') + '\n',
+    );
+  }
+
+  /** Whether rows go out as records (CSV or TSV) rather than as a table on a terminal. */
+  get asRecords(): boolean {
+    return (
+      this.format === 'csv' || this.format === 'tsv' || (this.format === 'table' && !this.isTTY)
+    );
+  }
+
   /** Rows as the chosen format; `json` prints `jsonValue` (the API's own shape). */
   async table<T>(
     columns: Column<T>[],
@@ -124,21 +140,11 @@ export class Output {
     jsonValue: unknown = rows,
   ): Promise<void> {
     if (this.format === 'json') return this.printJson(jsonValue);
-    if (this.format === 'csv') {
-      const lines = [
-        columns.map((c) => csvField(c.header)),
-        ...rows.map((row) => columns.map((c) => csvField(c.value(row)))),
-      ];
-      this.io.stdout.write(lines.map((fields) => fields.join(',')).join('\n') + '\n');
-      return;
-    }
-    if (this.format === 'tsv' || !this.isTTY) {
-      // Piped: a header line and tab-separated fields, nothing decorative.
-      const lines = [
-        columns.map((c) => tsvField(c.header)),
-        ...rows.map((row) => columns.map((c) => tsvField(c.value(row)))),
-      ];
-      this.io.stdout.write(lines.map((fields) => fields.join('\t')).join('\n') + '\n');
+    if (this.asRecords) {
+      this.writeRecords([
+        columns.map((c) => c.header),
+        ...rows.map((row) => columns.map((c) => c.value(row))),
+      ]);
       return;
     }
     const { default: Table } = await import('cli-table3');
@@ -154,16 +160,8 @@ export class Output {
   /** One record as `field: value` lines (or JSON). */
   record(fields: [string, string][], jsonValue: unknown): void {
     if (this.format === 'json') return this.printJson(jsonValue);
-    if (this.format === 'csv') {
-      this.io.stdout.write(
-        `${fields.map(([k]) => csvField(k)).join(',')}\n${fields.map(([, v]) => csvField(v)).join(',')}\n`,
-      );
-      return;
-    }
-    if (this.format === 'tsv') {
-      this.io.stdout.write(
-        `${fields.map(([k]) => tsvField(k)).join('\t')}\n${fields.map(([, v]) => tsvField(v)).join('\t')}\n`,
-      );
+    if (this.format === 'csv' || this.format === 'tsv') {
+      this.writeRecords([fields.map(([k]) => k), fields.map(([, v]) => v)]);
       return;
     }
     const width = Math.max(...fields.map(([k]) => k.length));

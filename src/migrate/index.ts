@@ -12,7 +12,7 @@ import type {
 } from '../api/index.js';
 import { unlessNotFound, type BooksApi, type Named } from '../client/index.js';
 import { addDays } from '../core/calendar.js';
-import { csvField } from '../core/csv.js';
+import { csvField, spreadsheetText } from '../core/csv.js';
 import {
   amountToCents,
   centsToAmount,
@@ -514,7 +514,11 @@ function writeReceipt(file: string, receipt: Receipt): void {
   for (const number of [...receipt.keys()].sort((a, b) => a - b)) {
     const { entries, ids: journalEntryIds } = receipt.get(number)!;
     entries.forEach(([fileLine, entry], i) =>
-      rows.push([String(fileLine), csvField(entry), journalEntryIds[i] ?? ''].join(',')),
+      rows.push(
+        [String(fileLine), csvField(spreadsheetText(entry ?? '')), journalEntryIds[i] ?? ''].join(
+          ',',
+        ),
+      ),
     );
   }
   writeFileSync(file, `${rows.join('\n')}\n`);

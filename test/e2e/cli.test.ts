@@ -90,28 +90,33 @@ async function keepTheBooks(env: NodeJS.ProcessEnv) {
 
   const range = ['--from', '2026-01-01', '--to', '2026-03-31'];
   const table = await ok('report', 'pl', ...range, '--by', 'month');
-  expect(table.stdout).toContain('Account\tJan 2026\tFeb 2026\tMar 2026\tTotal\n');
-  expect(table.stdout).toContain('  4000 Sales\t5000.00\t0.00\t250.25\t5250.25\n');
-  expect(table.stdout).toContain('Net Income\t5000.00\t-1500.00\t250.25\t3750.25\n');
+  // Piped: tidy records, tab-separated.
+  expect(table.stdout).toContain(
+    'section\taccount_code\taccount_name\t2026-01-01..2026-01-31\t2026-02-01..2026-02-28\t2026-03-01..2026-03-31\t2026-01-01..2026-03-31\n',
+  );
+  expect(table.stdout).toContain('income\t4000\tSales\t5000.00\t0.00\t250.25\t5250.25\n');
+  expect(table.stdout).toContain('netIncome\t\tNet Income\t5000.00\t-1500.00\t250.25\t3750.25\n');
 
   const csv = await ok('report', 'pl', ...range, '--by', 'month', '--output', 'csv');
-  expect(csv.stdout.split('\n')[0]).toBe('Account,Jan 2026,Feb 2026,Mar 2026,Total');
-  expect(csv.stdout).toContain('Net Income,5000.00,-1500.00,250.25,3750.25');
+  expect(csv.stdout.split('\n')[0]).toBe(
+    'section,account_code,account_name,2026-01-01..2026-01-31,2026-02-01..2026-02-28,2026-03-01..2026-03-31,2026-01-01..2026-03-31',
+  );
+  expect(csv.stdout).toContain('netIncome,,Net Income,5000.00,-1500.00,250.25,3750.25');
 
   const json = await ok('report', 'pl', ...range, '--json');
   const report = JSON.parse(json.stdout).report;
   expect(report.sections.find((s: any) => s.section === 'netIncome').total).toBe(3750.25);
 
   const bs = await ok('report', 'bs', ...range);
-  expect(bs.stdout).toContain('  1000 Checking\t3750.25\n');
-  expect(bs.stdout).toContain('Total Liabilities and Equity\t3750.25\n');
+  expect(bs.stdout).toContain('assets\t1000\tChecking\t3750.25\n');
+  expect(bs.stdout).toContain('liabilitiesAndEquity\t\tTotal Liabilities and Equity\t3750.25\n');
   const cf = await ok('report', 'cf', ...range, '--output', 'csv');
-  expect(cf.stdout).toContain('Ending Cash,3750.25');
+  expect(cf.stdout).toContain('summary,,Ending Cash,3750.25');
   const tb = await ok('report', 'tb', ...range, '--json');
   expect(JSON.parse(tb.stdout).report.totals).toEqual({ debit: 5250.25, credit: 5250.25 });
   const gl = await ok('report', 'gl', ...range, '--account', 'Checking');
-  expect(gl.stdout).toContain('1000 Checking\t2026-02-01\tFebruary rent\t\t1500.00\t3500.00\n');
-  expect(gl.stdout).toContain('1000 Checking\t\tClosing balance\t\t\t3750.25\n');
+  expect(gl.stdout).toContain('1000\tChecking\t2026-02-01\tFebruary rent\t\t1500.00\t3500.00\n');
+  expect(gl.stdout).toContain('1000\tChecking\t\tClosing balance\t\t\t3750.25\n');
 
   const log = await ok('log', '--limit', '50');
   expect(log.stdout).toMatch(

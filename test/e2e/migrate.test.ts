@@ -374,7 +374,7 @@ describe('books demo', () => {
       expect(second.code, second.stderr).toBe(0);
       expect(second.stderr).toMatch(/reused from an earlier run: .*its 2025 migration \(finalized/);
       expect(second.stderr).not.toContain('migrate merge');
-      expect(second.stdout).toBe(first.stdout.slice(first.stdout.indexOf('Account\t')));
+      expect(second.stdout).toBe(first.stdout.slice(first.stdout.indexOf('section\t')));
       const after = await balances();
       expect(after.get('Business Visa')).toBe(before.get('Visa (old books)'));
       expect(after.get('Operating Checking')).toBe(before.get('Checking (old books)'));

@@ -11,6 +11,7 @@ import {
   answeredAmountToCents,
   centsToAmount,
   formatCents,
+  subtractCents,
 } from '../../core/money.js';
 
 /** One row of a rendered statement: a heading, an account line, or a total. */
@@ -19,12 +20,52 @@ export interface StatementRow {
   depth: number;
   kind: 'heading' | 'line' | 'total';
   values: (number | null)[];
+  /** The section it belongs to (`income`, `assets`, `operating`), for tidy records. */
+  section: string;
+  /** An account line's account. */
+  account?: { code: string; name: string };
+}
+
+export interface Period {
+  startDate: string;
+  endDate: string;
 }
 
 export interface Statement {
   title: string;
   columns: string[];
   rows: StatementRow[];
+  /**
+   * The statement as tidy records: every row the same fields, one value per period (the last
+   * period spans the report when it has a Total column). The trial balance's value is each
+   * account's balance at the period's end, debit less credit.
+   */
+  tidy: {
+    periods: Period[];
+    rows: { section: string; code: string; name: string; values: (number | null)[] }[];
+  };
+}
+
+/** The periods of a statement's columns: the report's, then its whole range for a Total. */
+function periodsOf(
+  report: { startDate: string; endDate: string; periods: Period[] },
+  total: boolean,
+) {
+  return total && report.periods.length > 1
+    ? [...report.periods, { startDate: report.startDate, endDate: report.endDate }]
+    : report.periods;
+}
+
+/** The tidy records of a statement's rows: headings left out, totals named by their label. */
+function tidyRows(rows: StatementRow[]): Statement['tidy']['rows'] {
+  return rows
+    .filter((row) => row.kind !== 'heading')
+    .map((row) => ({
+      section: row.section,
+      code: row.account?.code ?? '',
+      name: row.account?.name ?? row.label,
+      values: row.values,
+    }));
 }
 
 /** Display amounts: thousands separators, negatives in parentheses. */
@@ -88,6 +129,7 @@ const accountLabel = (code: string, name: string) => (code ? `${code} ${name}` :
 
 /** A section's account lines, indented one level. */
 function accountRows(
+  section: string,
   lines: readonly {
     accountCode: string;
     accountName: string;
@@ -101,6 +143,8 @@ function accountRows(
     depth: 1,
     kind: 'line',
     values: pick(line.amountsByPeriod, line.amount),
+    section,
+    account: { code: line.accountCode, name: line.accountName },
   }));
 }
 
@@ -113,27 +157,41 @@ export function profitAndLossStatement(report: ProfitAndLoss): Statement {
       section.lines.length === 0 &&
       ['grossProfit', 'netOperatingIncome', 'netOtherIncome', 'netIncome'].includes(section.section)
     ) {
-      rows.push({ label: title, depth: 0, kind: 'total', values: totals });
+      rows.push({
+        label: title,
+        depth: 0,
+        kind: 'total',
+        values: totals,
+        section: section.section,
+      });
       continue;
     }
-    rows.push({ label: title, depth: 0, kind: 'heading', values: [] });
-    rows.push(...accountRows(section.lines));
-    rows.push({ label: `Total ${title}`, depth: 0, kind: 'total', values: totals });
+    const key = section.section;
+    rows.push({ label: title, depth: 0, kind: 'heading', values: [], section: key });
+    rows.push(...accountRows(key, section.lines));
+    rows.push({ label: `Total ${title}`, depth: 0, kind: 'total', values: totals, section: key });
   }
-  return { title: 'Profit and Loss', columns: columnsOf(report, 'Total'), rows };
+  return {
+    title: 'Profit and Loss',
+    columns: columnsOf(report, 'Total'),
+    rows,
+    tidy: { periods: periodsOf(report, true), rows: tidyRows(rows) },
+  };
 }
 
 export function balanceSheetStatement(report: BalanceSheet): Statement {
   const rows: StatementRow[] = [];
   const lastOf = (byPeriod: number[], whole: number) => (byPeriod.length > 1 ? byPeriod : [whole]);
   for (const section of report.sections) {
-    rows.push({ label: section.label, depth: 0, kind: 'heading', values: [] });
-    rows.push(...accountRows(section.lines, lastOf));
+    const key = section.label.toLowerCase();
+    rows.push({ label: section.label, depth: 0, kind: 'heading', values: [], section: key });
+    rows.push(...accountRows(key, section.lines, lastOf));
     rows.push({
       label: `Total ${section.label}`,
       depth: 0,
       kind: 'total',
       values: lastOf(section.totalsByPeriod, section.total),
+      section: key,
     });
   }
   const [, liabilities, equity] = report.sections;
@@ -142,6 +200,7 @@ export function balanceSheetStatement(report: BalanceSheet): Statement {
       label: 'Total Liabilities and Equity',
       depth: 0,
       kind: 'total',
+      section: 'liabilitiesAndEquity',
       values: liabilities.totalsByPeriod.map((value, i) =>
         centsToAmount(
           addCents(answeredAmountToCents(value), answeredAmountToCents(equity.totalsByPeriod[i]!)),
@@ -153,19 +212,32 @@ export function balanceSheetStatement(report: BalanceSheet): Statement {
   const columns = report.periods.map((p) =>
     report.groupBy === 'total' ? `As of ${p.endDate}` : periodLabel(report.groupBy, p),
   );
-  return { title: 'Balance Sheet', columns, rows };
+  return {
+    title: 'Balance Sheet',
+    columns,
+    rows,
+    tidy: { periods: periodsOf(report, false), rows: tidyRows(rows) },
+  };
 }
 
 export function cashFlowStatement(report: CashFlow): Statement {
   const rows: StatementRow[] = [];
   for (const section of report.sections) {
-    rows.push({ label: `${section.section} Activities`, depth: 0, kind: 'heading', values: [] });
-    rows.push(...accountRows(section.lines));
+    const key = section.section.toLowerCase();
+    rows.push({
+      label: `${section.section} Activities`,
+      depth: 0,
+      kind: 'heading',
+      values: [],
+      section: key,
+    });
+    rows.push(...accountRows(key, section.lines));
     rows.push({
       label: `Net Cash from ${section.section} Activities`,
       depth: 0,
       kind: 'total',
       values: values(section.totalsByPeriod, section.total),
+      section: key,
     });
   }
   const summary = (pick: (s: CashFlow['summary']) => number) =>
@@ -174,21 +246,29 @@ export function cashFlowStatement(report: CashFlow): Statement {
     label: 'Net Cash Change',
     depth: 0,
     kind: 'total',
+    section: 'summary',
     values: summary((s) => s.netCashChange),
   });
   rows.push({
     label: 'Beginning Cash',
     depth: 0,
     kind: 'line',
+    section: 'summary',
     values: summary((s) => s.beginningCashBalance),
   });
   rows.push({
     label: 'Ending Cash',
     depth: 0,
     kind: 'total',
+    section: 'summary',
     values: summary((s) => s.endingCashBalance),
   });
-  return { title: 'Cash Flow', columns: columnsOf(report, 'Total'), rows };
+  return {
+    title: 'Cash Flow',
+    columns: columnsOf(report, 'Total'),
+    rows,
+    tidy: { periods: periodsOf(report, true), rows: tidyRows(rows) },
+  };
 }
 
 export function trialBalanceStatement(report: TrialBalance): Statement {
@@ -203,6 +283,8 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
     values: multi
       ? row.amountsByPeriod.flatMap((a) => [a.debit || null, a.credit || null])
       : [row.debit || null, row.credit || null],
+    section: 'accounts',
+    account: { code: row.accountCode, name: row.accountName },
   }));
   rows.push({
     label: 'Total',
@@ -211,8 +293,24 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
     values: multi
       ? report.totalsByPeriod.flatMap((t) => [t.debit, t.credit])
       : [report.totals.debit, report.totals.credit],
+    section: 'accounts',
   });
-  return { title: 'Trial Balance', columns, rows };
+  // Tidy: each account's balance (debit less credit) per period, and the whole range's.
+  const balance = (a: { debit: number; credit: number }) =>
+    centsToAmount(subtractCents(answeredAmountToCents(a.debit), answeredAmountToCents(a.credit)));
+  // (A balance is a position: the report's whole range ends where its last period does.)
+  const tidy = report.rows.map((row) => ({
+    section: 'accounts',
+    code: row.accountCode,
+    name: row.accountName,
+    values: multi ? row.amountsByPeriod.map(balance) : [balance(row)],
+  }));
+  return {
+    title: 'Trial Balance',
+    columns,
+    rows,
+    tidy: { periods: periodsOf(report, false), rows: tidy },
+  };
 }
 
 /** The general ledger as rows: per account its opening, its postings, and its closing. */
@@ -221,6 +319,8 @@ export function generalLedgerRows(report: GeneralLedger) {
     {
       date: '',
       account: `${account.accountCode} ${account.accountName}`,
+      accountCode: account.accountCode,
+      accountName: account.accountName,
       description: 'Opening balance',
       debit: null,
       credit: null,
@@ -229,6 +329,8 @@ export function generalLedgerRows(report: GeneralLedger) {
     ...account.entries.map((entry) => ({
       date: entry.date.slice(0, 10),
       account: `${account.accountCode} ${account.accountName}`,
+      accountCode: account.accountCode,
+      accountName: account.accountName,
       description: entry.description || entry.memo,
       debit: entry.debitAmount,
       credit: entry.creditAmount,
@@ -237,6 +339,8 @@ export function generalLedgerRows(report: GeneralLedger) {
     {
       date: '',
       account: `${account.accountCode} ${account.accountName}`,
+      accountCode: account.accountCode,
+      accountName: account.accountName,
       description: 'Closing balance',
       debit: null,
       credit: null,
@@ -245,27 +349,58 @@ export function generalLedgerRows(report: GeneralLedger) {
   ]);
 }
 
-/** Prints a statement in the output's format (JSON is the caller's: the API's own shape). */
+/** How a statement goes out as records: a row per account (`wide`) or a row per cell (`long`). */
+export type RecordLayout = 'wide' | 'long';
+
+/** A period as a column's header: `2025-01-01..2025-01-31`. */
+const periodHeader = (p: Period) => `${p.startDate}..${p.endDate}`;
+
+/**
+ * Prints a statement in the output's format (JSON is the caller's: the API's own shape). As
+ * records (CSV, TSV, or piped) it is tidy: `section,account_code,account_name` and a column per
+ * period headed by its dates, or with `long` one row per cell
+ * (`period_start,period_end,section,account_code,account_name,amount`).
+ */
 export async function printStatement(
-  output: { format: string; isTTY: boolean; color: boolean; write(text: string): void },
+  output: {
+    format: string;
+    isTTY: boolean;
+    color: boolean;
+    asRecords: boolean;
+    write(text: string): void;
+    writeRecords(records: readonly (readonly string[])[]): void;
+  },
   statement: Statement,
+  layout: RecordLayout = 'wide',
 ): Promise<void> {
   const indent = (row: StatementRow) => `${'  '.repeat(row.depth)}${row.label}`;
-  if (output.format === 'csv') {
-    const { csvField } = await import('../../core/csv.js');
-    const lines = [
-      ['Account', ...statement.columns],
-      ...statement.rows.map((row) => [indent(row), ...row.values.map(plainAmount)]),
-    ];
-    output.write(lines.map((fields) => fields.map(csvField).join(',')).join('\n') + '\n');
-    return;
-  }
-  if (!output.isTTY) {
-    const lines = [
-      ['Account', ...statement.columns],
-      ...statement.rows.map((row) => [indent(row), ...row.values.map(plainAmount)]),
-    ];
-    output.write(lines.map((fields) => fields.join('\t')).join('\n') + '\n');
+  if (output.asRecords) {
+    const { periods, rows } = statement.tidy;
+    output.writeRecords(
+      layout === 'long'
+        ? [
+            ['period_start', 'period_end', 'section', 'account_code', 'account_name', 'amount'],
+            ...rows.flatMap((row) =>
+              periods.map((p, i) => [
+                p.startDate,
+                p.endDate,
+                row.section,
+                row.code,
+                row.name,
+                plainAmount(row.values[i] ?? null),
+              ]),
+            ),
+          ]
+        : [
+            ['section', 'account_code', 'account_name', ...periods.map(periodHeader)],
+            ...rows.map((row) => [
+              row.section,
+              row.code,
+              row.name,
+              ...periods.map((_, i) => plainAmount(row.values[i] ?? null)),
+            ]),
+          ],
+    );
     return;
   }
   const { default: Table } = await import('cli-table3');

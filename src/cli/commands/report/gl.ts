@@ -29,6 +29,22 @@ export const command = defineCommand({
       ...query,
       ...(accountId && { accountId }),
     });
+    if (ctx.output.asRecords) {
+      // Tidy records: the account's code and name apart, plain amounts.
+      ctx.output.writeRecords([
+        ['account_code', 'account_name', 'date', 'description', 'debit', 'credit', 'balance'],
+        ...generalLedgerRows(report).map((r) => [
+          String(r.accountCode),
+          r.accountName,
+          r.date,
+          r.description,
+          plainAmount(r.debit),
+          plainAmount(r.credit),
+          plainAmount(r.balance),
+        ]),
+      ]);
+      return;
+    }
     const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
     await ctx.output.table(
       [

@@ -9,6 +9,7 @@ import {
   printStatement,
   profitAndLossStatement,
   trialBalanceStatement,
+  type RecordLayout,
 } from '../../render/statements.js';
 
 export type SummaryReport = 'pl' | 'bs' | 'cf' | 'tb';
@@ -36,12 +37,24 @@ export const reportOptions = {
 export const statementOptions = {
   ...reportOptions,
   by: text('--by <period>', 'week, month, quarter, year or total', { default: 'total' }),
+  layout: text(
+    '--layout <layout>',
+    'as CSV or TSV: wide (a column per period) or long (a row per cell, for pivot tables)',
+    { default: 'wide' },
+  ),
 } as const;
+
+/** `--layout`, checked before any request. */
+export function parseLayout(text: string | undefined): RecordLayout {
+  if (text === undefined || text === 'wide' || text === 'long') return text ?? 'wide';
+  throw new UsageError(`--layout must be wide or long, not "${text}"`);
+}
 
 /** The examples of a statement. */
 export const statementExamples = (name: SummaryReport) => [
   `books report ${name} --from 2026-01-01 --to 2026-03-31 --by month`,
   `books report ${name} --from last-quarter --to last-quarter --output csv > ${name}.csv`,
+  `books report ${name} --from ytd --to ytd --by month --output csv --layout long > ${name}-long.csv`,
 ];
 
 /** Flags to the report query; relative words resolve against today. */
@@ -70,9 +83,10 @@ export function parseReportQuery(flags: ReportFlags, asOf: string): ReportQuery 
 export async function runStatement(
   ctx: CommandContext,
   kind: SummaryReport,
-  flags: ReportFlags,
+  flags: ReportFlags & { layout?: string | undefined },
 ): Promise<void> {
   const query = parseReportQuery(flags, ctx.today());
+  const layout = parseLayout(flags.layout);
   const api = await ctx.api();
   const entityId = await ctx.entityId();
   const { report } =
@@ -92,5 +106,5 @@ export async function runStatement(
         : kind === 'cf'
           ? cashFlowStatement(report as never)
           : trialBalanceStatement(report as never);
-  await printStatement(ctx.output, statement);
+  await printStatement(ctx.output, statement, layout);
 }
