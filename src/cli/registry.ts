@@ -65,6 +65,7 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'rule enable': () => import('./commands/rule/enable.js'),
   'rule disable': () => import('./commands/rule/disable.js'),
   'rule delete': () => import('./commands/rule/delete.js'),
+  'rule suggest': () => import('./commands/rule/suggest.js'),
   'group list': () => import('./commands/group/list.js'),
   'group create': () => import('./commands/group/create.js'),
   'group get': () => import('./commands/group/get.js'),

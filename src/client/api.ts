@@ -93,8 +93,12 @@ export function booksApi(client: ApiClient) {
         client.listAll<TransactionRule>(`${workspace(workspaceId)}/transaction-rules`),
       upTo: (workspaceId: string, max: number) =>
         client.listUpTo<TransactionRule>(`${workspace(workspaceId)}/transaction-rules`, {}, max),
-      create: (workspaceId: string, body: CreateTransactionRuleBody) =>
-        post<{ rule: TransactionRule }>(`${workspace(workspaceId)}/transaction-rules`, body),
+      create: (workspaceId: string, body: CreateTransactionRuleBody, idempotencyKey?: string) =>
+        post<{ rule: TransactionRule }>(
+          `${workspace(workspaceId)}/transaction-rules`,
+          body,
+          idempotencyKey,
+        ),
       get: (workspaceId: string, id: string) =>
         get<{ rule: TransactionRule }>(`${workspace(workspaceId)}/transaction-rules/${enc(id)}`),
       update: (workspaceId: string, id: string, body: UpdateTransactionRuleBody) =>

@@ -290,6 +290,7 @@ describe('every leaf command, succeeding, pinned', () => {
       leaf: 'je list',
       text: ['je', 'list', '--from', '2026-01-01', '--to', '2026-02-28'],
     });
+    await pin({ leaf: 'rule suggest', text: ['rule', 'suggest', '--min-support', '2'] });
     const entries = (await answer([
       'je',
       'list',
