@@ -10,7 +10,7 @@ const MONEY_TYPES = new Set(['Cash', 'Credit Cards']);
 const precisionText = (s: { precision: number | null; heldOut: number }) =>
   s.precision === null
     ? 'n/a (none held out)'
-    : `${(s.precision * 100).toFixed(1)}% of ${s.heldOut}`;
+    : `${s.precision.toLocaleString('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })} of ${s.heldOut}`;
 
 export const command = defineCommand({
   summary:
