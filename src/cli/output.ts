@@ -126,6 +126,11 @@ export class Output {
     );
   }
 
+  /** The terminal's width in columns (80 when not told). */
+  get width(): number {
+    return (this.io.stdout as { columns?: number }).columns ?? 80;
+  }
+
   /** Whether rows go out as records (CSV or TSV) rather than as a table on a terminal. */
   get asRecords(): boolean {
     return (

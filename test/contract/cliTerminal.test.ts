@@ -34,18 +34,18 @@ describe('books output on a terminal and in a pipe', () => {
 
   const pl = ['report', 'pl', '--from', '2026-01-01', '--to', '2026-02-28', '--by', 'month'];
 
-  it('renders a statement on a terminal: a boxed table, thousands separators, negatives in parentheses', async () => {
+  it('renders a statement on a terminal: a title, compact sections, thousands separators, negatives in parentheses', async () => {
     const result = await runCli([...pl, '-e', entityId], { env, tty: true });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
-    expect(lines[0]).toBe('Profit and Loss');
-    expect(result.stdout).toMatch(/┌/);
-    expect(result.stdout).toMatch(
-      /│ Net Income\s+│\s+1,234,567\.89 │\s+\(2,500,000\.00\) │\s+\(1,265,432\.11\) │/,
+    expect(lines[0]).toBe(
+      'Main Street Bakery: Profit and Loss, 2026-01-01 to 2026-02-28, cash basis',
     );
+    expect(result.stdout).not.toMatch(/[┌│─]/);
     expect(result.stdout).toMatch(
-      /│ {3}4000 Sales\s+│\s+1,234,567\.89 │\s+0\.00 │\s+1,234,567\.89 │/,
+      /\nNet Income\s+1,234,567\.89\s+\(2,500,000\.00\)\s+\(1,265,432\.11\)\n/,
     );
+    expect(result.stdout).toMatch(/\n {2}4000 Sales\s+1,234,567\.89\s+0\.00\s+1,234,567\.89\n/);
     // No color without asking for it... and none with NO_COLOR.
     const noColor = await runCli([...pl, '-e', entityId], {
       env: { ...env, NO_COLOR: '1' },
@@ -105,7 +105,10 @@ describe('books output on a terminal and in a pipe', () => {
       ['report', 'gl', '--from', '2026-01-01', '--to', '2026-02-28'],
       /│ 1000 Checking │ 2026-01-05 │.*│ 1,234,567\.89 │/,
     ],
-    [['report', 'tb', '--from', '2026-01-01', '--to', '2026-02-28'], /Trial Balance\n┌/],
+    [
+      ['report', 'tb', '--from', '2026-01-01', '--to', '2026-02-28'],
+      /^Main Street Bakery: Trial Balance, 2026-01-01 to 2026-02-28, cash basis\n\n/,
+    ],
     [['config', 'path'], /^config\s+\//],
     [['log', '--limit', '2'], /│ At\s+│ Method │/],
   ])('%j renders for a person on a terminal', async (args, pattern) => {

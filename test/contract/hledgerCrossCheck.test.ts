@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profitAndLossStatement, terminalStatement } from '../../src/cli/render/statements.js';
 import { CLASS_OF_TYPE } from '../../src/platform/domain/accounts.js';
 import { generateLedger, toHledgerJournal } from '../helpers/generatedLedger.js';
 import { cents, postGeneratedLedger } from '../helpers/postGenerated.js';
@@ -124,5 +125,24 @@ describe.skipIf(!hledgerInstalled)('peer cross-check with hledger', () => {
     expect(
       report.sections.find((s: any) => s.section === 'netIncome').totalsByPeriod.map(cents),
     ).toEqual(net);
+  });
+  it('the monthly profit and loss at a terminal takes no more lines than `hledger is -M`', async () => {
+    const response = await server.request(
+      'GET',
+      `${base}/reports/profit-and-loss?startDate=2025-01-01&endDate=2025-06-30&groupBy=month`,
+    );
+    const ours = terminalStatement(profitAndLossStatement(response.body.report), {
+      entity: 'Generated',
+      color: false,
+      width: 200,
+    });
+    const theirs = execFileSync(
+      'hledger',
+      ['-f', journal, 'incomestatement', '-M', '-b', '2025-01-01', '-e', '2025-07-01', '--flat'],
+      { encoding: 'utf8' },
+    );
+    const count = (text: string) => text.trimEnd().split('\n').length;
+    console.log(`P&L by month at a terminal: books ${count(ours)} lines, hledger ${count(theirs)}`);
+    expect(count(ours)).toBeLessThanOrEqual(count(theirs));
   });
 });

@@ -113,6 +113,27 @@ describe('reports as CSV and TSV records', () => {
     expectGolden('cli/reports-as-records.txt', pinned.join('\n'));
   }, 120_000);
 
+  it('every statement on a terminal: a title, compact sections, names fitted to the width', async () => {
+    const pinned: string[] = [];
+    for (const report of REPORTS) {
+      for (const by of ['month', 'total']) {
+        for (const columns of [100, 60]) {
+          const args = ['report', report, ...range, '--by', by];
+          const result = await runCli(args, {
+            env: { ...home.env, NO_COLOR: '1' },
+            tty: true,
+            columns,
+            services: { clock },
+          });
+          expect(result.code, result.stderr).toBe(0);
+          expect(result.stdout).not.toMatch(/[┌│─]/);
+          pinned.push(`$ books ${args.join(' ')}   # ${columns} columns\n${result.stdout}`);
+        }
+      }
+    }
+    expectGolden('cli/reports-on-terminal.txt', pinned.join('\n'));
+  });
+
   it('neutralizes formulas and keeps numbers as they are', async () => {
     const { names, data } = check(
       await ok('report', 'pl', ...range, '--output', 'csv'),

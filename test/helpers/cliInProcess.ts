@@ -11,9 +11,19 @@ export interface InProcessResult {
 /** Runs `books` in this process with captured streams, as on a terminal (`tty`) or piped. */
 export async function runCli(
   args: string[],
-  options: { env: NodeJS.ProcessEnv; tty?: boolean; input?: string; services?: ContextServices },
+  options: {
+    env: NodeJS.ProcessEnv;
+    tty?: boolean;
+    /** The terminal's width, when `tty`. */
+    columns?: number;
+    input?: string;
+    services?: ContextServices;
+  },
 ): Promise<InProcessResult> {
-  const stdout = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
+  const stdout = Object.assign(new PassThrough(), {
+    isTTY: options.tty ?? false,
+    ...(options.columns !== undefined && { columns: options.columns }),
+  });
   const stderr = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
   const stdin = Object.assign(Readable.from(options.input === undefined ? [] : [options.input]), {
     isTTY: options.tty ?? false,

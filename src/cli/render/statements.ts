@@ -33,6 +33,8 @@ export interface Period {
 
 export interface Statement {
   title: string;
+  /** What it covers: `2025-01-01 to 2025-12-31, cash basis`. */
+  subtitle?: string;
   columns: string[];
   rows: StatementRow[];
   /**
@@ -45,6 +47,10 @@ export interface Statement {
     rows: { section: string; code: string; name: string; values: (number | null)[] }[];
   };
 }
+
+/** What a report covers, as its title says it. */
+const coverage = (report: { startDate: string; endDate: string; ledgerBasis: string }) =>
+  `${report.startDate} to ${report.endDate}, ${report.ledgerBasis} basis`;
 
 /** The periods of a statement's columns: the report's, then its whole range for a Total. */
 function periodsOf(
@@ -173,6 +179,7 @@ export function profitAndLossStatement(report: ProfitAndLoss): Statement {
   }
   return {
     title: 'Profit and Loss',
+    subtitle: coverage(report),
     columns: columnsOf(report, 'Total'),
     rows,
     tidy: { periods: periodsOf(report, true), rows: tidyRows(rows) },
@@ -214,6 +221,7 @@ export function balanceSheetStatement(report: BalanceSheet): Statement {
   );
   return {
     title: 'Balance Sheet',
+    subtitle: coverage(report),
     columns,
     rows,
     tidy: { periods: periodsOf(report, false), rows: tidyRows(rows) },
@@ -265,6 +273,7 @@ export function cashFlowStatement(report: CashFlow): Statement {
   });
   return {
     title: 'Cash Flow',
+    subtitle: coverage(report),
     columns: columnsOf(report, 'Total'),
     rows,
     tidy: { periods: periodsOf(report, true), rows: tidyRows(rows) },
@@ -307,6 +316,7 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
   }));
   return {
     title: 'Trial Balance',
+    subtitle: coverage(report),
     columns,
     rows,
     tidy: { periods: periodsOf(report, false), rows: tidy },
@@ -366,14 +376,15 @@ export async function printStatement(
     format: string;
     isTTY: boolean;
     color: boolean;
+    width: number;
     asRecords: boolean;
     write(text: string): void;
     writeRecords(records: readonly (readonly string[])[]): void;
   },
   statement: Statement,
-  layout: RecordLayout = 'wide',
+  options: { layout?: RecordLayout; entity?: string } = {},
 ): Promise<void> {
-  const indent = (row: StatementRow) => `${'  '.repeat(row.depth)}${row.label}`;
+  const layout = options.layout ?? 'wide';
   if (output.asRecords) {
     const { periods, rows } = statement.tidy;
     output.writeRecords(
@@ -403,20 +414,76 @@ export async function printStatement(
     );
     return;
   }
-  const { default: Table } = await import('cli-table3');
-  const bold = (text: string) => (output.color ? `\u001b[1m${text}\u001b[22m` : text);
-  const table = new Table({
-    head: ['', ...statement.columns],
-    colAligns: ['left', ...statement.columns.map(() => 'right' as const)],
-    style: { head: output.color ? ['cyan'] : [], border: output.color ? ['grey'] : [] },
-  });
-  for (const row of statement.rows) {
-    const label = row.kind === 'line' ? indent(row) : bold(indent(row));
-    const cells = statement.columns.map((_, i) => {
-      const text = displayAmount(row.values[i] ?? null);
-      return row.kind === 'total' ? bold(text) : text;
-    });
-    table.push([label, ...cells]);
-  }
-  output.write(`${bold(statement.title)}\n${table.toString()}\n`);
+  output.write(
+    terminalStatement(statement, { ...options, color: output.color, width: output.width }),
+  );
+}
+
+/** The narrowest an account's name is cut to at a terminal. */
+const MIN_LABEL = 28;
+
+/** Totals computed from other sections, shown only when one of those sections is. */
+const DERIVED_FROM: Record<string, string[]> = {
+  grossProfit: ['cogs'],
+  netOperatingIncome: ['otherIncome', 'otherExpenses'],
+  netOtherIncome: ['otherIncome', 'otherExpenses'],
+};
+
+/**
+ * A statement as an accountant reads it at a terminal, like hledger's `is -M`: a title (entity,
+ * report, period, basis), then compact sections with no rules, each headed by its name and
+ * total with its accounts indented under it, then the derived totals (gross profit, net income),
+ * negatives in parentheses; sections without accounts are left out. Account
+ * names are cut (…) to fit the terminal's width.
+ */
+export function terminalStatement(
+  statement: Statement,
+  options: { entity?: string | undefined; color: boolean; width: number },
+): string {
+  const withLines = new Set(statement.rows.filter((r) => r.kind === 'line').map((r) => r.section));
+  const headed = new Set(statement.rows.filter((r) => r.kind === 'heading').map((r) => r.section));
+  // A section's heading carries its total, as a parent account does in hledger's tree: one
+  // line per section fewer than a separate "Total" row.
+  const totalOf = new Map(
+    statement.rows
+      .filter((row) => row.kind === 'total' && headed.has(row.section))
+      .map((row) => [row.section, row.values]),
+  );
+  const rows = statement.rows
+    .filter((row) => {
+      if (headed.has(row.section)) return withLines.has(row.section) && row.kind !== 'total';
+      const from = DERIVED_FROM[row.section];
+      return from === undefined || from.some((section) => withLines.has(section));
+    })
+    .map((row) =>
+      row.kind === 'heading' ? { ...row, values: totalOf.get(row.section) ?? [] } : row,
+    );
+  const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
+  const cells = rows.map((row) =>
+    statement.columns.map((_, i) => displayAmount(row.values[i] ?? null)),
+  );
+  const widths = statement.columns.map((header, i) =>
+    Math.max(header.length, ...cells.map((c) => (c[i] ?? '').length)),
+  );
+  const numbers = widths.reduce((sum, w) => sum + w + 2, 0);
+  const labels = rows.map((row) => `${'  '.repeat(row.depth)}${row.label}`);
+  // Names are cut to fit the terminal, but never below MIN_LABEL: past that, a wide report
+  // overflows (as hledger's does) rather than losing what its rows are.
+  const longest = Math.max(...labels.map((l) => l.length), 0);
+  const labelWidth = Math.min(longest, Math.max(MIN_LABEL, options.width - numbers));
+  const fit = (text: string) =>
+    text.length <= labelWidth ? text.padEnd(labelWidth) : `${text.slice(0, labelWidth - 1)}…`;
+  const line = (label: string, values: string[]) =>
+    `${fit(label)}${values.map((v, i) => `  ${v.padStart(widths[i]!)}`).join('')}`.trimEnd();
+  const title = [options.entity, statement.title].filter(Boolean).join(': ');
+  const out = [
+    bold(statement.subtitle ? `${title}, ${statement.subtitle}` : title),
+    '',
+    line('', statement.columns),
+    ...rows.map((row, r) => {
+      const text = line(labels[r]!, cells[r]!);
+      return row.kind === 'line' ? text : bold(text);
+    }),
+  ];
+  return `${out.join('\n')}\n`;
 }

@@ -88,7 +88,8 @@ export async function runStatement(
   const query = parseReportQuery(flags, ctx.today());
   const layout = parseLayout(flags.layout);
   const api = await ctx.api();
-  const entityId = await ctx.entityId();
+  const { entity } = await ctx.chosenEntity();
+  const entityId = entity.id;
   const { report } =
     kind === 'pl'
       ? await api.reports.profitAndLoss(entityId, query)
@@ -106,5 +107,5 @@ export async function runStatement(
         : kind === 'cf'
           ? cashFlowStatement(report as never)
           : trialBalanceStatement(report as never);
-  await printStatement(ctx.output, statement, layout);
+  await printStatement(ctx.output, statement, { layout, entity: entity.name });
 }
