@@ -37,7 +37,13 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
     tuning: { cacheMb: 8, mmapMb: 0 },
   });
   const transport: Transport = {
-    send: async (request) => platform.dispatch(request),
+    async send(request) {
+      const response = platform.dispatch(request);
+      if (response.stream === undefined || request.stream) return response;
+      let body = '';
+      for await (const chunk of response.stream) body += chunk;
+      return { ...response, body, stream: undefined };
+    },
     close: () => platform.close(),
   };
   return { transport, token, databaseFile: platformDatabase };

@@ -114,15 +114,58 @@ export class Output {
   }
 
   /**
+   * A list written page by page as it arrives (one of any length, `je list --all` on a million
+   * entries): JSON and records go out as each page comes, holding one page; a table on a terminal
+   * is drawn once its rows are in (it is cut at 30 unless asked otherwise).
+   */
+  async listPages<T>(columns: Column<T>[], pages: AsyncIterable<ListPage<T>>): Promise<void> {
+    let shown = 0;
+    let total = 0;
+    if (this.format === 'json') {
+      for await (const page of pages) {
+        for (const item of page.items) {
+          const text = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+          this.write(`${shown++ === 0 ? '[\n' : ',\n'}  ${text}`);
+        }
+        total = page.total;
+      }
+      this.write(shown === 0 ? '[]\n' : '\n]\n');
+    } else if (this.asRecords) {
+      this.writeRecords([columns.map((c) => c.header)]);
+      for await (const page of pages) {
+        if (page.items.length > 0) {
+          this.writeRecords(page.items.map((row) => columns.map((c) => c.value(row))));
+        }
+        shown += page.items.length;
+        total = page.total;
+      }
+    } else {
+      const items: T[] = [];
+      for await (const page of pages) {
+        items.push(...page.items);
+        total = page.total;
+      }
+      await this.table(columns, items);
+      shown = items.length;
+    }
+    if (shown < total) this.note(`books: showing ${shown} of ${total}; use --all for every one`);
+  }
+
+  /**
    * Records for a spreadsheet or a script: CSV, or TSV (`--output tsv`, or any table piped), a
    * header line first; text cells that a spreadsheet would run as formulas are neutralized.
    */
   writeRecords(records: readonly (readonly string[])[]): void {
+    this.io.stdout.write(this.recordsText(records));
+  }
+
+  /** Records as `writeRecords` writes them, for a command that writes them as they come. */
+  recordsText(records: readonly (readonly string[])[]): string {
     const [field, separator] = this.format === 'csv' ? [csvField, ','] : [tsvField, '\t'];
-    this.io.stdout.write(
+    return (
       records
         .map((cells) => cells.map((c) => field(spreadsheetText(c))).join(separator))
-        .join('\n') + '\n',
+        .join('\n') + '\n'
     );
   }
 

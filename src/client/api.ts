@@ -1,3 +1,4 @@
+import { readGeneralLedger } from './generalLedgerStream.js';
 import type {
   Account,
   AccountingMigration,
@@ -160,6 +161,12 @@ export function booksApi(client: ApiClient) {
         query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
         max: number,
       ) => client.listUpTo<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
+      /** Page by page, for a command that writes entries as they come. */
+      pages: (
+        entityId: string,
+        query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
+        max: number,
+      ) => client.pages<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
       create: (entityId: string, body: CreateJournalEntryBody) =>
         post<{ journalEntry: JournalEntry }>(`${entity(entityId)}/journal-entries`, body),
       bulkCreate: (
@@ -217,6 +224,11 @@ export function booksApi(client: ApiClient) {
         get<{ report: TrialBalance }>(`${entity(entityId)}/reports/trial-balance`, query),
       generalLedger: (entityId: string, query: GeneralLedgerQuery) =>
         get<{ report: GeneralLedger }>(`${entity(entityId)}/reports/general-ledger`, query),
+      /** The general ledger of any size as it arrives: account heads, entries, closings. */
+      generalLedgerEvents: async (entityId: string, query: GeneralLedgerQuery) =>
+        readGeneralLedger(
+          await client.stream(`${entity(entityId)}/reports/general-ledger`, query as Query),
+        ),
     },
     sandbox: {
       createOrganization: (name: string) =>

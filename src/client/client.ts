@@ -76,6 +76,43 @@ export class ApiClient {
     return (response.body === '' ? undefined : JSON.parse(response.body)) as T;
   }
 
+  /**
+   * A GET whose success comes as it arrives (the general ledger of any size): its body's pieces.
+   * Failures are read whole and thrown (and retried) as `request`'s are.
+   */
+  async stream(
+    path: string,
+    query: RequestOptions['query'] = {},
+  ): Promise<AsyncIterable<string | Uint8Array>> {
+    const response = await this.send('GET', path, { query }, true);
+    const { stream, body } = response;
+    return (
+      stream ??
+      (async function* () {
+        yield body;
+      })()
+    );
+  }
+
+  /**
+   * A list page by page, as `limit`/`offset` pagination gives it, up to `max` items: each page's
+   * items with the list's total, for a command to write as they come.
+   */
+  async *pages<T>(
+    path: string,
+    query: RequestOptions['query'] = {},
+    max = Number.POSITIVE_INFINITY,
+  ): AsyncGenerator<ListPage<T>> {
+    for (let offset = 0; offset < max;) {
+      const limit = Math.min(100, max - offset);
+      const page = await this.request<List<T>>('GET', path, { query: { ...query, limit, offset } });
+      const total = Math.max(page.pagination.total, offset + page.data.length);
+      yield { items: page.data, total };
+      offset += page.data.length;
+      if (page.data.length === 0 || offset >= total) break;
+    }
+  }
+
   /** Follows `limit`/`offset` pagination to the end (or `max` items). */
   async listAll<T>(
     path: string,
@@ -93,13 +130,9 @@ export class ApiClient {
   ): Promise<ListPage<T>> {
     const items: T[] = [];
     let total = 0;
-    for (let offset = 0; items.length < max;) {
-      const limit = Math.min(100, max - items.length);
-      const page = await this.request<List<T>>('GET', path, { query: { ...query, limit, offset } });
-      items.push(...page.data);
-      total = page.pagination.total;
-      offset += page.data.length;
-      if (page.data.length === 0 || offset >= total) break;
+    for await (const page of this.pages<T>(path, query, max)) {
+      items.push(...page.items);
+      total = page.total;
     }
     return { items, total: Math.max(total, items.length) };
   }
@@ -112,6 +145,7 @@ export class ApiClient {
     method: string,
     path: string,
     options: RequestOptions,
+    stream = false,
   ): Promise<TransportResponse> {
     const idempotencyKey = MUTATING.has(method) ? (options.idempotencyKey ?? randomUUID()) : null;
     const headers: Record<string, string> = {
@@ -130,7 +164,13 @@ export class ApiClient {
       let response: TransportResponse | undefined;
       let failure: unknown;
       try {
-        response = await this.options.transport.send({ method, path: fullPath, headers, body });
+        response = await this.options.transport.send({
+          method,
+          path: fullPath,
+          headers,
+          body,
+          ...(stream && { stream }),
+        });
       } catch (error) {
         failure = error;
       }

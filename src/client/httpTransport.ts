@@ -25,6 +25,9 @@ export function httpTransport(
       for (const [name, value] of Object.entries(response.headers)) {
         headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       }
+      if (request.stream && response.statusCode < 300) {
+        return { status: response.statusCode, headers, body: '', stream: response.body };
+      }
       return { status: response.statusCode, headers, body: await response.body.text() };
     },
     close: () => pool.close(),

@@ -12,3 +12,4 @@ export type { Transport, TransportRequest, TransportResponse } from './transport
 export { signingKey, verifyDelivery, WebhookRejection, type VerifiedDelivery } from './webhooks.js';
 export { resolveReference, type Named, type Referable, type Resolution } from './references.js';
 export type { ListPage } from './client.js';
+export type { GeneralLedgerAccountHead, GeneralLedgerEvent } from './generalLedgerStream.js';

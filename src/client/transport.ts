@@ -5,12 +5,17 @@ export interface TransportRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Hand a success's body over as it arrives (`stream`) instead of as text. */
+  stream?: boolean;
 }
 
 export interface TransportResponse {
   status: number;
   headers: Record<string, string | undefined>;
+  /** The body's text; empty when it comes as `stream`. */
   body: string;
+  /** A success's body as it arrives, when the request asked for it. */
+  stream?: AsyncIterable<string | Uint8Array>;
 }
 
 /**

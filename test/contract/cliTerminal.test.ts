@@ -103,7 +103,7 @@ describe('books output on a terminal and in a pipe', () => {
     [['sandbox', 'entity', 'get'], /^id\s+[0-9a-f-]{36}\nname\s+Main Street Bakery/],
     [
       ['report', 'gl', '--from', '2026-01-01', '--to', '2026-02-28'],
-      /│ 1000 Checking │ 2026-01-05 │.*│ 1,234,567\.89 │/,
+      /\n1000 Checking\n {2}\s+Opening balance\s+0\.00\n {2}2026-01-05 .*1,234,567\.89\s+1,234,567\.89\n/,
     ],
     [
       ['report', 'tb', '--from', '2026-01-01', '--to', '2026-02-28'],

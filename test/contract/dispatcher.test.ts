@@ -263,13 +263,17 @@ describe('the embedded dispatcher answers as `books serve` does', () => {
       body: response.body,
     };
   };
-  const viaDispatcher: Send = async (exchange) =>
-    embedded.dispatch({
+  const viaDispatcher: Send = async (exchange) => {
+    const { stream, ...response } = embedded.dispatch({
       method: exchange.method,
       path: exchange.path,
       headers: headersOf(exchange),
       ...(exchange.body !== undefined && { body: exchange.body }),
     });
+    // The general ledger is written piece by piece; its text is the pieces together.
+    if (stream) for await (const piece of stream) response.body += piece;
+    return response;
+  };
 
   it('on a day of bookkeeping, and on every way a request can be wrong', async () => {
     const expected = await run(viaFastify, bookkeepingScript);

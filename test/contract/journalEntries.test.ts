@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JournalEntrySchema } from '../../src/api/index.js';
+import { openEmbeddedPlatform } from '../../src/platform/embedded.js';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
 import {
   createOrganization,
@@ -520,6 +521,56 @@ describe('journal entries', () => {
       expect(page.body.data.map((e: any) => e.memo)).toEqual(['d', 'c']);
       expect(page.body.pagination).toEqual({ limit: 2, offset: 1, total: 4 });
       expect(february.body.data[0].lines).toHaveLength(2);
+    });
+
+    it('pages read on from where the last ended only while nothing changed, in this process or another', async () => {
+      for (let day = 1; day <= 25; day += 1) {
+        const date = `2026-01-${String(day).padStart(2, '0')}`;
+        await books.post(books.entry(date, cash.id, sales.id, 1, { memo: `a${day}` }));
+        await books.post(books.entry(date, cash.id, sales.id, 1, { memo: `b${day}` }));
+      }
+      const memos = async (limit: number, offset: number) => {
+        const page = await server.request('GET', `${entries}?limit=${limit}&offset=${offset}`);
+        return { memos: page.body.data.map((e: any) => e.memo), total: page.body.pagination.total };
+      };
+      const pages = async () => {
+        const read: string[] = [];
+        for (let offset = 0; offset < 60; offset += 20) read.push(...(await memos(20, offset)).memos);
+        return read;
+      };
+      const whole = (await memos(100, 0)).memos;
+      expect(whole).toHaveLength(50);
+      expect(await pages()).toEqual(whole);
+      // A write between pages: offsets mean the list as it is now.
+      await memos(20, 0);
+      await books.post(books.entry('2026-01-30', cash.id, sales.id, 1, { memo: 'late' }));
+      expect((await memos(20, 20)).memos).toEqual((await memos(100, 0)).memos.slice(20, 40));
+      expect((await memos(20, 20)).total).toBe(51);
+      // A write by another process on the same file (the embedded CLI beside `books serve`).
+      await memos(20, 0);
+      const other = openEmbeddedPlatform({
+        database: server.databaseFile,
+        orgToken: server.orgToken,
+        rateLimitPerSecond: 0,
+      });
+      try {
+        const response = other.dispatch({
+          method: 'POST',
+          path: entries,
+          headers: {
+            authorization: `Bearer ${server.orgToken}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(books.entry('2026-01-31', cash.id, sales.id, 1, { memo: 'other' })),
+        });
+        expect(response.status).toBe(201);
+      } finally {
+        await other.close();
+      }
+      const now = (await memos(100, 0)).memos;
+      expect(now[0]).toBe('other');
+      expect((await memos(20, 20)).memos).toEqual(now.slice(20, 40));
+      expect((await memos(20, 20)).total).toBe(52);
     });
 
     it.each([

@@ -131,6 +131,17 @@ describe('reports as CSV and TSV records', () => {
         }
       }
     }
+    for (const columns of [100, 60]) {
+      const args = ['report', 'gl', ...range];
+      const result = await runCli(args, {
+        env: { ...home.env, NO_COLOR: '1' },
+        tty: true,
+        columns,
+        services: { clock },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      pinned.push(`$ books ${args.join(' ')}   # ${columns} columns\n${result.stdout}`);
+    }
     expectGolden('cli/reports-on-terminal.txt', pinned.join('\n'));
   });
 

@@ -1,7 +1,6 @@
 import type {
   BalanceSheet,
   CashFlow,
-  GeneralLedger,
   ProfitAndLoss,
   TrialBalance,
 } from '../../api/index.js';
@@ -321,42 +320,6 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
     rows,
     tidy: { periods: periodsOf(report, false), rows: tidy },
   };
-}
-
-/** The general ledger as rows: per account its opening, its postings, and its closing. */
-export function generalLedgerRows(report: GeneralLedger) {
-  return report.accounts.flatMap((account) => [
-    {
-      date: '',
-      account: `${account.accountCode} ${account.accountName}`,
-      accountCode: account.accountCode,
-      accountName: account.accountName,
-      description: 'Opening balance',
-      debit: null,
-      credit: null,
-      balance: account.openingBalance,
-    },
-    ...account.entries.map((entry) => ({
-      date: entry.date.slice(0, 10),
-      account: `${account.accountCode} ${account.accountName}`,
-      accountCode: account.accountCode,
-      accountName: account.accountName,
-      description: entry.description || entry.memo,
-      debit: entry.debitAmount,
-      credit: entry.creditAmount,
-      balance: entry.balance,
-    })),
-    {
-      date: '',
-      account: `${account.accountCode} ${account.accountName}`,
-      accountCode: account.accountCode,
-      accountName: account.accountName,
-      description: 'Closing balance',
-      debit: null,
-      credit: null,
-      balance: account.closingBalance,
-    },
-  ]);
 }
 
 /** How a statement goes out as records: a row per account (`wide`) or a row per cell (`long`). */

@@ -2,6 +2,7 @@ import type {
   BalanceSheet,
   CashFlow,
   GeneralLedger,
+  GeneralLedgerEntry,
   GeneralLedgerQuery,
   LedgerBasis,
   ProfitAndLoss,
@@ -9,17 +10,39 @@ import type {
   TrialBalance,
 } from '../../api/index.js';
 import { startOfDayIso } from '../../core/calendar.js';
+import { ZERO_CENTS } from '../../core/money.js';
 import { periodsBetween, TooManyPeriodsError } from '../../core/periods.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { balanceSheet } from '../domain/reports/balanceSheet.js';
 import { cashFlow } from '../domain/reports/cashFlow.js';
-import { generalLedger } from '../domain/reports/generalLedger.js';
+import {
+  generalLedger,
+  ledgerAccount,
+  type LedgerAccountHead,
+} from '../domain/reports/generalLedger.js';
 import type { ReportAccount, ReportInput, ReportSpec } from '../domain/reports/ledgerData.js';
 import { profitAndLoss } from '../domain/reports/profitAndLoss.js';
 import { trialBalance } from '../domain/reports/trialBalance.js';
 import type { Store } from '../store/index.js';
 import { BASIS_CODE } from '../store/postings.js';
 import type { EntityScope, EntityService } from './entities.js';
+
+/** The general ledger as it is written, account by account: parts in the report's order. */
+export type GeneralLedgerPart =
+  | { kind: 'account'; head: LedgerAccountHead }
+  | { kind: 'entries'; entries: GeneralLedgerEntry[] }
+  | { kind: 'closing'; closingBalance: number };
+
+/** What a general ledger covers: its entity, range and basis. */
+export interface GeneralLedgerSpec {
+  entityId: string;
+  startDate: string;
+  endDate: string;
+  ledgerBasis: LedgerBasis;
+}
+
+/** How many postings the streamed general ledger reads at once, between turns of others. */
+const LEDGER_CHUNK = 2000;
 
 /** The five reports of an entity: reads from the store, computation in pure functions. */
 export class ReportService {
@@ -44,11 +67,84 @@ export class ReportService {
     return trialBalance(...this.summaryInput(organizationId, entityId, query, 'periods'));
   }
 
+  /** The general ledger whole (tests and small ranges; the route streams it instead). */
   generalLedger(
     organizationId: string,
     entityId: string,
     query: GeneralLedgerQuery,
   ): GeneralLedger {
+    const { spec, accounts, scope, basis, timestampOf } = this.ledgerScope(
+      organizationId,
+      entityId,
+      query,
+    );
+    return generalLedger(spec, {
+      accounts,
+      opening: this.store.reports.openingNet(scope.entitySeq, basis, query.startDate),
+      postings: this.store.reports.ledgerPostings(
+        scope.entitySeq,
+        basis,
+        query.startDate,
+        query.endDate,
+        query.accountId === undefined ? undefined : accounts[0]!.seq,
+      ),
+      timestampOf,
+      listEvery: query.accountId !== undefined,
+    });
+  }
+
+  /**
+   * The general ledger of any size, as it is written: the request is checked at once (so that a
+   * bad one is a 4xx before anything is sent), then `parts` reads each account's postings in
+   * chunks of LEDGER_CHUNK, giving the event loop a turn between chunks, so that other requests
+   * are answered meanwhile and memory holds one chunk, never the report. No read is held open
+   * between chunks: a posting written while the ledger streams is in it when its account has not
+   * been written yet; each account's running and closing balances are those of its entries shown.
+   */
+  generalLedgerStream(
+    organizationId: string,
+    entityId: string,
+    query: GeneralLedgerQuery,
+  ): { spec: GeneralLedgerSpec; parts: AsyncGenerator<GeneralLedgerPart> } {
+    const { spec, accounts, scope, basis, timestampOf } = this.ledgerScope(
+      organizationId,
+      entityId,
+      query,
+    );
+    const reports = this.store.reports;
+    const listEvery = query.accountId !== undefined;
+    async function* parts(): AsyncGenerator<GeneralLedgerPart> {
+      const opening = reports.openingNet(scope.entitySeq, basis, query.startDate);
+      const active = reports.activeAccounts(scope.entitySeq, basis, query.startDate, query.endDate);
+      for (const account of accounts) {
+        const openingNet = opening.get(account.seq) ?? ZERO_CENTS;
+        if (!listEvery && !active.has(account.seq) && openingNet === ZERO_CENTS) continue;
+        const ledger = ledgerAccount(account, openingNet, timestampOf);
+        yield { kind: 'account', head: ledger.head };
+        let after = { day: query.startDate, id: 0 };
+        for (;;) {
+          const chunk = reports.ledgerChunk(
+            scope.entitySeq,
+            basis,
+            account.seq,
+            after,
+            query.endDate,
+            LEDGER_CHUNK,
+          );
+          if (chunk.length > 0) yield { kind: 'entries', entries: chunk.map(ledger.entry) };
+          await new Promise((resolve) => setImmediate(resolve));
+          if (chunk.length < LEDGER_CHUNK) break;
+          const last = chunk[chunk.length - 1]!;
+          after = { day: last.day, id: last.id };
+        }
+        yield { kind: 'closing', closingBalance: ledger.closingBalance() };
+      }
+    }
+    return { spec, parts: parts() };
+  }
+
+  /** What both forms of the general ledger check and read first. */
+  private ledgerScope(organizationId: string, entityId: string, query: GeneralLedgerQuery) {
     if (query.groupBy !== undefined) throw invalid('groupBy is not accepted by the general ledger');
     const scope = this.entities.scope(organizationId, entityId);
     const ledgerBasis = this.basis(scope, query.ledgerBasis);
@@ -58,30 +154,16 @@ export class ReportService {
       accounts = accounts.filter((a) => a.id === query.accountId);
       if (accounts.length === 0) throw notFound('account');
     }
-    const basis = BASIS_CODE[ledgerBasis];
     const timezone = scope.workspace.timezone;
-    return generalLedger(
-      { entityId, startDate: query.startDate, endDate: query.endDate, ledgerBasis },
-      {
-        accounts,
-        opening: this.store.reports.openingNet(scope.entitySeq, basis, query.startDate),
-        postings: this.store.reports.ledgerPostings(
-          scope.entitySeq,
-          basis,
-          query.startDate,
-          query.endDate,
-          query.accountId === undefined ? undefined : accounts[0]!.seq,
-        ),
-        timestampOf: (day) => startOfDayIso(day, timezone),
-        listEvery: query.accountId !== undefined,
-      },
-    );
+    return {
+      spec: { entityId, startDate: query.startDate, endDate: query.endDate, ledgerBasis },
+      accounts,
+      scope,
+      basis: BASIS_CODE[ledgerBasis],
+      timestampOf: (day: string) => startOfDayIso(day, timezone),
+    };
   }
 
-  /**
-   * `grain`: the balance sheet reads sums by day (its retained earnings split at fiscal-year
-   * starts); the other reports need only each period's movements.
-   */
   private summaryInput(
     organizationId: string,
     entityId: string,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/index.js';
@@ -9,7 +10,7 @@ import {
   installErrorHandling,
 } from './errors.js';
 import { installPipeline, RequestPipeline } from './pipeline.js';
-import { BODY_LIMIT_BYTES, type RouteDefinition } from './routeTable.js';
+import { BODY_LIMIT_BYTES, StreamedJson, type RouteDefinition } from './routeTable.js';
 import { platformRoutes } from './routes/index.js';
 import {
   presentedSerializerCompiler,
@@ -98,6 +99,13 @@ function mount(app: FastifyInstance, route: RouteDefinition): void {
         query: request.query,
         body: request.body,
       } as Parameters<RouteDefinition['handle']>[0]);
+      if (body instanceof StreamedJson) {
+        reply
+          .code(route.successStatus)
+          .type('application/json; charset=utf-8')
+          .send(Readable.from(body.chunks));
+        return;
+      }
       reply.code(route.successStatus).send(body);
     },
   });

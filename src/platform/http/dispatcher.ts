@@ -3,7 +3,7 @@ import type { Fault } from '../../api/index.js';
 import { parse as parseQuery } from 'node:querystring';
 import { errorAnswer, errorBody, formatValidationErrors, HttpError } from './errors.js';
 import { faultBody, type RequestPipeline } from './pipeline.js';
-import { BODY_LIMIT_BYTES, type RouteDefinition } from './routeTable.js';
+import { BODY_LIMIT_BYTES, StreamedJson, type RouteDefinition } from './routeTable.js';
 import { compileSerializer, compileValidator, type RequestPart } from './validation.js';
 
 /** A request as the embedded CLI makes it: a path with its query string, headers, JSON text. */
@@ -18,6 +18,8 @@ export interface DispatchResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A success written piece by piece (then `body` is empty): the general ledger. */
+  stream?: AsyncIterable<string>;
 }
 
 /** Path parameters longer than any id are not looked up (as the router of `books serve`). */
@@ -133,6 +135,10 @@ export class Dispatcher {
           query: parts.querystring as never,
           body: parts.body as never,
         });
+        if (result instanceof StreamedJson) {
+          headers['content-type'] = JSON_TYPE;
+          return { status: route.successStatus, headers, body: '', stream: result.chunks };
+        }
         const response: DispatchResponse = {
           status: route.successStatus,
           headers,

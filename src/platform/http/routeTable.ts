@@ -3,6 +3,14 @@ import type { Static, TSchema } from '@sinclair/typebox';
 /** The largest request body taken (the spec's 5 MB); a larger one is a 413. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
+/**
+ * A success answered as JSON text written piece by piece (the general ledger of any size), not
+ * built whole: the route's schema documents its shape but does not project it.
+ */
+export class StreamedJson {
+  constructor(readonly chunks: AsyncIterable<string>) {}
+}
+
 /** Who may call a route: an organization token, the admin token, or anyone. */
 export type RouteAuth = 'organization' | 'admin' | 'none';
 

@@ -318,4 +318,11 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX webhook_attempts_by_endpoint ON webhook_attempts(endpoint_id, seq);
     `,
   },
+  {
+    version: 7,
+    name: 'postings by account, for the general ledger written account by account',
+    sql: `
+      CREATE INDEX postings_by_account ON postings(entity_seq, basis, account_seq, day);
+    `,
+  },
 ];

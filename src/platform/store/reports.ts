@@ -14,6 +14,7 @@ interface DailyRow {
 }
 
 interface LedgerRow {
+  id: number;
   account_seq: number;
   day: string;
   debit_cents: Cents;
@@ -44,6 +45,8 @@ export class ReportStore {
   private readonly openingStatement;
   private readonly ledgerStatement;
   private readonly accountLedgerStatement;
+  private readonly ledgerChunkStatement;
+  private readonly activeAccountsStatement;
   /** The per-period reads, by how they make spans (one per count of periods up to 16, and one more). */
   private readonly spanStatements = new Map<string, Statement<(number | string)[], DailyRow>>();
 
@@ -59,21 +62,37 @@ export class ReportStore {
       `SELECT account_seq, SUM(debit_cents - credit_cents) AS net FROM daily_balances
        WHERE entity_seq = ? AND basis = ? AND day < ? GROUP BY account_seq`,
     );
-    const ledger = (accountFilter: string) => `
-      SELECT p.account_seq, p.day, p.debit_cents, p.credit_cents, p.description, p.counterparty_name,
-             p.source_type,
+    const ledger = (where: string) => `
+      SELECT p.id, p.account_seq, p.day, p.debit_cents, p.credit_cents, p.description,
+             p.counterparty_name, p.source_type,
              COALESCE(je.id, ob.id, bt.id, '') AS source_id,
              COALESCE(je.memo, '') AS memo
       FROM postings p
       LEFT JOIN journal_entries je ON p.source_kind = 0 AND je.seq = p.source_seq
       LEFT JOIN opening_balances ob ON p.source_kind = 2 AND ob.seq = p.source_seq
       LEFT JOIN bank_transactions bt ON p.source_kind = 1 AND bt.seq = p.source_seq
-      WHERE p.entity_seq = ? AND p.basis = ? AND p.day >= ? AND p.day <= ? ${accountFilter}
+      WHERE ${where}
       ORDER BY p.day, p.id`;
-    this.ledgerStatement = db.prepare<[number, number, string, string], LedgerRow>(ledger(''));
+    const range = 'p.entity_seq = ? AND p.basis = ? AND p.day >= ? AND p.day <= ?';
+    this.ledgerStatement = db.prepare<[number, number, string, string], LedgerRow>(ledger(range));
     this.accountLedgerStatement = db.prepare<[number, number, string, string, number], LedgerRow>(
-      ledger('AND p.account_seq = ?'),
+      ledger(`${range} AND p.account_seq = ?`),
     );
+    this.ledgerChunkStatement = db.prepare<
+      [number, number, number, string, number, string, number],
+      LedgerRow
+    >(
+      `${ledger(
+        `p.entity_seq = ? AND p.basis = ? AND p.account_seq = ? AND (p.day, p.id) > (?, ?)
+         AND p.day <= ?`,
+      )} LIMIT ?`,
+    );
+    this.activeAccountsStatement = db
+      .prepare<[number, number, string, string], number>(
+        `SELECT DISTINCT account_seq FROM daily_balances
+         WHERE entity_seq = ? AND basis = ? AND day >= ? AND day <= ? AND postings > 0`,
+      )
+      .pluck();
   }
 
   /** Every account's daily sums up to and including a day. */
@@ -142,16 +161,48 @@ export class ReportStore {
       accountSeq === undefined
         ? this.ledgerStatement.all(entitySeq, basis, startDate, endDate)
         : this.accountLedgerStatement.all(entitySeq, basis, startDate, endDate, accountSeq);
-    return rows.map((row) => ({
-      accountSeq: row.account_seq,
-      day: row.day,
-      debitCents: row.debit_cents,
-      creditCents: row.credit_cents,
-      description: row.description,
-      memo: row.memo,
-      counterpartyName: row.counterparty_name,
-      sourceId: row.source_id,
-      sourceType: row.source_type as SourceType,
-    }));
+    return rows.map(ledgerPostingOf);
   }
+
+  /** The accounts with postings in a range. */
+  activeAccounts(
+    entitySeq: number,
+    basis: number,
+    startDate: string,
+    endDate: string,
+  ): Set<number> {
+    return new Set(this.activeAccountsStatement.all(entitySeq, basis, startDate, endDate));
+  }
+
+  /**
+   * Up to `limit` postings of one account through `endDate`, by date and then creation, after
+   * the posting `after` (a day and a posting id; the range's first day and 0 to begin): the
+   * general ledger reads an account in such chunks, holding no statement open between them.
+   */
+  ledgerChunk(
+    entitySeq: number,
+    basis: number,
+    accountSeq: number,
+    after: { day: string; id: number },
+    endDate: string,
+    limit: number,
+  ): (LedgerPosting & { id: number })[] {
+    return this.ledgerChunkStatement
+      .all(entitySeq, basis, accountSeq, after.day, after.id, endDate, limit)
+      .map((row) => ({ ...ledgerPostingOf(row), id: row.id }));
+  }
+}
+
+function ledgerPostingOf(row: LedgerRow): LedgerPosting {
+  return {
+    accountSeq: row.account_seq,
+    day: row.day,
+    debitCents: row.debit_cents,
+    creditCents: row.credit_cents,
+    description: row.description,
+    memo: row.memo,
+    counterpartyName: row.counterparty_name,
+    sourceId: row.source_id,
+    sourceType: row.source_type as SourceType,
+  };
 }

@@ -29,9 +29,9 @@ export const command = defineCommand({
     };
     const limit = ctx.output.listLimit(flags);
     const entityId = await ctx.entityId();
-    const page = await (await ctx.api()).journalEntries.upTo(entityId, query, limit);
+    const pages = (await ctx.api()).journalEntries.pages(entityId, query, limit);
     const amount = ctx.output.format === 'table' && ctx.output.isTTY ? displayAmount : plainAmount;
-    await ctx.output.list(
+    await ctx.output.listPages(
       [
         { header: 'Date', value: (e) => e.dateOnly },
         { header: 'Memo', value: (e) => e.memo ?? '' },
@@ -40,7 +40,7 @@ export const command = defineCommand({
         { header: 'Source', value: (e) => e.sourceType },
         { header: 'ID', value: (e) => e.id },
       ],
-      page,
+      pages,
     );
   },
 });

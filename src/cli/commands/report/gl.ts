@@ -1,7 +1,13 @@
 import type { GeneralLedgerQuery } from '../../../api/index.js';
 import { defineCommand, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
-import { displayAmount, generalLedgerRows, plainAmount } from '../../render/statements.js';
+import type { GeneralLedgerEvent } from '../../../client/index.js';
+import {
+  GENERAL_LEDGER_FIELDS,
+  generalLedgerRecord,
+  generalLedgerRows,
+  terminalGeneralLedger,
+} from '../../render/generalLedger.js';
 import { parseReportQuery, reportOptions, type ReportFlags } from './shared.js';
 
 export function parse(
@@ -23,40 +29,78 @@ export const command = defineCommand({
   async run(ctx, flags) {
     const { account, ...query } = parse(flags, ctx.today());
     const api = await ctx.api();
-    const entityId = await ctx.entityId();
-    const accountId = account === undefined ? undefined : await ctx.accountId(entityId, account);
-    const { report } = await api.reports.generalLedger(entityId, {
+    const { entity } = await ctx.chosenEntity();
+    const accountId = account === undefined ? undefined : await ctx.accountId(entity.id, account);
+    const events = await api.reports.generalLedgerEvents(entity.id, {
       ...query,
       ...(accountId && { accountId }),
     });
-    if (ctx.output.asRecords) {
-      // Tidy records: the account's code and name apart, plain amounts.
-      ctx.output.writeRecords([
-        ['account_code', 'account_name', 'date', 'description', 'debit', 'credit', 'balance'],
-        ...generalLedgerRows(report).map((r) => [
-          String(r.accountCode),
-          r.accountName,
-          r.date,
-          r.description,
-          plainAmount(r.debit),
-          plainAmount(r.credit),
-          plainAmount(r.balance),
-        ]),
-      ]);
-      return;
+    // Written as it arrives, in pieces of about 64 kB: a ledger of millions of postings is never
+    // whole in memory, here or on the platform.
+    const out = batchedWriter((text) => ctx.output.write(text));
+    const output = ctx.output;
+    if (output.json) {
+      await writeJson(out, { entityId: entity.id, ...query }, events);
+    } else if (output.asRecords) {
+      out.write(output.recordsText([GENERAL_LEDGER_FIELDS]));
+      for await (const row of generalLedgerRows(events)) {
+        out.write(output.recordsText([generalLedgerRecord(row)]));
+      }
+    } else {
+      const terminal = terminalGeneralLedger({ width: output.width, color: output.color });
+      out.write(
+        `${[entity.name, 'General Ledger'].join(': ')}, ${query.startDate} to ${query.endDate}, ${query.ledgerBasis} basis\n\n`,
+      );
+      out.write(terminal.header());
+      for await (const row of generalLedgerRows(events)) out.write(terminal.row(row));
     }
-    const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
-    await ctx.output.table(
-      [
-        { header: 'Account', value: (r) => r.account },
-        { header: 'Date', value: (r) => r.date },
-        { header: 'Description', value: (r) => r.description },
-        { header: 'Debit', value: (r) => amount(r.debit), align: 'right' },
-        { header: 'Credit', value: (r) => amount(r.credit), align: 'right' },
-        { header: 'Balance', value: (r) => amount(r.balance), align: 'right' },
-      ],
-      generalLedgerRows(report),
-      { report },
-    );
+    out.flush();
   },
 });
+
+/** Collects text and hands it on in pieces of about 64 kB. */
+function batchedWriter(write: (text: string) => void) {
+  let buffered = '';
+  return {
+    write(text: string) {
+      buffered += text;
+      if (buffered.length >= 65_536) this.flush();
+    },
+    flush() {
+      if (buffered !== '') write(buffered);
+      buffered = '';
+    },
+  };
+}
+
+/** `{ report }` as `--json` prints it (two-space indents), written as the ledger arrives. */
+async function writeJson(
+  out: { write(text: string): void },
+  spec: Record<string, string>,
+  events: AsyncIterable<GeneralLedgerEvent>,
+): Promise<void> {
+  const indented = (value: unknown, depth: number) =>
+    JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
+  const fields = (value: object, depth: number) =>
+    Object.entries(value)
+      .map(([key, v]) => `${' '.repeat(depth)}${JSON.stringify(key)}: ${indented(v, depth)},\n`)
+      .join('');
+  out.write(`{\n  "report": {\n${fields(spec, 4)}    "accounts": [`);
+  let accounts = 0;
+  let entries = 0;
+  for await (const event of events) {
+    if (event.kind === 'account') {
+      out.write(
+        `${accounts++ > 0 ? ',' : ''}\n      {\n${fields(event.account, 8)}        "entries": [`,
+      );
+      entries = 0;
+    } else if (event.kind === 'entry') {
+      out.write(`${entries++ > 0 ? ',' : ''}\n          ${indented(event.entry, 10)}`);
+    } else {
+      out.write(
+        `${entries > 0 ? '\n        ' : ''}],\n        "closingBalance": ${JSON.stringify(event.closingBalance)}\n      }`,
+      );
+    }
+  }
+  out.write(`${accounts > 0 ? '\n    ' : ''}]\n  }\n}\n`);
+}

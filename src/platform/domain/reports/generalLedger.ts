@@ -42,9 +42,60 @@ export interface GeneralLedgerInput {
   listEvery: boolean;
 }
 
+/** What the general ledger says of an account before its entries. */
+export interface LedgerAccountHead {
+  accountId: string;
+  accountCode: number;
+  accountName: string;
+  openingBalance: number;
+}
+
+/**
+ * One account's part of the general ledger, entry by entry: its head (with the balance before
+ * the start date), each posting with the running balance, and the closing balance, all in the
+ * account's natural sign. The general ledger is written account by account with it, whole or
+ * streamed.
+ */
+export function ledgerAccount(
+  account: ReportAccount,
+  openingNet: Cents,
+  timestampOf: (day: CalendarDay) => string,
+) {
+  const sign = naturalSign(account.class);
+  const opening = signedCents(openingNet, sign);
+  let balance = opening;
+  return {
+    head: {
+      accountId: account.id,
+      accountCode: Number(account.code),
+      accountName: account.name,
+      openingBalance: centsToAmount(opening),
+    } satisfies LedgerAccountHead,
+    entry(posting: LedgerPosting): GeneralLedgerEntry {
+      balance = addCents(
+        balance,
+        signedCents(subtractCents(posting.debitCents, posting.creditCents), sign),
+      );
+      return {
+        date: timestampOf(posting.day),
+        balance: centsToAmount(balance),
+        debitAmount: posting.debitCents > 0 ? centsToAmount(posting.debitCents) : null,
+        creditAmount: posting.creditCents > 0 ? centsToAmount(posting.creditCents) : null,
+        description: posting.description,
+        memo: posting.memo,
+        counterpartyName: posting.counterpartyName,
+        journalEntryId: posting.sourceId,
+        sourceType: posting.sourceType,
+      };
+    },
+    closingBalance: () => centsToAmount(balance),
+  };
+}
+
 /**
  * General ledger: per account, the balance before the start date, each posting with the
- * running balance, and the closing balance, all in natural sign.
+ * running balance, and the closing balance, all in natural sign. (The platform streams it
+ * account by account with `ledgerAccount`; this whole form is the same report at once.)
  */
 export function generalLedger(
   spec: {
@@ -69,36 +120,13 @@ export function generalLedger(
         (input.opening.get(account.seq) ?? 0) !== 0,
     )
     .map((account) => {
-      const sign = naturalSign(account.class);
-      const opening = signedCents(input.opening.get(account.seq) ?? ZERO_CENTS, sign);
-      let balance = opening;
-      const entries: GeneralLedgerEntry[] = (postingsByAccount.get(account.seq) ?? []).map(
-        (posting) => {
-          balance = addCents(
-            balance,
-            signedCents(subtractCents(posting.debitCents, posting.creditCents), sign),
-          );
-          return {
-            date: input.timestampOf(posting.day),
-            balance: centsToAmount(balance),
-            debitAmount: posting.debitCents > 0 ? centsToAmount(posting.debitCents) : null,
-            creditAmount: posting.creditCents > 0 ? centsToAmount(posting.creditCents) : null,
-            description: posting.description,
-            memo: posting.memo,
-            counterpartyName: posting.counterpartyName,
-            journalEntryId: posting.sourceId,
-            sourceType: posting.sourceType,
-          };
-        },
+      const ledger = ledgerAccount(
+        account,
+        input.opening.get(account.seq) ?? ZERO_CENTS,
+        input.timestampOf,
       );
-      return {
-        accountId: account.id,
-        accountCode: Number(account.code),
-        accountName: account.name,
-        openingBalance: centsToAmount(opening),
-        closingBalance: centsToAmount(balance),
-        entries,
-      };
+      const entries = (postingsByAccount.get(account.seq) ?? []).map(ledger.entry);
+      return { ...ledger.head, closingBalance: ledger.closingBalance(), entries };
     });
   return {
     entityId: spec.entityId,

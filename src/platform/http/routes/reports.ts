@@ -9,8 +9,9 @@ import {
   TrialBalanceSchema,
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
+import type { GeneralLedgerPart, GeneralLedgerSpec } from '../../engine/reports.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
-import type { RouteTable } from '../routeTable.js';
+import { StreamedJson, type RouteTable } from '../routeTable.js';
 
 const tags = ['Reports'];
 const EntityParams = pathIds('entityId');
@@ -107,8 +108,41 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         errors,
       }),
     },
-    (request) => ({
-      report: reports.generalLedger(request.organizationId, request.params.entityId, request.query),
-    }),
+    (request) => {
+      const { spec, parts } = reports.generalLedgerStream(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      );
+      return new StreamedJson(generalLedgerJson(spec, parts));
+    },
   );
+}
+
+/**
+ * The general ledger's answer, `{ report }`, as JSON text written part by part: a chunk of
+ * entries at a time, the report never whole in memory.
+ */
+export async function* generalLedgerJson(
+  spec: GeneralLedgerSpec,
+  parts: AsyncIterable<GeneralLedgerPart>,
+): AsyncGenerator<string> {
+  const head = JSON.stringify({ report: spec });
+  yield `${head.slice(0, -2)},"accounts":[`;
+  let accounts = 0;
+  let entries = 0;
+  for await (const part of parts) {
+    if (part.kind === 'account') {
+      const account = JSON.stringify(part.head);
+      yield `${accounts++ > 0 ? ',' : ''}${account.slice(0, -1)},"entries":[`;
+      entries = 0;
+    } else if (part.kind === 'entries') {
+      const text = part.entries.map((entry) => JSON.stringify(entry)).join(',');
+      yield `${entries > 0 ? ',' : ''}${text}`;
+      entries += part.entries.length;
+    } else {
+      yield `],"closingBalance":${JSON.stringify(part.closingBalance)}}`;
+    }
+  }
+  yield ']}}';
 }

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { it } from 'vitest';
+import { createPlatform } from '../../src/platform/index.js';
+import { generateLedger } from '../helpers/generatedLedger.js';
+import { BOOKS_BIN, spawnBooks, temporaryHome } from '../helpers/cli.js';
+
+const TARGET_POSTINGS = 2_000_000;
+
+/** A process's peak resident set so far, in MB (Linux's VmHWM), or NaN where it cannot be read. */
+function peakRssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+};
+
+/**
+ * Runs `books` with its stdout counted and thrown away, polling its peak RSS; resolves with the
+ * time, bytes written and peak RSS.
+ */
+function runBooks(args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<{ ms: number; bytes: number; peakMb: number; code: number | null }>(
+    (resolve) => {
+      const started = performance.now();
+      const child = spawn(process.execPath, [BOOKS_BIN, ...args], {
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let bytes = 0;
+      let peakMb = 0;
+      child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      const poll = setInterval(() => {
+        const rss = peakRssMb(child.pid!);
+        if (rss > peakMb) peakMb = rss;
+      }, 25);
+      child.on('exit', (code) => {
+        clearInterval(poll);
+        resolve({ ms: performance.now() - started, bytes, peakMb, code });
+      });
+    },
+  );
+}
+
+/**
+ * The general ledger of 2,000,000 postings and `je list --all` of 200,000 entries through
+ * `books serve` on a file database, written by the CLI as CSV into a pipe: time, bytes, the
+ * server's and the CLI's peak RSS, and the latency of `GET /platform/v1/workspaces` asked every
+ * 20 ms meanwhile. Targets (printed, not asserted): both complete; each process ≤ 300 MB; the
+ * concurrent request ≤ 100 ms at p99.
+ */
+it('the general ledger of 2,000,000 postings and je list --all, streamed', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'books-bench-gl-'));
+  const home = temporaryHome();
+  const database = path.join(dir, 'ledger.sqlite');
+  try {
+    // 1. The books: ~570,000 generated entries (3.5 lines on average) over 3 years.
+    const ledger = generateLedger({
+      seed: 2026,
+      count: 572_000,
+      firstDay: '2023-01-01',
+      days: 1095,
+      accrualShare: 0,
+    });
+    ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
+    const loadStarted = performance.now();
+    const platform = await createPlatform({ database, orgToken: 'bench', rateLimitPerSecond: 0 });
+    const org = platform.defaultOrganizationId;
+    const { engine } = platform;
+    const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
+    const entity = engine.entities.create(org, workspace.id, { name: 'Bench Co' });
+    const accounts = engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
+    const line = (l: { account: number; debitCents: number; creditCents: number }) => ({
+      accountId: accounts[l.account]!.id,
+      debitAmount: l.debitCents ? l.debitCents / 100 : null,
+      creditAmount: l.creditCents ? l.creditCents / 100 : null,
+      description: `Line of account ${l.account}`,
+    });
+    for (let start = 0; start < ledger.entries.length; start += 100) {
+      engine.journalEntries.bulkCreate(
+        org,
+        entity.id,
+        ledger.entries.slice(start, start + 100).map((e) => ({
+          date: e.date,
+          ledgerBasis: 'cash' as const,
+          memo: e.memo,
+          lines: e.lines.map(line),
+        })),
+      );
+    }
+    await platform.close();
+    console.log(
+      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+    );
+
+    // 2. `books serve` on the file, and the CLI against it.
+    const server = spawnBooks(
+      ['serve', '--db', database, '--port', '0', '--org-token', 'bench', '--rate-limit', '0'],
+      home.env,
+    );
+    const banner = await server.waitForStderr('organization token');
+    const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
+    const env = { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'bench' };
+    const rows: string[] = [];
+    const measure = async (label: string, args: string[]) => {
+      const latencies: number[] = [];
+      let stop = false;
+      const probe = (async () => {
+        while (!stop) {
+          const started = performance.now();
+          const response = await fetch(`${baseUrl}/platform/v1/workspaces`, {
+            headers: { authorization: 'Bearer bench' },
+          });
+          await response.arrayBuffer();
+          latencies.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const run = await runBooks(args, env);
+      stop = true;
+      await probe;
+      rows.push(
+        `${label.padEnd(44)} exit ${run.code}  ${(run.ms / 1000).toFixed(1).padStart(6)} s  ${(run.bytes / 1e6).toFixed(0).padStart(5)} MB out  CLI peak RSS ${run.peakMb.toFixed(0).padStart(4)} MB  /workspaces meanwhile p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} requests)`,
+      );
+    };
+    const where = ['-w', 'Bench', '-e', 'Bench Co'];
+    await measure('books report gl, 3 years, --output csv', [
+      'report',
+      'gl',
+      '--from',
+      '2023-01-01',
+      '--to',
+      '2025-12-31',
+      '--output',
+      'csv',
+      ...where,
+    ]);
+    await measure('books je list --all --json, 2025 (~190k entries)', [
+      'je',
+      'list',
+      '--all',
+      '--json',
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-12-31',
+      ...where,
+    ]);
+    rows.push(`books serve peak RSS ${peakRssMb(server.child.pid!).toFixed(0)} MB`);
+    server.child.kill('SIGTERM');
+    await server.result;
+    console.log(rows.join('\n'));
+    console.log(
+      'targets: both complete; server and CLI peak RSS ≤ 300 MB each; /workspaces ≤ 100 ms at p99 meanwhile',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    home.cleanup();
+  }
+});
