@@ -535,7 +535,8 @@ describe('journal entries', () => {
       };
       const pages = async () => {
         const read: string[] = [];
-        for (let offset = 0; offset < 60; offset += 20) read.push(...(await memos(20, offset)).memos);
+        for (let offset = 0; offset < 60; offset += 20)
+          read.push(...(await memos(20, offset)).memos);
         return read;
       };
       const whole = (await memos(100, 0)).memos;

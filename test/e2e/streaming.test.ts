@@ -93,7 +93,18 @@ describe('the general ledger and je list of a large ledger, streamed', () => {
 
   it('books report gl writes every posting as CSV, in order, balances running', async () => {
     const result = await runBooks(
-      ['report', 'gl', '--from', '2025-01-01', '--to', '2025-12-31', '-e', entityId, '--output', 'csv'],
+      [
+        'report',
+        'gl',
+        '--from',
+        '2025-01-01',
+        '--to',
+        '2025-12-31',
+        '-e',
+        entityId,
+        '--output',
+        'csv',
+      ],
       env,
     );
     expect(result.code, result.stderr).toBe(0);

@@ -1,9 +1,4 @@
-import type {
-  BalanceSheet,
-  CashFlow,
-  ProfitAndLoss,
-  TrialBalance,
-} from '../../api/index.js';
+import type { BalanceSheet, CashFlow, ProfitAndLoss, TrialBalance } from '../../api/index.js';
 import {
   absCents,
   addCents,
