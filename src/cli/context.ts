@@ -260,8 +260,13 @@ export class CommandContext {
 
   /** An account group of the entity by id or name. */
   async groupId(entityId: string, given: string): Promise<string> {
+    return (await this.group(entityId, given)).id;
+  }
+
+  /** An account group, by id or name, with its name. */
+  async group(entityId: string, given: string): Promise<{ id: string; name: string }> {
     const groups = await (await this.api()).accountGroups.all(entityId);
-    return pick(groups, given, 'account group', (g) => ({ id: g.id, name: g.name })).id;
+    return pick(groups, given, 'account group', (g) => ({ id: g.id, name: g.name }));
   }
 
   /**

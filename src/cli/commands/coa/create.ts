@@ -1,5 +1,5 @@
 import { defineCommand, text } from '../../command.js';
-import { accountFields, parseCreate } from './shared.js';
+import { printAccount, parseCreate } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Create an account',
@@ -9,14 +9,15 @@ export const command = defineCommand({
       required: true,
     }),
     code: text('--code <code>', 'code (honored on a custom chart)'),
-    group: text('--group <group>', 'account group id'),
+    group: text('--group <group>', 'account group, by id or name'),
   },
   examples: ['books coa create --name "Chase Checking" --type Cash'],
   async run(ctx, flags) {
     const body = parseCreate(flags);
     const entityId = await ctx.entityId();
+    if (body.groupId) body.groupId = await ctx.groupId(entityId, body.groupId);
     const { account } = await (await ctx.api()).accounts.create(entityId, body);
     ctx.wrote(`created account ${account.code} ${account.name}`);
-    ctx.output.record(accountFields(account), { account });
+    await printAccount(ctx, entityId, account);
   },
 });

@@ -1,5 +1,5 @@
 import { argument, defineCommand } from '../../command.js';
-import { accountFields } from './shared.js';
+import { printAccount } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Show an account (by id, code or name)',
@@ -10,6 +10,6 @@ export const command = defineCommand({
     const result = await (
       await ctx.api()
     ).accounts.get(entityId, await ctx.accountId(entityId, account));
-    ctx.output.record(accountFields(result.account), result);
+    await printAccount(ctx, entityId, result.account, result);
   },
 });

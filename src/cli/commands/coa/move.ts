@@ -1,6 +1,6 @@
 import { argument, defineCommand, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
-import { accountFields } from './shared.js';
+import { printAccount } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Put an account in a group, or take it out',
@@ -11,17 +11,19 @@ export const command = defineCommand({
     noGroup: { type: 'boolean', flags: '--no-group', description: 'out of any group' },
   },
   examples: ['books coa move 1000 --group Banks', 'books coa move 1000 --no-group'],
-  async run(ctx, { account: given, group }) {
-    const chosen = group as string | boolean | undefined;
+  async run(ctx, { account: given, group: groupFlag }) {
+    const chosen = groupFlag as string | boolean | undefined;
     if (chosen === undefined) throw new UsageError('pass --group G or --no-group');
     const entityId = await ctx.entityId();
-    const groupId = chosen === false ? null : await ctx.groupId(entityId, String(chosen));
+    const group = chosen === false ? null : await ctx.group(entityId, String(chosen));
     const { account } = await (
       await ctx.api()
-    ).accounts.update(entityId, await ctx.accountId(entityId, given), { groupId });
+    ).accounts.update(entityId, await ctx.accountId(entityId, given), {
+      groupId: group?.id ?? null,
+    });
     ctx.wrote(
-      `moved account ${account.code} ${groupId ? `into group ${groupId}` : 'out of its group'}`,
+      `moved account ${account.code} ${account.name} ${group ? `into group "${group.name}"` : 'out of its group'}`,
     );
-    ctx.output.record(accountFields(account), { account });
+    await printAccount(ctx, entityId, account);
   },
 });

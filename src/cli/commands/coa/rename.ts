@@ -1,5 +1,5 @@
 import { argument, defineCommand } from '../../command.js';
-import { accountFields } from './shared.js';
+import { printAccount } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Rename an account',
@@ -11,6 +11,6 @@ export const command = defineCommand({
       await ctx.api()
     ).accounts.update(entityId, await ctx.accountId(entityId, given), { name });
     ctx.wrote(`renamed account ${account.code} to "${account.name}"`);
-    ctx.output.record(accountFields(account), { account });
+    await printAccount(ctx, entityId, account);
   },
 });

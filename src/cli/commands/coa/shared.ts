@@ -7,16 +7,30 @@ import {
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../exitCodes.js';
 
-/** An account as `field value` lines. */
-export const accountFields = (account: Account): [string, string][] => [
+/** An account as `field value` lines; its group by name when known. */
+export const accountFields = (account: Account, groupName?: string): [string, string][] => [
   ['id', account.id],
   ['code', account.code],
   ['name', account.name],
   ['type', account.type],
   ['class', account.class],
-  ['group', account.groupId ?? ''],
+  ['group', groupName ?? account.groupId ?? ''],
   ['archived', account.isDisabled ? 'yes' : 'no'],
 ];
+
+/** Prints an account as a person reads it (its group by name) or as the API answered it. */
+export async function printAccount(
+  ctx: CommandContext,
+  entityId: string,
+  account: Account,
+  jsonValue: unknown = { account },
+): Promise<void> {
+  let groupName: string | undefined;
+  if (account.groupId && !ctx.output.json) {
+    groupName = (await (await ctx.api()).accountGroups.get(entityId, account.groupId)).group.name;
+  }
+  ctx.output.record(accountFields(account, groupName), jsonValue);
+}
 
 /** An account to create, from flags (`coa create`) or a row of a chart file (`coa import`). */
 export function parseCreate(flags: {
@@ -49,7 +63,7 @@ export async function setArchived(
     ? await api.accounts.disable(entityId, id)
     : await api.accounts.enable(entityId, id);
   ctx.wrote(`${archived ? 'archived' : 'restored'} account ${account.code} ${account.name}`);
-  ctx.output.record(accountFields(account), { account });
+  await printAccount(ctx, entityId, account);
 }
 
 /** Merges SOURCE into TARGET; a blocked merge prints each blocker (the error handler does). */
@@ -68,5 +82,5 @@ export async function mergeAccounts(
     await ctx.api()
   ).accounts.merge(entityId, { sourceAccountId, targetAccountId });
   ctx.wrote(`merged ${source} into ${account.code} ${account.name}`);
-  ctx.output.record(accountFields(account), { account });
+  await printAccount(ctx, entityId, account);
 }
