@@ -15,7 +15,9 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
   databaseFile: string;
 }> {
   const { dataDir, platformDatabase } = booksPaths(env);
-  mkdirSync(dataDir, { recursive: true });
+  // The data directory holds the token and the database: its owner's alone.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const tokenFile = path.join(dataDir, 'local-token');
   if (!existsSync(tokenFile)) {
     writeFileSync(tokenFile, `books_org_${randomBytes(32).toString('base64url')}\n`, {

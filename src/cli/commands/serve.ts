@@ -73,7 +73,7 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
  */
 export async function runServe(options: ServeOptions, io: CliIo): Promise<number> {
   if (options.database !== ':memory:')
-    mkdirSync(path.dirname(options.database), { recursive: true });
+    mkdirSync(path.dirname(options.database), { recursive: true, mode: 0o700 });
   const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform({
     database: options.database,

@@ -1,3 +1,4 @@
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
 
@@ -15,6 +16,7 @@ export interface DatabaseTuning {
 }
 
 export function openDatabase(filename: string, tuning: DatabaseTuning = {}): SqliteDatabase {
+  if (filename !== ':memory:') keepPrivate(filename);
   const db = new Database(filename);
   if (filename !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
@@ -31,6 +33,21 @@ export function openDatabase(filename: string, tuning: DatabaseTuning = {}): Sql
   db.pragma('journal_size_limit = 67108864');
   applyMigrations(db);
   return db;
+}
+
+/**
+ * The database holds webhook secrets and token hashes: it is created readable by its owner only
+ * (0600), and an older file readable by others is narrowed to that. SQLite gives its -wal and
+ * -shm files the database's mode.
+ */
+function keepPrivate(filename: string): void {
+  try {
+    writeFileSync(filename, '', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return; // SQLite says what is wrong
+    const { mode, uid } = statSync(filename);
+    if ((mode & 0o077) !== 0 && uid === process.getuid?.()) chmodSync(filename, mode & 0o600);
+  }
 }
 
 export function applyMigrations(db: SqliteDatabase): void {
