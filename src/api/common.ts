@@ -20,11 +20,21 @@ export type ErrorBody = Static<typeof ErrorBodySchema>;
 
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * A list's `offset`: at most 2^53 − 1, the largest integer a JSON number holds exactly (a larger
+ * one is a 400, not a number SQLite cannot take).
+ */
+export const OffsetSchema = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  default: 0,
+});
+
 export const ListQuerySchema = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE }),
   ),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(OffsetSchema),
 });
 export type ListQuery = Static<typeof ListQuerySchema>;
 

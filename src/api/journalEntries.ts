@@ -1,5 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CalendarDaySchema, MAX_BULK_ITEMS, TimestampSchema, UuidSchema } from './common.js';
+import {
+  CalendarDaySchema,
+  MAX_BULK_ITEMS,
+  OffsetSchema,
+  TimestampSchema,
+  UuidSchema,
+} from './common.js';
 
 export const LEDGER_BASES = ['cash', 'accrual'] as const;
 export type LedgerBasis = (typeof LEDGER_BASES)[number];
@@ -95,7 +101,7 @@ export type LedgerBasisQuery = Static<typeof LedgerBasisQuerySchema>;
 
 export const ListJournalEntriesQuerySchema = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(OffsetSchema),
   startDate: Type.Optional(CalendarDaySchema),
   endDate: Type.Optional(CalendarDaySchema),
   ledgerBasis: Type.Optional(LedgerBasisSchema),

@@ -109,14 +109,19 @@ export class RequestPipeline {
    */
   parseBody(text: string): unknown {
     if (text.trim() === '') return undefined;
+    if (LONE_SURROGATE.test(text)) throw loneSurrogate();
+    let value: unknown;
     try {
-      return secureJson.parse(text, undefined, {
+      value = secureJson.parse(text, undefined, {
         protoAction: 'error',
         constructorAction: 'error',
       });
     } catch (error) {
       throw new HttpError(400, `request body is not valid JSON: ${(error as Error).message}`);
     }
+    // An escaped surrogate (`\ud800`) decodes to a lone one unless its pair follows.
+    if (SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) throw loneSurrogate();
+    return value;
   }
 
   /** `limit` and `offset` as plain integers, before any coercion. */
@@ -219,8 +224,15 @@ export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline)
   // JSON only: Fastify's own text/plain parser would hand a route a string where it expects an
   // object; any other type is a 415.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      // Bytes that are not UTF-8 would be stored as U+FFFD, altered: refused instead.
+      text = typeof body === 'string' ? body : UTF8.decode(body);
+    } catch {
+      done(new HttpError(400, 'request body is not valid UTF-8'), undefined);
+      return;
+    }
     request.rawBody = text;
     try {
       done(null, pipeline.parseBody(text));
@@ -360,4 +372,27 @@ function limitRate(
       'Retry-After': String(decision.retryAfterSeconds),
     });
   }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** With the `u` flag a surrogate pair is one code point: this finds only lone surrogates. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+const loneSurrogate = () =>
+  new HttpError(
+    400,
+    'request body holds a lone UTF-16 surrogate (\\uD800 to \\uDFFF without its pair), which is not text',
+  );
+
+/** Whether any string or key of a parsed body holds a lone surrogate. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(
+      ([key, inner]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(inner),
+    );
+  }
+  return false;
 }
