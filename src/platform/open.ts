@@ -57,6 +57,10 @@ export function openPlatform(options: PlatformOptions): OpenedPlatform {
       webhookScheduleSeconds:
         options.webhookScheduleSeconds ?? DEFAULT_ENGINE_OPTIONS.webhookScheduleSeconds,
       rateLimitPerSecond: options.rateLimitPerSecond ?? DEFAULT_ENGINE_OPTIONS.rateLimitPerSecond,
+      authFailuresPerMinute:
+        options.authFailuresPerMinute ?? DEFAULT_ENGINE_OPTIONS.authFailuresPerMinute,
+      allowPrivateWebhooks:
+        options.allowPrivateWebhooks ?? DEFAULT_ENGINE_OPTIONS.allowPrivateWebhooks,
     });
     const adminToken = options.adminToken ?? `books_admin_${randomBytes(24).toString('base64url')}`;
     const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);

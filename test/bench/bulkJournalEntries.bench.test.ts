@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { it } from 'vitest';
-import { spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 
 const PRELOAD_ENTRIES = 100_000;
 const MEASURED_REQUESTS = 400;
@@ -78,7 +78,7 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
       '--port',
       '0',
       '--org-token',
-      'bench',
+      SERVE_TOKEN,
       '--rate-limit',
       '0',
     ],
@@ -92,7 +92,7 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
       const response = await pool.request({
         method,
         path: requestPath,
-        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${SERVE_TOKEN}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.body.text();
@@ -127,7 +127,10 @@ it('bulk create: 100 entries × 4 lines per request, 100,000 entries already sto
             const response = await pool.request({
               method: 'POST',
               path: `${base}/journal-entries/bulk`,
-              headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+              headers: {
+                authorization: `Bearer ${SERVE_TOKEN}`,
+                'content-type': 'application/json',
+              },
               body,
             });
             const text = await response.body.text();
@@ -170,7 +173,7 @@ it('bulk create without the network, then without HTTP: the floor under the targ
   const dir = mkdtempSync(path.join(os.tmpdir(), 'books-bench-'));
   const platform = await createPlatform({
     database: path.join(dir, 'bench.sqlite'),
-    orgToken: 'bench',
+    orgToken: SERVE_TOKEN,
     rateLimitPerSecond: 0,
   });
   try {
@@ -178,7 +181,7 @@ it('bulk create without the network, then without HTTP: the floor under the targ
       const response = await platform.app.inject({
         method: 'POST',
         url,
-        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${SERVE_TOKEN}`, 'content-type': 'application/json' },
         payload: JSON.stringify(payload),
       });
       if (response.statusCode >= 300) throw new Error(`${url}: ${response.body}`);

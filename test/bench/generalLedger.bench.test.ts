@@ -5,7 +5,7 @@ import path from 'node:path';
 import { it } from 'vitest';
 import { createPlatform } from '../../src/platform/index.js';
 import { generateLedger } from '../helpers/generatedLedger.js';
-import { BOOKS_BIN, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 
 const TARGET_POSTINGS = 2_000_000;
 
@@ -78,7 +78,11 @@ it('the general ledger of 2,000,000 postings and je list --all, streamed', async
     ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
     const loadStarted = performance.now();
-    const platform = await createPlatform({ database, orgToken: 'bench', rateLimitPerSecond: 0 });
+    const platform = await createPlatform({
+      database,
+      orgToken: SERVE_TOKEN,
+      rateLimitPerSecond: 0,
+    });
     const org = platform.defaultOrganizationId;
     const { engine } = platform;
     const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
@@ -109,12 +113,12 @@ it('the general ledger of 2,000,000 postings and je list --all, streamed', async
 
     // 2. `books serve` on the file, and the CLI against it.
     const server = spawnBooks(
-      ['serve', '--db', database, '--port', '0', '--org-token', 'bench', '--rate-limit', '0'],
+      ['serve', '--db', database, '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
       home.env,
     );
     const banner = await server.waitForStderr('organization token');
     const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
-    const env = { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'bench' };
+    const env = { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN };
     const rows: string[] = [];
     let serverAnonPeak = 0;
     const measure = async (label: string, args: string[]) => {
@@ -124,7 +128,7 @@ it('the general ledger of 2,000,000 postings and je list --all, streamed', async
         while (!stop) {
           const started = performance.now();
           const response = await fetch(`${baseUrl}/platform/v1/workspaces`, {
-            headers: { authorization: 'Bearer bench' },
+            headers: { authorization: `Bearer ${SERVE_TOKEN}` },
           });
           await response.arrayBuffer();
           latencies.push(performance.now() - started);

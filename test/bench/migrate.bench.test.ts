@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
-import { BOOKS_BIN, chooseNewEntity, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import {
+  BOOKS_BIN,
+  chooseNewEntity,
+  spawnBooks,
+  temporaryHome,
+  SERVE_TOKEN,
+} from '../helpers/cli.js';
 
 const LINES = 1_000_000;
 
@@ -98,14 +104,14 @@ function embeddedRun(file: string): Run {
 async function loopbackRun(file: string): Promise<Run> {
   const served = temporaryHome();
   const server = spawnBooks(
-    ['serve', '--memory', '--port', '0', '--org-token', 'bench', '--rate-limit', '0'],
+    ['serve', '--memory', '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
     served.env,
   );
   try {
     const baseUrl = /listening on (http:\/\/\S+)/.exec(
       await server.waitForStderr('organization token'),
     )![1]!;
-    const env = { ...served.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'bench' };
+    const env = { ...served.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN };
     setUp(env);
     return migrate(file, env);
   } finally {

@@ -6,7 +6,7 @@ import { it } from 'vitest';
 import { CLASS_OF_TYPE } from '../../src/platform/domain/accounts.js';
 import { createPlatform } from '../../src/platform/index.js';
 import { generateLedger, toHledgerJournal } from '../helpers/generatedLedger.js';
-import { BOOKS_BIN, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 
 const TARGET_POSTINGS = 1_000_000;
 
@@ -42,7 +42,11 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
     ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
     const loadStarted = performance.now();
-    const platform = await createPlatform({ database, orgToken: 'bench', rateLimitPerSecond: 0 });
+    const platform = await createPlatform({
+      database,
+      orgToken: SERVE_TOKEN,
+      rateLimitPerSecond: 0,
+    });
     const org = platform.defaultOrganizationId;
     const { engine } = platform;
     const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
@@ -80,7 +84,7 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
     // 2. Our reports through HTTP.
     const start = async () => {
       const server = spawnBooks(
-        ['serve', '--db', database, '--port', '0', '--org-token', 'bench', '--rate-limit', '0'],
+        ['serve', '--db', database, '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
         home.env,
       );
       const banner = await server.waitForStderr('organization token');
@@ -91,7 +95,7 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
       const response = await fetch(
         `${baseUrl}/platform/v1/entities/${entity.id}/reports/${requestPath}`,
         {
-          headers: { authorization: 'Bearer bench' },
+          headers: { authorization: `Bearer ${SERVE_TOKEN}` },
         },
       );
       await response.arrayBuffer();
@@ -163,7 +167,7 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
     const dataDir = path.join(home.home, '.local/share/books');
     mkdirSync(dataDir, { recursive: true });
     copyFileSync(database, path.join(dataDir, 'platform.sqlite'));
-    writeFileSync(path.join(dataDir, 'local-token'), 'bench\n', { mode: 0o600 });
+    writeFileSync(path.join(dataDir, 'local-token'), `${SERVE_TOKEN}\n`, { mode: 0o600 });
     const timeBooks = (args: string[]) => {
       const times: number[] = [];
       for (let run = 0; run < 10; run += 1) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
 
-const TOKEN = 'crash-sweep-token';
+const TOKEN = 'books_org_crash_sweep_8Hn3Wq6Zt1Xc4Vb7Mk2Lp9Rs5Dg0Fy';
 const KILLS = 24;
 const CONCURRENCY = 4;
 const ENTRIES_PER_BATCH = 100;

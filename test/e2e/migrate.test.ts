@@ -7,6 +7,7 @@ import {
   spawnBooks,
   temporaryHome,
   type RunningCli,
+  SERVE_TOKEN,
 } from '../helpers/cli.js';
 
 /** A generated general ledger: `count` two-line entries over 2025, bank-style descriptions. */
@@ -49,7 +50,7 @@ describe('books migrate run (the built binary against books serve)', () => {
   const api = async (method: string, requestPath: string, body?: unknown) => {
     const response = await fetch(`${baseUrl}${requestPath}`, {
       method,
-      headers: { authorization: 'Bearer org-token', 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${SERVE_TOKEN}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return {
@@ -77,7 +78,7 @@ describe('books migrate run (the built binary against books serve)', () => {
         '--port',
         '0',
         '--org-token',
-        'org-token',
+        SERVE_TOKEN,
         '--rate-limit',
         '0',
         '--rule-generation-delay',
@@ -91,7 +92,7 @@ describe('books migrate run (the built binary against books serve)', () => {
     env = {
       ...home.env,
       BOOKS_BASE_URL: baseUrl,
-      BOOKS_TOKEN: 'org-token',
+      BOOKS_TOKEN: SERVE_TOKEN,
       BOOKS_RETRY_BASE_MS: '10',
     };
     for (const args of chooseNewEntity('Migrations', 'Client Co')) {

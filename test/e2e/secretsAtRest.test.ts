@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBooks, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { runBooks, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
@@ -46,7 +46,7 @@ describe('secrets at rest', () => {
         chmodSync(file, 0o644);
       }
       const server = spawnBooks(
-        ['serve', '--db', file, '--port', '0', '--org-token', 'o'.repeat(40)],
+        ['serve', '--db', file, '--port', '0', '--org-token', SERVE_TOKEN],
         env,
       );
       await server.waitForStderr('organization token');

@@ -1,7 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOOKS_BIN, runBooks, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, runBooks, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
+const ADMIN_TOKEN = 'books_admin_test_9Vt2Lx5Qr8Kw1Zn4Hc7Jp3Mb6Gd0Sf';
 
 describe('books serve (the built binary)', () => {
   let home: ReturnType<typeof temporaryHome>;
@@ -46,16 +47,26 @@ describe('books serve (the built binary)', () => {
   it('prints the base URL and both tokens once on stderr, serves, and stops cleanly on SIGTERM', async () => {
     const db = path.join(home.home, 'books.sqlite');
     const server = spawnBooks(
-      ['serve', '--db', db, '--port', '0', '--admin-token', 'adm', '--org-token', 'org-tok'],
+      [
+        'serve',
+        '--db',
+        db,
+        '--port',
+        '0',
+        '--admin-token',
+        ADMIN_TOKEN,
+        '--org-token',
+        SERVE_TOKEN,
+      ],
       home.env,
     );
     const banner = await server.waitForStderr('organization token');
     const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
-    expect(banner).toContain('admin token         adm');
-    expect(banner).toContain('organization token  org-tok');
+    expect(banner).toContain(`admin token         ${ADMIN_TOKEN}`);
+    expect(banner).toContain(`organization token  ${SERVE_TOKEN}`);
     expect(banner).toContain(`database            ${db}`);
     const response = await fetch(`${baseUrl}/platform/v1/workspaces`, {
-      headers: { authorization: 'Bearer org-tok' },
+      headers: { authorization: `Bearer ${SERVE_TOKEN}` },
     });
     expect(response.status).toBe(200);
 
@@ -90,8 +101,8 @@ describe('books serve (the built binary)', () => {
           home.env,
         )
       ).code;
-    expect(await serveAndRun(create, ['--org-token', 't'])).toBe(0);
-    expect(await serveAndRun(count, ['--org-token', 't'])).toBe(1);
+    expect(await serveAndRun(create, ['--org-token', SERVE_TOKEN])).toBe(0);
+    expect(await serveAndRun(count, ['--org-token', SERVE_TOKEN])).toBe(1);
     // Without --org-token a fresh token of the same default organization is minted.
     expect(await serveAndRun(count, [])).toBe(1);
   });
@@ -132,6 +143,24 @@ describe('books serve (the built binary)', () => {
     expect(second.stderr).toContain(
       `books: cannot listen on 127.0.0.1:${port}: the address is in use`,
     );
+  });
+
+  it.each([
+    ['--org-token', 'org-tok', /--org-token is 7 characters; at least 32 are needed/],
+    ['--org-token', 'o'.repeat(40), /--org-token repeats too much/],
+    ['--admin-token', 'passwordpasswordpasswordpassword', /--admin-token repeats too much/],
+  ])('refuses a weak %s with a random one to use instead (exit 2)', async (flag, token, why) => {
+    const result = await runBooks(['serve', '--memory', '--port', '0', flag, token], home.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(why);
+    const suggested = /A random one: (\S+)/.exec(result.stderr)![1]!;
+    expect(suggested.length).toBeGreaterThanOrEqual(40);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const accepted = await runBooks(
+      ['serve', '--memory', '--port', '0', flag, suggested, '--exec', 'true'],
+      home.env,
+    );
+    expect(accepted.code, accepted.stderr).toBe(0);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   temporaryHome,
   type CliResult,
   type RunningCli,
+  SERVE_TOKEN,
 } from '../helpers/cli.js';
 import { send } from '../helpers/server.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhookReceiver.js';
@@ -244,7 +245,7 @@ describe('books webhook (the built binary)', () => {
           '--port',
           '0',
           '--org-token',
-          'org-tok',
+          SERVE_TOKEN,
           '--webhook-schedule',
           schedule,
         ],
@@ -278,7 +279,7 @@ describe('books webhook (the built binary)', () => {
       app.answers = [503];
       const db = path.join(home.home, 'books.sqlite');
       const first = await serve(db, '0,3');
-      const env = { ...home.env, BOOKS_BASE_URL: first.baseUrl, BOOKS_TOKEN: 'org-tok' };
+      const env = { ...home.env, BOOKS_BASE_URL: first.baseUrl, BOOKS_TOKEN: SERVE_TOKEN };
       const books = (...args: string[]) => runBooks(args, env);
       const added = await books('sandbox', 'webhook', 'add', app.url, '--json');
       expect(added.code, added.stderr).toBe(0);
@@ -300,7 +301,7 @@ describe('books webhook (the built binary)', () => {
         (
           await send(
             second.baseUrl,
-            'org-tok',
+            SERVE_TOKEN,
             'GET',
             `/sandbox/v1/webhook-endpoints/${endpoint.id}/attempts`,
           )
@@ -316,7 +317,7 @@ describe('books webhook (the built binary)', () => {
 
     it('reaches books webhook listen, and the sandbox webhook commands manage the endpoint', async () => {
       const { baseUrl } = await serve(path.join(home.home, 'books.sqlite'), '0,1');
-      const env = { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'org-tok' };
+      const env = { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN };
       const books = (...args: string[]) => runBooks(args, env);
       // The endpoint comes first (its secret is made by the platform), then the listener on its port.
       const port = await freePort();

@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** A token strong enough for `books serve` (which refuses weak ones). */
+export const SERVE_TOKEN = 'books_org_test_4Kd9Qx7Lm2Pz8Rt5Vw3Ny6Bc1Hf0Js';
+
 export const BOOKS_BIN = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../bin/books.js',
@@ -107,25 +110,25 @@ export function runBooks(
 
 /**
  * `books serve` (the built binary) on a free loopback port, in memory unless `flags` say
- * otherwise (`--db FILE`), with the organization token `org-token`; `env` talks to it.
+ * otherwise (`--db FILE`), with the organization token SERVE_TOKEN; `env` talks to it.
  */
 export async function serveBooks(
   home: ReturnType<typeof temporaryHome>,
   flags: string[] = ['--memory'],
 ) {
   const server = spawnBooks(
-    ['serve', '--port', '0', '--org-token', 'org-token', ...flags],
+    ['serve', '--port', '0', '--org-token', SERVE_TOKEN, ...flags],
     home.env,
   );
   const banner = await server.waitForStderr('organization token');
   const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
   return {
     baseUrl,
-    env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: 'org-token' },
+    env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN },
     api: (method: string, path: string, body?: unknown) =>
       fetch(`${baseUrl}${path}`, {
         method,
-        headers: { authorization: 'Bearer org-token', 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${SERVE_TOKEN}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       }).then(async (r) => ({
         status: r.status,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
@@ -18,6 +19,8 @@ export interface ServeFlags {
   ruleGenerationDelay?: string | undefined;
   webhookSchedule?: string | undefined;
   rateLimit?: string | undefined;
+  authFailureLimit?: string | undefined;
+  allowPrivateWebhooks?: boolean | undefined;
   exec?: string | undefined;
 }
 
@@ -31,6 +34,8 @@ export interface ServeOptions {
   ruleGenerationDelayMs: number;
   webhookScheduleSeconds: number[];
   rateLimitPerSecond: number;
+  authFailuresPerMinute: number;
+  allowPrivateWebhooks: boolean;
   exec?: string;
 }
 
@@ -39,6 +44,34 @@ export function wholeNumber(text: string, flag: string, max = Number.MAX_SAFE_IN
     throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${text}"`);
   }
   return Number(text);
+}
+
+/** The shortest token `serve` takes, and the least entropy it must show (bits, estimated). */
+const MIN_TOKEN_LENGTH = 32;
+const MIN_TOKEN_BITS = 96;
+
+/**
+ * A token given to `serve`, refused (exit 2, with a random one to use instead) when shorter than
+ * 32 characters or of low entropy: fewer than 96 bits by the Shannon estimate of its characters
+ * (`aaaa…`, `passwordpassword…` and the like; 32 random hex digits measure about 118).
+ */
+export function strongToken(token: string, flag: string, prefix: string): string {
+  const counts = new Map<string, number>();
+  for (const character of token) counts.set(character, (counts.get(character) ?? 0) + 1);
+  const length = [...token].length;
+  let bitsPerCharacter = 0;
+  for (const count of counts.values()) {
+    const p = count / length;
+    bitsPerCharacter -= p * Math.log2(p);
+  }
+  if (length >= MIN_TOKEN_LENGTH && bitsPerCharacter * length >= MIN_TOKEN_BITS) return token;
+  const reason =
+    length < MIN_TOKEN_LENGTH
+      ? `is ${length} characters; at least ${MIN_TOKEN_LENGTH} are needed`
+      : 'repeats too much to be guessed slowly';
+  throw new UsageError(
+    `${flag} ${reason}. A random one: ${prefix}${randomBytes(32).toString('base64url')}`,
+  );
 }
 
 /** Flags to options; every bad value is a usage error (exit 2). */
@@ -53,8 +86,8 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
     database: flags.memory
       ? ':memory:'
       : path.resolve(flags.db ?? booksPaths(env).platformDatabase),
-    adminToken: flags.adminToken,
-    orgToken: flags.orgToken,
+    adminToken: flags.adminToken && strongToken(flags.adminToken, '--admin-token', 'books_admin_'),
+    orgToken: flags.orgToken && strongToken(flags.orgToken, '--org-token', 'books_org_'),
     ruleGenerationDelayMs: wholeNumber(
       flags.ruleGenerationDelay ?? '2000',
       '--rule-generation-delay',
@@ -63,6 +96,8 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
       .split(',')
       .map((part) => wholeNumber(part, '--webhook-schedule (each value)')),
     rateLimitPerSecond: wholeNumber(flags.rateLimit ?? '100', '--rate-limit'),
+    authFailuresPerMinute: wholeNumber(flags.authFailureLimit ?? '100', '--auth-failure-limit'),
+    allowPrivateWebhooks: flags.allowPrivateWebhooks ?? false,
     exec: flags.exec,
   };
 }
@@ -82,6 +117,8 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
     ruleGenerationDelayMs: options.ruleGenerationDelayMs,
     webhookScheduleSeconds: options.webhookScheduleSeconds,
     rateLimitPerSecond: options.rateLimitPerSecond,
+    authFailuresPerMinute: options.authFailuresPerMinute,
+    allowPrivateWebhooks: options.allowPrivateWebhooks,
   });
   try {
     await listen(platform.app, options.host, options.port);
@@ -181,6 +218,15 @@ export const command = defineCommand({
     rateLimit: text('--rate-limit <n>', 'requests per second per organization; 0 disables', {
       default: '100',
     }),
+    authFailureLimit: text(
+      '--auth-failure-limit <n>',
+      'wrong tokens per address per minute before they are answered 429; 0 disables',
+      { default: '100' },
+    ),
+    allowPrivateWebhooks: flag(
+      '--allow-private-webhooks',
+      'let webhook endpoints be at private addresses (10/8, 172.16/12, 192.168/16, fc00::/7)',
+    ),
     exec: text(
       '--exec <command>',
       'run a command with BOOKS_BASE_URL and BOOKS_TOKEN set, then stop and exit with its status',

@@ -43,3 +43,40 @@ export class TokenBuckets {
     return Math.max(1, Math.ceil((1 - tokens) / this.ratePerSecond));
   }
 }
+
+/**
+ * Failed authentications per address, counted in windows of a minute: once an address has
+ * sent `perMinute` wrong tokens in its window, its further wrong tokens are refused (429) until
+ * the window ends. Right tokens are never refused here (a shared address keeps working for
+ * whoever holds one), and requests with no token do not count. Pure: the caller passes the clock.
+ */
+export class AuthFailureWindows {
+  private readonly windows = new Map<string, { startMs: number; failures: number }>();
+
+  constructor(readonly perMinute: number) {}
+
+  /** Seconds until `address` may fail again; 0 while it is under the limit. */
+  blockedFor(address: string, nowMs: number): number {
+    const window = this.windows.get(address);
+    if (window === undefined || nowMs - window.startMs >= 60_000) return 0;
+    if (window.failures < this.perMinute) return 0;
+    return Math.max(1, Math.ceil((window.startMs + 60_000 - nowMs) / 1000));
+  }
+
+  /** Counts a wrong token from `address`. */
+  fail(address: string, nowMs: number): void {
+    let window = this.windows.get(address);
+    if (window === undefined || nowMs - window.startMs >= 60_000) {
+      if (this.windows.size >= 10_000) this.forgetEnded(nowMs);
+      window = { startMs: nowMs, failures: 0 };
+      this.windows.set(address, window);
+    }
+    window.failures += 1;
+  }
+
+  private forgetEnded(nowMs: number): void {
+    for (const [address, window] of this.windows) {
+      if (nowMs - window.startMs >= 60_000) this.windows.delete(address);
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import { BlockList, isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import {
   checkWebhookUrl,
@@ -26,10 +27,85 @@ export const SECRET_BYTES = 24;
  * An endpoint URL is HTTPS, or plain HTTP on a loopback host (so local receivers such as
  * `books webhook listen` work); the URL is returned as the WHATWG parser normalizes it.
  */
-export function checkEndpointUrl(text: string): string {
+export function checkEndpointUrl(text: string, allowPrivate = false): string {
   const checked = checkWebhookUrl(text);
   if ('problem' in checked) throw invalid(checked.problem);
+  const problem = webhookTargetProblem(new URL(checked.url).hostname, allowPrivate);
+  if (problem) throw invalid(`url: webhooks are not sent there: ${problem}`);
   return checked.url;
+}
+
+/** What kind of network an address is on, for where webhooks may be sent. */
+export type AddressKind =
+  'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'public';
+
+const ranges = (list: [string, number, 'ipv4' | 'ipv6'][]) => {
+  const block = new BlockList();
+  for (const [network, prefix, family] of list) block.addSubnet(network, prefix, family);
+  return block;
+};
+/** Cloud instance metadata services: credentials for the asking. */
+const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254']);
+const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
+const UNSPECIFIED = ranges([
+  ['0.0.0.0', 8, 'ipv4'],
+  ['::', 128, 'ipv6'],
+]);
+const LOOPBACK = ranges([
+  ['127.0.0.0', 8, 'ipv4'],
+  ['::1', 128, 'ipv6'],
+]);
+const LINK_LOCAL = ranges([
+  ['169.254.0.0', 16, 'ipv4'],
+  ['fe80::', 10, 'ipv6'],
+]);
+const PRIVATE = ranges([
+  ['10.0.0.0', 8, 'ipv4'],
+  ['172.16.0.0', 12, 'ipv4'],
+  ['192.168.0.0', 16, 'ipv4'],
+  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
+  ['fc00::', 7, 'ipv6'],
+]);
+
+/** The kind of an IP address (IPv4-mapped IPv6 read as its IPv4); `undefined` if not one. */
+export function addressKind(address: string): AddressKind | undefined {
+  let ip = address.replace(/^\[|\]$/g, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+  if (mapped) ip = mapped[1]!;
+  // The URL parser writes a mapped address in hex: ::ffff:a9fe:a9fe is 169.254.169.254.
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(ip);
+  if (hex) {
+    const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+    ip = [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  }
+  const family = isIP(ip);
+  if (family === 0) return undefined;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (METADATA.has(ip)) return 'metadata';
+  if (UNSPECIFIED.check(ip, type)) return 'unspecified';
+  if (LOOPBACK.check(ip, type)) return 'loopback';
+  if (LINK_LOCAL.check(ip, type)) return 'link-local';
+  if (PRIVATE.check(ip, type)) return 'private';
+  return 'public';
+}
+
+/**
+ * Why webhooks may not go to an address or host, or `undefined` when they may: never to
+ * link-local, metadata or unspecified addresses; to private ranges only when allowed
+ * (`books serve --allow-private-webhooks`); loopback always (local development). A host name is
+ * judged by its addresses at delivery time; only names of metadata services are refused here.
+ */
+export function webhookTargetProblem(host: string, allowPrivate: boolean): string | undefined {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (METADATA_NAMES.has(name)) return `${host} is a cloud metadata service`;
+  const kind = addressKind(name);
+  if (kind === undefined || kind === 'public' || kind === 'loopback') return undefined;
+  if (kind === 'private') {
+    return allowPrivate
+      ? undefined
+      : `${host} is a private address (books serve --allow-private-webhooks allows it)`;
+  }
+  return `${host} is ${kind === 'metadata' ? 'a cloud metadata service' : `a ${kind} address`}`;
 }
 
 /** Event types of the catalogue, without repeats; an unknown name is refused. */

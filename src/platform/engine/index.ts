@@ -22,12 +22,18 @@ export interface EngineOptions {
   webhookScheduleSeconds: number[];
   /** Requests per second per organization (bucket of twice that); 0 disables. */
   rateLimitPerSecond: number;
+  /** Wrong tokens per address per minute before they are answered 429; 0 disables. */
+  authFailuresPerMinute: number;
+  /** Webhook endpoints may be at private addresses (10/8, 172.16/12, 192.168/16, fc00::/7). */
+  allowPrivateWebhooks: boolean;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   ruleGenerationDelayMs: 2000,
   webhookScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
   rateLimitPerSecond: 100,
+  authFailuresPerMinute: 100,
+  allowPrivateWebhooks: false,
 };
 
 /** The local platform's services over one store; no HTTP here. */
@@ -60,7 +66,12 @@ export class Engine {
     this.accountGroups = new AccountGroupService(store, this.entities);
     this.journalEntries = new JournalEntryService(store, this.entities);
     this.openingBalances = new OpeningBalanceService(store, this.entities);
-    this.webhooks = new WebhookService(store, options.webhookScheduleSeconds);
+    this.webhooks = new WebhookService(
+      store,
+      options.webhookScheduleSeconds,
+      Date.now,
+      options.allowPrivateWebhooks,
+    );
     this.bankFeeds = new BankFeedService(store, this.entities, this.accounts, this.workspaces);
     this.bankFeeds.publish = (organizationId, event, payload, occurredAtMs) =>
       this.webhooks.publish(organizationId, event, payload, occurredAtMs);

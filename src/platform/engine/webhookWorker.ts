@@ -101,7 +101,7 @@ export class WebhookWorker {
     let responseStatus: number | null;
     try {
       this.sender ??= import('./webhookSender.js').then(({ createWebhookSender }) =>
-        createWebhookSender(this.timeoutMs),
+        createWebhookSender(this.timeoutMs, this.webhooks.allowPrivate),
       );
       responseStatus = await (
         await this.sender

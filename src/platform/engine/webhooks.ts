@@ -52,6 +52,8 @@ export class WebhookService {
     /** Seconds before each attempt: the first counted from the message. */
     private readonly scheduleSeconds: readonly number[],
     private readonly nowMs: () => number = Date.now,
+    /** Endpoints may be at private addresses (`books serve --allow-private-webhooks`). */
+    readonly allowPrivate = false,
   ) {}
 
   createEndpoint(
@@ -61,7 +63,7 @@ export class WebhookService {
     const endpoint: EndpointRecord = {
       id: newId(),
       organizationId,
-      url: checkEndpointUrl(body.url),
+      url: checkEndpointUrl(body.url, this.allowPrivate),
       eventTypes: checkEventTypes(body.eventTypes),
       disabled: false,
       failingSinceMs: null,

@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from 'fastify'
 import secureJson from 'secure-json-parse';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type ErrorBody, type Fault } from '../../api/index.js';
 import { DomainError } from '../domain/errors.js';
-import { TokenBuckets } from '../domain/rateLimit.js';
+import { AuthFailureWindows, TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
 import { HttpError } from './errors.js';
 import type { RouteAuth } from './routeTable.js';
@@ -22,6 +22,8 @@ declare module 'fastify' {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Who calls an admin route: no organization, but keys of its own. */
+const ADMIN = '(admin)';
 /** Query parameters that must be written as plain integers (coercion would take `0x10`). */
 const INTEGER_QUERY_PARAMETERS = ['limit', 'offset'];
 /** Response headers kept with an idempotency record and replayed. */
@@ -52,6 +54,8 @@ function sameSecret(a: string, b: string): boolean {
  */
 export class RequestPipeline {
   private readonly buckets: TokenBuckets | undefined;
+  private readonly authFailures: AuthFailureWindows | undefined;
+  private defaultOrganizationId: string | undefined;
 
   constructor(
     private readonly engine: Engine,
@@ -61,6 +65,8 @@ export class RequestPipeline {
   ) {
     const rate = engine.options.rateLimitPerSecond;
     this.buckets = rate > 0 ? new TokenBuckets(rate) : undefined;
+    const failures = engine.options.authFailuresPerMinute;
+    this.authFailures = failures > 0 ? new AuthFailureWindows(failures) : undefined;
   }
 
   /**
@@ -73,19 +79,23 @@ export class RequestPipeline {
     method: string,
     url: string,
     header: (name: string, value: string) => void,
+    /** The caller's address, whose wrong tokens are counted (the embedded CLI's: `local`). */
+    address = 'local',
   ): { organizationId: string; faultAfterCommit: Fault | undefined } {
     const none = { organizationId: '', faultAfterCommit: undefined };
     if (auth === 'none') return none;
     const token = bearerToken(authorization);
     if (auth === 'admin') {
       if (token === undefined || !sameSecret(token, this.adminToken)) {
+        if (token !== undefined) this.failedAuthentication(address);
         throw new DomainError('unauthenticated', 'a valid admin token is required');
       }
-      return none;
+      return { organizationId: ADMIN, faultAfterCommit: undefined };
     }
     const organizationId =
       token === undefined ? undefined : this.engine.organizations.authenticate(token);
     if (organizationId === undefined) {
+      if (token !== undefined) this.failedAuthentication(address);
       throw new DomainError(
         'unauthenticated',
         token === undefined
@@ -101,6 +111,22 @@ export class RequestPipeline {
       });
     }
     return { organizationId, faultAfterCommit: fault };
+  }
+
+  /**
+   * Counts a wrong token from an address; past the limit it is a 429 (with Retry-After) rather
+   * than a 401, until the address's minute ends: guessing tokens is throttled.
+   */
+  private failedAuthentication(address: string): void {
+    if (this.authFailures === undefined) return;
+    const now = this.now();
+    const wait = this.authFailures.blockedFor(address, now);
+    if (wait > 0) {
+      throw new HttpError(429, `too many failed authentications from ${address}; retry later`, {
+        'Retry-After': String(wait),
+      });
+    }
+    this.authFailures.fail(address, now);
   }
 
   /**
@@ -159,7 +185,8 @@ export class RequestPipeline {
     const bodyHash = createHash('sha256')
       .update(rawBody ?? '')
       .digest('hex');
-    const claim = this.engine.store.idempotency.claim(organizationId, keyHeader, {
+    const [scope, storedKey] = this.keyScope(organizationId, keyHeader);
+    const claim = this.engine.store.idempotency.claim(scope, storedKey, {
       method,
       path: url,
       bodyHash,
@@ -192,7 +219,7 @@ export class RequestPipeline {
   ): void {
     const idempotency = this.engine.store.idempotency;
     if (status >= 500) {
-      idempotency.release(organizationId, key);
+      this.release(organizationId, key);
       return;
     }
     const headers: Record<string, string> = {};
@@ -200,12 +227,22 @@ export class RequestPipeline {
       const value = header(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    idempotency.complete(organizationId, key, { status, headers, body });
+    idempotency.complete(...this.keyScope(organizationId, key), { status, headers, body });
   }
 
   /** A request that ended without an answer must not hold its key. */
   release(organizationId: string, key: string): void {
-    this.engine.store.idempotency.release(organizationId, key);
+    this.engine.store.idempotency.release(...this.keyScope(organizationId, key));
+  }
+
+  /**
+   * Where a key is kept: its organization's keys; the admin's under the default organization,
+   * apart from its own keys (`admin KEY`).
+   */
+  private keyScope(organizationId: string, key: string): [string, string] {
+    if (organizationId !== ADMIN) return [organizationId, key];
+    this.defaultOrganizationId ??= this.engine.store.organizations.findDefault()!.id;
+    return [this.defaultOrganizationId, `admin ${key}`];
   }
 
   /** Runs a keyed write and its idempotency record in one transaction. */
@@ -249,6 +286,7 @@ export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline)
       request.method,
       request.url,
       (name, value) => reply.header(name, value),
+      request.ip,
     );
     request.organizationId = admitted.organizationId;
     request.faultAfterCommit = admitted.faultAfterCommit;
