@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Transport } from '../client/index.js';
+import { UserError } from './exitCodes.js';
 import { booksPaths } from './paths.js';
 
 /**
@@ -15,29 +16,48 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
   databaseFile: string;
 }> {
   const { dataDir, platformDatabase } = booksPaths(env);
-  // The data directory holds the token and the database: its owner's alone.
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  chmodSync(dataDir, 0o700);
   const tokenFile = path.join(dataDir, 'local-token');
-  if (!existsSync(tokenFile)) {
-    writeFileSync(tokenFile, `books_org_${randomBytes(32).toString('base64url')}\n`, {
-      mode: 0o600,
-    });
+  let token: string;
+  try {
+    // The data directory holds the token and the database: its owner's alone.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    ownerOnly(dataDir, 0o700);
+    if (!existsSync(tokenFile)) {
+      writeFileSync(tokenFile, `books_org_${randomBytes(32).toString('base64url')}\n`, {
+        mode: 0o600,
+      });
+    }
+    ownerOnly(tokenFile, 0o600);
+    token = readFileSync(tokenFile, 'utf8').trim();
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code;
+    throw new UserError(
+      `cannot use the local platform's data directory ${dataDir}: ${
+        reason === 'EROFS'
+          ? 'it is on a read-only file system'
+          : reason === 'EACCES' || reason === 'EPERM'
+            ? 'permission denied'
+            : (error as Error).message
+      }`,
+    );
   }
-  chmodSync(tokenFile, 0o600);
-  const token = readFileSync(tokenFile, 'utf8').trim();
   const { openEmbeddedPlatform } = await import('../platform/embedded.js');
-  const platform = openEmbeddedPlatform({
-    database: platformDatabase,
-    orgToken: token,
-    rateLimitPerSecond: 0,
-    drainWebhooksOnClose: true,
-    // The engine runs inside the user's command: its memory is theirs. A small page cache and no
-    // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
-    // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
-    // as fast as 32 MB for both, on a 400,000-line ledger.)
-    tuning: { cacheMb: 8, mmapMb: 0 },
-  });
+  let platform: ReturnType<typeof openEmbeddedPlatform>;
+  try {
+    platform = openEmbeddedPlatform({
+      database: platformDatabase,
+      orgToken: token,
+      rateLimitPerSecond: 0,
+      drainWebhooksOnClose: true,
+      // The engine runs inside the user's command: its memory is theirs. A small page cache and no
+      // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
+      // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
+      // as fast as 32 MB for both, on a 400,000-line ledger.)
+      tuning: { cacheMb: 8, mmapMb: 0 },
+    });
+  } catch (error) {
+    throw databaseProblem(error);
+  }
   const transport: Transport = {
     async send(request) {
       const response = platform.dispatch(request);
@@ -49,4 +69,19 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
     close: () => platform.close(),
   };
   return { transport, token, databaseFile: platformDatabase };
+}
+
+/**
+ * A database that cannot be used (read-only, damaged, locked, unreadable) is the user's to fix:
+ * one line saying what and where, exit 1, no stack. Other errors pass as they are.
+ */
+export function databaseProblem(error: unknown): unknown {
+  return (error as Error)?.name === 'DatabaseUnavailable'
+    ? new UserError((error as Error).message)
+    : error;
+}
+
+/** Narrows a file's mode to `mode` when others can reach it (and only then: it may be read-only). */
+function ownerOnly(file: string, mode: number): void {
+  if ((statSync(file).mode & 0o777) !== mode) chmodSync(file, mode);
 }

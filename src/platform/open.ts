@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ENGINE_OPTIONS, Engine, type EngineOptions } from './engine/index.js';
 import { WebhookWorker } from './engine/webhookWorker.js';
-import type { DatabaseTuning } from './store/database.js';
+import { DatabaseUnavailable, type DatabaseTuning } from './store/database.js';
 import { Store } from './store/index.js';
 
 export interface PlatformOptions extends Partial<EngineOptions> {
@@ -83,6 +83,9 @@ export function openPlatform(options: PlatformOptions): OpenedPlatform {
     };
   } catch (error) {
     store.close();
-    throw error;
+    // The first writes (clearing what a crash left, the default organization) fail on a
+    // database that can be read but not written: said as such.
+    const code = String((error as { code?: unknown })?.code ?? '');
+    throw code.startsWith('SQLITE_') ? new DatabaseUnavailable(options.database, error) : error;
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { runBooks, serveBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
 
 /**
  * `books config get|set|list|path` against a profile saved by `books login` and `books use`
@@ -13,7 +13,7 @@ describe('books config', () => {
   const settings = async (args: string[] = [], env?: NodeJS.ProcessEnv) => {
     const result = await books(['config', 'list', '--json', ...args], env);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout + result.stderr).not.toContain('org-token');
+    expect(result.stdout + result.stderr).not.toContain(SERVE_TOKEN);
     return Object.fromEntries(
       (JSON.parse(result.stdout) as { key: string; value: string | null; source: string }[]).map(
         (s) => [s.key, [s.value, s.source]],
@@ -26,7 +26,7 @@ describe('books config', () => {
     const login = await runBooks(
       ['login', '--base-url', server.baseUrl, '--token-stdin', '--profile', 'office'],
       home.env,
-      'org-token\n',
+      `${SERVE_TOKEN}\n`,
     );
     expect(login.code, login.stderr).toBe(0);
     for (const args of [
@@ -60,7 +60,7 @@ describe('books config', () => {
     const overridden = await settings(['-w', 'Other', '--no-color'], {
       ...home.env,
       BOOKS_BASE_URL: 'http://127.0.0.1:9',
-      BOOKS_TOKEN: 'org-token',
+      BOOKS_TOKEN: SERVE_TOKEN,
     });
     expect(overridden['base-url']).toEqual(['http://127.0.0.1:9', 'environment BOOKS_BASE_URL']);
     expect(overridden.token).toEqual(['(set; never shown)', 'environment BOOKS_TOKEN']);
@@ -77,7 +77,7 @@ describe('books config', () => {
     expect([url.code, url.stdout]).toEqual([0, `${server.baseUrl}\n`]);
     const token = await books(['config', 'get', 'token']);
     expect(token.code).toBe(2);
-    expect(token.stdout + token.stderr).not.toContain('org-token');
+    expect(token.stdout + token.stderr).not.toContain(SERVE_TOKEN);
     expect(token.stderr).toContain('books never prints a token');
     const local = { ...home.env, XDG_CONFIG_HOME: `${home.home}/elsewhere` };
     const unset = await books(['config', 'get', 'workspace'], local);

@@ -153,6 +153,7 @@ describe('books serve (the built binary)', () => {
     const result = await runBooks(['serve', '--memory', '--port', '0', flag, token], home.env);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(why);
+    expect(result.stderr).toContain('. A random one: ');
     const suggested = /A random one: (\S+)/.exec(result.stderr)![1]!;
     expect(suggested.length).toBeGreaterThanOrEqual(40);
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -40,7 +40,7 @@ export async function startServer(options: Partial<PlatformOptions> = {}): Promi
   const platform = await createPlatform({
     rateLimitPerSecond: 0,
     ...options,
-    database: databaseFile,
+    database: options.database ?? databaseFile,
   });
   await platform.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = platform.app.server.address() as AddressInfo;

@@ -57,6 +57,38 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
   if (error instanceof HttpError) {
     return { status: error.status, headers: error.headers, message: error.message };
   }
+  return storageFault(error);
+}
+
+/**
+ * What the database's own faults mean to a client: a full disk is a 507 (the write was not
+ * made; reads keep working; the same Idempotency-Key succeeds once space is freed), a database
+ * that became read-only or stays locked by another process a 503. Anything else stays a 500.
+ */
+function storageFault(error: unknown): ErrorAnswer | undefined {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+    return {
+      status: 507,
+      headers: {},
+      message:
+        "the platform's disk is full: nothing was written; free space and send the request again (the same Idempotency-Key is safe)",
+    };
+  }
+  if (code.startsWith('SQLITE_READONLY')) {
+    return {
+      status: 503,
+      headers: { 'Retry-After': '60' },
+      message: "the platform's database is read-only now: nothing was written",
+    };
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return {
+      status: 503,
+      headers: { 'Retry-After': '1' },
+      message: "the platform's database is locked by another process: nothing was written",
+    };
+  }
   return undefined;
 }
 

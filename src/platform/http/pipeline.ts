@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, type ErrorBody, type Fault } from '../../ap
 import { DomainError } from '../domain/errors.js';
 import { AuthFailureWindows, TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
-import { HttpError } from './errors.js';
+import { errorAnswer, errorBody, HttpError } from './errors.js';
 import type { RouteAuth } from './routeTable.js';
 
 declare module 'fastify' {
@@ -18,6 +18,8 @@ declare module 'fastify' {
     idempotencyKey: string | undefined;
     /** An after_commit fault to apply once the request has run. */
     faultAfterCommit: Fault | undefined;
+    /** Why a keyed write's answer could not be recorded (its transaction is rolled back). */
+    storageFailure?: unknown;
   }
 }
 
@@ -56,6 +58,8 @@ export class RequestPipeline {
   private readonly buckets: TokenBuckets | undefined;
   private readonly authFailures: AuthFailureWindows | undefined;
   private defaultOrganizationId: string | undefined;
+  /** Keys whose release could not be written (`scope key`), released before their next claim. */
+  private readonly unreleased = new Set<string>();
 
   constructor(
     private readonly engine: Engine,
@@ -186,6 +190,7 @@ export class RequestPipeline {
       .update(rawBody ?? '')
       .digest('hex');
     const [scope, storedKey] = this.keyScope(organizationId, keyHeader);
+    if (this.unreleased.has(`${scope} ${storedKey}`)) this.release(organizationId, keyHeader);
     const claim = this.engine.store.idempotency.claim(scope, storedKey, {
       method,
       path: url,
@@ -230,9 +235,18 @@ export class RequestPipeline {
     idempotency.complete(...this.keyScope(organizationId, key), { status, headers, body });
   }
 
-  /** A request that ended without an answer must not hold its key. */
+  /**
+   * A request that ended without an answer must not hold its key. When even that cannot be
+   * written (the disk is full), the key is remembered and released before its next claim.
+   */
   release(organizationId: string, key: string): void {
-    this.engine.store.idempotency.release(...this.keyScope(organizationId, key));
+    const [scope, storedKey] = this.keyScope(organizationId, key);
+    try {
+      this.engine.store.idempotency.release(scope, storedKey);
+      this.unreleased.delete(`${scope} ${storedKey}`);
+    } catch {
+      this.unreleased.add(`${scope} ${storedKey}`);
+    }
   }
 
   /**
@@ -316,10 +330,22 @@ export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline)
   // told of a write that a crash could still undo.
   app.addHook('onSend', (request, reply, payload, hookDone) => {
     const key = request.idempotencyKey;
-    const done = (error: null, answer: unknown) =>
-      key === undefined ? hookDone(error, answer) : queueMicrotask(() => hookDone(error, answer));
-    if (key !== undefined) {
-      request.idempotencyKey = undefined;
+    const answer = (text: unknown) => {
+      const fault = request.faultAfterCommit;
+      if (fault === undefined) return hookDone(null, text);
+      // The request ran and its response is stored; the client sees a failure instead.
+      request.faultAfterCommit = undefined;
+      if (fault.status === 0) {
+        request.raw.socket?.destroy();
+        return hookDone(null, text);
+      }
+      reply.code(fault.status).type('application/json; charset=utf-8');
+      if (fault.status === 429) reply.header('Retry-After', '1');
+      hookDone(null, JSON.stringify(faultBody(fault, request.id)));
+    };
+    if (key === undefined) return answer(payload);
+    request.idempotencyKey = undefined;
+    try {
       pipeline.complete(
         request.organizationId,
         key,
@@ -327,18 +353,22 @@ export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline)
         (name) => reply.getHeader(name),
         payloadText(payload),
       );
+    } catch (error) {
+      request.storageFailure = error;
     }
-    const fault = request.faultAfterCommit;
-    if (fault === undefined) return done(null, payload);
-    // The request ran and its response is stored; the client sees a failure instead.
-    request.faultAfterCommit = undefined;
-    if (fault.status === 0) {
-      request.raw.socket?.destroy();
-      return done(null, payload);
-    }
-    reply.code(fault.status).type('application/json; charset=utf-8');
-    if (fault.status === 429) reply.header('Retry-After', '1');
-    done(null, JSON.stringify(faultBody(fault, request.id)));
+    // After the transaction: if the record or the commit failed (a full disk), the write was
+    // rolled back; the client is told why instead, and the key is released for its retry.
+    queueMicrotask(() => {
+      if (request.storageFailure === undefined) return answer(payload);
+      pipeline.release(request.organizationId, key);
+      const failure = errorAnswer(request.storageFailure) ?? {
+        status: 500,
+        headers: {},
+        message: 'internal error',
+      };
+      reply.code(failure.status).headers(failure.headers).type('application/json; charset=utf-8');
+      hookDone(null, JSON.stringify(errorBody(failure, request.id)));
+    });
   });
 
   // A request that ends without a response (client gone, socket error) must not hold its key.
@@ -383,8 +413,24 @@ function answerKeyedWritesInOneTransaction(route: RouteOptions, pipeline: Reques
       }
       reply.send(result);
     };
-    if (request.idempotencyKey === undefined) respond();
-    else pipeline.transaction(respond);
+    if (request.idempotencyKey === undefined) {
+      respond();
+      return;
+    }
+    let answered = false;
+    try {
+      pipeline.transaction(() => {
+        respond();
+        answered = true;
+        // The answer's record failed: undo the write with it (the answer says so).
+        if (request.storageFailure !== undefined) throw request.storageFailure;
+      });
+    } catch (error) {
+      // Before an answer, the error handler answers; after one (its record or the commit
+      // failed), the answer waiting in onSend is replaced by the failure.
+      if (!answered) throw error;
+      request.storageFailure ??= error;
+    }
   } as RouteHandlerMethod;
 }
 

@@ -1,4 +1,5 @@
-import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
 
@@ -13,15 +14,84 @@ export interface DatabaseTuning {
   cacheMb?: number;
   /** Memory-mapped I/O in MB (default 1024; 0 turns it off). */
   mmapMb?: number;
+  /** How long to wait for another process's lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
 }
 
 export function openDatabase(filename: string, tuning: DatabaseTuning = {}): SqliteDatabase {
-  if (filename !== ':memory:') keepPrivate(filename);
-  const db = new Database(filename);
-  if (filename !== ':memory:') db.pragma('journal_mode = WAL');
+  let db: SqliteDatabase | undefined;
+  try {
+    if (filename !== ':memory:') keepPrivate(filename);
+    db = new Database(filename);
+    db.pragma(`busy_timeout = ${tuning.busyTimeoutMs ?? 5000}`);
+    if (filename !== ':memory:') db.pragma('journal_mode = WAL');
+    configure(db, tuning);
+    // Read what is there: a file that is not a database, or a damaged one, says so here.
+    db.prepare('SELECT COUNT(*) FROM sqlite_schema').get();
+    applyMigrations(db);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new DatabaseUnavailable(filename, error);
+  }
+}
+
+/**
+ * The database cannot be used, for a reason its owner can fix: said in one line with the file
+ * (the CLI prints it and exits 1; nothing in it was changed).
+ */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+  constructor(
+    readonly filename: string,
+    cause: unknown,
+  ) {
+    super(`cannot use the database ${filename}: ${whyUnavailable(filename, cause)}`, { cause });
+  }
+}
+
+function whyUnavailable(filename: string, error: unknown): string {
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code.startsWith('SQLITE_READONLY')) {
+    return 'it is read-only (books writes to it and to its directory)';
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return 'it is locked by another process';
+  }
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return 'it is not a SQLite database, or it is damaged';
+  }
+  if (code === 'SQLITE_FULL') return 'the disk is full';
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR')) {
+    // SQLite keeps a -wal and a -shm file beside the database: both must be writable.
+    for (const [where, mode] of [
+      [filename, constants.R_OK | constants.W_OK],
+      [path.dirname(filename), constants.W_OK],
+    ] as const) {
+      try {
+        accessSync(where, mode);
+      } catch (access) {
+        const reason = (access as NodeJS.ErrnoException).code;
+        if (reason === 'EROFS') return 'it is read-only (on a read-only file system)';
+        if (reason === 'EACCES') {
+          return where === filename
+            ? 'permission denied (it must be readable and writable)'
+            : 'it is read-only (books writes to it and to its directory)';
+        }
+        if (reason === 'ENOENT' && where !== filename) {
+          return 'it cannot be created there (no such directory)';
+        }
+      }
+    }
+    return `it cannot be opened (${(error as Error).message})`;
+  }
+  return (error as Error)?.message ?? String(error);
+}
+
+function configure(db: SqliteDatabase, tuning: DatabaseTuning): void {
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
   // The postings indexes run to hundreds of MB on million-line ledgers; SQLite's default 2 MB
   // page cache would send most index updates and report scans to the OS.
   db.pragma(`cache_size = -${(tuning.cacheMb ?? 256) * 1024}`);
@@ -31,8 +101,6 @@ export function openDatabase(filename: string, tuning: DatabaseTuning = {}): Sql
   // would otherwise spend most of their time there. The WAL is trimmed back to 64 MB after.
   db.pragma('wal_autocheckpoint = 4000');
   db.pragma('journal_size_limit = 67108864');
-  applyMigrations(db);
-  return db;
 }
 
 /**
