@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openPlatform } from '../../src/platform/open.js';
 import { BOOKS_BIN, runBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
 import { startServer } from '../helpers/server.js';
