@@ -37,7 +37,9 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
           ? 'it is on a read-only file system'
           : reason === 'EACCES' || reason === 'EPERM'
             ? 'permission denied'
-            : (error as Error).message
+            : reason === 'ENOTDIR' || reason === 'EEXIST'
+              ? 'a file is where a directory should be'
+              : (error as Error).message
       }`,
     );
   }

@@ -68,6 +68,16 @@ describe('a database that cannot be used, at start', () => {
     rmSync(database);
   });
 
+  it('a data directory that cannot be made: says so for the embedded CLI', async () => {
+    const blocked = path.join(home.home, 'blocked');
+    writeFileSync(blocked, 'a file where the data directory would go');
+    const result = await runBooks(['workspace', 'list'], { ...home.env, XDG_DATA_HOME: blocked });
+    expectOneLine(
+      result,
+      `cannot use the local platform's data directory ${path.join(blocked, 'books')}: a file is where a directory should be`,
+    );
+  });
+
   it('not a file it can open (a directory in its place)', async () => {
     mkdirSync(database, { recursive: true });
     const result = await runBooks(['workspace', 'list'], home.env);
