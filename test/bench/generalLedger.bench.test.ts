@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
-import { createPlatform } from '../../src/platform/index.js';
+import { writeGeneratedBooks } from '../helpers/benchBooks.js';
 import { generateLedger } from '../helpers/generatedLedger.js';
-import { BOOKS_BIN, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
+import { BOOKS_BIN, serveBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 
 const TARGET_POSTINGS = 2_000_000;
 
@@ -75,50 +75,14 @@ it('the general ledger of 2,000,000 postings and je list --all, streamed', async
       days: 1095,
       accrualShare: 0,
     });
-    ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-    const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
-    const loadStarted = performance.now();
-    const platform = await createPlatform({
-      database,
-      orgToken: SERVE_TOKEN,
-      rateLimitPerSecond: 0,
-    });
-    const org = platform.defaultOrganizationId;
-    const { engine } = platform;
-    const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
-    const entity = engine.entities.create(org, workspace.id, { name: 'Bench Co' });
-    const accounts = engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
-    const line = (l: { account: number; debitCents: number; creditCents: number }) => ({
-      accountId: accounts[l.account]!.id,
-      debitAmount: l.debitCents ? l.debitCents / 100 : null,
-      creditAmount: l.creditCents ? l.creditCents / 100 : null,
-      description: `Line of account ${l.account}`,
-    });
-    for (let start = 0; start < ledger.entries.length; start += 100) {
-      engine.journalEntries.bulkCreate(
-        org,
-        entity.id,
-        ledger.entries.slice(start, start + 100).map((e) => ({
-          date: e.date,
-          ledgerBasis: 'cash' as const,
-          memo: e.memo,
-          lines: e.lines.map(line),
-        })),
-      );
-    }
-    await platform.close();
+    const { postings, seconds } = await writeGeneratedBooks(database, ledger, { accrual: false });
     console.log(
-      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${seconds.toFixed(1)} s`,
     );
 
     // 2. `books serve` on the file, and the CLI against it.
-    const server = spawnBooks(
-      ['serve', '--db', database, '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
-      home.env,
-    );
-    const banner = await server.waitForStderr('organization token');
-    const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
-    const env = { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN };
+    const server = await serveBooks(home, ['--db', database, '--rate-limit', '0']);
+    const { baseUrl, env } = server;
     const rows: string[] = [];
     let serverAnonPeak = 0;
     const measure = async (label: string, args: string[]) => {
@@ -135,7 +99,7 @@ it('the general ledger of 2,000,000 postings and je list --all, streamed', async
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();
-      const serverPid = server.child.pid!;
+      const serverPid = server.pid;
       const anonPoll = setInterval(() => {
         serverAnonPeak = Math.max(serverAnonPeak, memoryMb(serverPid, 'RssAnon'));
       }, 25);
@@ -171,10 +135,9 @@ it('the general ledger of 2,000,000 postings and je list --all, streamed', async
       ...where,
     ]);
     rows.push(
-      `books serve peak RSS ${peakRssMb(server.child.pid!).toFixed(0)} MB, of which its own memory (RssAnon, polled) at most ${serverAnonPeak.toFixed(0)} MB; the rest is the database file's pages it maps (serve maps up to 1 GB of it)`,
+      `books serve peak RSS ${peakRssMb(server.pid).toFixed(0)} MB, of which its own memory (RssAnon, polled) at most ${serverAnonPeak.toFixed(0)} MB; the rest is the database file's pages it maps (serve maps up to 1 GB of it)`,
     );
-    server.child.kill('SIGTERM');
-    await server.result;
+    await server.stop();
     console.log(rows.join('\n'));
     console.log(
       'targets: both complete; server and CLI peak RSS ≤ 300 MB each; /workspaces ≤ 100 ms at p99 meanwhile',

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
 import { CLASS_OF_TYPE } from '../../src/platform/domain/accounts.js';
-import { createPlatform } from '../../src/platform/index.js';
+import { writeGeneratedBooks } from '../helpers/benchBooks.js';
 import { generateLedger, toHledgerJournal } from '../helpers/generatedLedger.js';
 import { BOOKS_BIN, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 
@@ -39,46 +39,12 @@ it('reports on 1,000,000 postings over 3 years, beside ledger and hledger', asyn
       days: 1095,
       accrualShare: 0.1,
     });
-    ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-    const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
-    const loadStarted = performance.now();
-    const platform = await createPlatform({
-      database,
-      orgToken: SERVE_TOKEN,
-      rateLimitPerSecond: 0,
+    const { entity, accounts, postings, seconds } = await writeGeneratedBooks(database, ledger, {
+      accrual: true,
     });
-    const org = platform.defaultOrganizationId;
-    const { engine } = platform;
-    const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
-    const entity = engine.entities.create(org, workspace.id, { name: 'Bench Co' });
-    engine.entities.openAccrualLedger(org, entity.id);
-    const accounts = engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
-    const line = (l: { account: number; debitCents: number; creditCents: number }) => ({
-      accountId: accounts[l.account]!.id,
-      debitAmount: l.debitCents ? l.debitCents / 100 : null,
-      creditAmount: l.creditCents ? l.creditCents / 100 : null,
-      description: `Line of account ${l.account}`,
-    });
-    engine.openingBalances.create(org, entity.id, {
-      date: ledger.openingBalance.date,
-      lines: ledger.openingBalance.lines.map(line),
-    });
-    for (let start = 0; start < ledger.entries.length; start += 100) {
-      engine.journalEntries.bulkCreate(
-        org,
-        entity.id,
-        ledger.entries.slice(start, start + 100).map((e) => ({
-          date: e.date,
-          ledgerBasis: e.basis,
-          memo: e.memo,
-          lines: e.lines.map(line),
-        })),
-      );
-    }
-    await platform.close();
     const cashAccount = accounts.find((a) => a.type === 'Cash')!;
     console.log(
-      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${seconds.toFixed(1)} s`,
     );
 
     // 2. Our reports through HTTP.

@@ -115,24 +115,8 @@ describe('reports as CSV and TSV records', () => {
 
   it('every statement on a terminal: a title, compact sections, names fitted to the width', async () => {
     const pinned: string[] = [];
-    for (const report of REPORTS) {
-      for (const by of ['month', 'total']) {
-        for (const columns of [100, 60]) {
-          const args = ['report', report, ...range, '--by', by];
-          const result = await runCli(args, {
-            env: { ...home.env, NO_COLOR: '1' },
-            tty: true,
-            columns,
-            services: { clock },
-          });
-          expect(result.code, result.stderr).toBe(0);
-          expect(result.stdout).not.toMatch(/[┌│─]/);
-          pinned.push(`$ books ${args.join(' ')}   # ${columns} columns\n${result.stdout}`);
-        }
-      }
-    }
-    for (const columns of [100, 60]) {
-      const args = ['report', 'gl', ...range];
+    /** A report as a terminal of `columns` shows it, pinned. */
+    const onTerminal = async (args: string[], columns: number) => {
       const result = await runCli(args, {
         env: { ...home.env, NO_COLOR: '1' },
         tty: true,
@@ -140,8 +124,17 @@ describe('reports as CSV and TSV records', () => {
         services: { clock },
       });
       expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toMatch(/[┌│─]/);
       pinned.push(`$ books ${args.join(' ')}   # ${columns} columns\n${result.stdout}`);
+    };
+    for (const report of REPORTS) {
+      for (const by of ['month', 'total']) {
+        for (const columns of [100, 60]) {
+          await onTerminal(['report', report, ...range, '--by', by], columns);
+        }
+      }
     }
+    for (const columns of [100, 60]) await onTerminal(['report', 'gl', ...range], columns);
     expectGolden('cli/reports-on-terminal.txt', pinned.join('\n'));
   });
 

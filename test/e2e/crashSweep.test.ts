@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
+import { sendUntilKilled } from '../helpers/crashSweep.js';
 
 const TOKEN = 'books_org_crash_sweep_8Hn3Wq6Zt1Xc4Vb7Mk2Lp9Rs5Dg0Fy';
 const KILLS = 24;
@@ -116,30 +117,17 @@ describe('books serve killed with SIGKILL during keyed bulk writes (a real SQLit
     let attempted = 0;
     for (let kill = 0; kill < KILLS; kill += 1) {
       if (kill > 0) baseUrl = await start();
-      const killAfter = 1 + Math.floor(Math.random() * 12);
-      let answers = 0;
-      let stopped = false;
       const queue = [...Array(attempted).keys()].filter((n) => !acknowledged.has(n));
-      const next = () => (queue.length > 0 ? queue.shift()! : attempted++);
-      const worker = async () => {
-        while (!stopped) {
-          const n = next();
-          try {
-            const answer = await bulk(n);
-            expect(answer).toMatchObject({ status: 201 });
-            acknowledged.add(n);
-            answers += 1;
-            if (answers === killAfter) {
-              stopped = true;
-              server!.child.kill('SIGKILL');
-            }
-          } catch (error) {
-            if ((error as Error).name === 'AssertionError') throw error;
-            stopped = true; // the server is gone
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      await sendUntilKilled({
+        concurrency: CONCURRENCY,
+        killAfter: 1 + Math.floor(Math.random() * 12),
+        next: () => (queue.length > 0 ? queue.shift()! : attempted++),
+        send: async (n) => {
+          expect(await bulk(n)).toMatchObject({ status: 201 });
+          acknowledged.add(n);
+        },
+        kill: () => server!.child.kill('SIGKILL'),
+      });
       await server!.result;
     }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnBooks, temporaryHome, SERVE_TOKEN, type RunningCli } from '../helpers/cli.js';
+import { sendUntilKilled } from '../helpers/crashSweep.js';
 
 const KILLS_PER_PHASE = 8;
 const CONCURRENCY = 4;
@@ -157,31 +158,18 @@ describe('books serve killed with SIGKILL during every kind of keyed write', () 
           .filter((u) => !acknowledged.has(u.name))
           .sort(() => Math.random() - 0.5);
         if (queue.length === 0) break;
-        const killAfter = 1 + Math.floor(Math.random() * 6);
-        let answers = 0;
-        let stopped = false;
-        const worker = async () => {
-          while (!stopped && queue.length > 0) {
-            const unit = queue.shift()!;
-            try {
-              const answer = await send(unit);
-              expect(answer.status, `${unit.name}: ${JSON.stringify(answer.body)}`).toBe(
-                unit.status,
-              );
-              acknowledged.set(unit.name, unit.idOf(answer.body));
-              answers += 1;
-              if (answers === killAfter) {
-                stopped = true;
-                server!.child.kill('SIGKILL');
-              }
-            } catch (error) {
-              if ((error as Error).name === 'AssertionError') throw error;
-              stopped = true; // the server is gone
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-        if (!stopped) server!.child.kill('SIGKILL');
+        const killed = await sendUntilKilled({
+          concurrency: CONCURRENCY,
+          killAfter: 1 + Math.floor(Math.random() * 6),
+          next: () => queue.shift(),
+          send: async (unit) => {
+            const answer = await send(unit);
+            expect(answer.status, `${unit.name}: ${JSON.stringify(answer.body)}`).toBe(unit.status);
+            acknowledged.set(unit.name, unit.idOf(answer.body));
+          },
+          kill: () => server!.child.kill('SIGKILL'),
+        });
+        if (!killed) server!.child.kill('SIGKILL');
         await server!.result;
         await start();
       }

@@ -109,15 +109,8 @@ describe('the general ledger and je list of a large ledger, streamed', () => {
     );
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = parse(result.stdout) as string[][];
-    expect(header).toEqual([
-      'account_code',
-      'account_name',
-      'date',
-      'description',
-      'debit',
-      'credit',
-      'balance',
-    ]);
+    // The fields are pinned in reportRecords.test.ts; here, that every posting is a row.
+    expect(header).toHaveLength(7);
     const openings = rows.filter((r) => r[3] === 'Opening balance').length;
     expect(rows.filter((r) => r[3] === 'Closing balance')).toHaveLength(openings);
     expect(rows.length - 2 * openings).toBeGreaterThanOrEqual(postingCount);

@@ -124,6 +124,8 @@ export async function serveBooks(
   const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)![1]!;
   return {
     baseUrl,
+    /** The server's process id (benches read its memory). */
+    pid: server.child.pid!,
     env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN },
     api: (method: string, path: string, body?: unknown) =>
       fetch(`${baseUrl}${path}`, {

@@ -1,0 +1,52 @@
+import { createPlatform } from '../../src/platform/index.js';
+import { SERVE_TOKEN } from './cli.js';
+import type { GeneratedLedger } from './generatedLedger.js';
+
+/**
+ * Writes a generated ledger, in date order, straight through the engine into a database file
+ * (workspace "Bench", entity "Bench Co"), for a bench to serve: its chart, with `accrual` the
+ * accrual ledger and the opening balance, and every entry in bulks of 100. Returns the entity,
+ * its accounts, the count of postings and the seconds it took.
+ */
+export async function writeGeneratedBooks(
+  database: string,
+  ledger: GeneratedLedger,
+  options: { accrual: boolean },
+) {
+  ledger.entries.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const postings = ledger.entries.reduce((n, e) => n + e.lines.length, 0);
+  const started = performance.now();
+  const platform = await createPlatform({ database, orgToken: SERVE_TOKEN, rateLimitPerSecond: 0 });
+  const org = platform.defaultOrganizationId;
+  const { engine } = platform;
+  const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
+  const entity = engine.entities.create(org, workspace.id, { name: 'Bench Co' });
+  if (options.accrual) engine.entities.openAccrualLedger(org, entity.id);
+  const accounts = engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
+  const line = (l: { account: number; debitCents: number; creditCents: number }) => ({
+    accountId: accounts[l.account]!.id,
+    debitAmount: l.debitCents ? l.debitCents / 100 : null,
+    creditAmount: l.creditCents ? l.creditCents / 100 : null,
+    description: `Line of account ${l.account}`,
+  });
+  if (options.accrual) {
+    engine.openingBalances.create(org, entity.id, {
+      date: ledger.openingBalance.date,
+      lines: ledger.openingBalance.lines.map(line),
+    });
+  }
+  for (let start = 0; start < ledger.entries.length; start += 100) {
+    engine.journalEntries.bulkCreate(
+      org,
+      entity.id,
+      ledger.entries.slice(start, start + 100).map((e) => ({
+        date: e.date,
+        ledgerBasis: options.accrual ? e.basis : ('cash' as const),
+        memo: e.memo,
+        lines: e.lines.map(line),
+      })),
+    );
+  }
+  await platform.close();
+  return { entity, accounts, postings, seconds: (performance.now() - started) / 1000 };
+}
