@@ -1,4 +1,3 @@
-import { JSONParser } from '@streamparser/json';
 import type { GeneralLedgerEntry } from '../api/index.js';
 
 /** An account of the general ledger as it starts. */
@@ -26,6 +25,8 @@ const HEAD_FIELDS = ['accountId', 'accountCode', 'accountName', 'openingBalance'
 export async function* readGeneralLedger(
   pieces: AsyncIterable<string | Uint8Array>,
 ): AsyncGenerator<GeneralLedgerEvent> {
+  // Loaded here, not with the client: only the general ledger needs it.
+  const { JSONParser } = await import('@streamparser/json');
   const parser = new JSONParser({
     paths: [
       '$.report.accounts.*.entries.*',
