@@ -49,7 +49,7 @@ export const command = defineCommand({
     } else {
       const terminal = terminalGeneralLedger({ width: output.width, color: output.color });
       out.write(
-        `${[entity.name, 'General Ledger'].join(': ')}, ${query.startDate} to ${query.endDate}, ${query.ledgerBasis} basis\n\n`,
+        `${entity.name}: General Ledger, ${query.startDate} to ${query.endDate}, ${query.ledgerBasis} basis\n\n`,
       );
       out.write(terminal.header());
       for await (const row of generalLedgerRows(events)) out.write(terminal.row(row));
