@@ -123,10 +123,12 @@ export class Output {
     let total = 0;
     if (this.format === 'json') {
       for await (const page of pages) {
+        let text = '';
         for (const item of page.items) {
-          const text = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
-          this.write(`${shown++ === 0 ? '[\n' : ',\n'}  ${text}`);
+          const json = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
+          text += `${shown++ === 0 ? '[\n' : ',\n'}  ${json}`;
         }
+        if (text !== '') this.write(text);
         total = page.total;
       }
       this.write(shown === 0 ? '[]\n' : '\n]\n');

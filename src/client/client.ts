@@ -96,20 +96,29 @@ export class ApiClient {
 
   /**
    * A list page by page, as `limit`/`offset` pagination gives it, up to `max` items: each page's
-   * items with the list's total, for a command to write as they come.
+   * items with the list's total, for a command to write as they come. The next page is asked
+   * for as soon as one arrives, so that the platform makes it while the command writes this one.
    */
   async *pages<T>(
     path: string,
     query: RequestOptions['query'] = {},
     max = Number.POSITIVE_INFINITY,
   ): AsyncGenerator<ListPage<T>> {
-    for (let offset = 0; offset < max;) {
-      const limit = Math.min(100, max - offset);
-      const page = await this.request<List<T>>('GET', path, { query: { ...query, limit, offset } });
+    const fetchPage = (offset: number) =>
+      this.request<List<T>>('GET', path, {
+        query: { ...query, limit: Math.min(100, max - offset), offset },
+      });
+    let offset = 0;
+    let pending: Promise<List<T>> | undefined = fetchPage(0);
+    while (pending) {
+      const page: List<T> = await pending;
       const total = Math.max(page.pagination.total, offset + page.data.length);
-      yield { items: page.data, total };
       offset += page.data.length;
-      if (page.data.length === 0 || offset >= total) break;
+      const more = page.data.length > 0 && offset < total && offset < max;
+      pending = more ? fetchPage(offset) : undefined;
+      // A page asked for ahead and not wanted after all (the caller stopped) is not left failing.
+      pending?.catch(() => undefined);
+      yield { items: page.data, total };
     }
   }
 
