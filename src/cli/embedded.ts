@@ -52,7 +52,7 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
       rateLimitPerSecond: 0,
       drainWebhooksOnClose: true,
       // The engine runs inside the user's command: its memory is theirs. A small page cache and no
-      // memory map keep a million-line migration's RSS down; `books serve` keeps the large ones.
+      // memory map keep a million-line migration's RSS down; `books serve` keeps 64 MB of cache.
       // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
       // as fast as 32 MB for both, on a 400,000-line ledger.)
       tuning: { cacheMb: 8, mmapMb: 0 },
