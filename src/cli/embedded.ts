@@ -44,22 +44,17 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
     );
   }
   const { openEmbeddedPlatform } = await import('../platform/embedded.js');
-  let platform: ReturnType<typeof openEmbeddedPlatform>;
-  try {
-    platform = openEmbeddedPlatform({
-      database: platformDatabase,
-      orgToken: token,
-      rateLimitPerSecond: 0,
-      drainWebhooksOnClose: true,
-      // The engine runs inside the user's command: its memory is theirs. A small page cache and no
-      // memory map keep a million-line migration's RSS down; `books serve` keeps 64 MB of cache.
-      // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
-      // as fast as 32 MB for both, on a 400,000-line ledger.)
-      tuning: { cacheMb: 8, mmapMb: 0 },
-    });
-  } catch (error) {
-    throw databaseProblem(error);
-  }
+  const platform = openEmbeddedPlatform({
+    database: platformDatabase,
+    orgToken: token,
+    rateLimitPerSecond: 0,
+    drainWebhooksOnClose: true,
+    // The engine runs inside the user's command: its memory is theirs. A small page cache and no
+    // memory map keep a million-line migration's RSS down; `books serve` keeps 64 MB of cache.
+    // (Imports write in date order and reports read through the OS's file cache: 8 MB measured
+    // as fast as 32 MB for both, on a 400,000-line ledger.)
+    tuning: { cacheMb: 8, mmapMb: 0 },
+  });
   const transport: Transport = {
     async send(request) {
       const response = platform.dispatch(request);
@@ -71,16 +66,6 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
     close: () => platform.close(),
   };
   return { transport, token, databaseFile: platformDatabase };
-}
-
-/**
- * A database that cannot be used (read-only, damaged, locked, unreadable) is the user's to fix:
- * one line saying what and where, exit 1, no stack. Other errors pass as they are.
- */
-export function databaseProblem(error: unknown): unknown {
-  return (error as Error)?.name === 'DatabaseUnavailable'
-    ? new UserError((error as Error).message)
-    : error;
 }
 
 /** Narrows a file's mode to `mode` when others can reach it (and only then: it may be read-only). */

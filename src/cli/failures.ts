@@ -34,6 +34,11 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
   if (error instanceof ArgumentError)
     return fail(ExitCode.Usage, null, error.message, null, usageHint);
   if (error instanceof UserError) return fail(error.exitCode, null, error.message);
+  // A database that cannot be used (read-only, damaged, locked, unreadable), for `serve` and
+  // the embedded platform alike, is the user's to fix: one line saying what and where.
+  if ((error as Error)?.name === 'DatabaseUnavailable') {
+    return fail(ExitCode.Refused, null, (error as Error).message);
+  }
   const { ImportError } = await import('../migrate/errors.js');
   if (error instanceof ImportError)
     return fail(EXIT_OF_IMPORT_FAILURE[error.failure], null, error.message);

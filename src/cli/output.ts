@@ -53,6 +53,13 @@ export interface OutputOptions {
  * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,
  * plain tab-separated text when piped (stable for scripts), JSON, or CSV.
  */
+/**
+ * A value as `JSON.stringify(value, null, 2)` writes it, its lines after the first indented by
+ * `depth` spaces: for JSON written piece by piece inside an outer array or object.
+ */
+export const indentedJson = (value: unknown, depth: number): string =>
+  JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
+
 export class Output {
   readonly format: OutputFormat;
   readonly isTTY: boolean;
@@ -109,8 +116,12 @@ export class Output {
     jsonValue: unknown = page.items,
   ): Promise<void> {
     await this.table(columns, page.items, jsonValue);
-    if (page.items.length < page.total)
-      this.note(`books: showing ${page.items.length} of ${page.total}; use --all for every one`);
+    this.noteCut(page.items.length, page.total);
+  }
+
+  /** Says on stderr when a list shows fewer than it has. */
+  private noteCut(shown: number, total: number): void {
+    if (shown < total) this.note(`books: showing ${shown} of ${total}; use --all for every one`);
   }
 
   /**
@@ -125,8 +136,7 @@ export class Output {
       for await (const page of pages) {
         let text = '';
         for (const item of page.items) {
-          const json = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
-          text += `${shown++ === 0 ? '[\n' : ',\n'}  ${json}`;
+          text += `${shown++ === 0 ? '[\n' : ',\n'}  ${indentedJson(item, 2)}`;
         }
         if (text !== '') this.write(text);
         total = page.total;
@@ -147,10 +157,9 @@ export class Output {
         items.push(...page.items);
         total = page.total;
       }
-      await this.table(columns, items);
-      shown = items.length;
+      return this.list(columns, { items, total });
     }
-    if (shown < total) this.note(`books: showing ${shown} of ${total}; use --all for every one`);
+    this.noteCut(shown, total);
   }
 
   /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnBooks, temporaryHome, type RunningCli } from '../helpers/cli.js';
-import { sendUntilKilled } from '../helpers/crashSweep.js';
+import { temporaryHome } from '../helpers/cli.js';
+import { killableServer, sendUntilKilled } from '../helpers/crashSweep.js';
 
 const TOKEN = 'books_org_crash_sweep_8Hn3Wq6Zt1Xc4Vb7Mk2Lp9Rs5Dg0Fy';
 const KILLS = 24;
@@ -36,61 +36,27 @@ const cents = (body: string) =>
  */
 describe('books serve killed with SIGKILL during keyed bulk writes (a real SQLite file)', () => {
   let home: ReturnType<typeof temporaryHome>;
-  let server: RunningCli | undefined;
+  let server: ReturnType<typeof killableServer> | undefined;
   beforeEach(() => {
     home = temporaryHome();
   });
   afterEach(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.result;
+    server?.kill();
+    await server?.stopped();
     home.cleanup();
   });
 
   it(`after ${KILLS} kills and every key retried, each batch is in exactly once`, async () => {
-    const db = path.join(home.home, 'crash.sqlite');
-    const start = async () => {
-      server = spawnBooks(
-        ['serve', '--db', db, '--port', '0', '--org-token', TOKEN, '--rate-limit', '0'],
-        home.env,
-      );
-      return /listening on (http:\/\/\S+)/.exec(
-        await server.waitForStderr('organization token'),
-      )![1]!;
-    };
-    const call = async (
-      baseUrl: string,
-      method: string,
-      url: string,
-      body?: string,
-      key?: string,
-    ) => {
-      const response = await fetch(`${baseUrl}${url}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${TOKEN}`,
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...(key !== undefined && { 'idempotency-key': key }),
-        },
-        body,
-      });
-      return { status: response.status, body: (await response.json()) as any };
-    };
-
-    let baseUrl = await start();
-    const { workspace } = (
-      await call(baseUrl, 'POST', '/platform/v1/workspaces', '{"name":"Crash sweep"}')
-    ).body;
+    server = killableServer(home.env, path.join(home.home, 'crash.sqlite'), TOKEN);
+    const { call } = server;
+    await server.start();
+    const { workspace } = (await call('POST', '/platform/v1/workspaces', '{"name":"Crash sweep"}'))
+      .body;
     const { entity } = (
-      await call(
-        baseUrl,
-        'POST',
-        `/sandbox/v1/workspaces/${workspace.id}/entities`,
-        '{"name":"Killed Co"}',
-      )
+      await call('POST', `/sandbox/v1/workspaces/${workspace.id}/entities`, '{"name":"Killed Co"}')
     ).body;
     const accounts = (
       await call(
-        baseUrl,
         'POST',
         `/platform/v1/entities/${entity.id}/chart-of-accounts/bulk`,
         JSON.stringify({
@@ -104,7 +70,6 @@ describe('books serve killed with SIGKILL during keyed bulk writes (a real SQLit
     const body = (n: number) => batchBody(n, accounts[0]!.id, accounts[1]!.id);
     const bulk = (n: number) =>
       call(
-        baseUrl,
         'POST',
         `/platform/v1/entities/${entity.id}/journal-entries/bulk`,
         body(n),
@@ -116,7 +81,7 @@ describe('books serve killed with SIGKILL during keyed bulk writes (a real SQLit
     const acknowledged = new Set<number>();
     let attempted = 0;
     for (let kill = 0; kill < KILLS; kill += 1) {
-      if (kill > 0) baseUrl = await start();
+      if (kill > 0) await server.start();
       const queue = [...Array(attempted).keys()].filter((n) => !acknowledged.has(n));
       await sendUntilKilled({
         concurrency: CONCURRENCY,
@@ -126,25 +91,23 @@ describe('books serve killed with SIGKILL during keyed bulk writes (a real SQLit
           expect(await bulk(n)).toMatchObject({ status: 201 });
           acknowledged.add(n);
         },
-        kill: () => server!.child.kill('SIGKILL'),
+        kill: () => server!.kill(),
       });
-      await server!.result;
+      await server.stopped();
     }
 
     // After the last restart every key is retried: each answers 201, replayed or written now.
-    baseUrl = await start();
+    await server.start();
     let expectedCents = 0;
     for (let n = 0; n < attempted; n += 1) {
       expect(await bulk(n)).toMatchObject({ status: 201 });
       expectedCents += cents(body(n));
     }
-    const total = (
-      await call(baseUrl, 'GET', `/platform/v1/entities/${entity.id}/journal-entries?limit=1`)
-    ).body.pagination.total;
+    const total = (await call('GET', `/platform/v1/entities/${entity.id}/journal-entries?limit=1`))
+      .body.pagination.total;
     expect(total).toBe(attempted * ENTRIES_PER_BATCH);
     const { report } = (
       await call(
-        baseUrl,
         'GET',
         `/platform/v1/entities/${entity.id}/reports/trial-balance?startDate=2025-01-01&endDate=2025-12-31`,
       )

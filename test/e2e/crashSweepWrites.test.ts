@@ -1,8 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnBooks, temporaryHome, SERVE_TOKEN, type RunningCli } from '../helpers/cli.js';
-import { sendUntilKilled } from '../helpers/crashSweep.js';
+import { temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
+import { killableServer, sendUntilKilled } from '../helpers/crashSweep.js';
 
 const KILLS_PER_PHASE = 8;
 const CONCURRENCY = 4;
@@ -27,42 +27,21 @@ interface Unit {
  */
 describe('books serve killed with SIGKILL during every kind of keyed write', () => {
   let home: ReturnType<typeof temporaryHome>;
-  let server: RunningCli | undefined;
+  let server: ReturnType<typeof killableServer> | undefined;
   beforeEach(() => {
     home = temporaryHome();
   });
   afterEach(async () => {
-    server?.child.kill('SIGKILL');
-    await server?.result;
+    server?.kill();
+    await server?.stopped();
     home.cleanup();
   });
 
   it('loses no acknowledged write and doubles none', async () => {
     const db = path.join(home.home, 'crash.sqlite');
-    let baseUrl = '';
-    const start = async () => {
-      server = spawnBooks(
-        ['serve', '--db', db, '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
-        home.env,
-      );
-      baseUrl = /listening on (http:\/\/\S+)/.exec(
-        await server.waitForStderr('organization token'),
-      )![1]!;
-    };
-    const call = async (method: string, url: string, body?: string, key?: string) => {
-      const response = await fetch(`${baseUrl}${url}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${SERVE_TOKEN}`,
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...(key !== undefined && { 'idempotency-key': key }),
-        },
-        body,
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    };
-
+    server = killableServer(home.env, db, SERVE_TOKEN);
+    const { call } = server;
+    const start = () => server!.start();
     await start();
     const { workspace } = (await call('POST', '/platform/v1/workspaces', '{"name":"Sweep"}')).body;
     const entity = async (name: string) => {
@@ -167,10 +146,10 @@ describe('books serve killed with SIGKILL during every kind of keyed write', () 
             expect(answer.status, `${unit.name}: ${JSON.stringify(answer.body)}`).toBe(unit.status);
             acknowledged.set(unit.name, unit.idOf(answer.body));
           },
-          kill: () => server!.child.kill('SIGKILL'),
+          kill: () => server!.kill(),
         });
-        if (!killed) server!.child.kill('SIGKILL');
-        await server!.result;
+        if (!killed) server!.kill();
+        await server!.stopped();
         await start();
       }
       // The phase's writes not yet acknowledged, without kills: the next phase builds on them.
@@ -202,8 +181,8 @@ describe('books serve killed with SIGKILL during every kind of keyed write', () 
       const migration = await call('GET', `/platform/v1/entities/${id}/accounting-migration`);
       expect(migration.status).toBe(200);
     }
-    server!.child.kill('SIGTERM');
-    await server!.result;
+    server.kill('SIGTERM');
+    await server.stopped();
     const file = new Database(db, { readonly: true });
     try {
       expect(file.pragma('integrity_check', { simple: true })).toBe('ok');

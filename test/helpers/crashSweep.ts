@@ -1,3 +1,5 @@
+import { spawnBooks, type RunningCli } from './cli.js';
+
 /**
  * One round of a crash sweep: `concurrency` workers send the items `next` gives (until it gives
  * `undefined`) and count the answers `send` accepts; after `killAfter` of them the server is
@@ -32,4 +34,44 @@ export async function sendUntilKilled<T>(options: {
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   return stopped;
+}
+
+/**
+ * `books serve` (the built binary) on a database file, to be killed and started again on the
+ * same file: `call` talks to whichever run is up, with the given token and an optional
+ * `Idempotency-Key`; `kill` sends a signal and `stopped` waits for the run to end.
+ */
+export function killableServer(env: NodeJS.ProcessEnv, database: string, token: string) {
+  let server: RunningCli | undefined;
+  let baseUrl = '';
+  return {
+    async start(): Promise<void> {
+      server = spawnBooks(
+        ['serve', '--db', database, '--port', '0', '--org-token', token, '--rate-limit', '0'],
+        env,
+      );
+      baseUrl = /listening on (http:\/\/\S+)/.exec(
+        await server.waitForStderr('organization token'),
+      )![1]!;
+    },
+    async call(method: string, url: string, body?: string, key?: string) {
+      const response = await fetch(`${baseUrl}${url}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...(key !== undefined && { 'idempotency-key': key }),
+        },
+        body,
+      });
+      const text = await response.text();
+      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
+    },
+    kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+      server?.child.kill(signal);
+    },
+    async stopped(): Promise<void> {
+      await server?.result;
+    },
+  };
 }

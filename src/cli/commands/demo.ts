@@ -230,7 +230,7 @@ async function runDemo(ctx: CommandContext): Promise<number> {
     endDate: '2025-12-31',
     groupBy: 'quarter',
   });
-  await printStatement(ctx.output, profitAndLossStatement(report), { entity: ENTITY });
+  printStatement(ctx.output, profitAndLossStatement(report), { entity: ENTITY });
   const transactions = await api.sandbox.transactions(workspace.id);
   note(
     `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,

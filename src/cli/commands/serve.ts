@@ -7,7 +7,6 @@ import path from 'node:path';
 import { defineCommand, flag, text } from '../command.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import type { CliIo } from '../io.js';
-import { databaseProblem } from '../embedded.js';
 import { booksPaths } from '../paths.js';
 
 export interface ServeFlags {
@@ -120,8 +119,6 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
     rateLimitPerSecond: options.rateLimitPerSecond,
     authFailuresPerMinute: options.authFailuresPerMinute,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
-  }).catch((error: unknown) => {
-    throw databaseProblem(error);
   });
   try {
     await listen(platform.app, options.host, options.port);

@@ -1,5 +1,5 @@
 import type { GeneralLedgerEvent } from '../../client/index.js';
-import { displayAmount, plainAmount } from './statements.js';
+import { boldIf, displayAmount, fitTo, plainAmount } from './statements.js';
 
 /** One line of the general ledger as the CLI writes it: an opening, an entry or a closing. */
 export interface GeneralLedgerRow {
@@ -87,10 +87,8 @@ const DATE = 10;
  * it, in columns of fixed width, descriptions cut (…) to fit the terminal.
  */
 export function terminalGeneralLedger(options: { width: number; color: boolean }) {
-  const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
-  const description = Math.max(20, options.width - 2 - DATE - 2 - 3 * (AMOUNT + 1));
-  const fit = (text: string) =>
-    text.length <= description ? text.padEnd(description) : `${text.slice(0, description - 1)}…`;
+  const bold = boldIf(options.color);
+  const fit = fitTo(Math.max(20, options.width - 2 - DATE - 2 - 3 * (AMOUNT + 1)));
   const line = (date: string, text: string, amounts: string[]) =>
     `  ${date.padEnd(DATE)}  ${fit(text)}${amounts.map((a) => ` ${a.padStart(AMOUNT)}`).join('')}`.trimEnd();
   return {

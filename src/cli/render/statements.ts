@@ -43,8 +43,24 @@ export interface Statement {
 }
 
 /** What a report covers, as its title says it. */
-const coverage = (report: { startDate: string; endDate: string; ledgerBasis: string }) =>
+export const coverage = (report: { startDate: string; endDate: string; ledgerBasis: string }) =>
   `${report.startDate} to ${report.endDate}, ${report.ledgerBasis} basis`;
+
+/** A report's title at a terminal: `Entity: Report, 2025-01-01 to 2025-12-31, cash basis`. */
+export const titleOf = (entity: string | undefined, title: string, subtitle?: string) =>
+  [[entity, title].filter(Boolean).join(': '), subtitle].filter(Boolean).join(', ');
+
+/** Bold text when the output has color. */
+export const boldIf =
+  (color: boolean) =>
+  (text: string): string =>
+    color ? `\u001b[1m${text}\u001b[22m` : text;
+
+/** Text padded to `width`, or cut to it with … (a name that does not fit the terminal). */
+export const fitTo =
+  (width: number) =>
+  (text: string): string =>
+    text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`;
 
 /** The periods of a statement's columns: the report's, then its whole range for a Total. */
 function periodsOf(
@@ -329,10 +345,8 @@ const periodHeader = (p: Period) => `${p.startDate}..${p.endDate}`;
  * period headed by its dates, or with `long` one row per cell
  * (`period_start,period_end,section,account_code,account_name,amount`).
  */
-export async function printStatement(
+export function printStatement(
   output: {
-    format: string;
-    isTTY: boolean;
     color: boolean;
     width: number;
     asRecords: boolean;
@@ -341,7 +355,7 @@ export async function printStatement(
   },
   statement: Statement,
   options: { layout?: RecordLayout; entity?: string } = {},
-): Promise<void> {
+): void {
   const layout = options.layout ?? 'wide';
   if (output.asRecords) {
     const { periods, rows } = statement.tidy;
@@ -416,7 +430,7 @@ export function terminalStatement(
     .map((row) =>
       row.kind === 'heading' ? { ...row, values: totalOf.get(row.section) ?? [] } : row,
     );
-  const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
+  const bold = boldIf(options.color);
   const cells = rows.map((row) =>
     statement.columns.map((_, i) => displayAmount(row.values[i] ?? null)),
   );
@@ -429,13 +443,11 @@ export function terminalStatement(
   // overflows (as hledger's does) rather than losing what its rows are.
   const longest = Math.max(...labels.map((l) => l.length), 0);
   const labelWidth = Math.min(longest, Math.max(MIN_LABEL, options.width - numbers));
-  const fit = (text: string) =>
-    text.length <= labelWidth ? text.padEnd(labelWidth) : `${text.slice(0, labelWidth - 1)}…`;
+  const fit = fitTo(labelWidth);
   const line = (label: string, values: string[]) =>
     `${fit(label)}${values.map((v, i) => `  ${v.padStart(widths[i]!)}`).join('')}`.trimEnd();
-  const title = [options.entity, statement.title].filter(Boolean).join(': ');
   const out = [
-    bold(statement.subtitle ? `${title}, ${statement.subtitle}` : title),
+    bold(titleOf(options.entity, statement.title, statement.subtitle)),
     '',
     line('', statement.columns),
     ...rows.map((row, r) => {

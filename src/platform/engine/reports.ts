@@ -67,7 +67,11 @@ export class ReportService {
     return trialBalance(...this.summaryInput(organizationId, entityId, query, 'periods'));
   }
 
-  /** The general ledger whole (tests and small ranges; the route streams it instead). */
+  /**
+   * The general ledger whole, from one read of the range's postings by day: the route streams it
+   * instead (`generalLedgerStream`); this form is what test/e2e/streaming.test.ts checks the
+   * streamed one against.
+   */
   generalLedger(
     organizationId: string,
     entityId: string,
@@ -164,6 +168,10 @@ export class ReportService {
     };
   }
 
+  /**
+   * `grain`: the balance sheet reads sums by day (its retained earnings split at fiscal-year
+   * starts); the other reports need only each period's movements.
+   */
   private summaryInput(
     organizationId: string,
     entityId: string,

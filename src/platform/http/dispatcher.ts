@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Fault } from '../../api/index.js';
 import { parse as parseQuery } from 'node:querystring';
-import { errorAnswer, errorBody, formatValidationErrors, HttpError } from './errors.js';
+import {
+  errorAnswer,
+  errorBody,
+  formatValidationErrors,
+  HttpError,
+  INTERNAL_ERROR,
+} from './errors.js';
 import { faultBody, type RequestPipeline } from './pipeline.js';
 import { BODY_LIMIT_BYTES, StreamedJson, type RouteDefinition } from './routeTable.js';
 import { compileSerializer, compileValidator, type RequestPart } from './validation.js';
@@ -67,7 +73,7 @@ export class Dispatcher {
     const header = (name: string, value: string) => (headers[name.toLowerCase()] = value);
     const answerError = (error: unknown): DispatchResponse => {
       // Anything else is a bug: a 500, as `books serve` answers it, which a retry runs again.
-      const answer = errorAnswer(error) ?? { status: 500, headers: {}, message: 'internal error' };
+      const answer = errorAnswer(error) ?? INTERNAL_ERROR;
       for (const [name, value] of Object.entries(answer.headers)) header(name, value);
       headers['content-type'] = JSON_TYPE;
       return {

@@ -44,6 +44,9 @@ export interface ErrorAnswer {
   blockers?: ErrorBody['blockers'];
 }
 
+/** Anything not ours is a bug: a 500, which a retry runs again. */
+export const INTERNAL_ERROR: ErrorAnswer = { status: 500, headers: {}, message: 'internal error' };
+
 /** The answer to an error of ours (domain or HTTP layer); undefined for any other. */
 export function errorAnswer(error: unknown): ErrorAnswer | undefined {
   if (error instanceof DomainError) {
@@ -121,7 +124,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendError(reply, request, status, message);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, request, 500, 'internal error');
+    return sendError(reply, request, INTERNAL_ERROR.status, INTERNAL_ERROR.message);
   });
 
   app.setNotFoundHandler((request, reply) =>

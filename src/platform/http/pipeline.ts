@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, type ErrorBody, type Fault } from '../../ap
 import { DomainError } from '../domain/errors.js';
 import { AuthFailureWindows, TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
-import { errorAnswer, errorBody, HttpError } from './errors.js';
+import { errorAnswer, errorBody, HttpError, INTERNAL_ERROR } from './errors.js';
 import type { RouteAuth } from './routeTable.js';
 
 declare module 'fastify' {
@@ -279,7 +279,7 @@ export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline)
     let text: string;
     try {
       // Bytes that are not UTF-8 would be stored as U+FFFD, altered: refused instead.
-      text = typeof body === 'string' ? body : UTF8.decode(body);
+      text = UTF8.decode(body as Buffer); // parseAs: 'buffer'
     } catch {
       done(new HttpError(400, 'request body is not valid UTF-8'), undefined);
       return;
@@ -361,11 +361,7 @@ export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline)
     queueMicrotask(() => {
       if (request.storageFailure === undefined) return answer(payload);
       pipeline.release(request.organizationId, key);
-      const failure = errorAnswer(request.storageFailure) ?? {
-        status: 500,
-        headers: {},
-        message: 'internal error',
-      };
+      const failure = errorAnswer(request.storageFailure) ?? INTERNAL_ERROR;
       reply.code(failure.status).headers(failure.headers).type('application/json; charset=utf-8');
       hookDone(null, JSON.stringify(errorBody(failure, request.id)));
     });

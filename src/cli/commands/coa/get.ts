@@ -10,6 +10,6 @@ export const command = defineCommand({
     const result = await (
       await ctx.api()
     ).accounts.get(entityId, await ctx.accountId(entityId, account));
-    await printAccount(ctx, entityId, result.account, result);
+    await printAccount(ctx, entityId, result.account, { jsonValue: result });
   },
 });

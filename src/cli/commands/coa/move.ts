@@ -24,6 +24,6 @@ export const command = defineCommand({
     ctx.wrote(
       `moved account ${account.code} ${account.name} ${group ? `into group "${group.name}"` : 'out of its group'}`,
     );
-    await printAccount(ctx, entityId, account);
+    await printAccount(ctx, entityId, account, group ? { groupName: group.name } : {});
   },
 });

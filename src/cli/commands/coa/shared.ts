@@ -18,18 +18,21 @@ export const accountFields = (account: Account, groupName?: string): [string, st
   ['archived', account.isDisabled ? 'yes' : 'no'],
 ];
 
-/** Prints an account as a person reads it (its group by name) or as the API answered it. */
+/**
+ * Prints an account as a person reads it (its group by name, asked for unless the caller knows
+ * it) or as the API answered it.
+ */
 export async function printAccount(
   ctx: CommandContext,
   entityId: string,
   account: Account,
-  jsonValue: unknown = { account },
+  options: { jsonValue?: unknown; groupName?: string } = {},
 ): Promise<void> {
-  let groupName: string | undefined;
-  if (account.groupId && !ctx.output.json) {
+  let groupName = options.groupName;
+  if (groupName === undefined && account.groupId && !ctx.output.json) {
     groupName = (await (await ctx.api()).accountGroups.get(entityId, account.groupId)).group.name;
   }
-  ctx.output.record(accountFields(account, groupName), jsonValue);
+  ctx.output.record(accountFields(account, groupName), options.jsonValue ?? { account });
 }
 
 /** An account to create, from flags (`coa create`) or a row of a chart file (`coa import`). */

@@ -1,4 +1,4 @@
-import type { GeneralLedgerQuery } from '../../../api/index.js';
+import type { GeneralLedgerQuery, LedgerBasis } from '../../../api/index.js';
 import { defineCommand, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
 import type { GeneralLedgerEvent } from '../../../client/index.js';
@@ -8,12 +8,14 @@ import {
   generalLedgerRows,
   terminalGeneralLedger,
 } from '../../render/generalLedger.js';
+import { coverage, titleOf } from '../../render/statements.js';
+import { indentedJson } from '../../output.js';
 import { parseReportQuery, reportOptions, type ReportFlags } from './shared.js';
 
 export function parse(
   flags: ReportFlags & { account?: string | undefined },
   asOf: string,
-): GeneralLedgerQuery & { account?: string } {
+): GeneralLedgerQuery & { ledgerBasis: LedgerBasis; account?: string } {
   if (flags.by !== undefined) throw new UsageError('the general ledger takes no --by');
   const { startDate, endDate, ledgerBasis } = parseReportQuery(flags, asOf);
   return { startDate, endDate, ledgerBasis, ...(flags.account && { account: flags.account }) };
@@ -48,9 +50,7 @@ export const command = defineCommand({
       }
     } else {
       const terminal = terminalGeneralLedger({ width: output.width, color: output.color });
-      out.write(
-        `${entity.name}: General Ledger, ${query.startDate} to ${query.endDate}, ${query.ledgerBasis} basis\n\n`,
-      );
+      out.write(`${titleOf(entity.name, 'General Ledger', coverage(query))}\n\n`);
       out.write(terminal.header());
       for await (const row of generalLedgerRows(events)) out.write(terminal.row(row));
     }
@@ -79,11 +79,9 @@ async function writeJson(
   spec: Record<string, string>,
   events: AsyncIterable<GeneralLedgerEvent>,
 ): Promise<void> {
-  const indented = (value: unknown, depth: number) =>
-    JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
   const fields = (value: object, depth: number) =>
     Object.entries(value)
-      .map(([key, v]) => `${' '.repeat(depth)}${JSON.stringify(key)}: ${indented(v, depth)},\n`)
+      .map(([key, v]) => `${' '.repeat(depth)}${JSON.stringify(key)}: ${indentedJson(v, depth)},\n`)
       .join('');
   out.write(`{\n  "report": {\n${fields(spec, 4)}    "accounts": [`);
   let accounts = 0;
@@ -95,7 +93,7 @@ async function writeJson(
       );
       entries = 0;
     } else if (event.kind === 'entry') {
-      out.write(`${entries++ > 0 ? ',' : ''}\n          ${indented(event.entry, 10)}`);
+      out.write(`${entries++ > 0 ? ',' : ''}\n          ${indentedJson(event.entry, 10)}`);
     } else {
       out.write(
         `${entries > 0 ? '\n        ' : ''}],\n        "closingBalance": ${JSON.stringify(event.closingBalance)}\n      }`,

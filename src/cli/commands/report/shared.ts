@@ -58,7 +58,10 @@ export const statementExamples = (name: SummaryReport) => [
 ];
 
 /** Flags to the report query; relative words resolve against today. */
-export function parseReportQuery(flags: ReportFlags, asOf: string): ReportQuery {
+export function parseReportQuery(
+  flags: ReportFlags,
+  asOf: string,
+): ReportQuery & { ledgerBasis: LedgerBasis } {
   if (flags.from === undefined || flags.to === undefined) {
     throw new UsageError(
       '--from and --to are required (a date YYYY-MM-DD or a word such as last-month)',
@@ -107,5 +110,5 @@ export async function runStatement(
         : kind === 'cf'
           ? cashFlowStatement(report as never)
           : trialBalanceStatement(report as never);
-  await printStatement(ctx.output, statement, { layout, entity: entity.name });
+  printStatement(ctx.output, statement, { layout, entity: entity.name });
 }
