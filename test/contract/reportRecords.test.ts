@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/clock.js';
@@ -167,6 +169,28 @@ describe('reports as CSV and TSV records', () => {
     ]);
     for (const row of rows) expect(row).toHaveLength(7);
     expect(rows.map((r) => r[1])).toContain("'@Rent");
+  });
+
+  it('lists and receipts follow the same rules: formulas neutralized, numbers as they are', async () => {
+    const chart: string[][] = parse(await ok('coa', 'list', '--output', 'csv'));
+    const header = chart[0]!;
+    const names = chart.slice(1).map((row) => row[header.indexOf('Name')]);
+    expect(names).toEqual(
+      expect.arrayContaining([`'=HYPERLINK("http://x")`, "'-Refunds", "'@Rent", "'+Equipment"]),
+    );
+    for (const row of chart.slice(1)) expect(row[header.indexOf('Code')]).toMatch(/^\d+$/);
+    // A receipt names each entry by the file's own id, which may look like a formula.
+    const ledger = path.join(home.home, 'formulas.csv');
+    writeFileSync(
+      ledger,
+      'date,entry,account,debit,credit,memo\n' +
+        '2026-03-20,=SUM(A1:A9),Checking,12.00,,Till\n2026-03-20,=SUM(A1:A9),@Rent,,12.00,Till\n',
+    );
+    const receipt = path.join(home.home, 'receipt.csv');
+    await ok('je', 'import', ledger, '--receipt', receipt);
+    const rows: string[][] = parse(readFileSync(receipt, 'utf8'));
+    expect(rows[0]).toEqual(['line', 'entry', 'journal_entry_id']);
+    expect(rows[1]).toEqual(['2', "'=SUM(A1:A9)", expect.stringMatching(/^[0-9a-f-]{36}$/)]);
   });
 
   it('TSV escapes tab, CR and newline in a cell', async () => {
