@@ -44,7 +44,7 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
     );
   }
   const { openEmbeddedPlatform } = await import('../platform/embedded.js');
-  const platform = openEmbeddedPlatform({
+  const platform = await openEmbeddedPlatform({
     database: platformDatabase,
     orgToken: token,
     rateLimitPerSecond: 0,
@@ -57,7 +57,7 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
   });
   const transport: Transport = {
     async send(request) {
-      const response = platform.dispatch(request);
+      const response = await platform.dispatch(request);
       if (response.stream === undefined || request.stream) return response;
       let body = '';
       for await (const chunk of response.stream) body += chunk;

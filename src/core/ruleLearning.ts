@@ -77,31 +77,42 @@ interface LineGroup {
  * come: a group keeps its counts and distinct descriptions, never the lines themselves.
  */
 export function generateRules(lines: Iterable<LearningLine>): GeneratedRule[] {
-  const groups = new Map<string, LineGroup>();
-  for (const line of lines) {
+  const learner = new RuleLearner();
+  for (const line of lines) learner.add(line);
+  return learner.rules();
+}
+
+/** generateRules one line at a time, for lines that arrive asynchronously. */
+export class RuleLearner {
+  private readonly groups = new Map<string, LineGroup>();
+
+  add(line: LearningLine): void {
     const key = descriptionKey(line.description);
-    if (key === '') continue;
-    let group = groups.get(key);
+    if (key === '') return;
+    let group = this.groups.get(key);
     if (!group) {
       group = { support: 0, uses: new Map(), descriptions: new Set() };
-      groups.set(key, group);
+      this.groups.set(key, group);
     }
     group.support += 1;
     group.uses.set(line.accountId, (group.uses.get(line.accountId) ?? 0) + 1);
     group.descriptions.add(line.description.trim());
   }
-  const rules: GeneratedRule[] = [];
-  for (const [key, { support, uses, descriptions }] of groups) {
-    if (support < 2) continue;
-    let accountId = '';
-    let most = 0;
-    for (const [candidate, count] of uses) {
-      if (count > most) [accountId, most] = [candidate, count];
+
+  rules(): GeneratedRule[] {
+    const rules: GeneratedRule[] = [];
+    for (const [key, { support, uses, descriptions }] of this.groups) {
+      if (support < 2) continue;
+      let accountId = '';
+      let most = 0;
+      for (const [candidate, count] of uses) {
+        if (count > most) [accountId, most] = [candidate, count];
+      }
+      const contains = commonText([...descriptions]) || key.split(' ')[0]!;
+      rules.push({ contains, accountId, support, examples: [...descriptions].slice(0, 3) });
     }
-    const contains = commonText([...descriptions]) || key.split(' ')[0]!;
-    rules.push({ contains, accountId, support, examples: [...descriptions].slice(0, 3) });
+    return rules.sort((a, b) => b.support - a.support || a.contains.localeCompare(b.contains));
   }
-  return rules.sort((a, b) => b.support - a.support || a.contains.localeCompare(b.contains));
 }
 
 /** A rule proposed from an entity's history, with how it did on the lines held out. */

@@ -8,7 +8,7 @@ export type { DispatchRequest, DispatchResponse } from './http/dispatcher.js';
 /** The platform in the CLI's own process: its routes answered without an HTTP framework. */
 export interface EmbeddedPlatform {
   orgToken: string;
-  dispatch(request: DispatchRequest): DispatchResponse;
+  dispatch(request: DispatchRequest): Promise<DispatchResponse>;
   close(): Promise<void>;
 }
 
@@ -16,8 +16,8 @@ export interface EmbeddedPlatform {
  * Opens the platform for one `books` command. It loads no HTTP framework: Fastify's import and
  * boot (its router, plugins and eighty routes) were a third of a command's start.
  */
-export function openEmbeddedPlatform(options: PlatformOptions): EmbeddedPlatform {
-  const opened = openPlatform(options);
+export async function openEmbeddedPlatform(options: PlatformOptions): Promise<EmbeddedPlatform> {
+  const opened = await openPlatform(options);
   const dispatcher = new Dispatcher(
     platformRoutes(opened.engine),
     new RequestPipeline(opened.engine, opened.adminToken, options.now),

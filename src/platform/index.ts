@@ -11,7 +11,7 @@ export interface Platform extends OpenedPlatform {
 
 /** Opens the platform and builds its (not listening) Fastify app, for `books serve` and tests. */
 export async function createPlatform(options: PlatformOptions): Promise<Platform> {
-  const opened = openPlatform(options);
+  const opened = await openPlatform(options);
   let app: FastifyInstance;
   try {
     app = await buildApp({
@@ -30,7 +30,7 @@ export async function createPlatform(options: PlatformOptions): Promise<Platform
     app,
     async close() {
       // Requests in flight finish before the engine stops under them.
-      opened.engine.accountingMigrations.stop();
+      await opened.engine.accountingMigrations.stop();
       await app.close();
       await opened.close();
     },

@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_ENGINE_OPTIONS, Engine, type EngineOptions } from './engine/index.js';
 import { WebhookWorker } from './engine/webhookWorker.js';
-import { DatabaseUnavailable, type DatabaseTuning } from './store/database.js';
-import { Store } from './store/index.js';
+import { Store, type StoreOptions } from './store/index.js';
 
 export interface PlatformOptions extends Partial<EngineOptions> {
-  /** A SQLite file, or `:memory:`. */
+  /** A SQLite file, `:memory:`, or a `postgres://` URL. */
   database: string;
   /** The control plane's admin token; a random one when not given. */
   adminToken?: string;
   /** A token for the default organization; a fresh one is minted when not given. */
   orgToken?: string;
   logger?: boolean;
-  /** SQLite memory settings (the embedded CLI keeps them small: its RSS is the user's). */
-  tuning?: DatabaseTuning;
+  /**
+   * Database settings: SQLite's memory (the embedded CLI keeps it small: its RSS is the
+   * user's), PostgreSQL's pool size.
+   */
+  tuning?: StoreOptions;
   /**
    * On close, finish the webhook attempts in flight and make those due now (the embedded CLI,
    * whose process is short-lived); otherwise they are abandoned and made after the next start.
@@ -43,14 +45,13 @@ export interface OpenedPlatform {
  * starts the background work: what `books serve` (Fastify) and the embedded CLI (the
  * dispatcher) share.
  */
-export function openPlatform(options: PlatformOptions): OpenedPlatform {
+export async function openPlatform(options: PlatformOptions): Promise<OpenedPlatform> {
   if (options.webhookScheduleSeconds?.length === 0) {
     throw new Error('webhookScheduleSeconds needs at least one value');
   }
-  const store = Store.open(options.database, options.tuning);
+  const store = await Store.open(options.database, options.tuning);
   try {
-    store.idempotency.clearInFlight();
-    store.idempotency.prune();
+    await store.idempotency.prune();
     const engine = new Engine(store, {
       ruleGenerationDelayMs:
         options.ruleGenerationDelayMs ?? DEFAULT_ENGINE_OPTIONS.ruleGenerationDelayMs,
@@ -63,8 +64,8 @@ export function openPlatform(options: PlatformOptions): OpenedPlatform {
         options.allowPrivateWebhooks ?? DEFAULT_ENGINE_OPTIONS.allowPrivateWebhooks,
     });
     const adminToken = options.adminToken ?? `books_admin_${randomBytes(24).toString('base64url')}`;
-    const { organizationId, token } = engine.organizations.ensureDefault(options.orgToken);
-    engine.accountingMigrations.resume();
+    const { organizationId, token } = await engine.organizations.ensureDefault(options.orgToken);
+    await engine.accountingMigrations.resume();
     const webhookWorker = new WebhookWorker(engine.webhooks, options.webhookTimeoutMs);
     webhookWorker.start();
     let closed = false;
@@ -76,16 +77,15 @@ export function openPlatform(options: PlatformOptions): OpenedPlatform {
       async close() {
         if (closed) return;
         closed = true;
-        engine.accountingMigrations.stop();
+        await engine.accountingMigrations.stop();
         await webhookWorker.stop({ drain: options.drainWebhooksOnClose ?? false });
-        store.close();
+        await store.close();
       },
     };
   } catch (error) {
-    store.close();
-    // The first writes (clearing what a crash left, the default organization) fail on a
-    // database that can be read but not written: said as such.
-    const code = String((error as { code?: unknown })?.code ?? '');
-    throw code.startsWith('SQLITE_') ? new DatabaseUnavailable(options.database, error) : error;
+    await store.close();
+    // The first writes (pruning old records, the default organization) fail on a database
+    // that can be read but not written: said as such.
+    throw store.unavailable(error) ?? error;
   }
 }

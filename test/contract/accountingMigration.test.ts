@@ -206,22 +206,22 @@ describe('rule generation across a restart', () => {
         ruleGenerationDelayMs: 60_000,
       });
       const org = first.defaultOrganizationId;
-      const workspace = first.engine.workspaces.create(org, { name: 'W' });
-      const entity = first.engine.entities.create(org, workspace.id, {
+      const workspace = await first.engine.workspaces.create(org, { name: 'W' });
+      const entity = await first.engine.entities.create(org, workspace.id, {
         name: 'E',
         bookkeepingStartDate: '2026-01-01',
       });
-      first.engine.accountingMigrations.create(org, entity.id);
-      first.engine.accountingMigrations.generate(org, entity.id);
+      await first.engine.accountingMigrations.create(org, entity.id);
+      await first.engine.accountingMigrations.generate(org, entity.id);
       // The process dies before the job's delay is over: its timer goes, nothing runs.
-      first.engine.accountingMigrations.stop({ flush: false });
+      await first.engine.accountingMigrations.stop({ flush: false });
       await first.close();
-      expect(first.engine.store.db.open).toBe(false);
 
       const second = await createPlatform({ database, orgToken: 'tok', ruleGenerationDelayMs: 20 });
       await until(
         async () =>
-          second.engine.accountingMigrations.get(org, entity.id).enrichmentRulesSeededAt !== null,
+          (await second.engine.accountingMigrations.get(org, entity.id)).enrichmentRulesSeededAt !==
+          null,
       );
       await second.close();
     } finally {

@@ -132,7 +132,7 @@ describe('bank feeds and categorization', () => {
   it("applies the user's rules before migration-generated ones, whatever their age", async () => {
     const generatedTarget = await books.account('Generated Travel', 'Operating Expenses');
     // Generated rules come from the accounting migration; here one is stored as it would be.
-    server.platform.engine.store.transactionRules.insert(
+    await server.platform.engine.store.transactionRules.insert(
       books.workspaceId,
       {
         id: '00000000-0000-4000-8000-00000000abcd',
@@ -264,7 +264,7 @@ describe('bank feeds and categorization', () => {
       { body: { errorCode: 'disconnected' } },
     );
     expect(again.body.connection.status).toBe('broken');
-    expect(server.platform.engine.store.bankFeeds.events(connectionId)).toEqual([
+    expect(await server.platform.engine.store.bankFeeds.events(connectionId)).toEqual([
       {
         id: expect.any(String),
         event: 'feed.connection.disconnected',
@@ -280,7 +280,7 @@ describe('bank feeds and categorization', () => {
     await server.request('POST', `/sandbox/v1/bank-feed-connections/${connectionId}/break`, {
       body: { errorCode: 'disconnected' },
     });
-    expect(server.platform.engine.store.bankFeeds.events(connectionId)).toHaveLength(2);
+    expect(await server.platform.engine.store.bankFeeds.events(connectionId)).toHaveLength(2);
     const bad = await server.request(
       'POST',
       `/sandbox/v1/bank-feed-connections/${connectionId}/break`,

@@ -241,7 +241,7 @@ describe('the embedded dispatcher answers as `books serve` does', () => {
   const options = { database: ':memory:', orgToken: ORG_TOKEN, adminToken: ADMIN_TOKEN };
   beforeAll(async () => {
     served = await createPlatform({ ...options, rateLimitPerSecond: 0 });
-    embedded = openEmbeddedPlatform({ ...options, rateLimitPerSecond: 0 });
+    embedded = await openEmbeddedPlatform({ ...options, rateLimitPerSecond: 0 });
   });
   afterAll(async () => {
     await served.close();
@@ -264,7 +264,7 @@ describe('the embedded dispatcher answers as `books serve` does', () => {
     };
   };
   const viaDispatcher: Send = async (exchange) => {
-    const { stream, ...response } = embedded.dispatch({
+    const { stream, ...response } = await embedded.dispatch({
       method: exchange.method,
       path: exchange.path,
       headers: headersOf(exchange),

@@ -1,7 +1,10 @@
-import { createHash } from 'node:crypto';
-import Fastify from 'fastify';
-import { installPipeline, RequestPipeline } from '../../src/platform/http/pipeline.js';
+import { randomUUID } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/platform/domain/errors.js';
+import { compileRoute, RequestPipeline } from '../../src/platform/http/pipeline.js';
+import { RouteTable } from '../../src/platform/http/routeTable.js';
+import { openTransactionOf } from '../../src/platform/store/sql.js';
 import { createEntity } from '../helpers/ledger.js';
 import { createOrganization, errorOf, startServer, type TestServer } from '../helpers/server.js';
 
@@ -85,27 +88,30 @@ describe('Idempotency-Key (local-platform.md §2)', () => {
   });
 
   it('answers 409 while the first request with the key is still running', async () => {
-    const body = JSON.stringify({ name: 'Slow' });
-    // Hold the key as a request in flight would, through the platform's own store.
-    const claim = server.platform.engine.store.idempotency.claim(
+    // Hold the key as a request in flight in this process would.
+    const release = server.platform.engine.store.idempotency.hold(
       server.platform.defaultOrganizationId,
       'in-flight-1',
-      {
-        method: 'POST',
-        path: '/platform/v1/workspaces',
-        bodyHash: createHash('sha256').update(body).digest('hex'),
-      },
     );
-    expect(claim.outcome).toBe('claimed');
-    const response = await server.request('POST', '/platform/v1/workspaces', {
-      rawBody: body,
+    try {
+      const response = await server.request('POST', '/platform/v1/workspaces', {
+        body: { name: 'Slow' },
+        headers: { 'idempotency-key': 'in-flight-1' },
+      });
+      expect(errorOf(response)).toEqual({
+        status: 409,
+        message: 'a request with this Idempotency-Key is still being processed',
+        traceMatches: true,
+      });
+    } finally {
+      release!();
+    }
+    // Once the first is done, the key is free: the request runs.
+    const after = await server.request('POST', '/platform/v1/workspaces', {
+      body: { name: 'Slow' },
       headers: { 'idempotency-key': 'in-flight-1' },
     });
-    expect(errorOf(response)).toEqual({
-      status: 409,
-      message: 'a request with this Idempotency-Key is still being processed',
-      traceMatches: true,
-    });
+    expect(after.status).toBe(201);
   });
 
   it('scopes keys by organization', async () => {
@@ -302,47 +308,87 @@ describe('a keyed write and its idempotency record commit together', () => {
   });
   afterAll(() => server.close());
 
-  it('refuses, when the route is registered, a mutating handler that answers asynchronously', async () => {
-    const app = Fastify();
-    installPipeline(app, new RequestPipeline(server.platform.engine, 'admin'));
-    expect(() => app.post('/later', async () => ({ written: true }))).toThrow(
-      'POST /later: a mutating route must answer synchronously, so that its write and idempotency record commit together',
+  /** A route of the pipeline's own, whose handler writes a workspace then does `then`. */
+  const probe = (then: () => unknown) => {
+    const table = new RouteTable();
+    const seen: { inTransaction: boolean }[] = [];
+    table.post(
+      '/probe',
+      {
+        config: { auth: 'organization' },
+        schema: {
+          body: Type.Object({ name: Type.String() }),
+          response: { 201: Type.Object({ id: Type.String() }) },
+        },
+      },
+      async (request) => {
+        const { engine } = server.platform;
+        seen.push({ inTransaction: openTransactionOf(engine.store.database) !== undefined });
+        const workspace = await engine.workspaces.create(request.organizationId, {
+          name: request.body.name,
+        });
+        then();
+        return { id: workspace.id };
+      },
     );
-    app.get('/read', async () => ({}));
-    await app.close();
-  });
-
-  it('writes the answer to the client only once the write and its record have committed', async () => {
-    const app = Fastify();
-    installPipeline(app, new RequestPipeline(server.platform.engine, 'admin'));
-    const db = server.platform.engine.store.db;
-    let inTransaction: boolean[] = [];
-    app.post('/probe', { config: { auth: 'organization' } }, (request, reply) => {
-      const end = reply.raw.end.bind(reply.raw) as (...args: unknown[]) => unknown;
-      // Where the answer leaves for the client: is the transaction still open?
-      reply.raw.end = ((...args: unknown[]) => {
-        inTransaction.push(db.inTransaction);
-        return end(...args);
-      }) as typeof reply.raw.end;
-      inTransaction.push(db.inTransaction);
-      return { ok: true };
-    });
-    const post = (key?: string) =>
-      app.inject({
+    const pipeline = new RequestPipeline(server.platform.engine, 'admin');
+    const compiled = compileRoute(table.routes[0]!);
+    const post = (name: string, key?: string) =>
+      pipeline.answer(compiled, {
+        organizationId: server.platform.defaultOrganizationId,
         method: 'POST',
         url: '/probe',
-        headers: {
-          authorization: `Bearer ${server.orgToken}`,
-          ...(key && { 'idempotency-key': key }),
-        },
+        traceId: randomUUID(),
+        idempotencyKey: key,
+        rawBody: JSON.stringify({ name }),
+        parts: { params: {}, querystring: {}, body: { name } },
       });
-    expect((await post('probe-1')).statusCode).toBe(200);
-    // The handler ran inside the transaction; the answer went out after it.
-    expect(inTransaction).toEqual([true, false]);
-    inTransaction = [];
-    expect((await post()).statusCode).toBe(200);
-    expect(inTransaction).toEqual([false, false]);
-    await app.close();
+    return { post, seen };
+  };
+  const workspaceNamed = async (name: string) =>
+    (await server.request('GET', '/platform/v1/workspaces?limit=100')).body.data.some(
+      (w: { name: string }) => w.name === name,
+    );
+
+  it('runs a keyed handler inside the transaction that records its answer, and answers after it', async () => {
+    const { post, seen } = probe(() => {});
+    const answer = await post('Probe One', 'probe-1');
+    expect(answer.status).toBe(201);
+    expect(seen).toEqual([{ inTransaction: true }]);
+    expect(openTransactionOf(server.platform.engine.store.database)).toBeUndefined();
+    const replay = await post('Probe One', 'probe-1');
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe(answer.body);
+    // Without a key, no transaction of the pipeline's own.
+    await post('Probe Two');
+    expect(seen[1]).toEqual({ inTransaction: false });
+  });
+
+  it('rolls the write back when the handler fails after it, and keeps the 4xx for the key', async () => {
+    const { post } = probe(() => {
+      throw new DomainError('conflict', 'changed my mind');
+    });
+    const answer = await post('Rolled Back', 'probe-2');
+    expect(answer.status).toBe(409);
+    expect(await workspaceNamed('Rolled Back')).toBe(false);
+    const replay = await post('Rolled Back', 'probe-2');
+    expect(replay.status).toBe(409);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await workspaceNamed('Rolled Back')).toBe(false);
+  });
+
+  it('forgets the key of a request that failed with a 5xx, so that its retry runs', async () => {
+    let fail = true;
+    const { post } = probe(() => {
+      if (fail) throw new Error('a bug');
+    });
+    expect((await post('Retried', 'probe-3')).status).toBe(500);
+    expect(await workspaceNamed('Retried')).toBe(false);
+    fail = false;
+    const retry = await post('Retried', 'probe-3');
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await workspaceNamed('Retried')).toBe(true);
   });
 
   it('finds the record of a keyed write done when the write is in (no "in flight" left behind)', async () => {
@@ -354,9 +400,9 @@ describe('a keyed write and its idempotency record commit together', () => {
       headers: { 'idempotency-key': 'together-1' },
     });
     expect(response.status, response.text).toBe(201);
-    const row = server.platform.engine.store.db
-      .prepare("SELECT state, status FROM idempotency_keys WHERE key = 'together-1'")
-      .get();
+    const row = await server.platform.engine.store.database.sql.get(
+      "SELECT state, status FROM idempotency_keys WHERE key = 'together-1'",
+    );
     expect(row).toEqual({ state: 'done', status: 201 });
   });
 });

@@ -549,13 +549,13 @@ describe('journal entries', () => {
       expect((await memos(20, 20)).total).toBe(51);
       // A write by another process on the same file (the embedded CLI beside `books serve`).
       await memos(20, 0);
-      const other = openEmbeddedPlatform({
+      const other = await openEmbeddedPlatform({
         database: server.databaseFile,
         orgToken: server.orgToken,
         rateLimitPerSecond: 0,
       });
       try {
-        const response = other.dispatch({
+        const response = await other.dispatch({
           method: 'POST',
           path: entries,
           headers: {

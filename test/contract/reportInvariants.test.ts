@@ -158,22 +158,22 @@ describe('report invariants over a generated ledger (3,000 entries, both bases, 
       ['total', START],
       ['total', '2024-01-01'],
     ] as const) {
-      it(`${ledgerBasis}, by ${groupBy} from ${startDate}: the same reports from spans as from days`, () => {
+      it(`${ledgerBasis}, by ${groupBy} from ${startDate}: the same reports from spans as from days`, async () => {
         const { engine } = server.platform;
         const organizationId = server.platform.defaultOrganizationId;
-        const scope = engine.entities.scope(organizationId, entityId);
-        const accounts = engine.store.accounts.all(entityId);
+        const scope = await engine.entities.scope(organizationId, entityId);
+        const accounts = await engine.store.accounts.all(entityId);
         const periods = periodsBetween(startDate, END, groupBy);
         const spec = { entityId, startDate, endDate: END, ledgerBasis, groupBy };
         const basis = BASIS_CODE[ledgerBasis];
         const byDay = {
           accounts,
           periods,
-          days: engine.store.reports.dailySums(scope.entitySeq, basis, END),
+          days: await engine.store.reports.dailySums(scope.entitySeq, basis, END),
         };
         const bySpan = {
           ...byDay,
-          days: engine.store.reports.periodSums(
+          days: await engine.store.reports.periodSums(
             scope.entitySeq,
             basis,
             periods.map((period) => period.startDate),

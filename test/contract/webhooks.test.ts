@@ -29,14 +29,15 @@ describe('webhooks', () => {
   });
   afterAll(() => server.close());
   /** Deliveries to an endpoint still to be attempted: what a wait would have shown. */
-  const pendingTo = (endpointId: string) =>
-    (
-      server.platform.engine.store.db
-        .prepare(
+  const pendingTo = async (endpointId: string) =>
+    Number(
+      (
+        await server.platform.engine.store.database.sql.get<{ n: number }>(
           "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'",
+          [endpointId],
         )
-        .get(endpointId) as { n: number }
-    ).n;
+      )?.n,
+    );
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
@@ -295,7 +296,7 @@ describe('webhooks', () => {
       const afterRetry = await attemptLog(() => attempts(endpoint.id), 4);
       expect(afterRetry[0]).toMatchObject({ attempt: 4, status: 'failed', responseStatus: 302 });
       // A manual retry is one attempt: nothing follows it (no attempt of it is pending).
-      expect(pendingTo(endpoint.id)).toBe(0);
+      expect(await pendingTo(endpoint.id)).toBe(0);
       expect(hooks.deliveries).toHaveLength(4);
 
       hooks.fallbackStatus = 204;
@@ -363,7 +364,7 @@ describe('webhooks', () => {
       await breakConnection((await connect()).id);
       await alive.waitFor(2);
       // Nothing is pending for the disabled endpoint: nothing more will be sent to it.
-      expect(pendingTo(endpoint.id)).toBe(0);
+      expect(await pendingTo(endpoint.id)).toBe(0);
       expect(gone.deliveries).toHaveLength(1);
     });
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPlatform } from '../../src/platform/open.js';
 import { BOOKS_BIN, runBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
-import { startServer } from '../helpers/server.js';
+import { sqliteOf, startServer } from '../helpers/server.js';
 
 /**
  * A database that cannot be used, for `books serve` and the embedded CLI (the built binary): one
@@ -163,9 +163,9 @@ describe('a database that cannot be used, at start', () => {
       const holder = new Database(file);
       holder.exec('BEGIN EXCLUSIVE');
       try {
-        expect(() => openPlatform({ database: file, tuning: { busyTimeoutMs: 50 } })).toThrow(
-          `cannot use the database ${file}: it is locked by another process`,
-        );
+        await expect(
+          openPlatform({ database: file, tuning: { busyTimeoutMs: 50 } }),
+        ).rejects.toThrow(`cannot use the database ${file}: it is locked by another process`);
       } finally {
         holder.exec('ROLLBACK');
         holder.close();
@@ -210,7 +210,7 @@ describe('a disk that fills while serving', () => {
         },
       });
       const [till, sales] = chart.body.data;
-      const db = server.platform.engine.store.db;
+      const db = sqliteOf(server.platform.engine.store);
       if (!canMount)
         db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true })) + 200}`);
       const post = (batch: number) =>

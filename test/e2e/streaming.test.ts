@@ -62,7 +62,7 @@ describe('the general ledger and je list of a large ledger, streamed', () => {
   it('streams the same general ledger the platform computes whole', async () => {
     const streamed = await server.request('GET', `${base}/reports/general-ledger?${range}`);
     expect(streamed.status).toBe(200);
-    const whole = server.platform.engine.reports.generalLedger(
+    const whole = await server.platform.engine.reports.generalLedger(
       server.platform.defaultOrganizationId,
       entityId,
       { startDate: '2025-01-01', endDate: '2025-12-31', ledgerBasis: 'cash' },

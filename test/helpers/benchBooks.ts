@@ -19,10 +19,10 @@ export async function writeGeneratedBooks(
   const platform = await createPlatform({ database, orgToken: SERVE_TOKEN, rateLimitPerSecond: 0 });
   const org = platform.defaultOrganizationId;
   const { engine } = platform;
-  const workspace = engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
-  const entity = engine.entities.create(org, workspace.id, { name: 'Bench Co' });
-  if (options.accrual) engine.entities.openAccrualLedger(org, entity.id);
-  const accounts = engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
+  const workspace = await engine.workspaces.create(org, { name: 'Bench', timezone: 'UTC' });
+  const entity = await engine.entities.create(org, workspace.id, { name: 'Bench Co' });
+  if (options.accrual) await engine.entities.openAccrualLedger(org, entity.id);
+  const accounts = await engine.accounts.bulkCreate(org, entity.id, ledger.accounts);
   const line = (l: { account: number; debitCents: number; creditCents: number }) => ({
     accountId: accounts[l.account]!.id,
     debitAmount: l.debitCents ? l.debitCents / 100 : null,
@@ -30,13 +30,13 @@ export async function writeGeneratedBooks(
     description: `Line of account ${l.account}`,
   });
   if (options.accrual) {
-    engine.openingBalances.create(org, entity.id, {
+    await engine.openingBalances.create(org, entity.id, {
       date: ledger.openingBalance.date,
       lines: ledger.openingBalance.lines.map(line),
     });
   }
   for (let start = 0; start < ledger.entries.length; start += 100) {
-    engine.journalEntries.bulkCreate(
+    await engine.journalEntries.bulkCreate(
       org,
       entity.id,
       ledger.entries.slice(start, start + 100).map((e) => ({

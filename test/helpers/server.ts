@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createPlatform, type Platform, type PlatformOptions } from '../../src/platform/index.js';
+import type { Store } from '../../src/platform/store/index.js';
+import { SqliteBackend } from '../../src/platform/store/sqlite/backend.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -118,4 +120,10 @@ export function errorOf(response: ApiResponse) {
     message: response.body?.message as string,
     traceMatches: response.body?.traceId === response.headers.get('x-request-id'),
   };
+}
+
+/** The SQLite connection under a store, for tests of what only SQLite has (pragmas, files). */
+export function sqliteOf(store: Store) {
+  if (!(store.database instanceof SqliteBackend)) throw new Error('not a SQLite store');
+  return store.database.db;
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../../src/platform/engine/ids.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/platform/store/idempotency.js';
 import { Store } from '../../src/platform/store/index.js';
 
@@ -12,60 +13,78 @@ describe('IdempotencyStore (a real in-memory SQLite database)', () => {
     body: '{"ok":true}',
   };
 
-  beforeEach(() => {
-    store = Store.open(':memory:');
-    organizationId = store.organizations.insert({
-      id: 'org-1',
-      name: 'Firm',
-      createdAt: new Date().toISOString(),
-    }).id;
+  beforeEach(async () => {
+    store = await Store.open(':memory:');
+    organizationId = (
+      await store.organizations.insert({
+        id: newId(),
+        name: 'Firm',
+        createdAt: new Date().toISOString(),
+      })
+    ).id;
   });
   afterEach(() => store.close());
 
-  it('replays within 24 hours and runs again after', () => {
+  it('replays within 24 hours and forgets after', async () => {
     const t0 = 1_000_000;
-    expect(store.idempotency.claim(organizationId, 'k', request, t0)).toEqual({
-      outcome: 'claimed',
-    });
-    store.idempotency.complete(organizationId, 'k', response);
+    expect(await store.idempotency.find(organizationId, 'k', request, t0)).toBeUndefined();
+    await store.idempotency.record(organizationId, 'k', request, response, t0);
     expect(
-      store.idempotency.claim(organizationId, 'k', request, t0 + IDEMPOTENCY_WINDOW_MS - 1),
-    ).toEqual({
+      await store.idempotency.find(organizationId, 'k', request, t0 + IDEMPOTENCY_WINDOW_MS - 1),
+    ).toEqual({ outcome: 'replay', response });
+    expect(
+      await store.idempotency.find(organizationId, 'k', request, t0 + IDEMPOTENCY_WINDOW_MS + 1),
+    ).toBeUndefined();
+  });
+
+  it('tells a mismatch (method, path or body) from a repeat', async () => {
+    await store.idempotency.record(organizationId, 'k', request, response, 0);
+    for (const other of [{ bodyHash: 'h2' }, { path: '/other' }, { method: 'PATCH' }]) {
+      expect(
+        await store.idempotency.find(organizationId, 'k', { ...request, ...other }, 1),
+      ).toEqual({ outcome: 'mismatch' });
+    }
+  });
+
+  it('keeps a long answer deflated and replays it whole', async () => {
+    const long = { ...response, body: JSON.stringify({ data: 'x'.repeat(50_000) }) };
+    await store.idempotency.record(organizationId, 'long', request, long, 0);
+    expect(await store.idempotency.find(organizationId, 'long', request, 1)).toEqual({
       outcome: 'replay',
+      response: long,
+    });
+  });
+
+  it('holds a key once per process, until released', () => {
+    const release = store.idempotency.hold(organizationId, 'k');
+    expect(release).toBeTypeOf('function');
+    expect(store.idempotency.hold(organizationId, 'k')).toBeUndefined();
+    release!();
+    expect(store.idempotency.hold(organizationId, 'k')).toBeTypeOf('function');
+  });
+
+  it('replaces an expired record, and prunes expired ones', async () => {
+    await store.idempotency.record(organizationId, 'k', request, response, 0);
+    await store.idempotency.record(
+      organizationId,
+      'k',
+      { ...request, bodyHash: 'h2' },
       response,
-    });
+      IDEMPOTENCY_WINDOW_MS + 1,
+    );
     expect(
-      store.idempotency.claim(organizationId, 'k', request, t0 + IDEMPOTENCY_WINDOW_MS + 1),
-    ).toEqual({
-      outcome: 'claimed',
-    });
-  });
-
-  it('tells a mismatch from a request in flight', () => {
-    store.idempotency.claim(organizationId, 'k', request, 0);
-    expect(store.idempotency.claim(organizationId, 'k', request, 1)).toEqual({
-      outcome: 'in_flight',
-    });
-    expect(store.idempotency.claim(organizationId, 'k', { ...request, bodyHash: 'h2' }, 1)).toEqual(
-      { outcome: 'mismatch' },
+      await store.idempotency.find(
+        organizationId,
+        'k',
+        { ...request, bodyHash: 'h2' },
+        IDEMPOTENCY_WINDOW_MS + 2,
+      ),
+    ).toEqual({ outcome: 'replay', response });
+    await store.idempotency.record(organizationId, 'old', request, response, 0);
+    await store.idempotency.prune(IDEMPOTENCY_WINDOW_MS + 1);
+    const left = await store.database.sql.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM idempotency_keys',
     );
-    expect(store.idempotency.claim(organizationId, 'k', { ...request, path: '/other' }, 1)).toEqual(
-      { outcome: 'mismatch' },
-    );
-  });
-
-  it('forgets released claims, claims left in flight at start-up, and expired records', () => {
-    store.idempotency.claim(organizationId, 'released', request, 0);
-    store.idempotency.release(organizationId, 'released');
-    expect(store.idempotency.claim(organizationId, 'released', request, 1).outcome).toBe('claimed');
-
-    store.idempotency.claim(organizationId, 'crashed', request, 0);
-    store.idempotency.clearInFlight();
-    expect(store.idempotency.claim(organizationId, 'crashed', request, 1).outcome).toBe('claimed');
-
-    store.idempotency.complete(organizationId, 'crashed', response);
-    store.idempotency.prune(1 + IDEMPOTENCY_WINDOW_MS + 1);
-    const left = store.db.prepare('SELECT COUNT(*) FROM idempotency_keys').pluck().get();
-    expect(left).toBe(0);
+    expect(left?.n).toBe(1);
   });
 });

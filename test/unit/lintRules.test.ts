@@ -3,7 +3,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const eslint = new ESLint({ cwd: root });
+// The files linted here do not exist: the rules that need their types are left out.
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-misused-promises': 'off',
+      '@typescript-eslint/await-thenable': 'off',
+    },
+  },
+});
 
 /** The messages ESLint gives `code` as if it were the file at `file` (it need not exist). */
 async function lint(file: string, code: string): Promise<string[]> {

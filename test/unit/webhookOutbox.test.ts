@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILING_MS } from '../../src/platform/domain/webhooks.js';
+import { newId } from '../../src/platform/engine/ids.js';
 import { WebhookService } from '../../src/platform/engine/webhooks.js';
 import { Store } from '../../src/platform/store/index.js';
 
@@ -11,12 +12,12 @@ describe('WebhookService over days (a real in-memory SQLite database, a moved cl
   let store: Store;
   let nowMs: number;
   let webhooks: WebhookService;
-  const organizationId = 'org-1';
+  const organizationId = newId();
   const schedule = [0, 5, 300];
 
-  beforeEach(() => {
-    store = Store.open(':memory:');
-    store.organizations.insert({
+  beforeEach(async () => {
+    store = await Store.open(':memory:');
+    await store.organizations.insert({
       id: organizationId,
       name: 'Firm',
       createdAt: '2026-11-01T00:00:00.000Z',
@@ -36,81 +37,83 @@ describe('WebhookService over days (a real in-memory SQLite database, a moved cl
       ),
     );
   const endpointOf = (id: string) => webhooks.getEndpoint(organizationId, id);
+  /** What is due now, taken as the worker would (its lease ends now: still due after). */
+  const due = (limit: number) => webhooks.takeDue(limit, nowMs);
 
-  it('follows the schedule, then marks the delivery failed; nothing is due after', () => {
-    const { endpoint } = webhooks.createEndpoint(organizationId, {
+  it('follows the schedule, then marks the delivery failed; nothing is due after', async () => {
+    const { endpoint } = await webhooks.createEndpoint(organizationId, {
       url: 'https://hooks.example.com/',
     });
-    publish();
+    await publish();
     const attempts: number[] = [];
     for (let i = 0; i < 5; i += 1) {
-      const [due] = webhooks.due(10);
-      if (!due) break;
+      const [next] = await due(10);
+      if (!next) break;
       attempts.push(nowMs);
-      webhooks.recordAttempt(due, 500);
-      nowMs = webhooks.nextDueAtMs() ?? nowMs;
+      await webhooks.recordAttempt(next, 500);
+      nowMs = (await webhooks.nextDueAtMs()) ?? nowMs;
     }
     const start = Date.UTC(2026, 10, 1);
     expect(attempts).toEqual([start, start + 5_000, start + 305_000]);
-    expect(webhooks.nextDueAtMs()).toBeUndefined();
-    const log = webhooks.attempts(organizationId, endpoint.id, {}).data;
+    expect(await webhooks.nextDueAtMs()).toBeUndefined();
+    const log = (await webhooks.attempts(organizationId, endpoint.id, {})).data;
     expect(log.map((a) => [a.attempt, a.status, a.responseStatus])).toEqual([
       [3, 'failed', 500],
       [2, 'failed', 500],
       [1, 'failed', 500],
     ]);
-    expect(endpointOf(endpoint.id).disabled).toBe(false);
+    expect((await endpointOf(endpoint.id)).disabled).toBe(false);
   });
 
-  it('disables an endpoint that has failed for five days, and fails what waited for it', () => {
-    const { endpoint } = webhooks.createEndpoint(organizationId, {
+  it('disables an endpoint that has failed for five days, and fails what waited for it', async () => {
+    const { endpoint } = await webhooks.createEndpoint(organizationId, {
       url: 'https://hooks.example.com/',
     });
-    publish();
-    webhooks.recordAttempt(webhooks.due(10)[0]!, null);
+    await publish();
+    await webhooks.recordAttempt((await due(10))[0]!, null);
     nowMs += DISABLE_AFTER_FAILING_MS - 1;
-    publish();
-    for (const due of webhooks.due(10)) webhooks.recordAttempt(due, 503);
-    expect(endpointOf(endpoint.id).disabled).toBe(false);
+    await publish();
+    for (const next of await due(10)) await webhooks.recordAttempt(next, 503);
+    expect((await endpointOf(endpoint.id)).disabled).toBe(false);
     nowMs += 1;
-    publish();
-    webhooks.recordAttempt(webhooks.due(10)[0]!, 503);
-    expect(endpointOf(endpoint.id).disabled).toBe(true);
+    await publish();
+    await webhooks.recordAttempt((await due(10))[0]!, 503);
+    expect((await endpointOf(endpoint.id)).disabled).toBe(true);
     // Nothing waits for a disabled endpoint, and new events do not go to it.
-    expect(webhooks.nextDueAtMs()).toBeUndefined();
-    publish();
-    expect(webhooks.nextDueAtMs()).toBeUndefined();
+    expect(await webhooks.nextDueAtMs()).toBeUndefined();
+    await publish();
+    expect(await webhooks.nextDueAtMs()).toBeUndefined();
     // A recover is the operator saying the receiver is back: the endpoint is enabled again.
-    webhooks.recover(organizationId, endpoint.id, new Date(0).toISOString());
-    expect(endpointOf(endpoint.id).disabled).toBe(false);
-    expect(webhooks.due(10).length).toBeGreaterThan(0);
+    await webhooks.recover(organizationId, endpoint.id, new Date(0).toISOString());
+    expect((await endpointOf(endpoint.id)).disabled).toBe(false);
+    expect((await due(10)).length).toBeGreaterThan(0);
   });
 
-  it('a success in the five days starts the count again', () => {
-    const { endpoint } = webhooks.createEndpoint(organizationId, {
+  it('a success in the five days starts the count again', async () => {
+    const { endpoint } = await webhooks.createEndpoint(organizationId, {
       url: 'https://hooks.example.com/',
     });
-    publish();
-    webhooks.recordAttempt(webhooks.due(10)[0]!, 500);
+    await publish();
+    await webhooks.recordAttempt((await due(10))[0]!, 500);
     nowMs += DISABLE_AFTER_FAILING_MS / 2;
-    publish();
-    for (const due of webhooks.due(10)) webhooks.recordAttempt(due, 200);
+    await publish();
+    for (const next of await due(10)) await webhooks.recordAttempt(next, 200);
     nowMs += DISABLE_AFTER_FAILING_MS / 2;
-    publish();
-    webhooks.recordAttempt(webhooks.due(10)[0]!, 500);
-    expect(endpointOf(endpoint.id).disabled).toBe(false);
+    await publish();
+    await webhooks.recordAttempt((await due(10))[0]!, 500);
+    expect((await endpointOf(endpoint.id)).disabled).toBe(false);
   });
 
-  it('signs with the rotated-out secret for 24 hours only', () => {
-    const { endpoint } = webhooks.createEndpoint(organizationId, {
+  it('signs with the rotated-out secret for 24 hours only', async () => {
+    const { endpoint } = await webhooks.createEndpoint(organizationId, {
       url: 'https://hooks.example.com/',
     });
-    webhooks.rotateSecret(organizationId, endpoint.id);
-    publish();
-    const signatures = () =>
-      webhooks.signAttempt(webhooks.due(10)[0]!)['webhook-signature']!.split(' ');
-    expect(signatures()).toHaveLength(2);
+    await webhooks.rotateSecret(organizationId, endpoint.id);
+    await publish();
+    const signatures = async () =>
+      (await webhooks.signAttempt((await due(10))[0]!))['webhook-signature']!.split(' ');
+    expect(await signatures()).toHaveLength(2);
     nowMs += 24 * 60 * 60 * 1000;
-    expect(signatures()).toHaveLength(1);
+    expect(await signatures()).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ export {
   commonText,
   descriptionKey,
   generateRules,
+  RuleLearner,
   type GeneratedRule,
   type LearningLine,
 } from '../../core/ruleLearning.js';

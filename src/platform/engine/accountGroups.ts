@@ -34,24 +34,29 @@ export class AccountGroupService {
     private readonly entities: EntityService,
   ) {}
 
-  list(organizationId: string, entityId: string, query: ListQuery) {
-    this.entities.get(organizationId, entityId);
+  async list(organizationId: string, entityId: string, query: ListQuery) {
+    await this.entities.get(organizationId, entityId);
     return sliceList(
       pageOf(query),
-      orderGroups(this.store.accountGroups.all(entityId)).map(toGroup),
+      orderGroups(await this.store.accountGroups.all(entityId)).map(toGroup),
     );
   }
 
-  get(organizationId: string, entityId: string, id: string): AccountGroup {
-    this.entities.get(organizationId, entityId);
-    return toGroup(this.find(this.store.accountGroups.all(entityId), id));
+  async get(organizationId: string, entityId: string, id: string): Promise<AccountGroup> {
+    await this.entities.get(organizationId, entityId);
+    return toGroup(this.find(await this.store.accountGroups.all(entityId), id));
   }
 
-  create(organizationId: string, entityId: string, body: CreateAccountGroupBody): AccountGroup {
-    this.entities.get(organizationId, entityId);
+  async create(
+    organizationId: string,
+    entityId: string,
+    body: CreateAccountGroupBody,
+  ): Promise<AccountGroup> {
+    await this.entities.get(organizationId, entityId);
     const name = requireName(body.name, 'name');
-    return this.store.transaction(() => {
-      const groups = this.store.accountGroups.all(entityId);
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const groups = await this.store.accountGroups.all(entityId);
       const parentGroupId = body.parentGroupId ?? null;
       validatePlacement({ id: null, type: body.type }, parentGroupId, groups);
       requireFreeName(groups, { id: null, type: body.type, parentGroupId }, name);
@@ -62,23 +67,24 @@ export class AccountGroupService {
         type: body.type,
         createdAt: new Date().toISOString(),
       };
-      this.store.accountGroups.insert(entityId, group, nameKey(name));
+      await this.store.accountGroups.insert(entityId, group, nameKey(name));
       return group;
     });
   }
 
   /** Renames and moves a group (with its subtree); its type is fixed. */
-  update(
+  async update(
     organizationId: string,
     entityId: string,
     id: string,
     body: UpdateAccountGroupBody,
-  ): AccountGroup {
-    this.entities.get(organizationId, entityId);
+  ): Promise<AccountGroup> {
+    await this.entities.get(organizationId, entityId);
     if ('type' in body)
       throw invalid('type is fixed after creation; only name and parentGroupId change');
-    return this.store.transaction(() => {
-      const groups = this.store.accountGroups.all(entityId);
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const groups = await this.store.accountGroups.all(entityId);
       const group = this.find(groups, id);
       const name = body.name === undefined ? group.name : requireName(body.name, 'name');
       const parentGroupId =
@@ -86,19 +92,20 @@ export class AccountGroupService {
       if (parentGroupId !== group.parentGroupId) validatePlacement(group, parentGroupId, groups);
       requireFreeName(groups, { id, type: group.type, parentGroupId }, name);
       const updated = toGroup({ ...group, name, parentGroupId });
-      this.store.accountGroups.update(updated, nameKey(name));
+      await this.store.accountGroups.update(updated, nameKey(name));
       return updated;
     });
   }
 
   /** Deletes a group; its child groups and member accounts move up to its parent. */
-  delete(organizationId: string, entityId: string, id: string): void {
-    this.entities.get(organizationId, entityId);
-    this.store.transaction(() => {
-      const group = this.find(this.store.accountGroups.all(entityId), id);
-      this.store.accountGroups.reparentChildren(entityId, id, group.parentGroupId);
-      this.store.accounts.regroupMembers(entityId, id, group.parentGroupId);
-      this.store.accountGroups.delete(id);
+  async delete(organizationId: string, entityId: string, id: string): Promise<void> {
+    await this.entities.get(organizationId, entityId);
+    await this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const group = this.find(await this.store.accountGroups.all(entityId), id);
+      await this.store.accountGroups.reparentChildren(entityId, id, group.parentGroupId);
+      await this.store.accounts.regroupMembers(entityId, id, group.parentGroupId);
+      await this.store.accountGroups.delete(id);
     });
   }
 

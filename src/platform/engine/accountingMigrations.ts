@@ -1,6 +1,7 @@
 import type { AccountingMigration, ListQuery, TransactionRule } from '../../api/index.js';
+import { outsideTransactions } from '../store/sql.js';
 import { conflict, invalid, notFound, unprocessable } from '../domain/errors.js';
-import { generateRules, learningLinesOf, learningWindow } from '../domain/ruleGeneration.js';
+import { learningText, learningWindow, RuleLearner } from '../domain/ruleGeneration.js';
 import type { MigrationRecord } from '../store/accountingMigrations.js';
 import type { Store } from '../store/index.js';
 import type { BankFeedService } from './bankFeeds.js';
@@ -26,6 +27,8 @@ const present = ({
  */
 export class AccountingMigrationService {
   private readonly timers = new Map<NodeJS.Timeout, string>();
+  /** Jobs running now (a stop waits for them). */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -34,16 +37,17 @@ export class AccountingMigrationService {
     private readonly ruleGenerationDelayMs: number,
   ) {}
 
-  create(organizationId: string, entityId: string): AccountingMigration {
-    const { entity } = this.entities.scope(organizationId, entityId);
+  async create(organizationId: string, entityId: string): Promise<AccountingMigration> {
+    const { entity } = await this.entities.scope(organizationId, entityId);
     if (!entity.bookkeepingStartDate) {
       throw invalid('the entity has no bookkeepingStartDate: set it before migrating its history');
     }
-    return this.store.transaction(() => {
-      if (this.store.accountingMigrations.forEntity(entityId)) {
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      if (await this.store.accountingMigrations.forEntity(entityId)) {
         throw conflict('the entity already has an accounting migration');
       }
-      if (this.store.openingBalances.exists(entityId)) {
+      if (await this.store.openingBalances.exists(entityId)) {
         throw conflict('the entity has opening balances: a migration brings the history instead');
       }
       const record: MigrationRecord = {
@@ -53,47 +57,59 @@ export class AccountingMigrationService {
         enrichmentRulesSeededAt: null,
         createdAt: new Date().toISOString(),
       };
-      this.store.accountingMigrations.insert(record);
+      await this.store.accountingMigrations.insert(record);
       return present(record);
     });
   }
 
-  get(organizationId: string, entityId: string): AccountingMigration {
-    this.entities.get(organizationId, entityId);
-    return present(this.find(entityId));
+  async get(organizationId: string, entityId: string): Promise<AccountingMigration> {
+    await this.entities.get(organizationId, entityId);
+    return present(await this.find(entityId));
   }
 
   /** Starts rule generation (202): 404 without a migration, 409 once started, 422 when ineligible. */
-  generate(organizationId: string, entityId: string): AccountingMigration {
-    const { workspace } = this.entities.scope(organizationId, entityId);
-    const migration = this.find(entityId);
-    if (migration.state === 'generating')
-      throw conflict('transaction rules are being generated already');
-    if (migration.state === 'finalized') throw conflict('transaction rules were generated already');
-    if (!workspace.ruleGenerationEligible) {
-      throw unprocessable('the workspace is not eligible for transaction rule generation');
-    }
-    const generating = { ...migration, state: 'generating' as const };
-    this.store.accountingMigrations.update(generating);
+  async generate(organizationId: string, entityId: string): Promise<AccountingMigration> {
+    const generating = await this.store.transaction(async () => {
+      const { workspace } = await this.entities.scope(organizationId, entityId);
+      // Entries written while the migration is open are `migration`: they are in first.
+      await this.entities.lockExclusively(entityId);
+      const migration = await this.find(entityId);
+      if (migration.state === 'generating')
+        throw conflict('transaction rules are being generated already');
+      if (migration.state === 'finalized')
+        throw conflict('transaction rules were generated already');
+      if (!workspace.ruleGenerationEligible) {
+        throw unprocessable('the workspace is not eligible for transaction rule generation');
+      }
+      const generating = { ...migration, state: 'generating' as const };
+      await this.store.accountingMigrations.update(generating);
+      return generating;
+    });
     this.schedule(generating);
     return present(generating);
   }
 
   /** Whether entries written now belong to the migration (and categorization waits). */
-  isOpen(entityId: string): boolean {
-    const state = this.store.accountingMigrations.forEntity(entityId)?.state;
+  async isOpen(entityId: string): Promise<boolean> {
+    const state = (await this.store.accountingMigrations.forEntity(entityId))?.state;
     return state === 'open' || state === 'generating';
   }
 
   /** The rules the migration generated (the sandbox lists them; the platform API does not). */
-  generatedRules(organizationId: string, entityId: string, query: ListQuery) {
-    const { entity } = this.entities.scope(organizationId, entityId);
-    const rules = this.store.transactionRules
-      .forCategorization(entity.workspaceId, entityId)
-      .filter(
-        (rule) =>
-          this.store.transactionRules.find(entity.workspaceId, rule.id, 'migration') !== undefined,
-      );
+  async generatedRules(organizationId: string, entityId: string, query: ListQuery) {
+    const { entity } = await this.entities.scope(organizationId, entityId);
+    const rules: TransactionRule[] = [];
+    for (const rule of await this.store.transactionRules.forCategorization(
+      entity.workspaceId,
+      entityId,
+    )) {
+      if (
+        (await this.store.transactionRules.find(entity.workspaceId, rule.id, 'migration')) !==
+        undefined
+      ) {
+        rules.push(rule);
+      }
+    }
     const page = pageOf(query);
     return listOf<TransactionRule>(page, {
       rows: rules.slice(page.offset, page.offset + page.limit),
@@ -101,9 +117,14 @@ export class AccountingMigrationService {
     });
   }
 
-  /** At start-up: generation interrupted by a stop runs again (it is idempotent). */
-  resume(): void {
-    for (const migration of this.store.accountingMigrations.generating()) this.schedule(migration);
+  /**
+   * At start-up: generation interrupted by a stop runs again (it is idempotent; of several
+   * processes that run it, one writes its rules).
+   */
+  async resume(): Promise<void> {
+    for (const migration of await this.store.accountingMigrations.generating()) {
+      this.schedule(migration);
+    }
   }
 
   /**
@@ -111,40 +132,59 @@ export class AccountingMigrationService {
    * embedded CLI) must not leave a migration generating. `flush: false` drops them, as a crash
    * would; start-up picks them up again.
    */
-  stop(options: { flush?: boolean } = {}): void {
+  async stop(options: { flush?: boolean } = {}): Promise<void> {
     const pending = [...this.timers.entries()];
     for (const [timer] of pending) clearTimeout(timer);
     this.timers.clear();
-    if (options.flush === false) return;
-    for (const [, entityId] of pending) this.runGeneration(entityId);
+    const running = [...this.running];
+    if (options.flush !== false) {
+      for (const [, entityId] of pending) running.push(this.runGeneration(entityId));
+    }
+    await Promise.allSettled(running);
   }
 
   private schedule(migration: MigrationRecord): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.runGeneration(migration.entityId);
-    }, this.ruleGenerationDelayMs);
-    timer.unref?.();
-    this.timers.set(timer, migration.entityId);
+    outsideTransactions(() => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        const run = this.runGeneration(migration.entityId)
+          .catch(() => {
+            // The database went away: the next start (or another process) runs it again.
+          })
+          .finally(() => this.running.delete(run));
+        this.running.add(run);
+      }, this.ruleGenerationDelayMs);
+      timer.unref?.();
+      this.timers.set(timer, migration.entityId);
+    });
   }
 
   /** The job: learn rules from the year before bookkeeping started, then finalize. */
-  runGeneration(entityId: string): void {
-    const organizationId = this.store.entities.organizationOf(entityId);
-    const migration = this.store.accountingMigrations.forEntity(entityId);
+  async runGeneration(entityId: string): Promise<void> {
+    const organizationId = await this.store.entities.organizationOf(entityId);
+    const migration = await this.store.accountingMigrations.forEntity(entityId);
     if (organizationId === undefined || migration?.state !== 'generating') return;
-    const scope = this.entities.scope(organizationId, entityId);
+    const scope = await this.entities.scope(organizationId, entityId);
     const window = learningWindow(scope.entity.bookkeepingStartDate ?? '9999-12-31');
-    const rules = generateRules(
-      learningLinesOf(
-        this.store.accountingMigrations.learningLines(scope.entitySeq, window.from, window.before),
-      ),
-    );
-    this.store.transaction(() => {
-      this.store.accountingMigrations.deleteGeneratedRules(entityId);
+    const learner = new RuleLearner();
+    for await (const row of this.store.accountingMigrations.learningLines(
+      scope.entitySeq,
+      window.from,
+      window.before,
+    )) {
+      const description = learningText(row.description, row.memo);
+      if (description !== '') learner.add({ description, accountId: row.accountId });
+    }
+    const rules = learner.rules();
+    const finalized = await this.store.transaction(async () => {
+      await this.store.lock(`migration ${entityId}`, 'exclusive');
+      const current = await this.store.accountingMigrations.forEntity(entityId);
+      // Another process ran the job first.
+      if (current?.state !== 'generating') return false;
+      await this.store.accountingMigrations.deleteGeneratedRules(entityId);
       const now = new Date().toISOString();
       for (const rule of rules) {
-        this.store.transactionRules.insert(
+        await this.store.transactionRules.insert(
           scope.entity.workspaceId,
           {
             id: newId(),
@@ -157,18 +197,19 @@ export class AccountingMigrationService {
           { ruleGroup: 'migration', entityId },
         );
       }
-      this.store.accountingMigrations.update({
+      await this.store.accountingMigrations.update({
         ...migration,
         state: 'finalized',
         enrichmentRulesSeededAt: now,
       });
+      return true;
     });
     // Categorization resumes: transactions that arrived uncategorized meet the rules now.
-    this.bankFeeds.recategorize(organizationId, entityId);
+    if (finalized) await this.bankFeeds.recategorize(organizationId, entityId);
   }
 
-  private find(entityId: string): MigrationRecord {
-    const migration = this.store.accountingMigrations.forEntity(entityId);
+  private async find(entityId: string): Promise<MigrationRecord> {
+    const migration = await this.store.accountingMigrations.forEntity(entityId);
     if (!migration) throw notFound('accounting migration');
     return migration;
   }

@@ -30,23 +30,31 @@ export class AccountService {
   ) {}
 
   /** Every account, archived included, in chart order (by code, then name). */
-  list(organizationId: string, entityId: string, query: ListQuery) {
-    this.entities.get(organizationId, entityId);
-    return sliceList(pageOf(query), this.store.accounts.all(entityId).map(publicAccount));
+  async list(organizationId: string, entityId: string, query: ListQuery) {
+    await this.entities.get(organizationId, entityId);
+    return sliceList(pageOf(query), (await this.store.accounts.all(entityId)).map(publicAccount));
   }
 
-  get(organizationId: string, entityId: string, id: string): Account {
-    this.entities.get(organizationId, entityId);
-    return publicAccount(this.find(entityId, id));
+  async get(organizationId: string, entityId: string, id: string): Promise<Account> {
+    await this.entities.get(organizationId, entityId);
+    return publicAccount(await this.find(entityId, id));
   }
 
-  create(organizationId: string, entityId: string, body: CreateAccountBody): Account {
-    const [account] = this.createMany(organizationId, entityId, [body], (field) => field);
+  async create(
+    organizationId: string,
+    entityId: string,
+    body: CreateAccountBody,
+  ): Promise<Account> {
+    const [account] = await this.createMany(organizationId, entityId, [body], (field) => field);
     return account!;
   }
 
   /** Creates up to 100 accounts, all or none. */
-  bulkCreate(organizationId: string, entityId: string, bodies: CreateAccountBody[]): Account[] {
+  bulkCreate(
+    organizationId: string,
+    entityId: string,
+    bodies: CreateAccountBody[],
+  ): Promise<Account[]> {
     return this.createMany(
       organizationId,
       entityId,
@@ -55,18 +63,19 @@ export class AccountService {
     );
   }
 
-  private createMany(
+  private async createMany(
     organizationId: string,
     entityId: string,
     bodies: CreateAccountBody[],
     fieldName: (field: string, index: number) => string,
-  ): Account[] {
-    const scope = this.entities.scope(organizationId, entityId);
-    return this.store.transaction(() => {
-      const existing = this.store.accounts.all(entityId);
+  ): Promise<Account[]> {
+    return this.store.transaction(async () => {
+      const scope = await this.entities.scope(organizationId, entityId);
+      await this.entities.lockExclusively(entityId);
+      const existing = await this.store.accounts.all(entityId);
       const names = new Set(existing.map((a) => nameKey(a.name)));
       const codes = new Set(existing.map((a) => a.code));
-      const groups = new Map(this.store.accountGroups.all(entityId).map((g) => [g.id, g]));
+      const groups = new Map((await this.store.accountGroups.all(entityId)).map((g) => [g.id, g]));
       const createdAt = new Date().toISOString();
       const accounts = bodies.map((body, index) => {
         const name = requireName(body.name, fieldName('name', index));
@@ -102,7 +111,7 @@ export class AccountService {
         return account;
       });
       for (const account of accounts)
-        this.store.accounts.insert(entityId, account, nameKey(account.name));
+        await this.store.accounts.insert(entityId, account, nameKey(account.name));
       return accounts;
     });
   }
@@ -112,13 +121,14 @@ export class AccountService {
    * Its name is the financial account's, made unique with " (bank feed)" when the chart already
    * has it (typically the migration-time account it will be merged with).
    */
-  createLinked(
+  async createLinked(
     entityId: string,
     name: string,
     type: AccountType,
     financialAccountId: string,
-  ): Account {
-    const existing = this.store.accounts.all(entityId);
+  ): Promise<Account> {
+    await this.entities.lockExclusively(entityId);
+    const existing = await this.store.accounts.all(entityId);
     const names = new Set(existing.map((a) => nameKey(a.name)));
     let chosen = requireName(name, 'name');
     for (let n = 1; names.has(nameKey(chosen)); n += 1) {
@@ -138,16 +148,22 @@ export class AccountService {
     return this.store.accounts.insert(entityId, account, nameKey(account.name));
   }
 
-  /** An account of the entity by name (case-insensitive), created with the type when absent. */
-  ensureAccount(entityId: string, name: string, type: AccountType): AccountRecord {
-    const existing = this.store.accounts
-      .all(entityId)
-      .find((a) => nameKey(a.name) === nameKey(name));
+  /**
+   * An account of the entity by name (case-insensitive), created with the type when absent
+   * (call inside a transaction).
+   */
+  async ensureAccount(entityId: string, name: string, type: AccountType): Promise<AccountRecord> {
+    const chart = await this.store.accounts.all(entityId);
+    const existing = chart.find((a) => nameKey(a.name) === nameKey(name));
     if (existing) return existing;
+    await this.entities.lockExclusively(entityId);
+    const locked = await this.store.accounts.all(entityId);
+    const found = locked.find((a) => nameKey(a.name) === nameKey(name));
+    if (found) return found;
     const account: Account = {
       id: newId(),
       name,
-      code: allocateCode(type, new Set(this.store.accounts.all(entityId).map((a) => a.code))),
+      code: allocateCode(type, new Set(locked.map((a) => a.code))),
       type,
       class: CLASS_OF_TYPE[type],
       groupId: null,
@@ -159,25 +175,33 @@ export class AccountService {
   }
 
   /** Renames and regroups; type, class and code are fixed after creation. */
-  update(organizationId: string, entityId: string, id: string, body: UpdateAccountBody): Account {
-    this.entities.get(organizationId, entityId);
+  async update(
+    organizationId: string,
+    entityId: string,
+    id: string,
+    body: UpdateAccountBody,
+  ): Promise<Account> {
+    await this.entities.get(organizationId, entityId);
     for (const fixed of ['type', 'class', 'code'] as const) {
       if (fixed in body)
         throw invalid(`${fixed} is fixed after creation; only name and groupId change`);
     }
-    return this.store.transaction(() => {
-      const account = this.find(entityId, id);
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const account = await this.find(entityId, id);
       const updated = publicAccount(account);
       if (body.name !== undefined) {
         updated.name = requireName(body.name, 'name');
-        const clash = this.store.accounts
-          .all(entityId)
-          .find((a) => a.id !== id && nameKey(a.name) === nameKey(updated.name));
+        const clash = (await this.store.accounts.all(entityId)).find(
+          (a) => a.id !== id && nameKey(a.name) === nameKey(updated.name),
+        );
         if (clash) throw invalid(`name: an account named "${updated.name}" already exists`);
       }
       if (body.groupId !== undefined) {
         if (body.groupId !== null) {
-          const group = this.store.accountGroups.all(entityId).find((g) => g.id === body.groupId);
+          const group = (await this.store.accountGroups.all(entityId)).find(
+            (g) => g.id === body.groupId,
+          );
           if (!group || group.type !== account.type) {
             throw invalid(
               `groupId must name an account group of the entity of type ${account.type}`,
@@ -186,29 +210,39 @@ export class AccountService {
         }
         updated.groupId = body.groupId;
       }
-      this.store.accounts.update(updated, nameKey(updated.name));
+      await this.store.accounts.update(updated, nameKey(updated.name));
       return updated;
     });
   }
 
   /** Archives (or restores) an account; archived accounts keep resolving old postings. */
-  setDisabled(organizationId: string, entityId: string, id: string, isDisabled: boolean): Account {
-    this.entities.get(organizationId, entityId);
-    const account = this.find(entityId, id);
-    const updated = { ...publicAccount(account), isDisabled };
-    this.store.accounts.update(updated, nameKey(updated.name));
-    return updated;
+  async setDisabled(
+    organizationId: string,
+    entityId: string,
+    id: string,
+    isDisabled: boolean,
+  ): Promise<Account> {
+    await this.entities.get(organizationId, entityId);
+    return this.store.transaction(async () => {
+      // Entries checked against the account as it was are in before it is archived.
+      await this.entities.lockExclusively(entityId);
+      const account = await this.find(entityId, id);
+      const updated = { ...publicAccount(account), isDisabled };
+      await this.store.accounts.update(updated, nameKey(updated.name));
+      return updated;
+    });
   }
 
   /**
    * Deletes an account nothing has posted to and no bank feed is linked to; rules assigning it
    * lose that action.
    */
-  delete(organizationId: string, entityId: string, id: string): void {
-    const { entity, entitySeq } = this.entities.scope(organizationId, entityId);
-    this.store.transaction(() => {
-      const account = this.find(entityId, id);
-      if (this.store.accounts.hasPostings(entitySeq, account.seq)) {
+  async delete(organizationId: string, entityId: string, id: string): Promise<void> {
+    const { entity, entitySeq } = await this.entities.scope(organizationId, entityId);
+    await this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const account = await this.find(entityId, id);
+      if (await this.store.accounts.hasPostings(entitySeq, account.seq)) {
         throw conflict(`account ${account.code} ${account.name} has postings; archive it instead`);
       }
       // Its financial account refers to it: deleting would break the feed's postings to come.
@@ -217,8 +251,8 @@ export class AccountService {
           `account ${account.code} ${account.name} is linked to a bank feed; archive it instead`,
         );
       }
-      this.rules.detachActions(entity.workspaceId, 'account_id', new Set([id]));
-      this.store.accounts.delete(id);
+      await this.rules.detachActions(entity.workspaceId, 'account_id', new Set([id]));
+      await this.store.accounts.delete(id);
     });
   }
 
@@ -226,46 +260,48 @@ export class AccountService {
    * Moves the source account into the target: its postings, bank-transaction categories and
    * rule actions; then deletes the source. Every blocker is reported at once (409).
    */
-  merge(organizationId: string, entityId: string, body: MergeAccountsBody): Account {
-    const scope = this.entities.scope(organizationId, entityId);
+  async merge(organizationId: string, entityId: string, body: MergeAccountsBody): Promise<Account> {
+    await this.entities.get(organizationId, entityId);
     if (body.sourceAccountId === body.targetAccountId) {
       throw invalid('sourceAccountId and targetAccountId must be different accounts');
     }
-    return this.store.transaction(() => {
-      const source = this.find(entityId, body.sourceAccountId, 'source account');
-      const target = this.find(entityId, body.targetAccountId, 'target account');
-      const blockers = mergeBlockers(this.mergeFacts(scope, source, target));
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const scope = await this.entities.scope(organizationId, entityId);
+      const source = await this.find(entityId, body.sourceAccountId, 'source account');
+      const target = await this.find(entityId, body.targetAccountId, 'target account');
+      const blockers = mergeBlockers(await this.mergeFacts(scope, source, target));
       if (blockers.length > 0) {
         throw conflict(`the merge is blocked: ${blockers.map((b) => b.code).join(', ')}`, blockers);
       }
-      this.store.postings.moveAccount(scope.entitySeq, source.seq, target.seq);
-      this.store.bankFeeds.moveCategory(scope.entity.id, source.id, target.id);
-      this.rules.retargetAccountActions(scope.entity.workspaceId, source.id, target.id);
-      this.store.accounts.delete(source.id);
+      await this.store.postings.moveAccount(scope.entitySeq, source.seq, target.seq);
+      await this.store.bankFeeds.moveCategory(scope.entity.id, source.id, target.id);
+      await this.rules.retargetAccountActions(scope.entity.workspaceId, source.id, target.id);
+      await this.store.accounts.delete(source.id);
       return publicAccount(target);
     });
   }
 
-  private mergeFacts(scope: EntityScope, source: AccountRecord, target: AccountRecord) {
+  private async mergeFacts(scope: EntityScope, source: AccountRecord, target: AccountRecord) {
     const { lockDate } = scope.entity;
     const { entitySeq } = scope;
     const accounts = this.store.accounts;
-    const lockedPostings = (account: AccountRecord) =>
-      lockDate !== null && accounts.hasPostingsOnOrBefore(entitySeq, account.seq, lockDate);
+    const lockedPostings = async (account: AccountRecord) =>
+      lockDate !== null && (await accounts.hasPostingsOnOrBefore(entitySeq, account.seq, lockDate));
     return {
       sourceIsFinancial: source.financialAccountId !== null,
       sourceClass: source.class,
       targetClass: target.class,
       lockDate,
-      sourceHasLockedPostings: lockedPostings(source),
-      targetHasLockedPostings: lockedPostings(target),
-      sourceHasOpeningBalance: accounts.hasOpeningBalance(entitySeq, source.seq),
-      targetHasOpeningBalance: accounts.hasOpeningBalance(entitySeq, target.seq),
+      sourceHasLockedPostings: await lockedPostings(source),
+      targetHasLockedPostings: await lockedPostings(target),
+      sourceHasOpeningBalance: await accounts.hasOpeningBalance(entitySeq, source.seq),
+      targetHasOpeningBalance: await accounts.hasOpeningBalance(entitySeq, target.seq),
     };
   }
 
-  private find(entityId: string, id: string, what = 'account'): AccountRecord {
-    const account = this.store.accounts.find(entityId, id);
+  private async find(entityId: string, id: string, what = 'account'): Promise<AccountRecord> {
+    const account = await this.store.accounts.find(entityId, id);
     if (!account) throw notFound(what);
     return account;
   }

@@ -41,14 +41,14 @@ import type { WorkspaceService } from './workspaces.js';
 /** Bank-feed connections (sandbox control plane). */
 export class BankFeedService {
   /** Whether categorization waits for the entity (its accounting migration is open). */
-  categorizationPaused: (entityId: string) => boolean = () => false;
+  categorizationPaused: (entityId: string) => Promise<boolean> = async () => false;
   /** Puts an event in the webhook outbox (inside the transaction that made it happen). */
   publish: (
     organizationId: string,
     event: WebhookEventType,
     payload: FeedConnectionDisconnected,
     occurredAtMs: number,
-  ) => void = () => {};
+  ) => Promise<void> = async () => {};
 
   constructor(
     private readonly store: Store,
@@ -62,12 +62,12 @@ export class BankFeedService {
    * `Credit Cards` for a card) linked by `financialAccountId`; an existing financial account
    * of the entity is covered again (a second connection, e.g. a direct one).
    */
-  connect(
+  async connect(
     organizationId: string,
     entityId: string,
     body: CreateBankFeedConnectionBody,
-  ): BankFeedConnection {
-    this.entities.get(organizationId, entityId);
+  ): Promise<BankFeedConnection> {
+    await this.entities.get(organizationId, entityId);
     const bankName = requireName(body.bankName, 'bankName');
     const connection: ConnectionRecord = {
       id: newId(),
@@ -79,12 +79,13 @@ export class BankFeedService {
       createdByIntegration: body.createdByIntegration ?? true,
       createdAt: new Date().toISOString(),
     };
-    return this.store.transaction(() => {
-      this.store.bankFeeds.insertConnectionRecord(connection);
-      body.accounts.forEach((requested, index) => {
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      await this.store.bankFeeds.insertConnectionRecord(connection);
+      for (const [index, requested] of body.accounts.entries()) {
         let financialAccount: ConnectedFinancialAccount | undefined;
         if ('financialAccountId' in requested) {
-          financialAccount = this.store.bankFeeds.financialAccount(
+          financialAccount = await this.store.bankFeeds.financialAccount(
             entityId,
             requested.financialAccountId,
           );
@@ -96,21 +97,21 @@ export class BankFeedService {
         } else {
           const id = newId();
           const name = requireName(requested.name, `accounts[${index}].name`);
-          const chartAccount = this.accounts.createLinked(
+          const chartAccount = await this.accounts.createLinked(
             entityId,
             name,
             requested.kind === 'bank' ? 'Cash' : 'Credit Cards',
             id,
           );
           financialAccount = { id, name, kind: requested.kind, chartAccountId: chartAccount.id };
-          this.store.bankFeeds.addFinancialAccount(
+          await this.store.bankFeeds.addFinancialAccount(
             entityId,
             financialAccount,
             connection.createdAt,
           );
         }
-        this.store.bankFeeds.link(connection.id, financialAccount.id, index);
-      });
+        await this.store.bankFeeds.link(connection.id, financialAccount.id, index);
+      }
       return this.store.bankFeeds.present(connection);
     });
   }
@@ -125,13 +126,15 @@ export class BankFeedService {
     organizationId: string,
     id: string,
     body: BreakConnectionBody,
-  ): BankFeedConnection {
-    return this.store.transaction(() => {
-      const connection = this.findConnection(organizationId, id);
+  ): Promise<BankFeedConnection> {
+    return this.store.transaction(async () => {
+      // Broken once, whichever process is asked first: the others see it broken.
+      await this.store.lock(`connection ${id}`, 'exclusive');
+      const connection = await this.findConnection(organizationId, id);
       if (connection.status === 'syncing') {
         const occurredAtMs = Date.now();
-        this.store.bankFeeds.setConnectionStatus(id, 'broken', body.errorCode);
-        this.store.bankFeeds.recordEvent({
+        await this.store.bankFeeds.setConnectionStatus(id, 'broken', body.errorCode);
+        await this.store.bankFeeds.recordEvent({
           id: newId(),
           connectionId: id,
           event: 'feed.connection.disconnected',
@@ -141,11 +144,11 @@ export class BankFeedService {
         const notified = notifiesDisconnection({
           createdByIntegration: connection.createdByIntegration,
           coveredByHealthyDirectConnection:
-            this.store.bankFeeds.coveredByHealthyDirectConnection(id),
+            await this.store.bankFeeds.coveredByHealthyDirectConnection(id),
         });
         if (notified) {
-          const entity = this.entities.get(organizationId, connection.entityId);
-          this.publish(
+          const entity = await this.entities.get(organizationId, connection.entityId);
+          await this.publish(
             organizationId,
             'feed.connection.disconnected',
             {
@@ -166,14 +169,17 @@ export class BankFeedService {
   }
 
   /** A broken connection syncs again; a syncing one is left as it is. */
-  reconnect(organizationId: string, id: string): BankFeedConnection {
-    const connection = this.findConnection(organizationId, id);
-    if (connection.status === 'broken') {
-      this.store.bankFeeds.setConnectionStatus(id, 'syncing', null);
-      connection.status = 'syncing';
-      connection.errorCode = null;
-    }
-    return this.store.bankFeeds.present(connection);
+  reconnect(organizationId: string, id: string): Promise<BankFeedConnection> {
+    return this.store.transaction(async () => {
+      await this.store.lock(`connection ${id}`, 'exclusive');
+      const connection = await this.findConnection(organizationId, id);
+      if (connection.status === 'broken') {
+        await this.store.bankFeeds.setConnectionStatus(id, 'syncing', null);
+        connection.status = 'syncing';
+        connection.errorCode = null;
+      }
+      return this.store.bankFeeds.present(connection);
+    });
   }
 
   /**
@@ -181,19 +187,38 @@ export class BankFeedService {
    * is categorized by the rules in force now and posted on both ledgers between the feed's chart
    * account and its category (or Uncategorized Income / Expense). All or nothing.
    */
-  pushTransactions(
+  async pushTransactions(
     organizationId: string,
     financialAccountId: string,
     body: PushTransactionsBody,
-  ): BankTransaction[] {
-    const financialAccount = this.store.bankFeeds.financialAccountOf(
+  ): Promise<BankTransaction[]> {
+    const found = await this.store.bankFeeds.financialAccountOf(organizationId, financialAccountId);
+    if (!found) throw notFound('financial account');
+    return this.store.transaction(async () => {
+      // Exclusive: a push may add Uncategorized Income or Expense to the chart.
+      await this.entities.lockExclusively(found.entityId);
+      return this.pushLocked(organizationId, financialAccountId, body);
+    });
+  }
+
+  private async pushLocked(
+    organizationId: string,
+    financialAccountId: string,
+    body: PushTransactionsBody,
+  ): Promise<BankTransaction[]> {
+    const financialAccount = (await this.store.bankFeeds.financialAccountOf(
       organizationId,
       financialAccountId,
-    );
-    if (!financialAccount) throw notFound('financial account');
-    const scope = this.entities.scope(organizationId, financialAccount.entityId);
+    ))!;
+    const scope = await this.entities.scope(organizationId, financialAccount.entityId);
     const seen = new Set<string>();
-    const arriving = body.transactions.flatMap((transaction, index) => {
+    const arriving: {
+      date: string;
+      amountCents: Cents;
+      description: string;
+      externalId: string | null;
+    }[] = [];
+    for (const [index, transaction] of body.transactions.entries()) {
       const at = `transactions[${index}]`;
       let cents;
       try {
@@ -214,45 +239,47 @@ export class BankFeedService {
       if (externalId !== null) {
         if (
           seen.has(externalId) ||
-          this.store.bankFeeds.hasExternalId(financialAccountId, externalId)
+          (await this.store.bankFeeds.hasExternalId(financialAccountId, externalId))
         )
-          return [];
+          continue;
         seen.add(externalId);
       }
-      return [
-        {
-          date: transaction.date,
-          amountCents: transaction.amount < 0 ? negateCents(cents) : cents,
-          description,
-          externalId,
-        },
-      ];
-    });
-    return this.store.transaction(() => {
-      const categorizer = this.categorizer(scope.entity.workspaceId, scope.entity.id);
-      const createdAt = new Date().toISOString();
-      return arriving.map((transaction) => {
-        const outcome = categorizer({ ...transaction, financialAccountId });
-        const record: Omit<BankTransactionRecord, 'seq'> = {
-          id: newId(),
-          entityId: scope.entity.id,
-          financialAccountId,
-          ...transaction,
-          accountId: outcome.accountId,
-          ruleId: outcome.ruleId,
-          createdAt,
-        };
-        const seq = this.store.bankFeeds.insertTransaction(record);
-        this.post(scope.entitySeq, financialAccount, { ...record, seq }, outcome);
-        return presentTransaction(record);
+      arriving.push({
+        date: transaction.date,
+        amountCents: transaction.amount < 0 ? negateCents(cents) : cents,
+        description,
+        externalId,
       });
-    });
+    }
+    const categorizer = await this.categorizer(scope.entity.workspaceId, scope.entity.id);
+    const createdAt = new Date().toISOString();
+    const pushed: BankTransaction[] = [];
+    for (const transaction of arriving) {
+      const outcome = categorizer({ ...transaction, financialAccountId });
+      const record: Omit<BankTransactionRecord, 'seq'> = {
+        id: newId(),
+        entityId: scope.entity.id,
+        financialAccountId,
+        ...transaction,
+        accountId: outcome.accountId,
+        ruleId: outcome.ruleId,
+        createdAt,
+      };
+      const seq = await this.store.bankFeeds.insertTransaction(record);
+      await this.post(scope.entitySeq, financialAccount, { ...record, seq }, outcome);
+      pushed.push(presentTransaction(record));
+    }
+    return pushed;
   }
 
-  listTransactions(organizationId: string, workspaceId: string, query: ListQuery) {
-    this.workspaces.get(organizationId, workspaceId);
+  async listTransactions(organizationId: string, workspaceId: string, query: ListQuery) {
+    await this.workspaces.get(organizationId, workspaceId);
     const page = pageOf(query);
-    const result = this.store.bankFeeds.listTransactions(workspaceId, page.limit, page.offset);
+    const result = await this.store.bankFeeds.listTransactions(
+      workspaceId,
+      page.limit,
+      page.offset,
+    );
     return listOf(page, { rows: result.rows.map(presentTransaction), total: result.total });
   }
 
@@ -260,21 +287,22 @@ export class BankFeedService {
    * Runs the rules again on an entity's transactions no rule has categorized (after an
    * accounting migration seeds its rules); those already categorized keep their category.
    */
-  recategorize(organizationId: string, entityId: string): number {
-    const scope = this.entities.scope(organizationId, entityId);
-    return this.store.transaction(() => {
-      const categorizer = this.categorizer(scope.entity.workspaceId, entityId);
+  recategorize(organizationId: string, entityId: string): Promise<number> {
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const scope = await this.entities.scope(organizationId, entityId);
+      const categorizer = await this.categorizer(scope.entity.workspaceId, entityId);
       let changed = 0;
-      for (const transaction of this.store.bankFeeds.uncategorized(entityId)) {
+      for (const transaction of await this.store.bankFeeds.uncategorized(entityId)) {
         const outcome = categorizer(transaction);
         if (outcome.ruleId === null) continue;
-        const financialAccount = this.store.bankFeeds.financialAccountOf(
+        const financialAccount = (await this.store.bankFeeds.financialAccountOf(
           organizationId,
           transaction.financialAccountId,
-        )!;
-        this.store.bankFeeds.setCategory(transaction.seq, outcome.accountId, outcome.ruleId);
-        this.store.postings.deleteSource(SOURCE_KIND.bankTransaction, transaction.seq);
-        this.post(
+        ))!;
+        await this.store.bankFeeds.setCategory(transaction.seq, outcome.accountId, outcome.ruleId);
+        await this.store.postings.deleteSource(SOURCE_KIND.bankTransaction, transaction.seq);
+        await this.post(
           scope.entitySeq,
           financialAccount,
           { ...transaction, accountId: outcome.accountId },
@@ -286,10 +314,19 @@ export class BankFeedService {
     });
   }
 
-  private categorizer(workspaceId: string, entityId: string) {
-    if (this.categorizationPaused(entityId)) return () => UNCATEGORIZED;
-    const rules = this.store.transactionRules.forCategorization(workspaceId, entityId);
-    const entityAccounts = new Set(this.store.accounts.all(entityId).map((a) => a.id));
+  private async categorizer(
+    workspaceId: string,
+    entityId: string,
+  ): Promise<
+    (facts: {
+      financialAccountId: string;
+      amountCents: Cents;
+      description: string;
+    }) => Categorization
+  > {
+    if (await this.categorizationPaused(entityId)) return () => UNCATEGORIZED;
+    const rules = await this.store.transactionRules.forCategorization(workspaceId, entityId);
+    const entityAccounts = new Set((await this.store.accounts.all(entityId)).map((a) => a.id));
     return (facts: {
       financialAccountId: string;
       amountCents: Cents;
@@ -298,22 +335,26 @@ export class BankFeedService {
   }
 
   /** Posts a transaction on both ledgers: the feed's account against the category. */
-  private post(
+  private async post(
     entitySeq: number,
     financialAccount: FinancialAccountRecord,
     transaction: BankTransactionRecord,
     outcome: Categorization,
-  ): void {
+  ): Promise<void> {
     const inflow = transaction.amountCents > 0;
     const cents = absCents(transaction.amountCents);
-    const feed = this.store.accounts.find(transaction.entityId, financialAccount.chartAccountId)!;
+    const feed = (await this.store.accounts.find(
+      transaction.entityId,
+      financialAccount.chartAccountId,
+    ))!;
     const category =
-      (outcome.accountId && this.store.accounts.find(transaction.entityId, outcome.accountId)) ||
-      this.accounts.ensureAccount(
+      (outcome.accountId &&
+        (await this.store.accounts.find(transaction.entityId, outcome.accountId))) ||
+      (await this.accounts.ensureAccount(
         transaction.entityId,
         inflow ? UNCATEGORIZED_INCOME : UNCATEGORIZED_EXPENSE,
         inflow ? 'Income' : 'Operating Expenses',
-      );
+      ));
     const lines = [
       {
         accountId: feed.id,
@@ -332,7 +373,7 @@ export class BankFeedService {
         description: transaction.description,
       },
     ];
-    this.store.postings.insert(
+    await this.store.postings.insert(
       (LEDGER_BASES as readonly LedgerBasis[]).map((ledgerBasis) => ({
         source: {
           entitySeq,
@@ -348,8 +389,8 @@ export class BankFeedService {
     );
   }
 
-  private findConnection(organizationId: string, id: string): ConnectionRecord {
-    const connection = this.store.bankFeeds.findConnection(organizationId, id);
+  private async findConnection(organizationId: string, id: string): Promise<ConnectionRecord> {
+    const connection = await this.store.bankFeeds.findConnection(organizationId, id);
     if (!connection) throw notFound('bank-feed connection');
     return connection;
   }

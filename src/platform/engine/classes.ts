@@ -28,25 +28,26 @@ export class ClassService {
     private readonly rules: TransactionRuleService,
   ) {}
 
-  list(organizationId: string, workspaceId: string, query: ListQuery) {
-    this.workspaces.get(organizationId, workspaceId);
-    const ordered = orderClassTree(this.store.classes.all(workspaceId)).map(toClass);
+  async list(organizationId: string, workspaceId: string, query: ListQuery) {
+    await this.workspaces.get(organizationId, workspaceId);
+    const ordered = orderClassTree(await this.store.classes.all(workspaceId)).map(toClass);
     return sliceList(pageOf(query), ordered);
   }
 
-  get(organizationId: string, workspaceId: string, id: string): Class {
-    this.workspaces.get(organizationId, workspaceId);
-    return toClass(this.find(workspaceId, id));
+  async get(organizationId: string, workspaceId: string, id: string): Promise<Class> {
+    await this.workspaces.get(organizationId, workspaceId);
+    return toClass(await this.find(workspaceId, id));
   }
 
-  create(organizationId: string, workspaceId: string, body: CreateClassBody): Class {
-    this.workspaces.get(organizationId, workspaceId);
+  async create(organizationId: string, workspaceId: string, body: CreateClassBody): Promise<Class> {
+    await this.workspaces.get(organizationId, workspaceId);
     const label = requireName(body.label, 'label');
-    return this.store.transaction(() => {
+    return this.store.transaction(async () => {
+      await this.lockWorkspace(workspaceId);
       const parent = body.parentClassId
-        ? this.find(workspaceId, body.parentClassId, 'parent class')
+        ? await this.find(workspaceId, body.parentClassId, 'parent class')
         : null;
-      this.requireFreeLabel(workspaceId, parent?.id ?? null, label);
+      await this.requireFreeLabel(workspaceId, parent?.id ?? null, label);
       const id = newId();
       const created: Class = {
         id,
@@ -55,18 +56,24 @@ export class ClassService {
         rootClassId: parent?.rootClassId ?? id,
         createdAt: new Date().toISOString(),
       };
-      this.store.classes.insert(workspaceId, created, nameKey(label));
+      await this.store.classes.insert(workspaceId, created, nameKey(label));
       return created;
     });
   }
 
-  rename(organizationId: string, workspaceId: string, id: string, body: RenameClassBody): Class {
-    this.workspaces.get(organizationId, workspaceId);
+  async rename(
+    organizationId: string,
+    workspaceId: string,
+    id: string,
+    body: RenameClassBody,
+  ): Promise<Class> {
+    await this.workspaces.get(organizationId, workspaceId);
     const label = requireName(body.label, 'label');
-    return this.store.transaction(() => {
-      const existing = this.find(workspaceId, id);
-      this.requireFreeLabel(workspaceId, existing.parentClassId, label, id);
-      this.store.classes.rename(id, label, nameKey(label));
+    return this.store.transaction(async () => {
+      await this.lockWorkspace(workspaceId);
+      const existing = await this.find(workspaceId, id);
+      await this.requireFreeLabel(workspaceId, existing.parentClassId, label, id);
+      await this.store.classes.rename(id, label, nameKey(label));
       return toClass({ ...existing, label });
     });
   }
@@ -75,18 +82,28 @@ export class ClassService {
    * Deletes the class and its whole subtree. Assignments of those classes go with them: journal
    * lines lose them, and rules lose their `class_id` actions naming them.
    */
-  delete(organizationId: string, workspaceId: string, id: string): void {
-    this.workspaces.get(organizationId, workspaceId);
-    this.store.transaction(() => {
-      this.find(workspaceId, id);
-      this.rules.detachActions(workspaceId, 'class_id', this.subtreeIds(workspaceId, id));
+  async delete(organizationId: string, workspaceId: string, id: string): Promise<void> {
+    await this.workspaces.get(organizationId, workspaceId);
+    await this.store.transaction(async () => {
+      await this.lockWorkspace(workspaceId);
+      await this.find(workspaceId, id);
+      await this.rules.detachActions(
+        workspaceId,
+        'class_id',
+        await this.subtreeIds(workspaceId, id),
+      );
       // Journal lines' class assignments go by cascade with the classes.
-      this.store.classes.delete(id);
+      await this.store.classes.delete(id);
     });
   }
 
-  private subtreeIds(workspaceId: string, id: string): Set<string> {
-    const all = this.store.classes.all(workspaceId);
+  /** Sibling labels are checked and written by one process at a time. */
+  private lockWorkspace(workspaceId: string): Promise<void> {
+    return this.store.lock(`classes of ${workspaceId}`, 'exclusive');
+  }
+
+  private async subtreeIds(workspaceId: string, id: string): Promise<Set<string>> {
+    const all = await this.store.classes.all(workspaceId);
     const subtree = new Set([id]);
     let grew = true;
     while (grew) {
@@ -101,19 +118,23 @@ export class ClassService {
     return subtree;
   }
 
-  private find(workspaceId: string, id: string, what = 'class'): ClassRecord {
-    const found = this.store.classes.find(workspaceId, id);
+  private async find(workspaceId: string, id: string, what = 'class'): Promise<ClassRecord> {
+    const found = await this.store.classes.find(workspaceId, id);
     if (!found) throw notFound(what);
     return found;
   }
 
-  private requireFreeLabel(
+  private async requireFreeLabel(
     workspaceId: string,
     parentClassId: string | null,
     label: string,
     exceptId?: string,
-  ): void {
-    const holder = this.store.classes.siblingWithLabel(workspaceId, parentClassId, nameKey(label));
+  ): Promise<void> {
+    const holder = await this.store.classes.siblingWithLabel(
+      workspaceId,
+      parentClassId,
+      nameKey(label),
+    );
     if (holder !== undefined && holder !== exceptId) {
       throw conflict(`a sibling class is already labelled "${label}"`);
     }

@@ -12,6 +12,9 @@ import type { Store } from '../store/index.js';
 import { listOf, pageOf } from './pagination.js';
 import type { WorkspaceService } from './workspaces.js';
 
+/** The name of an entity's lock (see EntityService.lockedScope). */
+export const entityLockName = (entityId: string) => `entity ${entityId}`;
+
 export interface EntityScope {
   entity: Entity;
   /** The integer key the entity's postings carry. */
@@ -26,8 +29,12 @@ export class EntityService {
     private readonly workspaces: WorkspaceService,
   ) {}
 
-  create(organizationId: string, workspaceId: string, body: CreateEntityBody): Entity {
-    this.workspaces.get(organizationId, workspaceId);
+  async create(
+    organizationId: string,
+    workspaceId: string,
+    body: CreateEntityBody,
+  ): Promise<Entity> {
+    await this.workspaces.get(organizationId, workspaceId);
     const entity: Entity = {
       id: newId(),
       workspaceId,
@@ -37,54 +44,77 @@ export class EntityService {
       accrualLedgerOpen: false,
       createdAt: new Date().toISOString(),
     };
-    this.store.entities.insert(entity);
+    await this.store.entities.insert(entity);
     return entity;
   }
 
-  list(organizationId: string, workspaceId: string, query: ListQuery) {
-    this.workspaces.get(organizationId, workspaceId);
+  async list(organizationId: string, workspaceId: string, query: ListQuery) {
+    await this.workspaces.get(organizationId, workspaceId);
     const page = pageOf(query);
-    return listOf(page, this.store.entities.list(workspaceId, page.limit, page.offset));
+    return listOf(page, await this.store.entities.list(workspaceId, page.limit, page.offset));
   }
 
   /** An entity of the organization's book of business; anything else reads as 404. */
-  get(organizationId: string, id: string): Entity {
-    const entity = this.store.entities.find(organizationId, id);
+  async get(organizationId: string, id: string): Promise<Entity> {
+    const entity = await this.store.entities.find(organizationId, id);
     if (!entity) throw notFound('entity');
     return entity;
   }
 
   /** An entity with its workspace (time zone, flags), for rules that need both. */
-  scope(organizationId: string, id: string): EntityScope {
-    const entity = this.get(organizationId, id);
-    return {
-      entity,
-      entitySeq: this.store.entities.seqOf(id),
-      workspace: this.workspaces.get(organizationId, entity.workspaceId),
-    };
+  async scope(organizationId: string, id: string): Promise<EntityScope> {
+    const scope = await this.store.entities.findWithWorkspace(organizationId, id);
+    if (!scope) throw notFound('entity');
+    return scope;
   }
 
-  update(organizationId: string, id: string, body: UpdateEntityBody): Entity {
-    const entity = this.get(organizationId, id);
-    const updated: Entity = {
-      ...entity,
-      name: body.name === undefined ? entity.name : requireName(body.name, 'name'),
-      bookkeepingStartDate:
-        body.bookkeepingStartDate === undefined
-          ? entity.bookkeepingStartDate
-          : body.bookkeepingStartDate,
-      lockDate: body.lockDate === undefined ? entity.lockDate : body.lockDate,
-    };
-    this.store.entities.update(updated);
-    return updated;
+  async update(organizationId: string, id: string, body: UpdateEntityBody): Promise<Entity> {
+    return this.store.transaction(async () => {
+      const entity = await this.get(organizationId, id);
+      // A lock date moves only while no entry of the entity is being written.
+      await this.lockExclusively(id);
+      const updated: Entity = {
+        ...entity,
+        name: body.name === undefined ? entity.name : requireName(body.name, 'name'),
+        bookkeepingStartDate:
+          body.bookkeepingStartDate === undefined
+            ? entity.bookkeepingStartDate
+            : body.bookkeepingStartDate,
+        lockDate: body.lockDate === undefined ? entity.lockDate : body.lockDate,
+      };
+      await this.store.entities.update(updated);
+      return updated;
+    });
   }
 
   /** Opens the accrual ledger; opening an open ledger changes nothing. */
-  openAccrualLedger(organizationId: string, id: string): Entity {
-    const entity = this.get(organizationId, id);
-    if (entity.accrualLedgerOpen) return entity;
-    const updated = { ...entity, accrualLedgerOpen: true };
-    this.store.entities.update(updated);
-    return updated;
+  async openAccrualLedger(organizationId: string, id: string): Promise<Entity> {
+    return this.store.transaction(async () => {
+      const entity = await this.get(organizationId, id);
+      if (entity.accrualLedgerOpen) return entity;
+      await this.lockExclusively(id);
+      const updated = { ...entity, accrualLedgerOpen: true };
+      await this.store.entities.update(updated);
+      return updated;
+    });
+  }
+
+  /**
+   * Within a transaction, the entity's scope read under its shared lock: entries and postings
+   * are written under it, several at once, while what they are checked against (the lock date,
+   * the ledgers, the chart) changes only under the exclusive lock. Read after the lock, so that
+   * the checks see what the writes will meet.
+   */
+  async lockedScope(organizationId: string, id: string): Promise<EntityScope> {
+    await this.store.lock(entityLockName(id), 'shared');
+    return this.scope(organizationId, id);
+  }
+
+  /**
+   * Within a transaction, the entity alone: its chart, lock date or ledgers change while no
+   * entry of it is being written.
+   */
+  lockExclusively(id: string): Promise<void> {
+    return this.store.lock(entityLockName(id), 'exclusive');
   }
 }

@@ -2,6 +2,7 @@ import { newId } from './ids.js';
 import type {
   CreateJournalEntryBody,
   JournalEntry,
+  JournalLineInput,
   LedgerBasis,
   ListJournalEntriesQuery,
   SourceType,
@@ -36,26 +37,26 @@ interface EntryContext {
 /** Manual journal entries on an entity's cash or accrual ledger. */
 export class JournalEntryService {
   /** Whether the entity's accounting migration is open (set by the engine). */
-  migrationOpen: (entityId: string) => boolean = () => false;
+  migrationOpen: (entityId: string) => Promise<boolean> = async () => false;
 
   constructor(
     private readonly store: Store,
     private readonly entities: EntityService,
   ) {}
 
-  list(organizationId: string, entityId: string, query: ListJournalEntriesQuery) {
-    const scope = this.entities.scope(organizationId, entityId);
+  async list(organizationId: string, entityId: string, query: ListJournalEntriesQuery) {
+    const scope = await this.entities.scope(organizationId, entityId);
     const ledgerBasis = this.readableBasis(scope, query.ledgerBasis);
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
       throw invalid('startDate must not be after endDate');
     }
     const page = pageOf(query);
-    const { rows, total } = this.store.journalEntries.list(
+    const { rows, total } = await this.store.journalEntries.list(
       { entityId, ledgerBasis, startDate: query.startDate, endDate: query.endDate },
       page.limit,
       page.offset,
     );
-    const lines = this.store.postings.linesOf(
+    const lines = await this.store.postings.linesOf(
       SOURCE_KIND.journalEntry,
       rows.map((r) => r.seq),
     );
@@ -65,19 +66,23 @@ export class JournalEntryService {
     });
   }
 
-  get(
+  async get(
     organizationId: string,
     entityId: string,
     id: string,
     basis: LedgerBasis | undefined,
-  ): JournalEntry {
-    const scope = this.entities.scope(organizationId, entityId);
-    const record = this.find(scope, id, this.readableBasis(scope, basis));
-    return this.present(scope, record, this.storedLines(record));
+  ): Promise<JournalEntry> {
+    const scope = await this.entities.scope(organizationId, entityId);
+    const record = await this.find(scope, id, this.readableBasis(scope, basis));
+    return this.present(scope, record, await this.storedLines(record));
   }
 
-  create(organizationId: string, entityId: string, body: CreateJournalEntryBody): JournalEntry {
-    return this.bulkCreate(organizationId, entityId, [body], '')[0]!;
+  async create(
+    organizationId: string,
+    entityId: string,
+    body: CreateJournalEntryBody,
+  ): Promise<JournalEntry> {
+    return (await this.bulkCreate(organizationId, entityId, [body], ''))[0]!;
   }
 
   /**
@@ -89,24 +94,28 @@ export class JournalEntryService {
     entityId: string,
     bodies: CreateJournalEntryBody[],
     prefix = 'journalEntries',
-  ): JournalEntry[] {
-    const context = this.context(organizationId, entityId);
-    const createdAt = new Date().toISOString();
-    const prepared = bodies.map((body, index) =>
-      this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
-    );
-    this.store.transaction(() => {
-      this.store.journalEntries.insertAll(prepared.map((entry) => entry.record));
-      this.store.postings.insert(
+  ): Promise<JournalEntry[]> {
+    return this.store.transaction(async () => {
+      const context = await this.context(
+        organizationId,
+        entityId,
+        bodies.flatMap((body) => body.lines),
+      );
+      const createdAt = new Date().toISOString();
+      const prepared = bodies.map((body, index) =>
+        this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
+      );
+      await this.store.journalEntries.insertAll(prepared.map((entry) => entry.record));
+      await this.store.postings.insert(
         prepared.map(({ record, lines }) => ({
           source: this.postingSource(context.scope, record),
           lines,
         })),
       );
+      return prepared.map(({ record, lines }) =>
+        this.present(context.scope, record, this.withAccounts(context, lines)),
+      );
     });
-    return prepared.map(({ record, lines }) =>
-      this.present(context.scope, record, this.withAccounts(context, lines)),
-    );
   }
 
   /** Touches only the fields sent; `lines` replaces the whole set and must balance. */
@@ -116,11 +125,11 @@ export class JournalEntryService {
     id: string,
     basis: LedgerBasis | undefined,
     body: UpdateJournalEntryBody,
-  ): JournalEntry {
-    const context = this.context(organizationId, entityId);
-    const { entity } = context.scope;
-    return this.store.transaction(() => {
-      const record = this.find(context.scope, id, this.readableBasis(context.scope, basis));
+  ): Promise<JournalEntry> {
+    return this.store.transaction(async () => {
+      const context = await this.context(organizationId, entityId, 'every account');
+      const { entity } = context.scope;
+      const record = await this.find(context.scope, id, this.readableBasis(context.scope, basis));
       if (isInClosedPeriod(record.dateOnly, entity.lockDate)) {
         throw conflict(
           `the entry is dated ${record.dateOnly}, on or before the lock date ${entity.lockDate}`,
@@ -137,10 +146,12 @@ export class JournalEntryService {
       };
       const lines = body.lines
         ? this.withSeqs(context, validateLines(body.lines, context.references))
-        : this.storedLines(record);
-      this.store.journalEntries.update(updated);
-      this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
-      this.store.postings.insert([{ source: this.postingSource(context.scope, updated), lines }]);
+        : await this.storedLines(record);
+      await this.store.journalEntries.update(updated);
+      await this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
+      await this.store.postings.insert([
+        { source: this.postingSource(context.scope, updated), lines },
+      ]);
       return this.present(context.scope, updated, this.withAccounts(context, lines));
     });
   }
@@ -151,31 +162,50 @@ export class JournalEntryService {
     entityId: string,
     id: string,
     basis: LedgerBasis | undefined,
-  ): void {
-    const scope = this.entities.scope(organizationId, entityId);
-    this.store.transaction(() => {
-      const record = this.find(scope, id, this.readableBasis(scope, basis));
+  ): Promise<void> {
+    return this.store.transaction(async () => {
+      const scope = await this.entities.lockedScope(organizationId, entityId);
+      const record = await this.find(scope, id, this.readableBasis(scope, basis));
       if (isInClosedPeriod(record.dateOnly, scope.entity.lockDate)) {
         throw conflict(
           `the entry is dated ${record.dateOnly}, on or before the lock date ${scope.entity.lockDate}`,
         );
       }
-      this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
-      this.store.journalEntries.delete(id);
+      await this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
+      await this.store.journalEntries.delete(id);
     });
   }
 
-  private context(organizationId: string, entityId: string): EntryContext {
-    const scope = this.entities.scope(organizationId, entityId);
-    const accounts = new Map(this.store.accounts.all(entityId).map((a) => [a.id, a]));
-    const classRoots = new Map(
-      this.store.classes.all(scope.entity.workspaceId).map((c) => [c.id, c.rootClassId]),
-    );
+  /**
+   * What entries are checked against, read inside their transaction under the entity's shared
+   * lock: the accounts and classes the lines name (or the whole chart), and whether the
+   * migration is open.
+   */
+  private async context(
+    organizationId: string,
+    entityId: string,
+    lines: readonly JournalLineInput[] | 'every account',
+  ): Promise<EntryContext> {
+    const scope = await this.entities.lockedScope(organizationId, entityId);
+    const chart =
+      lines === 'every account'
+        ? await this.store.accounts.all(entityId)
+        : await this.store.accounts.byIds(
+            entityId,
+            lines.map((line) => line.accountId),
+          );
+    const accounts = new Map(chart.map((a) => [a.id, a]));
+    const classIds = lines === 'every account' ? [] : lines.flatMap((line) => line.classIds ?? []);
+    const classes =
+      lines === 'every account'
+        ? await this.store.classes.all(scope.entity.workspaceId)
+        : await this.store.classes.byIds(scope.entity.workspaceId, classIds);
+    const classRoots = new Map(classes.map((c) => [c.id, c.rootClassId]));
     return {
       scope,
       accounts,
       references: { account: (id) => accounts.get(id), classRoot: (id) => classRoots.get(id) },
-      sourceType: this.migrationOpen(entityId) ? 'migration' : 'manual',
+      sourceType: (await this.migrationOpen(entityId)) ? 'migration' : 'manual',
     };
   }
 
@@ -220,9 +250,10 @@ export class JournalEntryService {
     };
   }
 
-  private storedLines(record: JournalEntryRecord): PostedLine[] {
+  private async storedLines(record: JournalEntryRecord): Promise<PostedLine[]> {
     return (
-      this.store.postings.linesOf(SOURCE_KIND.journalEntry, [record.seq]).get(record.seq) ?? []
+      (await this.store.postings.linesOf(SOURCE_KIND.journalEntry, [record.seq])).get(record.seq) ??
+      []
     );
   }
 
@@ -248,8 +279,12 @@ export class JournalEntryService {
   }
 
   /** An entry of the entity on the given basis; on the other basis it reads as 404. */
-  private find(scope: EntityScope, id: string, basis: LedgerBasis): JournalEntryRecord {
-    const record = this.store.journalEntries.find(scope.entity.id, id);
+  private async find(
+    scope: EntityScope,
+    id: string,
+    basis: LedgerBasis,
+  ): Promise<JournalEntryRecord> {
+    const record = await this.store.journalEntries.find(scope.entity.id, id);
     if (!record || record.ledgerBasis !== basis) throw notFound('journal entry');
     return record;
   }

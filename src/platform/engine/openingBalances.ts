@@ -19,25 +19,36 @@ export class OpeningBalanceService {
     private readonly entities: EntityService,
   ) {}
 
-  create(organizationId: string, entityId: string, body: CreateOpeningBalanceBody): OpeningBalance {
-    const { entity, entitySeq } = this.entities.scope(organizationId, entityId);
-    if (isInClosedPeriod(body.date, entity.lockDate)) {
-      throw conflict(`date ${body.date} is on or before the lock date ${entity.lockDate}`);
-    }
-    const accounts = new Map(this.store.accounts.all(entityId).map((a) => [a.id, a]));
-    const lines = validateLines(
-      body.lines.map((line) => ({ ...line, description: 'Opening balance' })),
-      { account: (id) => accounts.get(id), classRoot: () => undefined },
-    ).map((line) => ({ ...line, accountSeq: accounts.get(line.accountId)!.seq }));
-    const openingBalance = {
-      id: newId(),
-      entityId,
-      date: body.date,
-      createdAt: new Date().toISOString(),
-    };
-    this.store.transaction(() => {
-      const seq = this.store.openingBalances.insert(openingBalance);
-      this.store.postings.insert(
+  async create(
+    organizationId: string,
+    entityId: string,
+    body: CreateOpeningBalanceBody,
+  ): Promise<OpeningBalance> {
+    return this.store.transaction(async () => {
+      const { entity, entitySeq } = await this.entities.lockedScope(organizationId, entityId);
+      if (isInClosedPeriod(body.date, entity.lockDate)) {
+        throw conflict(`date ${body.date} is on or before the lock date ${entity.lockDate}`);
+      }
+      const accounts = new Map(
+        (
+          await this.store.accounts.byIds(
+            entityId,
+            body.lines.map((line) => line.accountId),
+          )
+        ).map((a) => [a.id, a]),
+      );
+      const lines = validateLines(
+        body.lines.map((line) => ({ ...line, description: 'Opening balance' })),
+        { account: (id) => accounts.get(id), classRoot: () => undefined },
+      ).map((line) => ({ ...line, accountSeq: accounts.get(line.accountId)!.seq }));
+      const openingBalance = {
+        id: newId(),
+        entityId,
+        date: body.date,
+        createdAt: new Date().toISOString(),
+      };
+      const seq = await this.store.openingBalances.insert(openingBalance);
+      await this.store.postings.insert(
         (LEDGER_BASES as readonly LedgerBasis[]).map((ledgerBasis) => ({
           source: {
             entitySeq,
@@ -50,14 +61,14 @@ export class OpeningBalanceService {
           lines,
         })),
       );
+      return {
+        ...openingBalance,
+        lines: lines.map((line) => ({
+          accountId: line.accountId,
+          debitAmount: line.debitCents > 0 ? centsToAmount(line.debitCents) : null,
+          creditAmount: line.creditCents > 0 ? centsToAmount(line.creditCents) : null,
+        })),
+      };
     });
-    return {
-      ...openingBalance,
-      lines: lines.map((line) => ({
-        accountId: line.accountId,
-        debitAmount: line.debitCents > 0 ? centsToAmount(line.debitCents) : null,
-        creditAmount: line.creditCents > 0 ? centsToAmount(line.creditCents) : null,
-      })),
-    };
   }
 }

@@ -8,22 +8,42 @@ function newOrganization(name: string): Organization {
   return { id: newId(), name, createdAt: new Date().toISOString() };
 }
 
+/** How many tokens a process remembers the organization of. */
+const KNOWN_TOKENS = 10_000;
+
 export class OrganizationService {
+  /**
+   * Token hashes already seen, with their organization: a token, once issued, is never
+   * revoked nor moved (the API has no way to), so every process may remember it rather than
+   * read it for each request. Unknown tokens are not remembered.
+   */
+  private readonly known = new Map<string, string>();
+
   constructor(private readonly store: Store) {}
 
-  create(name: string): CreateOrganizationResponse {
+  async create(name: string): Promise<CreateOrganizationResponse> {
     const token = newAccessToken();
-    const organization = this.store.transaction(() => {
-      const created = this.store.organizations.insert(newOrganization(requireName(name, 'name')));
-      this.store.organizations.addTokenHash(created.id, hashToken(token));
+    const organization = await this.store.transaction(async () => {
+      const created = await this.store.organizations.insert(
+        newOrganization(requireName(name, 'name')),
+      );
+      await this.store.organizations.addTokenHash(created.id, hashToken(token));
       return created;
     });
     return { organization, token };
   }
 
   /** The organization a bearer token belongs to, if any. */
-  authenticate(token: string): string | undefined {
-    return this.store.organizations.organizationIdForTokenHash(hashToken(token));
+  async authenticate(token: string): Promise<string | undefined> {
+    const tokenHash = hashToken(token);
+    const known = this.known.get(tokenHash);
+    if (known !== undefined) return known;
+    const organizationId = await this.store.organizations.organizationIdForTokenHash(tokenHash);
+    if (organizationId !== undefined) {
+      if (this.known.size >= KNOWN_TOKENS) this.known.delete(this.known.keys().next().value!);
+      this.known.set(tokenHash, organizationId);
+    }
+    return organizationId;
   }
 
   /**
@@ -31,19 +51,21 @@ export class OrganizationService {
    * registered for it (so a fixed `--org-token` keeps working across restarts); without one a
    * fresh token is minted, since stored tokens are hashes that cannot be shown again.
    */
-  ensureDefault(token?: string): { organizationId: string; token: string } {
-    return this.store.transaction(() => {
+  async ensureDefault(token?: string): Promise<{ organizationId: string; token: string }> {
+    return this.store.transaction(async () => {
+      // Processes starting together (`serve --workers`, several machines) make it once.
+      await this.store.lock('default organization', 'exclusive');
       const organization =
-        this.store.organizations.findDefault() ??
-        this.store.organizations.insert(newOrganization('Default organization'), {
+        (await this.store.organizations.findDefault()) ??
+        (await this.store.organizations.insert(newOrganization('Default organization'), {
           isDefault: true,
-        });
+        }));
       const chosen = token ?? newAccessToken();
-      const ownerId = this.authenticate(chosen);
+      const ownerId = await this.store.organizations.organizationIdForTokenHash(hashToken(chosen));
       if (ownerId !== undefined && ownerId !== organization.id) {
         throw new Error('the given organization token belongs to another organization');
       }
-      this.store.organizations.addTokenHash(organization.id, hashToken(chosen));
+      await this.store.organizations.addTokenHash(organization.id, hashToken(chosen));
       return { organizationId: organization.id, token: chosen };
     });
   }

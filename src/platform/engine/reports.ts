@@ -51,20 +51,32 @@ export class ReportService {
     private readonly entities: EntityService,
   ) {}
 
-  profitAndLoss(organizationId: string, entityId: string, query: ReportQuery): ProfitAndLoss {
-    return profitAndLoss(...this.summaryInput(organizationId, entityId, query, 'periods'));
+  async profitAndLoss(
+    organizationId: string,
+    entityId: string,
+    query: ReportQuery,
+  ): Promise<ProfitAndLoss> {
+    return profitAndLoss(...(await this.summaryInput(organizationId, entityId, query, 'periods')));
   }
 
-  balanceSheet(organizationId: string, entityId: string, query: ReportQuery): BalanceSheet {
-    return balanceSheet(...this.summaryInput(organizationId, entityId, query, 'days'));
+  async balanceSheet(
+    organizationId: string,
+    entityId: string,
+    query: ReportQuery,
+  ): Promise<BalanceSheet> {
+    return balanceSheet(...(await this.summaryInput(organizationId, entityId, query, 'days')));
   }
 
-  cashFlow(organizationId: string, entityId: string, query: ReportQuery): CashFlow {
-    return cashFlow(...this.summaryInput(organizationId, entityId, query, 'periods'));
+  async cashFlow(organizationId: string, entityId: string, query: ReportQuery): Promise<CashFlow> {
+    return cashFlow(...(await this.summaryInput(organizationId, entityId, query, 'periods')));
   }
 
-  trialBalance(organizationId: string, entityId: string, query: ReportQuery): TrialBalance {
-    return trialBalance(...this.summaryInput(organizationId, entityId, query, 'periods'));
+  async trialBalance(
+    organizationId: string,
+    entityId: string,
+    query: ReportQuery,
+  ): Promise<TrialBalance> {
+    return trialBalance(...(await this.summaryInput(organizationId, entityId, query, 'periods')));
   }
 
   /**
@@ -72,20 +84,20 @@ export class ReportService {
    * instead (`generalLedgerStream`); this form is what test/e2e/streaming.test.ts checks the
    * streamed one against.
    */
-  generalLedger(
+  async generalLedger(
     organizationId: string,
     entityId: string,
     query: GeneralLedgerQuery,
-  ): GeneralLedger {
-    const { spec, accounts, scope, basis, timestampOf } = this.ledgerScope(
+  ): Promise<GeneralLedger> {
+    const { spec, accounts, scope, basis, timestampOf } = await this.ledgerScope(
       organizationId,
       entityId,
       query,
     );
     return generalLedger(spec, {
       accounts,
-      opening: this.store.reports.openingNet(scope.entitySeq, basis, query.startDate),
-      postings: this.store.reports.ledgerPostings(
+      opening: await this.store.reports.openingNet(scope.entitySeq, basis, query.startDate),
+      postings: await this.store.reports.ledgerPostings(
         scope.entitySeq,
         basis,
         query.startDate,
@@ -105,12 +117,12 @@ export class ReportService {
    * between chunks: a posting written while the ledger streams is in it when its account has not
    * been written yet; each account's running and closing balances are those of its entries shown.
    */
-  generalLedgerStream(
+  async generalLedgerStream(
     organizationId: string,
     entityId: string,
     query: GeneralLedgerQuery,
-  ): { spec: GeneralLedgerSpec; parts: AsyncGenerator<GeneralLedgerPart> } {
-    const { spec, accounts, scope, basis, timestampOf } = this.ledgerScope(
+  ): Promise<{ spec: GeneralLedgerSpec; parts: AsyncGenerator<GeneralLedgerPart> }> {
+    const { spec, accounts, scope, basis, timestampOf } = await this.ledgerScope(
       organizationId,
       entityId,
       query,
@@ -118,8 +130,13 @@ export class ReportService {
     const reports = this.store.reports;
     const listEvery = query.accountId !== undefined;
     async function* parts(): AsyncGenerator<GeneralLedgerPart> {
-      const opening = reports.openingNet(scope.entitySeq, basis, query.startDate);
-      const active = reports.activeAccounts(scope.entitySeq, basis, query.startDate, query.endDate);
+      const opening = await reports.openingNet(scope.entitySeq, basis, query.startDate);
+      const active = await reports.activeAccounts(
+        scope.entitySeq,
+        basis,
+        query.startDate,
+        query.endDate,
+      );
       for (const account of accounts) {
         const openingNet = opening.get(account.seq) ?? ZERO_CENTS;
         if (!listEvery && !active.has(account.seq) && openingNet === ZERO_CENTS) continue;
@@ -127,7 +144,7 @@ export class ReportService {
         yield { kind: 'account', head: ledger.head };
         let after = { day: query.startDate, id: 0 };
         for (;;) {
-          const chunk = reports.ledgerChunk(
+          const chunk = await reports.ledgerChunk(
             scope.entitySeq,
             basis,
             account.seq,
@@ -148,12 +165,12 @@ export class ReportService {
   }
 
   /** What both forms of the general ledger check and read first. */
-  private ledgerScope(organizationId: string, entityId: string, query: GeneralLedgerQuery) {
+  private async ledgerScope(organizationId: string, entityId: string, query: GeneralLedgerQuery) {
     if (query.groupBy !== undefined) throw invalid('groupBy is not accepted by the general ledger');
-    const scope = this.entities.scope(organizationId, entityId);
+    const scope = await this.entities.scope(organizationId, entityId);
     const ledgerBasis = this.basis(scope, query.ledgerBasis);
     checkRange(query.startDate, query.endDate);
-    let accounts = this.chart(entityId);
+    let accounts = await this.chart(entityId);
     if (query.accountId !== undefined) {
       accounts = accounts.filter((a) => a.id === query.accountId);
       if (accounts.length === 0) throw notFound('account');
@@ -172,13 +189,13 @@ export class ReportService {
    * `grain`: the balance sheet reads sums by day (its retained earnings split at fiscal-year
    * starts); the other reports need only each period's movements.
    */
-  private summaryInput(
+  private async summaryInput(
     organizationId: string,
     entityId: string,
     query: ReportQuery,
     grain: 'days' | 'periods',
-  ): [ReportSpec, ReportInput] {
-    const scope = this.entities.scope(organizationId, entityId);
+  ): Promise<[ReportSpec, ReportInput]> {
+    const scope = await this.entities.scope(organizationId, entityId);
     const ledgerBasis = this.basis(scope, query.ledgerBasis);
     checkRange(query.startDate, query.endDate);
     const groupBy = query.groupBy ?? 'total';
@@ -198,12 +215,16 @@ export class ReportService {
       groupBy,
     };
     const input: ReportInput = {
-      accounts: this.chart(entityId),
+      accounts: await this.chart(entityId),
       periods,
       days:
         grain === 'days'
-          ? this.store.reports.dailySums(scope.entitySeq, BASIS_CODE[ledgerBasis], query.endDate)
-          : this.store.reports.periodSums(
+          ? await this.store.reports.dailySums(
+              scope.entitySeq,
+              BASIS_CODE[ledgerBasis],
+              query.endDate,
+            )
+          : await this.store.reports.periodSums(
               scope.entitySeq,
               BASIS_CODE[ledgerBasis],
               periods.map((period) => period.startDate),
@@ -213,17 +234,17 @@ export class ReportService {
     return [spec, input];
   }
 
-  private chart(entityId: string): ReportAccount[] {
-    return this.store.accounts
-      .all(entityId)
-      .map(({ seq, id, code, name, type, class: accountClass }) => ({
+  private async chart(entityId: string): Promise<ReportAccount[]> {
+    return (await this.store.accounts.all(entityId)).map(
+      ({ seq, id, code, name, type, class: accountClass }) => ({
         seq,
         id,
         code,
         name,
         type,
         class: accountClass,
-      }));
+      }),
+    );
   }
 
   /** Reading the accrual ledger requires it to be open. */

@@ -3,6 +3,7 @@ import type {
   CreateTransactionRuleBody,
   ListQuery,
   RuleAction,
+  RuleCondition,
   TransactionRule,
   UpdateTransactionRuleBody,
 } from '../../api/index.js';
@@ -23,20 +24,23 @@ export class TransactionRuleService {
     private readonly workspaces: WorkspaceService,
   ) {}
 
-  list(organizationId: string, workspaceId: string, query: ListQuery) {
-    this.workspaces.get(organizationId, workspaceId);
+  async list(organizationId: string, workspaceId: string, query: ListQuery) {
+    await this.workspaces.get(organizationId, workspaceId);
     const page = pageOf(query);
-    return listOf(page, this.store.transactionRules.list(workspaceId, page.limit, page.offset));
+    return listOf(
+      page,
+      await this.store.transactionRules.list(workspaceId, page.limit, page.offset),
+    );
   }
 
-  get(organizationId: string, workspaceId: string, id: string): TransactionRule {
-    this.workspaces.get(organizationId, workspaceId);
+  async get(organizationId: string, workspaceId: string, id: string): Promise<TransactionRule> {
+    await this.workspaces.get(organizationId, workspaceId);
     return this.find(workspaceId, id);
   }
 
-  create(organizationId: string, workspaceId: string, body: CreateTransactionRuleBody) {
-    this.workspaces.get(organizationId, workspaceId);
-    const refs = this.references(workspaceId);
+  async create(organizationId: string, workspaceId: string, body: CreateTransactionRuleBody) {
+    await this.workspaces.get(organizationId, workspaceId);
+    const refs = await this.references(workspaceId, body.conditions, body.actions);
     validateConditions(body.conditions, refs);
     validateActions(body.actions, refs);
     const rule: TransactionRule = {
@@ -47,20 +51,20 @@ export class TransactionRuleService {
       isDisabled: false,
       updatedAt: new Date().toISOString(),
     };
-    this.store.transactionRules.insert(workspaceId, rule);
+    await this.store.transactionRules.insert(workspaceId, rule);
     return rule;
   }
 
   /** Fields present replace the stored ones; `conditions` and `actions` replace whole sets. */
-  update(
+  async update(
     organizationId: string,
     workspaceId: string,
     id: string,
     body: UpdateTransactionRuleBody,
-  ): TransactionRule {
-    this.workspaces.get(organizationId, workspaceId);
-    const existing = this.find(workspaceId, id);
-    const refs = this.references(workspaceId);
+  ): Promise<TransactionRule> {
+    await this.workspaces.get(organizationId, workspaceId);
+    const existing = await this.find(workspaceId, id);
+    const refs = await this.references(workspaceId, body.conditions ?? [], body.actions ?? []);
     if (body.conditions) validateConditions(body.conditions, refs);
     if (body.actions) validateActions(body.actions, refs);
     const updated: TransactionRule = {
@@ -74,15 +78,15 @@ export class TransactionRuleService {
       isDisabled: body.isDisabled ?? existing.isDisabled,
       updatedAt: new Date().toISOString(),
     };
-    this.store.transactionRules.update(updated);
+    await this.store.transactionRules.update(updated);
     return updated;
   }
 
   /** Deleting a rule leaves what it already categorized as it is. */
-  delete(organizationId: string, workspaceId: string, id: string): void {
-    this.workspaces.get(organizationId, workspaceId);
-    this.find(workspaceId, id);
-    this.store.transactionRules.delete(id);
+  async delete(organizationId: string, workspaceId: string, id: string): Promise<void> {
+    await this.workspaces.get(organizationId, workspaceId);
+    await this.find(workspaceId, id);
+    await this.store.transactionRules.delete(id);
   }
 
   /**
@@ -90,17 +94,21 @@ export class TransactionRuleService {
    * workspace, generated ones included. A rule left with no action is disabled: a rule must act,
    * and disabling keeps its conditions for the user to see.
    */
-  detachActions(
+  async detachActions(
     workspaceId: string,
     actionType: RuleAction['actionType'],
     values: ReadonlySet<string>,
-  ): void {
+  ): Promise<void> {
     for (const value of values) {
-      for (const rule of this.store.transactionRules.withAction(workspaceId, actionType, value)) {
+      for (const rule of await this.store.transactionRules.withAction(
+        workspaceId,
+        actionType,
+        value,
+      )) {
         const actions = rule.actions.filter(
           (a) => !(a.actionType === actionType && values.has(a.value)),
         );
-        this.store.transactionRules.update({
+        await this.store.transactionRules.update({
           ...rule,
           actions,
           isDisabled: rule.isDisabled || actions.length === 0,
@@ -111,13 +119,17 @@ export class TransactionRuleService {
   }
 
   /** Points every `account_id` action at another account (an account merge). */
-  retargetAccountActions(workspaceId: string, fromAccountId: string, toAccountId: string): void {
-    for (const rule of this.store.transactionRules.withAction(
+  async retargetAccountActions(
+    workspaceId: string,
+    fromAccountId: string,
+    toAccountId: string,
+  ): Promise<void> {
+    for (const rule of await this.store.transactionRules.withAction(
       workspaceId,
       'account_id',
       fromAccountId,
     )) {
-      this.store.transactionRules.update({
+      await this.store.transactionRules.update({
         ...rule,
         actions: rule.actions.map((a) =>
           a.actionType === 'account_id' && a.value === fromAccountId
@@ -129,19 +141,44 @@ export class TransactionRuleService {
     }
   }
 
-  private find(workspaceId: string, id: string): TransactionRule {
-    const rule = this.store.transactionRules.find(workspaceId, id);
+  private async find(workspaceId: string, id: string): Promise<TransactionRule> {
+    const rule = await this.store.transactionRules.find(workspaceId, id);
     if (!rule) throw notFound('transaction rule');
     return rule;
   }
 
-  private references(workspaceId: string): RuleReferences {
+  /** What the rule's conditions and actions name, read before the pure checks run. */
+  private async references(
+    workspaceId: string,
+    conditions: readonly RuleCondition[],
+    actions: readonly RuleAction[],
+  ): Promise<RuleReferences> {
     const { classes, accounts } = this.store;
+    const valuesOf = <T extends { value: string | string[] }>(
+      items: readonly T[],
+      wanted: (item: T) => boolean,
+    ) => [...new Set(items.filter(wanted).flatMap((item) => [item.value].flat()))];
+    const financialAccounts = new Set<string>();
+    for (const id of valuesOf(conditions, (c) => c.conditionType === 'financial_account_is')) {
+      if (await accounts.isWorkspaceFinancialAccount(workspaceId, id)) financialAccounts.add(id);
+    }
+    const workspaceAccounts = new Set<string>();
+    for (const id of valuesOf(actions, (a) => a.actionType === 'account_id')) {
+      if (await accounts.isWorkspaceAccount(workspaceId, id)) workspaceAccounts.add(id);
+    }
+    const classRoots = new Map(
+      (
+        await classes.byIds(
+          workspaceId,
+          valuesOf(actions, (a) => a.actionType === 'class_id'),
+        )
+      ).map((c) => [c.id, c.rootClassId]),
+    );
     return {
-      classRoot: (classId) => classes.find(workspaceId, classId)?.rootClassId,
-      isWorkspaceAccount: (accountId) => accounts.isWorkspaceAccount(workspaceId, accountId),
+      classRoot: (classId) => classRoots.get(classId),
+      isWorkspaceAccount: (accountId) => workspaceAccounts.has(accountId),
       isWorkspaceFinancialAccount: (financialAccountId) =>
-        accounts.isWorkspaceFinancialAccount(workspaceId, financialAccountId),
+        financialAccounts.has(financialAccountId),
     };
   }
 }

@@ -56,10 +56,10 @@ export class WebhookService {
     readonly allowPrivate = false,
   ) {}
 
-  createEndpoint(
+  async createEndpoint(
     organizationId: string,
     body: CreateWebhookEndpointBody,
-  ): CreateWebhookEndpointResponse {
+  ): Promise<CreateWebhookEndpointResponse> {
     const endpoint: EndpointRecord = {
       id: newId(),
       organizationId,
@@ -70,62 +70,62 @@ export class WebhookService {
       createdAt: new Date(this.nowMs()).toISOString(),
     };
     const secret = secretFrom(randomBytes(SECRET_BYTES));
-    this.store.transaction(() => this.store.webhooks.insertEndpoint(endpoint, secret));
+    await this.store.transaction(() => this.store.webhooks.insertEndpoint(endpoint, secret));
     return { endpoint: present(endpoint), secret };
   }
 
-  listEndpoints(organizationId: string, query: ListQuery) {
+  async listEndpoints(organizationId: string, query: ListQuery) {
     const page = pageOf(query);
-    const result = this.store.webhooks.listEndpoints(organizationId, page.limit, page.offset);
+    const result = await this.store.webhooks.listEndpoints(organizationId, page.limit, page.offset);
     return listOf(page, { rows: result.rows.map(present), total: result.total });
   }
 
-  getEndpoint(organizationId: string, id: string): WebhookEndpoint {
-    return present(this.findEndpoint(organizationId, id));
+  async getEndpoint(organizationId: string, id: string): Promise<WebhookEndpoint> {
+    return present(await this.findEndpoint(organizationId, id));
   }
 
-  deleteEndpoint(organizationId: string, id: string): void {
-    this.findEndpoint(organizationId, id);
-    this.store.webhooks.deleteEndpoint(id);
+  async deleteEndpoint(organizationId: string, id: string): Promise<void> {
+    await this.findEndpoint(organizationId, id);
+    await this.store.webhooks.deleteEndpoint(id);
   }
 
   /** A new current secret; the previous one keeps signing for 24 hours. */
-  rotateSecret(organizationId: string, id: string): { secret: string } {
-    this.findEndpoint(organizationId, id);
+  async rotateSecret(organizationId: string, id: string): Promise<{ secret: string }> {
+    await this.findEndpoint(organizationId, id);
     const secret = secretFrom(randomBytes(SECRET_BYTES));
-    this.store.transaction(() =>
+    await this.store.transaction(() =>
       this.store.webhooks.rotateSecret(id, secret, this.nowMs() + PREVIOUS_SECRET_GRACE_MS),
     );
     return { secret };
   }
 
-  attempts(organizationId: string, id: string, query: ListQuery) {
-    this.findEndpoint(organizationId, id);
+  async attempts(organizationId: string, id: string, query: ListQuery) {
+    await this.findEndpoint(organizationId, id);
     const page = pageOf(query);
-    return listOf(page, this.store.webhooks.attempts(id, page.limit, page.offset));
+    return listOf(page, await this.store.webhooks.attempts(id, page.limit, page.offset));
   }
 
   /** Sends one message to the endpoint again, now. */
-  retry(organizationId: string, endpointId: string, messageId: string): void {
-    const endpoint = this.findEndpoint(organizationId, endpointId);
-    this.store.transaction(() => {
-      if (!this.store.webhooks.delivery(messageId, endpointId)) throw notFound('message');
-      this.enable(endpoint);
-      this.resend(endpoint, messageId);
+  async retry(organizationId: string, endpointId: string, messageId: string): Promise<void> {
+    const endpoint = await this.findEndpoint(organizationId, endpointId);
+    await this.store.transaction(async () => {
+      if (!(await this.store.webhooks.delivery(messageId, endpointId))) throw notFound('message');
+      await this.enable(endpoint);
+      await this.resend(endpoint, messageId);
     });
-    this.onDue();
+    this.wake();
   }
 
   /** Sends again every message whose delivery to the endpoint failed at or after `since`. */
-  recover(organizationId: string, endpointId: string, since: string): number {
-    const endpoint = this.findEndpoint(organizationId, endpointId);
-    const count = this.store.transaction(() => {
-      this.enable(endpoint);
-      const failed = this.store.webhooks.failedSince(endpointId, Date.parse(since));
-      for (const messageId of failed) this.resend(endpoint, messageId);
+  async recover(organizationId: string, endpointId: string, since: string): Promise<number> {
+    const endpoint = await this.findEndpoint(organizationId, endpointId);
+    const count = await this.store.transaction(async () => {
+      await this.enable(endpoint);
+      const failed = await this.store.webhooks.failedSince(endpointId, Date.parse(since));
+      for (const messageId of failed) await this.resend(endpoint, messageId);
       return failed.length;
     });
-    this.onDue();
+    this.wake();
     return count;
   }
 
@@ -133,12 +133,16 @@ export class WebhookService {
    * Puts an event in the outbox for every enabled endpoint subscribed to it. Runs inside the
    * transaction that made the event happen, so the event is sent if and only if it happened.
    */
-  publish(organizationId: string, eventType: string, payload: object, occurredAtMs: number): void {
-    const endpointIds = this.store.webhooks
-      .enabledEndpoints(organizationId)
+  async publish(
+    organizationId: string,
+    eventType: string,
+    payload: object,
+    occurredAtMs: number,
+  ): Promise<void> {
+    const endpointIds = (await this.store.webhooks.enabledEndpoints(organizationId))
       .filter((endpoint) => subscribes(endpoint.eventTypes, eventType))
       .map((endpoint) => endpoint.id);
-    this.store.webhooks.enqueue(
+    await this.store.webhooks.enqueue(
       {
         id: newId(),
         organizationId,
@@ -149,28 +153,47 @@ export class WebhookService {
       endpointIds,
       this.nowMs() + (this.scheduleSeconds[0] ?? 0) * 1000,
     );
-    // The worker looks once the transaction has committed.
-    if (endpointIds.length > 0) setImmediate(() => this.onDue());
+    // The worker looks once the transaction has committed (a rerun or a rollback leaves it
+    // nothing more to find).
+    if (endpointIds.length > 0) this.wake();
   }
 
-  /** Deliveries due now, for the worker. */
-  due(limit: number): DueDelivery[] {
-    return this.store.webhooks.due(this.nowMs(), limit);
+  /**
+   * Deliveries due now, each taken for one attempt and held back until `leaseUntilMs` (past it,
+   * an attempt whose process died is made again, by whichever process sees it due): of several
+   * processes that see a delivery due, one takes it.
+   */
+  async takeDue(limit: number, leaseUntilMs: number): Promise<DueDelivery[]> {
+    const nowMs = this.nowMs();
+    const taken: DueDelivery[] = [];
+    for (const delivery of await this.store.webhooks.due(nowMs, limit)) {
+      if (
+        await this.store.webhooks.claim(
+          delivery.messageId,
+          delivery.endpointId,
+          nowMs,
+          leaseUntilMs,
+        )
+      ) {
+        taken.push(delivery);
+      }
+    }
+    return taken;
   }
 
-  nextDueAtMs(): number | undefined {
+  nextDueAtMs(): Promise<number | undefined> {
     return this.store.webhooks.nextDueAtMs();
   }
 
-  /** Holds a delivery back while its attempt is in flight (a crash frees it after `untilMs`). */
-  lease(delivery: DueDelivery, untilMs: number): void {
-    this.store.webhooks.setNextAttempt(delivery.messageId, delivery.endpointId, untilMs);
+  /** Makes a delivery due again at `atMs` (an attempt abandoned by a stop: at once). */
+  async release(delivery: DueDelivery, atMs: number): Promise<void> {
+    await this.store.webhooks.setNextAttempt(delivery.messageId, delivery.endpointId, atMs);
   }
 
   /** The headers of an attempt made now: a fresh timestamp, one signature per active secret. */
-  signAttempt(delivery: DueDelivery): Record<string, string> {
+  async signAttempt(delivery: DueDelivery): Promise<Record<string, string>> {
     const nowMs = this.nowMs();
-    const secrets = activeSecrets(this.store.webhooks.secrets(delivery.endpointId), nowMs);
+    const secrets = activeSecrets(await this.store.webhooks.secrets(delivery.endpointId), nowMs);
     return signedHeaders(delivery.messageId, Math.floor(nowMs / 1000), delivery.body, secrets);
   }
 
@@ -179,15 +202,15 @@ export class WebhookService {
    * delivery; a failure schedules the next attempt or, after the last, marks it failed. The
    * endpoint's health follows: `410 Gone` or five days of failures disable it.
    */
-  recordAttempt(delivery: DueDelivery, responseStatus: number | null): void {
+  async recordAttempt(delivery: DueDelivery, responseStatus: number | null): Promise<void> {
     const nowMs = this.nowMs();
-    this.store.transaction(() => {
-      const current = this.store.webhooks.delivery(delivery.messageId, delivery.endpointId);
-      const endpoint = this.store.webhooks.endpointById(delivery.endpointId);
+    await this.store.transaction(async () => {
+      const current = await this.store.webhooks.delivery(delivery.messageId, delivery.endpointId);
+      const endpoint = await this.store.webhooks.endpointById(delivery.endpointId);
       if (!current || !endpoint) return; // the endpoint was deleted meanwhile
       const attempt = current.attempts + 1;
       const delivered = isDelivered(responseStatus);
-      this.store.webhooks.insertAttempt({
+      await this.store.webhooks.insertAttempt({
         messageId: delivery.messageId,
         endpointId: delivery.endpointId,
         attempt,
@@ -198,7 +221,7 @@ export class WebhookService {
       const next = delivered
         ? null
         : nextAttemptAt(this.scheduleSeconds, current.schedulePosition, nowMs);
-      this.store.webhooks.updateDelivery({
+      await this.store.webhooks.updateDelivery({
         messageId: delivery.messageId,
         endpointId: delivery.endpointId,
         status: delivered ? 'succeeded' : next === null ? 'failed' : 'pending',
@@ -208,19 +231,24 @@ export class WebhookService {
         finishedAtMs: next === null ? nowMs : null,
       });
       const health = healthAfterAttempt(endpoint.failingSinceMs, responseStatus, nowMs);
-      this.store.webhooks.setEndpointHealth(
+      await this.store.webhooks.setEndpointHealth(
         endpoint.id,
         endpoint.disabled || health.disable !== null,
         health.failingSinceMs,
       );
-      if (health.disable !== null) this.store.webhooks.failPending(endpoint.id, nowMs);
+      if (health.disable !== null) await this.store.webhooks.failPending(endpoint.id, nowMs);
     });
   }
 
+  /** Tells the worker that a delivery may be due now, once the write that made it is in. */
+  private wake(): void {
+    this.store.database.afterCommit(() => this.onDue());
+  }
+
   /** One attempt now; when the delivery is waiting for a retry already, that retry comes now. */
-  private resend(endpoint: EndpointRecord, messageId: string): void {
-    const current = this.store.webhooks.delivery(messageId, endpoint.id)!;
-    this.store.webhooks.updateDelivery({
+  private async resend(endpoint: EndpointRecord, messageId: string): Promise<void> {
+    const current = (await this.store.webhooks.delivery(messageId, endpoint.id))!;
+    await this.store.webhooks.updateDelivery({
       messageId,
       endpointId: endpoint.id,
       status: 'pending',
@@ -235,14 +263,14 @@ export class WebhookService {
   }
 
   /** A manual retry or recover says the receiver is back: a disabled endpoint is enabled. */
-  private enable(endpoint: EndpointRecord): void {
+  private async enable(endpoint: EndpointRecord): Promise<void> {
     if (!endpoint.disabled) return;
-    this.store.webhooks.setEndpointHealth(endpoint.id, false, null);
+    await this.store.webhooks.setEndpointHealth(endpoint.id, false, null);
     endpoint.disabled = false;
   }
 
-  private findEndpoint(organizationId: string, id: string): EndpointRecord {
-    const endpoint = this.store.webhooks.findEndpoint(organizationId, id);
+  private async findEndpoint(organizationId: string, id: string): Promise<EndpointRecord> {
+    const endpoint = await this.store.webhooks.findEndpoint(organizationId, id);
     if (!endpoint) throw notFound('webhook endpoint');
     return endpoint;
   }

@@ -21,52 +21,52 @@ export function publicWorkspace(workspace: SandboxWorkspace): Workspace {
 export class WorkspaceService {
   constructor(private readonly store: Store) {}
 
-  create(organizationId: string, body: CreateWorkspaceBody): Workspace {
+  async create(organizationId: string, body: CreateWorkspaceBody): Promise<Workspace> {
     const workspace: Workspace = {
       id: newId(),
       name: requireName(body.name, 'name'),
       timezone: body.timezone ?? DEFAULT_WORKSPACE_TIMEZONE,
       createdAt: new Date().toISOString(),
     };
-    this.store.workspaces.insert(organizationId, workspace);
+    await this.store.workspaces.insert(organizationId, workspace);
     return workspace;
   }
 
   /** A workspace of the organization; anything else reads as 404. */
-  get(organizationId: string, id: string): SandboxWorkspace {
-    const workspace = this.store.workspaces.find(organizationId, id);
+  async get(organizationId: string, id: string): Promise<SandboxWorkspace> {
+    const workspace = await this.store.workspaces.find(organizationId, id);
     if (!workspace) throw notFound('workspace');
     return workspace;
   }
 
-  list(organizationId: string, query: ListQuery) {
+  async list(organizationId: string, query: ListQuery) {
     const page = pageOf(query);
-    const result = this.store.workspaces.list(organizationId, page.limit, page.offset);
+    const result = await this.store.workspaces.list(organizationId, page.limit, page.offset);
     return listOf(page, { rows: result.rows.map(publicWorkspace), total: result.total });
   }
 
-  delete(organizationId: string, id: string): void {
-    const workspace = this.get(organizationId, id);
+  async delete(organizationId: string, id: string): Promise<void> {
+    const workspace = await this.get(organizationId, id);
     if (workspace.billingOwner !== 'organization') {
       throw invalid('workspace billing is owned by the client, not the organization');
     }
     if (workspace.externalUsers > 0) {
       throw invalid('users from outside the organization are still assigned to the workspace');
     }
-    this.store.workspaces.delete(id);
+    await this.store.workspaces.delete(id);
   }
 
-  updateFlags(
+  async updateFlags(
     organizationId: string,
     id: string,
     body: UpdateWorkspaceFlagsBody,
-  ): SandboxWorkspace {
-    const workspace = this.get(organizationId, id);
+  ): Promise<SandboxWorkspace> {
+    const workspace = await this.get(organizationId, id);
     const updated: SandboxWorkspace = {
       ...workspace,
       ...Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)),
     };
-    this.store.workspaces.updateFlags(id, updated);
+    await this.store.workspaces.updateFlags(id, updated);
     return updated;
   }
 }

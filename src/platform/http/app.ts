@@ -9,14 +9,11 @@ import {
   frameworkErrorHandler,
   installErrorHandling,
 } from './errors.js';
-import { installPipeline, RequestPipeline } from './pipeline.js';
-import { BODY_LIMIT_BYTES, StreamedJson, type RouteDefinition } from './routeTable.js';
+import { installPipeline } from './fastifyHooks.js';
+import { compileRoute, faultedAnswer, RequestPipeline } from './pipeline.js';
+import { BODY_LIMIT_BYTES, type RouteDefinition } from './routeTable.js';
 import { platformRoutes } from './routes/index.js';
-import {
-  presentedSerializerCompiler,
-  serializerCompiler,
-  validatorCompiler,
-} from './validation.js';
+import { serializerCompiler, validatorCompiler } from './validation.js';
 
 export interface AppOptions {
   engine: Engine;
@@ -52,7 +49,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  installPipeline(app, new RequestPipeline(options.engine, options.adminToken, options.now));
+  const pipeline = new RequestPipeline(options.engine, options.adminToken, options.now);
+  installPipeline(app, pipeline);
 
   if (options.openapi ?? true) {
     const { default: swagger } = await import('@fastify/swagger');
@@ -77,36 +75,45 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
 
-  for (const route of platformRoutes(options.engine)) mount(app, route);
+  for (const route of platformRoutes(options.engine)) mount(app, route, pipeline);
 
   await app.ready();
   return app;
 }
 
-/** A route of the table on Fastify: its schema validates, its answer is the success status. */
-function mount(app: FastifyInstance, route: RouteDefinition): void {
+/**
+ * A route of the table on Fastify. Its schema is there for the OpenAPI document; the pipeline
+ * validates (inside a keyed write's transaction, as the embedded dispatcher does) and answers.
+ */
+function mount(app: FastifyInstance, route: RouteDefinition, pipeline: RequestPipeline): void {
+  const compiled = compileRoute(route);
   app.route({
     method: route.method,
     url: route.url,
     schema: route.schema,
     config: { auth: route.auth },
-    ...(route.presented && { serializerCompiler: presentedSerializerCompiler }),
-    // Synchronous, so that a keyed write answers inside its transaction (pipeline.ts).
-    handler(request, reply) {
-      const body = route.handle({
+    validatorCompiler: () => () => true,
+    async handler(request, reply) {
+      const answer = await pipeline.answer(compiled, {
         organizationId: request.organizationId,
-        params: request.params,
-        query: request.query,
-        body: request.body,
-      } as Parameters<RouteDefinition['handle']>[0]);
-      if (body instanceof StreamedJson) {
-        reply
-          .code(route.successStatus)
-          .type('application/json; charset=utf-8')
-          .send(Readable.from(body.chunks));
-        return;
+        method: request.method,
+        url: request.url,
+        traceId: request.id,
+        idempotencyKey: request.headers['idempotency-key'],
+        rawBody: request.rawBody,
+        parts: { params: request.params, body: request.body, querystring: request.query },
+      });
+      const fault = request.faultAfterCommit;
+      request.faultAfterCommit = undefined;
+      if (fault?.status === 0) {
+        // The request ran and its answer is stored; the connection drops before it is sent.
+        request.raw.socket?.destroy();
+        return reply.hijack();
       }
-      reply.code(route.successStatus).send(body);
+      const sent = fault === undefined ? answer : faultedAnswer(fault, answer, request.id);
+      reply.code(sent.status).headers(sent.headers);
+      if (sent.stream !== undefined) return reply.send(Readable.from(sent.stream));
+      return reply.send(sent.body === '' ? undefined : sent.body);
     },
   });
 }

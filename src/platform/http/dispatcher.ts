@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Fault } from '../../api/index.js';
 import { parse as parseQuery } from 'node:querystring';
+import type { Fault } from '../../api/index.js';
+import { HttpError } from './errors.js';
 import {
-  errorAnswer,
-  errorBody,
-  formatValidationErrors,
-  HttpError,
-  INTERNAL_ERROR,
-} from './errors.js';
-import { faultBody, type RequestPipeline } from './pipeline.js';
-import { BODY_LIMIT_BYTES, StreamedJson, type RouteDefinition } from './routeTable.js';
-import { compileSerializer, compileValidator, type RequestPart } from './validation.js';
+  compileRoute,
+  errorAnswerOf,
+  faultedAnswer,
+  type CompiledRoute,
+  type PipelineAnswer,
+  type RequestPipeline,
+} from './pipeline.js';
+import { BODY_LIMIT_BYTES, type RouteDefinition } from './routeTable.js';
+import type { RequestPart } from './validation.js';
 
 /** A request as the embedded CLI makes it: a path with its query string, headers, JSON text. */
 export interface DispatchRequest {
@@ -20,23 +21,13 @@ export interface DispatchRequest {
   body?: string;
 }
 
-export interface DispatchResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** A success written piece by piece (then `body` is empty): the general ledger. */
-  stream?: AsyncIterable<string>;
-}
+export type DispatchResponse = PipelineAnswer;
 
 /** Path parameters longer than any id are not looked up (as the router of `books serve`). */
 const MAX_PARAM_LENGTH = 500;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
-interface CompiledRoute {
-  route: RouteDefinition;
+interface DispatchedRoute extends CompiledRoute {
   segments: string[];
-  validators: [RequestPart, ReturnType<typeof compileValidator>][];
-  serialize: (data: unknown) => string;
 }
 
 /**
@@ -47,72 +38,41 @@ interface CompiledRoute {
  * what only a socket needs: content negotiation, HEAD, compression, timeouts.
  */
 export class Dispatcher {
-  private readonly routes: CompiledRoute[];
+  private readonly routes: DispatchedRoute[];
 
   constructor(
     routes: RouteDefinition[],
     private readonly pipeline: RequestPipeline,
   ) {
     this.routes = routes.map((route) => ({
-      route,
+      ...compileRoute(route),
       segments: route.url.split('/'),
-      // Fastify's order: path, body, query.
-      validators: (['params', 'body', 'querystring'] as const)
-        .filter((part) => route.schema[part] !== undefined)
-        .map((part) => [part, compileValidator(route.schema[part]!, part)]),
-      serialize: route.presented
-        ? (data) => JSON.stringify(data)
-        : compileSerializer(route.schema.response[route.successStatus] as object),
     }));
   }
 
-  /** Answers one request; synchronous, like the engine under it. */
-  dispatch(request: DispatchRequest): DispatchResponse {
+  /** Answers one request. */
+  async dispatch(request: DispatchRequest): Promise<DispatchResponse> {
     const traceId = randomUUID();
-    const headers: Record<string, string> = { 'x-request-id': traceId };
+    const headers: Record<string, string> = {};
     const header = (name: string, value: string) => (headers[name.toLowerCase()] = value);
-    const answerError = (error: unknown): DispatchResponse => {
-      // Anything else is a bug: a 500, as `books serve` answers it, which a retry runs again.
-      const answer = errorAnswer(error) ?? INTERNAL_ERROR;
-      for (const [name, value] of Object.entries(answer.headers)) header(name, value);
-      headers['content-type'] = JSON_TYPE;
-      return {
-        status: answer.status,
-        headers,
-        body: JSON.stringify(errorBody(answer, traceId)),
-      };
-    };
-
+    const withHeaders = (answer: PipelineAnswer): PipelineAnswer => ({
+      ...answer,
+      headers: { ...headers, ...answer.headers },
+    });
     const [pathname = '', search = ''] = splitOnce(request.path, '?');
-    let matched: { compiled: CompiledRoute; params: Record<string, string> } | undefined;
-    try {
-      matched = this.match(request.method, pathname);
-    } catch (error) {
-      return answerError(error);
-    }
-    if (!matched) {
-      return answerError(new HttpError(404, `no route for ${request.method} ${pathname}`));
-    }
-    const { compiled, params } = matched;
-    const { route } = compiled;
-    let organizationId = '';
-    let key: string | undefined;
     let fault: Fault | undefined;
-    let response: DispatchResponse;
-    /** A keyed write's answer, kept for its repeats (a 5xx releases the key instead). */
-    const record = (answer: DispatchResponse) => {
-      if (key === undefined) return;
-      this.pipeline.complete(organizationId, key, answer.status, (n) => headers[n], answer.body);
-    };
+    let answer: PipelineAnswer;
     try {
-      const admitted = this.pipeline.admit(
-        route.auth,
+      const matched = this.match(request.method, pathname);
+      if (!matched) throw new HttpError(404, `no route for ${request.method} ${pathname}`);
+      const { compiled, params } = matched;
+      const admitted = await this.pipeline.admit(
+        compiled.route.auth,
         request.headers.authorization,
         request.method,
         request.path,
         header,
       );
-      organizationId = admitted.organizationId;
       fault = admitted.faultAfterCommit;
       const rawBody = request.method === 'GET' ? undefined : this.checkBody(request);
       const parts: Record<RequestPart, unknown> = {
@@ -120,62 +80,26 @@ export class Dispatcher {
         body: rawBody === undefined ? undefined : this.pipeline.parseBody(rawBody),
         querystring: { ...parseQuery(search) },
       };
-      this.pipeline.checkQuery(parts.querystring as Record<string, unknown>);
-      const claim = this.pipeline.claim(
-        organizationId,
-        request.headers['idempotency-key'],
-        request.method,
-        request.path,
+      answer = await this.pipeline.answer(compiled, {
+        organizationId: admitted.organizationId,
+        method: request.method,
+        url: request.path,
+        traceId,
+        idempotencyKey: request.headers['idempotency-key'],
         rawBody,
-      );
-      key = claim.key;
-      const answer = (): DispatchResponse => {
-        for (const [part, validate] of compiled.validators) {
-          if (!validate(parts[part])) {
-            throw new HttpError(400, formatValidationErrors(validate.errors ?? [], part).message);
-          }
-        }
-        const result = route.handle({
-          organizationId,
-          params: parts.params as never,
-          query: parts.querystring as never,
-          body: parts.body as never,
-        });
-        if (result instanceof StreamedJson) {
-          headers['content-type'] = JSON_TYPE;
-          return { status: route.successStatus, headers, body: '', stream: result.chunks };
-        }
-        const response: DispatchResponse = {
-          status: route.successStatus,
-          headers,
-          body: result === undefined ? '' : compiled.serialize(result),
-        };
-        if (result !== undefined) headers['content-type'] = JSON_TYPE;
-        record(response);
-        return response;
-      };
-      if (claim.replay) {
-        const { status, headers: stored, body } = claim.replay;
-        response = {
-          status,
-          headers: { ...headers, ...stored, 'idempotent-replayed': 'true' },
-          body,
-        };
-      } else {
-        response = key === undefined ? answer() : this.pipeline.transaction(answer);
-      }
+        parts,
+      });
     } catch (error) {
-      response = answerError(error);
-      record(response);
+      answer = errorAnswerOf(error, traceId);
     }
-    return this.applyFault(fault, response, traceId);
+    return this.applyFault(fault, withHeaders(answer), traceId);
   }
 
   /** The route for a method and path, with its decoded path parameters. */
   private match(
     method: string,
     pathname: string,
-  ): { compiled: CompiledRoute; params: Record<string, string> } | undefined {
+  ): { compiled: DispatchedRoute; params: Record<string, string> } | undefined {
     const segments = pathname.split('/');
     for (const compiled of this.routes) {
       if (compiled.route.method !== method || compiled.segments.length !== segments.length) {
@@ -230,15 +154,7 @@ export class Dispatcher {
         code: 'ECONNRESET',
       });
     }
-    return {
-      status: fault.status,
-      headers: {
-        ...response.headers,
-        'content-type': JSON_TYPE,
-        ...(fault.status === 429 && { 'retry-after': '1' }),
-      },
-      body: JSON.stringify(faultBody(fault, traceId)),
-    };
+    return faultedAnswer(fault, response, traceId);
   }
 }
 

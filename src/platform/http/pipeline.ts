@@ -1,41 +1,67 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type ErrorBody, type Fault } from '../../api/index.js';
 import { DomainError } from '../domain/errors.js';
 import { AuthFailureWindows, TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
-import { errorAnswer, errorBody, HttpError, INTERNAL_ERROR } from './errors.js';
-import type { RouteAuth } from './routeTable.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    auth?: RouteAuth;
-  }
-  interface FastifyRequest {
-    organizationId: string;
-    rawBody: string | undefined;
-    idempotencyKey: string | undefined;
-    /** An after_commit fault to apply once the request has run. */
-    faultAfterCommit: Fault | undefined;
-    /** Why a keyed write's answer could not be recorded (its transaction is rolled back). */
-    storageFailure?: unknown;
-  }
-}
+import type { IdempotencyLookup, KeyedRequest, StoredResponse } from '../store/idempotency.js';
+import {
+  errorAnswer,
+  errorBody,
+  formatValidationErrors,
+  HttpError,
+  INTERNAL_ERROR,
+} from './errors.js';
+import { StreamedJson, type RouteAuth, type RouteDefinition } from './routeTable.js';
+import { compileSerializer, compileValidator, type RequestPart } from './validation.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Who calls an admin route: no organization, but keys of its own. */
 const ADMIN = '(admin)';
 /** Query parameters that must be written as plain integers (coercion would take `0x10`). */
 const INTEGER_QUERY_PARAMETERS = ['limit', 'offset'];
-/** Response headers kept with an idempotency record and replayed. */
-const REPLAYED_HEADERS = ['content-type', 'x-request-id', 'location'];
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A stored answer to send again for a repeated `Idempotency-Key`. */
-export interface ReplayedAnswer {
+/** An answer to a request, as the HTTP layer writes it (header names in lower case). */
+export interface PipelineAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A success written piece by piece (then `body` is empty): the general ledger. */
+  stream?: AsyncIterable<string>;
+}
+
+/** A route with its validators and serializer, compiled on first use. */
+export interface CompiledRoute {
+  route: RouteDefinition;
+  validators: [RequestPart, ReturnType<typeof compileValidator>][];
+  serialize: (data: unknown) => string;
+}
+
+export function compileRoute(route: RouteDefinition): CompiledRoute {
+  return {
+    route,
+    // Fastify's order: path, body, query.
+    validators: (['params', 'body', 'querystring'] as const)
+      .filter((part) => route.schema[part] !== undefined)
+      .map((part) => [part, compileValidator(route.schema[part]!, part)]),
+    serialize: route.presented
+      ? (data) => JSON.stringify(data)
+      : compileSerializer(route.schema.response[route.successStatus] as object),
+  };
+}
+
+/** A request, admitted and parsed, as the pipeline answers it. */
+export interface AdmittedRequest {
+  organizationId: string;
+  method: string;
+  /** The path with its query string, as the client sent it. */
+  url: string;
+  traceId: string;
+  idempotencyKey: unknown;
+  /** The body's text, as sent (what a repeat is compared by); undefined without a body. */
+  rawBody: string | undefined;
+  parts: Record<RequestPart, unknown>;
 }
 
 function bearerToken(header: unknown): string | undefined {
@@ -49,17 +75,24 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(hash(a), hash(b));
 }
 
+/** Failures of the key itself (in flight, reused): answered, never recorded for the key. */
+class KeyRefused extends HttpError {}
+
 /**
  * The steps every request goes through, whichever way it arrives (Fastify for `books serve`,
  * the dispatcher for the embedded CLI): bearer authentication, the per-organization rate limit,
- * injected faults, JSON bodies, integer query bounds and `Idempotency-Key` claims and replays.
+ * injected faults, JSON bodies, integer query bounds, and — in `answer` — `Idempotency-Key`
+ * claims and replays, validation, the handler and its answer.
+ *
+ * A keyed write runs in one database transaction with its idempotency record, so that a process
+ * killed at any moment leaves both or neither: a retry with the key then replays the answer, or
+ * runs the request once. The answer leaves only after the commit: no client is told of a write
+ * that a crash could still undo.
  */
 export class RequestPipeline {
   private readonly buckets: TokenBuckets | undefined;
   private readonly authFailures: AuthFailureWindows | undefined;
   private defaultOrganizationId: string | undefined;
-  /** Keys whose release could not be written (`scope key`), released before their next claim. */
-  private readonly unreleased = new Set<string>();
 
   constructor(
     private readonly engine: Engine,
@@ -77,7 +110,7 @@ export class RequestPipeline {
    * Who is calling: the organization ('' for admin and open routes), and an after-commit fault
    * to apply; throws 401, 429 or a rejecting injected fault. Rate-limit headers go to `header`.
    */
-  admit(
+  async admit(
     auth: RouteAuth,
     authorization: unknown,
     method: string,
@@ -85,7 +118,7 @@ export class RequestPipeline {
     header: (name: string, value: string) => void,
     /** The caller's address, whose wrong tokens are counted (the embedded CLI's: `local`). */
     address = 'local',
-  ): { organizationId: string; faultAfterCommit: Fault | undefined } {
+  ): Promise<{ organizationId: string; faultAfterCommit: Fault | undefined }> {
     const none = { organizationId: '', faultAfterCommit: undefined };
     if (auth === 'none') return none;
     const token = bearerToken(authorization);
@@ -97,7 +130,7 @@ export class RequestPipeline {
       return { organizationId: ADMIN, faultAfterCommit: undefined };
     }
     const organizationId =
-      token === undefined ? undefined : this.engine.organizations.authenticate(token);
+      token === undefined ? undefined : await this.engine.organizations.authenticate(token);
     if (organizationId === undefined) {
       if (token !== undefined) this.failedAuthentication(address);
       throw new DomainError(
@@ -134,8 +167,9 @@ export class RequestPipeline {
   }
 
   /**
-   * A JSON body: an empty body is no body; prototype-poisoning keys are refused. (The raw text
-   * is what an idempotent repeat is compared by.)
+   * A JSON body: an empty body is no body; prototype-poisoning keys are refused, and so is text
+   * that no database column can hold (a NUL character). (The raw text is what an idempotent
+   * repeat is compared by.)
    */
   parseBody(text: string): unknown {
     if (text.trim() === '') return undefined;
@@ -151,10 +185,11 @@ export class RequestPipeline {
     }
     // An escaped surrogate (`\ud800`) decodes to a lone one unless its pair follows.
     if (SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) throw loneSurrogate();
+    if (text.includes('\\u0000') && holdsNul(value)) throw nulCharacter('request body');
     return value;
   }
 
-  /** `limit` and `offset` as plain integers, before any coercion. */
+  /** `limit` and `offset` as plain integers, before any coercion; no NUL in any parameter. */
   checkQuery(query: Record<string, unknown> | undefined): void {
     for (const name of INTEGER_QUERY_PARAMETERS) {
       const value = query?.[name];
@@ -162,20 +197,31 @@ export class RequestPipeline {
         throw new HttpError(400, `query.${name} must be an integer`);
       }
     }
+    if (query !== undefined && holdsNul(query)) throw nulCharacter('query string');
   }
 
   /**
-   * Claims an `Idempotency-Key` for a write: the key to complete once answered, or the stored
-   * answer to replay, or nothing (no key, not a write). Throws 400, 409 and 422.
+   * Answers an admitted request: checks the query, claims its `Idempotency-Key` (or replays
+   * the key's answer), validates the request, runs the handler and serializes its answer. Never
+   * throws: errors are answered.
    */
-  claim(
-    organizationId: string,
-    keyHeader: unknown,
-    method: string,
-    url: string,
-    rawBody: string | undefined,
-  ): { key?: string; replay?: ReplayedAnswer } {
-    if (keyHeader === undefined || !MUTATING.has(method) || !organizationId) return {};
+  async answer(compiled: CompiledRoute, request: AdmittedRequest): Promise<PipelineAnswer> {
+    try {
+      this.checkQuery(request.parts.querystring as Record<string, unknown> | undefined);
+      const key = this.keyOf(request);
+      if (key === undefined) return await this.respond(compiled, request);
+      return await this.answerKeyed(compiled, request, key);
+    } catch (error) {
+      return errorAnswerOf(error, request.traceId);
+    }
+  }
+
+  /** The request's key, when it is a write that brings one; throws 400 for a malformed key. */
+  private keyOf(request: AdmittedRequest): string | undefined {
+    const keyHeader = request.idempotencyKey;
+    if (keyHeader === undefined || !MUTATING.has(request.method) || !request.organizationId) {
+      return undefined;
+    }
     if (
       typeof keyHeader !== 'string' ||
       keyHeader.length === 0 ||
@@ -186,193 +232,128 @@ export class RequestPipeline {
         `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`,
       );
     }
-    const bodyHash = createHash('sha256')
-      .update(rawBody ?? '')
-      .digest('hex');
-    const [scope, storedKey] = this.keyScope(organizationId, keyHeader);
-    if (this.unreleased.has(`${scope} ${storedKey}`)) this.release(organizationId, keyHeader);
-    const claim = this.engine.store.idempotency.claim(scope, storedKey, {
-      method,
-      path: url,
-      bodyHash,
-    });
-    switch (claim.outcome) {
-      case 'claimed':
-        return { key: keyHeader };
-      case 'mismatch':
-        throw new HttpError(
-          422,
-          'Idempotency-Key was already used for a different request (method, path or body)',
-        );
-      case 'in_flight':
-        throw new HttpError(409, 'a request with this Idempotency-Key is still being processed');
-      case 'replay':
-        return { replay: claim.response };
-    }
+    return keyHeader;
   }
 
   /**
-   * Records the answer to a keyed write (inside the write's transaction), or releases the key
-   * when the answer is a 5xx, which a retry should run again.
+   * A keyed write: replayed when its key has an answer; else run with the key held (409 for a
+   * second request with it meanwhile, from this process or another), its answer recorded in its
+   * transaction. A 4xx the handler throws is recorded too (in a transaction of its own, the
+   * write's being rolled back); a 5xx is not, so that a retry runs the request again.
    */
-  complete(
-    organizationId: string,
+  private async answerKeyed(
+    compiled: CompiledRoute,
+    request: AdmittedRequest,
     key: string,
-    status: number,
-    header: (name: string) => unknown,
-    body: string,
-  ): void {
+  ): Promise<PipelineAnswer> {
     const idempotency = this.engine.store.idempotency;
-    if (status >= 500) {
-      this.release(organizationId, key);
-      return;
+    const [scope, storedKey] = await this.keyScope(request.organizationId, key);
+    const keyed: KeyedRequest = {
+      method: request.method,
+      path: request.url,
+      bodyHash: createHash('sha256')
+        .update(request.rawBody ?? '')
+        .digest('hex'),
+    };
+    const known = await idempotency.find(scope, storedKey, keyed);
+    if (known) return replayOf(known);
+    const release = idempotency.hold(scope, storedKey);
+    if (!release) throw keyInFlight();
+    try {
+      try {
+        return await this.engine.store.transaction(async () => {
+          if (!(await idempotency.lockAcrossProcesses(scope, storedKey))) throw keyInFlight();
+          // Answered by another process between the look above and the lock.
+          const answered = await idempotency.find(scope, storedKey, keyed);
+          if (answered) return replayOf(answered);
+          const answer = await this.respond(compiled, request);
+          await idempotency.record(scope, storedKey, keyed, recordOf(answer));
+          return answer;
+        });
+      } catch (error) {
+        if (error instanceof KeyRefused) throw error;
+        const answer = errorAnswerOf(error, request.traceId);
+        if (answer.status < 500) {
+          await this.engine.store.transaction(async () => {
+            if (!(await idempotency.lockAcrossProcesses(scope, storedKey))) return;
+            if (await idempotency.find(scope, storedKey, keyed)) return;
+            await idempotency.record(scope, storedKey, keyed, recordOf(answer));
+          });
+        }
+        return answer;
+      }
+    } finally {
+      release();
     }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = header(name);
-      if (value !== undefined) headers[name] = String(value);
-    }
-    idempotency.complete(...this.keyScope(organizationId, key), { status, headers, body });
   }
 
-  /**
-   * A request that ended without an answer must not hold its key. When even that cannot be
-   * written (the disk is full), the key is remembered and released before its next claim.
-   */
-  release(organizationId: string, key: string): void {
-    const [scope, storedKey] = this.keyScope(organizationId, key);
-    try {
-      this.engine.store.idempotency.release(scope, storedKey);
-      this.unreleased.delete(`${scope} ${storedKey}`);
-    } catch {
-      this.unreleased.add(`${scope} ${storedKey}`);
+  /** Validates the request, runs its handler and serializes the success. */
+  private async respond(
+    compiled: CompiledRoute,
+    request: AdmittedRequest,
+  ): Promise<PipelineAnswer> {
+    const { route } = compiled;
+    for (const [part, validate] of compiled.validators) {
+      if (!validate(request.parts[part])) {
+        throw new HttpError(400, formatValidationErrors(validate.errors ?? [], part).message);
+      }
     }
+    const result = await route.handle({
+      organizationId: request.organizationId,
+      params: request.parts.params as never,
+      query: request.parts.querystring as never,
+      body: request.parts.body as never,
+    });
+    const headers: Record<string, string> = { 'x-request-id': request.traceId };
+    if (result instanceof StreamedJson) {
+      headers['content-type'] = JSON_TYPE;
+      return { status: route.successStatus, headers, body: '', stream: result.chunks };
+    }
+    if (result !== undefined) headers['content-type'] = JSON_TYPE;
+    return {
+      status: route.successStatus,
+      headers,
+      body: result === undefined ? '' : compiled.serialize(result),
+    };
   }
 
   /**
    * Where a key is kept: its organization's keys; the admin's under the default organization,
    * apart from its own keys (`admin KEY`).
    */
-  private keyScope(organizationId: string, key: string): [string, string] {
+  private async keyScope(organizationId: string, key: string): Promise<[string, string]> {
     if (organizationId !== ADMIN) return [organizationId, key];
-    this.defaultOrganizationId ??= this.engine.store.organizations.findDefault()!.id;
+    this.defaultOrganizationId ??= (await this.engine.store.organizations.findDefault())!.id;
     return [this.defaultOrganizationId, `admin ${key}`];
-  }
-
-  /** Runs a keyed write and its idempotency record in one transaction. */
-  transaction<T>(run: () => T): T {
-    return this.engine.store.transaction(run);
   }
 }
 
-/** The pipeline as Fastify hooks, for `books serve` and the tests that listen. */
-export function installPipeline(app: FastifyInstance, pipeline: RequestPipeline): void {
-  app.decorateRequest('organizationId', '');
-  app.decorateRequest('rawBody', undefined);
-  app.decorateRequest('idempotencyKey', undefined);
-  app.decorateRequest('faultAfterCommit', undefined);
-
-  // JSON only: Fastify's own text/plain parser would hand a route a string where it expects an
-  // object; any other type is a 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    let text: string;
-    try {
-      // Bytes that are not UTF-8 would be stored as U+FFFD, altered: refused instead.
-      text = UTF8.decode(body as Buffer); // parseAs: 'buffer'
-    } catch {
-      done(new HttpError(400, 'request body is not valid UTF-8'), undefined);
-      return;
-    }
-    request.rawBody = text;
-    try {
-      done(null, pipeline.parseBody(text));
-    } catch (error) {
-      done(error as HttpError, undefined);
-    }
-  });
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-    const admitted = pipeline.admit(
-      request.routeOptions.config.auth ?? 'none',
-      request.headers.authorization,
-      request.method,
-      request.url,
-      (name, value) => reply.header(name, value),
-      request.ip,
+/** A stored answer sent again: its status, headers and body, marked as replayed. */
+function replayOf(known: IdempotencyLookup): PipelineAnswer {
+  if (known.outcome === 'mismatch') {
+    throw new KeyRefused(
+      422,
+      'Idempotency-Key was already used for a different request (method, path or body)',
     );
-    request.organizationId = admitted.organizationId;
-    request.faultAfterCommit = admitted.faultAfterCommit;
-  });
+  }
+  const { status, headers, body } = known.response;
+  return { status, headers: { ...headers, 'idempotent-replayed': 'true' }, body };
+}
 
-  app.addHook('preValidation', async (request, reply) => {
-    pipeline.checkQuery(request.query as Record<string, unknown> | undefined);
-    const claim = pipeline.claim(
-      request.organizationId,
-      request.headers['idempotency-key'],
-      request.method,
-      request.url,
-      request.rawBody,
-    );
-    request.idempotencyKey = claim.key;
-    if (claim.replay) {
-      const { status, headers, body } = claim.replay;
-      reply.headers(headers).header('Idempotent-Replayed', 'true').code(status);
-      return reply.send(body === '' ? undefined : body);
-    }
-  });
+const keyInFlight = () =>
+  new KeyRefused(409, 'a request with this Idempotency-Key is still being processed');
 
-  app.addHook('onRoute', (route) => answerKeyedWritesInOneTransaction(route, pipeline));
+/** What of an answer is kept for its repeats. */
+function recordOf(answer: PipelineAnswer): StoredResponse {
+  return { status: answer.status, headers: answer.headers, body: answer.body };
+}
 
-  // Synchronous on purpose: for a keyed write it runs inside the write's transaction (below),
-  // and lets the answer go out only after it, once the transaction has committed: no client is
-  // told of a write that a crash could still undo.
-  app.addHook('onSend', (request, reply, payload, hookDone) => {
-    const key = request.idempotencyKey;
-    const answer = (text: unknown) => {
-      const fault = request.faultAfterCommit;
-      if (fault === undefined) return hookDone(null, text);
-      // The request ran and its response is stored; the client sees a failure instead.
-      request.faultAfterCommit = undefined;
-      if (fault.status === 0) {
-        request.raw.socket?.destroy();
-        return hookDone(null, text);
-      }
-      reply.code(fault.status).type('application/json; charset=utf-8');
-      if (fault.status === 429) reply.header('Retry-After', '1');
-      hookDone(null, JSON.stringify(faultBody(fault, request.id)));
-    };
-    if (key === undefined) return answer(payload);
-    request.idempotencyKey = undefined;
-    try {
-      pipeline.complete(
-        request.organizationId,
-        key,
-        reply.statusCode,
-        (name) => reply.getHeader(name),
-        payloadText(payload),
-      );
-    } catch (error) {
-      request.storageFailure = error;
-    }
-    // After the transaction: if the record or the commit failed (a full disk), the write was
-    // rolled back; the client is told why instead, and the key is released for its retry.
-    queueMicrotask(() => {
-      if (request.storageFailure === undefined) return answer(payload);
-      pipeline.release(request.organizationId, key);
-      const failure = errorAnswer(request.storageFailure) ?? INTERNAL_ERROR;
-      reply.code(failure.status).headers(failure.headers).type('application/json; charset=utf-8');
-      hookDone(null, JSON.stringify(errorBody(failure, request.id)));
-    });
-  });
-
-  // A request that ends without a response (client gone, socket error) must not hold its key.
-  app.addHook('onResponse', async (request) => {
-    if (request.idempotencyKey !== undefined) {
-      pipeline.release(request.organizationId, request.idempotencyKey);
-    }
-  });
+/** An error as the answer to a request: `{ message, traceId }`, a 500 for anything not ours. */
+export function errorAnswerOf(error: unknown, traceId: string): PipelineAnswer {
+  const answer = errorAnswer(error) ?? INTERNAL_ERROR;
+  const headers: Record<string, string> = { 'x-request-id': traceId, 'content-type': JSON_TYPE };
+  for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = value;
+  return { status: answer.status, headers, body: JSON.stringify(errorBody(answer, traceId)) };
 }
 
 /** What the client sees of a request whose after-commit fault fires. */
@@ -381,60 +362,23 @@ export function faultBody(fault: Fault, traceId: string): ErrorBody {
 }
 
 /**
- * A keyed write and its idempotency record commit together, so that a process killed at any
- * moment leaves either both or neither: a retry with the key then replays the answer, or runs
- * the request once. The handler writes and answers inside one transaction: `reply.send`
- * serializes the answer and runs the onSend hook above, which completes the record, before the
- * transaction commits. That needs handlers that answer synchronously (the engine is synchronous:
- * no handler of ours awaits anything); a mutating route with an async handler is refused when
- * it is registered.
+ * An after-commit fault over an answer: the request ran and its answer is stored; the client
+ * sees a failure instead (status 0, a dropped connection, is the caller's to make).
  */
-function answerKeyedWritesInOneTransaction(route: RouteOptions, pipeline: RequestPipeline): void {
-  const methods = [route.method].flat();
-  const handler = route.handler;
-  if (
-    methods.some((method) => MUTATING.has(method)) &&
-    handler.constructor.name === 'AsyncFunction'
-  ) {
-    throw new Error(
-      `${methods.join(',')} ${route.url}: a mutating route must answer synchronously, so that its write and idempotency record commit together`,
-    );
-  }
-  route.handler = function answerSynchronously(this: FastifyInstance, request, reply) {
-    const respond = () => {
-      const result: unknown = handler.call(this, request, reply);
-      if (result === undefined || result === reply) return;
-      if (result !== null && typeof (result as { then?: unknown }).then === 'function') {
-        throw new Error(`${request.method} ${request.url}: the handler answered asynchronously`);
-      }
-      reply.send(result);
-    };
-    if (request.idempotencyKey === undefined) {
-      respond();
-      return;
-    }
-    let answered = false;
-    try {
-      pipeline.transaction(() => {
-        respond();
-        answered = true;
-        // The answer's record failed: undo the write with it (the answer says so).
-        if (request.storageFailure !== undefined) throw request.storageFailure;
-      });
-    } catch (error) {
-      // Before an answer, the error handler answers; after one (its record or the commit
-      // failed), the answer waiting in onSend is replaced by the failure.
-      if (!answered) throw error;
-      request.storageFailure ??= error;
-    }
-  } as RouteHandlerMethod;
-}
-
-function payloadText(payload: unknown): string {
-  if (payload === undefined || payload === null) return '';
-  if (typeof payload === 'string') return payload;
-  if (Buffer.isBuffer(payload)) return payload.toString('utf8');
-  return String(payload);
+export function faultedAnswer(
+  fault: Fault,
+  answer: PipelineAnswer,
+  traceId: string,
+): PipelineAnswer {
+  return {
+    status: fault.status,
+    headers: {
+      ...answer.headers,
+      'content-type': JSON_TYPE,
+      ...(fault.status === 429 && { 'retry-after': '1' }),
+    },
+    body: JSON.stringify(faultBody(fault, traceId)),
+  };
 }
 
 function limitRate(
@@ -454,7 +398,6 @@ function limitRate(
   }
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /** With the `u` flag a surrogate pair is one code point: this finds only lone surrogates. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
@@ -465,14 +408,26 @@ const loneSurrogate = () =>
     'request body holds a lone UTF-16 surrogate (\\uD800 to \\uDFFF without its pair), which is not text',
   );
 
-/** Whether any string or key of a parsed body holds a lone surrogate. */
-function holdsLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+const nulCharacter = (where: string) =>
+  new HttpError(
+    400,
+    `${where} holds a NUL character (\\u0000), which text in the books cannot hold`,
+  );
+
+/** Whether any string or key of a value holds a test's match. */
+function holds(value: unknown, test: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((inner) => holds(inner, test));
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(
-      ([key, inner]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(inner),
-    );
+    return Object.entries(value).some(([key, inner]) => test(key) || holds(inner, test));
   }
   return false;
+}
+
+function holdsLoneSurrogate(value: unknown): boolean {
+  return holds(value, (text) => LONE_SURROGATE.test(text));
+}
+
+function holdsNul(value: unknown): boolean {
+  return holds(value, (text) => text.includes('\u0000'));
 }

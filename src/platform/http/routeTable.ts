@@ -49,9 +49,9 @@ export interface RouteOptions<S extends RouteSchema> {
 }
 
 /**
- * A handler answers synchronously with the body of its success status (the schema's one 2xx;
- * `undefined` for an empty body) or throws. Synchronous on purpose: a keyed write and its
- * idempotency record commit in one transaction, around the handler and its answer.
+ * A handler answers with the body of its success status (the schema's one 2xx; `undefined` for
+ * an empty body) or throws. A keyed write's handler runs inside the transaction that records its
+ * answer (pipeline.ts): it must write through the store, which joins that transaction.
  */
 export type RouteHandler<S extends RouteSchema> = (request: RouteRequest<S>) => unknown;
 

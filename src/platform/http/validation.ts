@@ -123,7 +123,3 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
 
 export const serializerCompiler: FastifySerializerCompiler<object> = ({ schema }) =>
   compileSerializer(schema);
-
-/** For routes whose answers a presenter builds field by field: written without projection. */
-export const presentedSerializerCompiler: FastifySerializerCompiler<object> = () => (data) =>
-  JSON.stringify(data);

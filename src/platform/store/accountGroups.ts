@@ -1,6 +1,6 @@
 import type { AccountGroup, AccountType } from '../../api/index.js';
 import type { GroupNode } from '../domain/accountGroups.js';
-import type { SqliteDatabase } from './database.js';
+import type { Sql } from './sql.js';
 
 interface GroupRow {
   id: string;
@@ -19,53 +19,50 @@ const toRecord = (row: GroupRow): AccountGroupRecord => ({
   type: row.type as AccountType,
   parentGroupId: row.parent_group_id,
   createdAt: row.created_at,
-  sequence: row.sequence,
+  sequence: Number(row.sequence),
 });
 
 export class AccountGroupStore {
-  private readonly insertStatement;
-  private readonly allStatement;
-  private readonly updateStatement;
-  private readonly reparentStatement;
-  private readonly deleteStatement;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
+  async insert(entityId: string, group: AccountGroup, nameKey: string): Promise<void> {
+    await this.sql.run(
       `INSERT INTO account_groups (id, entity_id, name, name_key, type, parent_group_id, created_at)
-       VALUES (@id, @entityId, @name, @nameKey, @type, @parentGroupId, @createdAt)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [group.id, entityId, group.name, nameKey, group.type, group.parentGroupId, group.createdAt],
     );
-    this.allStatement = db.prepare<[string], GroupRow>(
-      `SELECT id, name, type, parent_group_id, created_at, rowid AS sequence
-       FROM account_groups WHERE entity_id = ?`,
-    );
-    this.updateStatement = db.prepare(
-      'UPDATE account_groups SET name = @name, name_key = @nameKey, parent_group_id = @parentGroupId WHERE id = @id',
-    );
-    this.reparentStatement = db.prepare(
-      'UPDATE account_groups SET parent_group_id = ? WHERE entity_id = ? AND parent_group_id = ?',
-    );
-    this.deleteStatement = db.prepare('DELETE FROM account_groups WHERE id = ?');
-  }
-
-  insert(entityId: string, group: AccountGroup, nameKey: string): void {
-    this.insertStatement.run({ ...group, entityId, nameKey });
   }
 
   /** Every group of the entity, in no particular order. */
-  all(entityId: string): AccountGroupRecord[] {
-    return this.allStatement.all(entityId).map(toRecord);
+  async all(entityId: string): Promise<AccountGroupRecord[]> {
+    const rows = await this.sql.all<GroupRow>(
+      `SELECT id, name, type, parent_group_id, created_at, rowid AS sequence
+       FROM account_groups WHERE entity_id = ?`,
+      [entityId],
+    );
+    return rows.map(toRecord);
   }
 
-  update(group: AccountGroup, nameKey: string): void {
-    this.updateStatement.run({ ...group, nameKey });
+  async update(group: AccountGroup, nameKey: string): Promise<void> {
+    await this.sql.run(
+      'UPDATE account_groups SET name = ?, name_key = ?, parent_group_id = ? WHERE id = ?',
+      [group.name, nameKey, group.parentGroupId, group.id],
+    );
   }
 
   /** Moves a group's child groups under another parent (or to the top level). */
-  reparentChildren(entityId: string, fromGroupId: string, toGroupId: string | null): void {
-    this.reparentStatement.run(toGroupId, entityId, fromGroupId);
+  async reparentChildren(
+    entityId: string,
+    fromGroupId: string,
+    toGroupId: string | null,
+  ): Promise<void> {
+    await this.sql.run(
+      'UPDATE account_groups SET parent_group_id = ? WHERE entity_id = ? AND parent_group_id = ?',
+      [toGroupId, entityId, fromGroupId],
+    );
   }
 
-  delete(id: string): void {
-    this.deleteStatement.run(id);
+  async delete(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM account_groups WHERE id = ?', [id]);
   }
 }

@@ -1,21 +1,22 @@
 import type { Account, AccountType } from '../../api/index.js';
 import { CLASS_OF_TYPE } from '../domain/accounts.js';
-import type { SqliteDatabase } from './database.js';
+import { isStoredId, placeholders, type Sql } from './sql.js';
 
 interface AccountRow {
   seq: number;
   id: string;
   name: string;
+  name_key: string;
   code: string;
   type: string;
   group_id: string | null;
   financial_account_id: string | null;
-  is_disabled: number;
+  is_disabled: number | boolean;
   created_at: string;
 }
 
 const COLUMNS =
-  'seq, id, name, code, type, group_id, financial_account_id, is_disabled, created_at';
+  'seq, id, name, name_key, code, type, group_id, financial_account_id, is_disabled, created_at';
 
 /** An account with its integer key, which postings refer to. */
 export interface AccountRecord extends Account {
@@ -28,7 +29,7 @@ export function publicAccount({ seq: _seq, ...account }: AccountRecord): Account
 }
 
 const toRecord = (row: AccountRow): AccountRecord => ({
-  seq: row.seq,
+  seq: Number(row.seq),
   id: row.id,
   name: row.name,
   code: row.code,
@@ -36,119 +37,148 @@ const toRecord = (row: AccountRow): AccountRecord => ({
   class: CLASS_OF_TYPE[row.type as AccountType],
   groupId: row.group_id,
   financialAccountId: row.financial_account_id,
-  isDisabled: row.is_disabled === 1,
+  isDisabled: Boolean(row.is_disabled),
   createdAt: row.created_at,
 });
 
+/**
+ * Chart order: by code as a number (codes are whole numbers written in digits), then by code as
+ * written and by name. Sorted here rather than in SQL, whose casts of text to numbers differ
+ * between SQLite and PostgreSQL.
+ */
+function chartOrder(a: AccountRow, b: AccountRow): number {
+  const left = a.code.replace(/^0+(?=\d)/, '');
+  const right = b.code.replace(/^0+(?=\d)/, '');
+  if (left.length !== right.length) return left.length - right.length;
+  if (left !== right) return left < right ? -1 : 1;
+  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
+  return a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : 0;
+}
+
+// Daily balances answer per-account questions without reading postings; `basis IN (0, 1)` keeps
+// to their primary key (entity, basis, account, day).
+const ACCOUNT_DAYS =
+  'FROM daily_balances WHERE entity_seq = ? AND basis IN (0, 1) AND account_seq = ?';
+
 /** Chart accounts, and financial accounts as far as other aggregates refer to them. */
 export class AccountStore {
-  private readonly workspaceAccount;
-  private readonly workspaceFinancialAccount;
-  private readonly insertStatement;
-  private readonly findStatement;
-  private readonly allStatement;
-  private readonly updateStatement;
-  private readonly deleteStatement;
-  private readonly hasPostingsStatement;
-  private readonly hasPostingsOnOrBeforeStatement;
-  private readonly hasOpeningBalanceStatement;
-  private readonly ungroupStatement;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: SqliteDatabase) {
-    this.workspaceAccount = db
-      .prepare(
-        `SELECT 1 FROM accounts a JOIN entities e ON e.id = a.entity_id
-         WHERE a.id = ? AND e.workspace_id = ?`,
-      )
-      .pluck();
-    this.workspaceFinancialAccount = db
-      .prepare(
-        `SELECT 1 FROM financial_accounts f JOIN entities e ON e.id = f.entity_id
-         WHERE f.id = ? AND e.workspace_id = ?`,
-      )
-      .pluck();
-    this.insertStatement = db.prepare(
-      `INSERT INTO accounts (id, entity_id, name, name_key, code, type, group_id, financial_account_id, is_disabled, created_at)
-       VALUES (@id, @entityId, @name, @nameKey, @code, @type, @groupId, @financialAccountId, @isDisabled, @createdAt)`,
-    );
-    this.findStatement = db.prepare<[string, string], AccountRow>(
-      `SELECT ${COLUMNS} FROM accounts WHERE id = ? AND entity_id = ?`,
-    );
-    // Chart order: by code as a number, then by name.
-    this.allStatement = db.prepare<[string], AccountRow>(
-      `SELECT ${COLUMNS} FROM accounts WHERE entity_id = ? ORDER BY CAST(code AS INTEGER), code, name_key`,
-    );
-    this.updateStatement = db.prepare(
-      'UPDATE accounts SET name = @name, name_key = @nameKey, group_id = @groupId, is_disabled = @isDisabled WHERE id = @id',
-    );
-    this.deleteStatement = db.prepare('DELETE FROM accounts WHERE id = ?');
-    // Daily balances answer per-account questions without reading postings; `basis IN (0, 1)`
-    // keeps to their primary key (entity, basis, account, day).
-    const accountDays =
-      'FROM daily_balances WHERE entity_seq = ? AND basis IN (0, 1) AND account_seq = ?';
-    this.hasPostingsStatement = db.prepare(`SELECT 1 ${accountDays} LIMIT 1`).pluck();
-    this.hasPostingsOnOrBeforeStatement = db
-      .prepare(`SELECT 1 ${accountDays} AND day <= ? LIMIT 1`)
-      .pluck();
-    this.hasOpeningBalanceStatement = db
-      .prepare(`SELECT 1 ${accountDays} AND opening_postings > 0 LIMIT 1`)
-      .pluck();
-    this.ungroupStatement = db.prepare(
-      'UPDATE accounts SET group_id = ? WHERE entity_id = ? AND group_id = ?',
+  async isWorkspaceAccount(workspaceId: string, accountId: string): Promise<boolean> {
+    if (!isStoredId(accountId)) return false;
+    return this.exists(
+      `SELECT 1 AS found FROM accounts a JOIN entities e ON e.id = a.entity_id
+       WHERE a.id = ? AND e.workspace_id = ?`,
+      [accountId, workspaceId],
     );
   }
 
-  isWorkspaceAccount(workspaceId: string, accountId: string): boolean {
-    return this.workspaceAccount.get(accountId, workspaceId) !== undefined;
-  }
-
-  isWorkspaceFinancialAccount(workspaceId: string, financialAccountId: string): boolean {
-    return this.workspaceFinancialAccount.get(financialAccountId, workspaceId) !== undefined;
+  async isWorkspaceFinancialAccount(
+    workspaceId: string,
+    financialAccountId: string,
+  ): Promise<boolean> {
+    if (!isStoredId(financialAccountId)) return false;
+    return this.exists(
+      `SELECT 1 AS found FROM financial_accounts f JOIN entities e ON e.id = f.entity_id
+       WHERE f.id = ? AND e.workspace_id = ?`,
+      [financialAccountId, workspaceId],
+    );
   }
 
   /** Inserts an account and answers its record (with its seq). */
-  insert(entityId: string, account: Account, nameKey: string): AccountRecord {
-    const { lastInsertRowid } = this.insertStatement.run({
-      ...account,
-      entityId,
-      nameKey,
-      isDisabled: account.isDisabled ? 1 : 0,
-    });
-    return { ...account, seq: Number(lastInsertRowid) };
+  async insert(entityId: string, account: Account, nameKey: string): Promise<AccountRecord> {
+    const row = await this.sql.get<{ seq: number }>(
+      `INSERT INTO accounts (id, entity_id, name, name_key, code, type, group_id, financial_account_id, is_disabled, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+      [
+        account.id,
+        entityId,
+        account.name,
+        nameKey,
+        account.code,
+        account.type,
+        account.groupId,
+        account.financialAccountId,
+        account.isDisabled,
+        account.createdAt,
+      ],
+    );
+    return { ...account, seq: Number(row!.seq) };
   }
 
-  find(entityId: string, id: string): AccountRecord | undefined {
-    const row = this.findStatement.get(id, entityId);
+  async find(entityId: string, id: string): Promise<AccountRecord | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<AccountRow>(
+      `SELECT ${COLUMNS} FROM accounts WHERE id = ? AND entity_id = ?`,
+      [id, entityId],
+    );
     return row && toRecord(row);
   }
 
+  /** The accounts of the entity among some ids (the others are absent), in no order. */
+  async byIds(entityId: string, ids: readonly string[]): Promise<AccountRecord[]> {
+    const wanted = [...new Set(ids)].filter(isStoredId);
+    if (wanted.length === 0) return [];
+    const rows = await this.sql.all<AccountRow>(
+      `SELECT ${COLUMNS} FROM accounts WHERE entity_id = ? AND id IN (${placeholders(wanted.length)})`,
+      [entityId, ...wanted],
+    );
+    return rows.map(toRecord);
+  }
+
   /** Every account of the entity, archived included, in chart order. */
-  all(entityId: string): AccountRecord[] {
-    return this.allStatement.all(entityId).map(toRecord);
+  async all(entityId: string): Promise<AccountRecord[]> {
+    const rows = await this.sql.all<AccountRow>(
+      `SELECT ${COLUMNS} FROM accounts WHERE entity_id = ?`,
+      [entityId],
+    );
+    return rows.sort(chartOrder).map(toRecord);
   }
 
-  update(account: Account | AccountRecord, nameKey: string): void {
-    this.updateStatement.run({ ...account, nameKey, isDisabled: account.isDisabled ? 1 : 0 });
+  async update(account: Account | AccountRecord, nameKey: string): Promise<void> {
+    await this.sql.run(
+      'UPDATE accounts SET name = ?, name_key = ?, group_id = ?, is_disabled = ? WHERE id = ?',
+      [account.name, nameKey, account.groupId, account.isDisabled, account.id],
+    );
   }
 
-  delete(id: string): void {
-    this.deleteStatement.run(id);
+  async delete(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM accounts WHERE id = ?', [id]);
   }
 
-  hasPostings(entitySeq: number, accountSeq: number): boolean {
-    return this.hasPostingsStatement.get(entitySeq, accountSeq) !== undefined;
+  hasPostings(entitySeq: number, accountSeq: number): Promise<boolean> {
+    return this.exists(`SELECT 1 AS found ${ACCOUNT_DAYS} LIMIT 1`, [entitySeq, accountSeq]);
   }
 
-  hasPostingsOnOrBefore(entitySeq: number, accountSeq: number, day: string): boolean {
-    return this.hasPostingsOnOrBeforeStatement.get(entitySeq, accountSeq, day) !== undefined;
+  hasPostingsOnOrBefore(entitySeq: number, accountSeq: number, day: string): Promise<boolean> {
+    return this.exists(`SELECT 1 AS found ${ACCOUNT_DAYS} AND day <= ? LIMIT 1`, [
+      entitySeq,
+      accountSeq,
+      day,
+    ]);
   }
 
-  hasOpeningBalance(entitySeq: number, accountSeq: number): boolean {
-    return this.hasOpeningBalanceStatement.get(entitySeq, accountSeq) !== undefined;
+  hasOpeningBalance(entitySeq: number, accountSeq: number): Promise<boolean> {
+    return this.exists(`SELECT 1 AS found ${ACCOUNT_DAYS} AND opening_postings > 0 LIMIT 1`, [
+      entitySeq,
+      accountSeq,
+    ]);
   }
 
   /** Moves a group's member accounts to another group (or to no group). */
-  regroupMembers(entityId: string, fromGroupId: string, toGroupId: string | null): void {
-    this.ungroupStatement.run(toGroupId, entityId, fromGroupId);
+  async regroupMembers(
+    entityId: string,
+    fromGroupId: string,
+    toGroupId: string | null,
+  ): Promise<void> {
+    await this.sql.run('UPDATE accounts SET group_id = ? WHERE entity_id = ? AND group_id = ?', [
+      toGroupId,
+      entityId,
+      fromGroupId,
+    ]);
+  }
+
+  private async exists(text: string, params: (string | number)[]): Promise<boolean> {
+    return (await this.sql.get(text, params)) !== undefined;
   }
 }

@@ -5,7 +5,7 @@ import type {
   ConnectionStatus,
   FinancialAccountKind,
 } from '../../api/index.js';
-import type { SqliteDatabase } from './database.js';
+import { countOf, isStoredId, type Sql } from './sql.js';
 
 export interface ConnectionRecord {
   id: string;
@@ -65,7 +65,7 @@ interface TransactionRow {
 }
 
 const toTransaction = (row: TransactionRow): BankTransactionRecord => ({
-  seq: row.seq,
+  seq: Number(row.seq),
   id: row.id,
   entityId: row.entity_id,
   financialAccountId: row.financial_account_id,
@@ -84,8 +84,8 @@ interface ConnectionRow {
   bank_name: string;
   status: string;
   error_code: string | null;
-  direct: number;
-  created_by_integration: number;
+  direct: number | boolean;
+  created_by_integration: number | boolean;
   created_at: string;
 }
 
@@ -95,8 +95,8 @@ const toConnection = (row: ConnectionRow): ConnectionRecord => ({
   bankName: row.bank_name,
   status: row.status as ConnectionStatus,
   errorCode: row.error_code,
-  direct: row.direct === 1,
-  createdByIntegration: row.created_by_integration === 1,
+  direct: Boolean(row.direct),
+  createdByIntegration: Boolean(row.created_by_integration),
   createdAt: row.created_at,
 });
 
@@ -105,172 +105,118 @@ const TRANSACTION_COLUMNS =
 
 /** Bank-feed connections and the financial accounts they cover. */
 export class BankFeedStore {
-  private readonly findConnectionStatement;
-  private readonly updateConnectionStatement;
-  private readonly insertEventStatement;
-  private readonly eventsStatement;
-  private readonly findFinancialAccountInOrganization;
-  private readonly externalIdStatement;
-  private readonly insertTransactionStatement;
-  private readonly listTransactionsStatement;
-  private readonly countTransactionsStatement;
-  private readonly setCategoryStatement;
-  private readonly moveCategoryStatement;
-  private readonly uncategorizedStatement;
-  private readonly insertConnection;
-  private readonly insertFinancialAccount;
-  private readonly linkStatement;
-  private readonly findFinancialAccount;
-  private readonly accountsOfConnection;
-  private readonly healthyDirectCoverStatement;
-
-  constructor(db: SqliteDatabase) {
-    this.findConnectionStatement = db.prepare<[string, string], ConnectionRow>(
-      `SELECT c.id, c.entity_id, c.bank_name, c.status, c.error_code, c.direct, c.created_by_integration, c.created_at
-       FROM bank_feed_connections c JOIN entities e ON e.id = c.entity_id JOIN workspaces w ON w.id = e.workspace_id
-       WHERE c.id = ? AND w.organization_id = ?`,
-    );
-    this.updateConnectionStatement = db.prepare(
-      'UPDATE bank_feed_connections SET status = ?, error_code = ? WHERE id = ?',
-    );
-    this.insertEventStatement = db.prepare(
-      'INSERT INTO connection_events (id, connection_id, event, error_code, occurred_at) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.eventsStatement = db.prepare<
-      [string],
-      { id: string; event: string; error_code: string; occurred_at: string }
-    >(
-      'SELECT id, event, error_code, occurred_at FROM connection_events WHERE connection_id = ? ORDER BY seq',
-    );
-    this.findFinancialAccountInOrganization = db.prepare<
-      [string, string],
-      FinancialAccountRow & { entity_id: string }
-    >(
-      `SELECT f.id, f.name, f.kind, f.chart_account_id, f.entity_id FROM financial_accounts f
-       JOIN entities e ON e.id = f.entity_id JOIN workspaces w ON w.id = e.workspace_id
-       WHERE f.id = ? AND w.organization_id = ?`,
-    );
-    this.externalIdStatement = db
-      .prepare('SELECT 1 FROM bank_transactions WHERE financial_account_id = ? AND external_id = ?')
-      .pluck();
-    this.insertTransactionStatement = db.prepare(
-      `INSERT INTO bank_transactions (id, entity_id, financial_account_id, date, amount_cents, description, external_id, account_id, rule_id, created_at)
-       VALUES (@id, @entityId, @financialAccountId, @date, @amountCents, @description, @externalId, @accountId, @ruleId, @createdAt)`,
-    );
-    this.listTransactionsStatement = db.prepare<[string, number, number], TransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} FROM bank_transactions t JOIN entities e ON e.id = t.entity_id
-       WHERE e.workspace_id = ? ORDER BY t.date DESC, t.seq DESC LIMIT ? OFFSET ?`,
-    );
-    this.countTransactionsStatement = db
-      .prepare(
-        'SELECT COUNT(*) FROM bank_transactions t JOIN entities e ON e.id = t.entity_id WHERE e.workspace_id = ?',
-      )
-      .pluck();
-    this.setCategoryStatement = db.prepare(
-      'UPDATE bank_transactions SET account_id = ?, rule_id = ? WHERE seq = ?',
-    );
-    this.moveCategoryStatement = db.prepare(
-      'UPDATE bank_transactions SET account_id = ? WHERE entity_id = ? AND account_id = ?',
-    );
-    this.uncategorizedStatement = db.prepare<[string], TransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} FROM bank_transactions t WHERE t.entity_id = ? AND t.rule_id IS NULL ORDER BY t.seq`,
-    );
-    this.insertConnection = db.prepare(
-      `INSERT INTO bank_feed_connections (id, entity_id, bank_name, status, error_code, direct, created_by_integration, created_at)
-       VALUES (@id, @entityId, @bankName, @status, @errorCode, @direct, @createdByIntegration, @createdAt)`,
-    );
-    this.insertFinancialAccount = db.prepare(
-      `INSERT INTO financial_accounts (id, entity_id, name, kind, chart_account_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    this.linkStatement = db.prepare(
-      'INSERT INTO connection_financial_accounts (connection_id, financial_account_id, position) VALUES (?, ?, ?)',
-    );
-    this.findFinancialAccount = db.prepare<[string, string], FinancialAccountRow>(
-      'SELECT id, name, kind, chart_account_id FROM financial_accounts WHERE id = ? AND entity_id = ?',
-    );
-    this.accountsOfConnection = db.prepare<[string], FinancialAccountRow>(
-      `SELECT f.id, f.name, f.kind, f.chart_account_id FROM connection_financial_accounts c
-       JOIN financial_accounts f ON f.id = c.financial_account_id
-       WHERE c.connection_id = ? ORDER BY c.position`,
-    );
-    this.healthyDirectCoverStatement = db
-      .prepare<[string], number>(
-        `SELECT 1 FROM connection_financial_accounts mine
-         JOIN connection_financial_accounts other
-           ON other.financial_account_id = mine.financial_account_id
-          AND other.connection_id <> mine.connection_id
-         JOIN bank_feed_connections c ON c.id = other.connection_id
-         WHERE mine.connection_id = ? AND c.status = 'syncing' AND c.direct = 1 LIMIT 1`,
-      )
-      .pluck();
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** Whether another connection, direct and syncing, covers one of this connection's accounts. */
-  coveredByHealthyDirectConnection(connectionId: string): boolean {
-    return this.healthyDirectCoverStatement.get(connectionId) !== undefined;
+  async coveredByHealthyDirectConnection(connectionId: string): Promise<boolean> {
+    const row = await this.sql.get(
+      `SELECT 1 AS found FROM connection_financial_accounts mine
+       JOIN connection_financial_accounts other
+         ON other.financial_account_id = mine.financial_account_id
+        AND other.connection_id <> mine.connection_id
+       JOIN bank_feed_connections c ON c.id = other.connection_id
+       WHERE mine.connection_id = ? AND c.status = 'syncing' AND c.direct LIMIT 1`,
+      [connectionId],
+    );
+    return row !== undefined;
   }
 
-  insertConnectionRecord(connection: ConnectionRecord): void {
-    this.insertConnection.run({
-      ...connection,
-      direct: connection.direct ? 1 : 0,
-      createdByIntegration: connection.createdByIntegration ? 1 : 0,
-    });
+  async insertConnectionRecord(connection: ConnectionRecord): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO bank_feed_connections (id, entity_id, bank_name, status, error_code, direct, created_by_integration, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        connection.id,
+        connection.entityId,
+        connection.bankName,
+        connection.status,
+        connection.errorCode,
+        connection.direct,
+        connection.createdByIntegration,
+        connection.createdAt,
+      ],
+    );
   }
 
-  addFinancialAccount(
+  async addFinancialAccount(
     entityId: string,
     account: ConnectedFinancialAccount,
     createdAt: string,
-  ): void {
-    this.insertFinancialAccount.run(
-      account.id,
-      entityId,
-      account.name,
-      account.kind,
-      account.chartAccountId,
-      createdAt,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO financial_accounts (id, entity_id, name, kind, chart_account_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [account.id, entityId, account.name, account.kind, account.chartAccountId, createdAt],
     );
   }
 
-  link(connectionId: string, financialAccountId: string, position: number): void {
-    this.linkStatement.run(connectionId, financialAccountId, position);
+  async link(connectionId: string, financialAccountId: string, position: number): Promise<void> {
+    await this.sql.run(
+      'INSERT INTO connection_financial_accounts (connection_id, financial_account_id, position) VALUES (?, ?, ?)',
+      [connectionId, financialAccountId, position],
+    );
   }
 
-  financialAccount(entityId: string, id: string): ConnectedFinancialAccount | undefined {
-    const row = this.findFinancialAccount.get(id, entityId);
+  async financialAccount(
+    entityId: string,
+    id: string,
+  ): Promise<ConnectedFinancialAccount | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<FinancialAccountRow>(
+      'SELECT id, name, kind, chart_account_id FROM financial_accounts WHERE id = ? AND entity_id = ?',
+      [id, entityId],
+    );
     return row && toFinancialAccount(row);
   }
 
   /** A connection of the organization's book of business. */
-  findConnection(organizationId: string, id: string): ConnectionRecord | undefined {
-    const row = this.findConnectionStatement.get(id, organizationId);
+  async findConnection(organizationId: string, id: string): Promise<ConnectionRecord | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<ConnectionRow>(
+      `SELECT c.id, c.entity_id, c.bank_name, c.status, c.error_code, c.direct, c.created_by_integration, c.created_at
+       FROM bank_feed_connections c JOIN entities e ON e.id = c.entity_id JOIN workspaces w ON w.id = e.workspace_id
+       WHERE c.id = ? AND w.organization_id = ?`,
+      [id, organizationId],
+    );
     return row && toConnection(row);
   }
 
-  setConnectionStatus(id: string, status: ConnectionStatus, errorCode: string | null): void {
-    this.updateConnectionStatement.run(status, errorCode, id);
+  async setConnectionStatus(
+    id: string,
+    status: ConnectionStatus,
+    errorCode: string | null,
+  ): Promise<void> {
+    await this.sql.run('UPDATE bank_feed_connections SET status = ?, error_code = ? WHERE id = ?', [
+      status,
+      errorCode,
+      id,
+    ]);
   }
 
-  recordEvent(event: {
+  async recordEvent(event: {
     id: string;
     connectionId: string;
     event: string;
     errorCode: string;
     occurredAt: string;
-  }): void {
-    this.insertEventStatement.run(
-      event.id,
-      event.connectionId,
-      event.event,
-      event.errorCode,
-      event.occurredAt,
+  }): Promise<void> {
+    await this.sql.run(
+      'INSERT INTO connection_events (id, connection_id, event, error_code, occurred_at) VALUES (?, ?, ?, ?, ?)',
+      [event.id, event.connectionId, event.event, event.errorCode, event.occurredAt],
     );
   }
 
-  events(connectionId: string) {
-    return this.eventsStatement.all(connectionId).map((e) => ({
+  async events(connectionId: string) {
+    const rows = await this.sql.all<{
+      id: string;
+      event: string;
+      error_code: string;
+      occurred_at: string;
+    }>(
+      'SELECT id, event, error_code, occurred_at FROM connection_events WHERE connection_id = ? ORDER BY seq',
+      [connectionId],
+    );
+    return rows.map((e) => ({
       id: e.id,
       event: e.event,
       errorCode: e.error_code,
@@ -279,48 +225,103 @@ export class BankFeedStore {
   }
 
   /** A financial account of the organization's book of business, with its entity. */
-  financialAccountOf(organizationId: string, id: string): FinancialAccountRecord | undefined {
-    const row = this.findFinancialAccountInOrganization.get(id, organizationId);
+  async financialAccountOf(
+    organizationId: string,
+    id: string,
+  ): Promise<FinancialAccountRecord | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<FinancialAccountRow & { entity_id: string }>(
+      `SELECT f.id, f.name, f.kind, f.chart_account_id, f.entity_id FROM financial_accounts f
+       JOIN entities e ON e.id = f.entity_id JOIN workspaces w ON w.id = e.workspace_id
+       WHERE f.id = ? AND w.organization_id = ?`,
+      [id, organizationId],
+    );
     return row && { ...toFinancialAccount(row), entityId: row.entity_id };
   }
 
-  hasExternalId(financialAccountId: string, externalId: string): boolean {
-    return this.externalIdStatement.get(financialAccountId, externalId) !== undefined;
+  async hasExternalId(financialAccountId: string, externalId: string): Promise<boolean> {
+    const row = await this.sql.get(
+      'SELECT 1 AS found FROM bank_transactions WHERE financial_account_id = ? AND external_id = ?',
+      [financialAccountId, externalId],
+    );
+    return row !== undefined;
   }
 
   /** Inserts a transaction and answers its seq. */
-  insertTransaction(record: Omit<BankTransactionRecord, 'seq'>): number {
-    return Number(this.insertTransactionStatement.run(record).lastInsertRowid);
+  async insertTransaction(record: Omit<BankTransactionRecord, 'seq'>): Promise<number> {
+    const row = await this.sql.get<{ seq: number }>(
+      `INSERT INTO bank_transactions (id, entity_id, financial_account_id, date, amount_cents, description, external_id, account_id, rule_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+      [
+        record.id,
+        record.entityId,
+        record.financialAccountId,
+        record.date,
+        record.amountCents,
+        record.description,
+        record.externalId,
+        record.accountId,
+        record.ruleId,
+        record.createdAt,
+      ],
+    );
+    return Number(row!.seq);
   }
 
-  listTransactions(workspaceId: string, limit: number, offset: number) {
+  async listTransactions(workspaceId: string, limit: number, offset: number) {
+    const rows = await this.sql.all<TransactionRow>(
+      `SELECT ${TRANSACTION_COLUMNS} FROM bank_transactions t JOIN entities e ON e.id = t.entity_id
+       WHERE e.workspace_id = ? ORDER BY t.date DESC, t.seq DESC LIMIT ? OFFSET ?`,
+      [workspaceId, limit, offset],
+    );
     return {
-      rows: this.listTransactionsStatement.all(workspaceId, limit, offset).map(toTransaction),
-      total: Number(this.countTransactionsStatement.get(workspaceId)),
+      rows: rows.map(toTransaction),
+      total: await countOf(
+        this.sql,
+        'SELECT COUNT(*) AS n FROM bank_transactions t JOIN entities e ON e.id = t.entity_id WHERE e.workspace_id = ?',
+        [workspaceId],
+      ),
     };
   }
 
-  setCategory(seq: number, accountId: string | null, ruleId: string | null): void {
-    this.setCategoryStatement.run(accountId, ruleId, seq);
+  async setCategory(seq: number, accountId: string | null, ruleId: string | null): Promise<void> {
+    await this.sql.run('UPDATE bank_transactions SET account_id = ?, rule_id = ? WHERE seq = ?', [
+      accountId,
+      ruleId,
+      seq,
+    ]);
   }
 
   /** A merge moves categories from one account to another. */
-  moveCategory(entityId: string, fromAccountId: string, toAccountId: string): void {
-    this.moveCategoryStatement.run(toAccountId, entityId, fromAccountId);
+  async moveCategory(entityId: string, fromAccountId: string, toAccountId: string): Promise<void> {
+    await this.sql.run(
+      'UPDATE bank_transactions SET account_id = ? WHERE entity_id = ? AND account_id = ?',
+      [toAccountId, entityId, fromAccountId],
+    );
   }
 
   /** Transactions of the entity no rule categorized, oldest first. */
-  uncategorized(entityId: string): BankTransactionRecord[] {
-    return this.uncategorizedStatement.all(entityId).map(toTransaction);
+  async uncategorized(entityId: string): Promise<BankTransactionRecord[]> {
+    const rows = await this.sql.all<TransactionRow>(
+      `SELECT ${TRANSACTION_COLUMNS} FROM bank_transactions t WHERE t.entity_id = ? AND t.rule_id IS NULL ORDER BY t.seq`,
+      [entityId],
+    );
+    return rows.map(toTransaction);
   }
 
-  present(connection: ConnectionRecord): BankFeedConnection {
+  async present(connection: ConnectionRecord): Promise<BankFeedConnection> {
+    const accounts = await this.sql.all<FinancialAccountRow>(
+      `SELECT f.id, f.name, f.kind, f.chart_account_id FROM connection_financial_accounts c
+       JOIN financial_accounts f ON f.id = c.financial_account_id
+       WHERE c.connection_id = ? ORDER BY c.position`,
+      [connection.id],
+    );
     return {
       id: connection.id,
       entityId: connection.entityId,
       bankName: connection.bankName,
       status: connection.status,
-      financialAccounts: this.accountsOfConnection.all(connection.id).map(toFinancialAccount),
+      financialAccounts: accounts.map(toFinancialAccount),
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Class } from '../../api/index.js';
 import type { ClassNode } from '../domain/classes.js';
-import type { SqliteDatabase } from './database.js';
+import { isStoredId, placeholders, type Sql } from './sql.js';
 
 interface ClassRow {
   id: string;
@@ -21,72 +21,81 @@ const toRecord = (row: ClassRow): ClassRecord => ({
   parentClassId: row.parent_class_id,
   rootClassId: row.root_class_id,
   createdAt: row.created_at,
-  sequence: row.sequence,
+  sequence: Number(row.sequence),
 });
 
 export class ClassStore {
-  private readonly insertStatement;
-  private readonly findStatement;
-  private readonly listStatement;
-  private readonly siblingStatement;
-  private readonly renameStatement;
-  private readonly deleteStatement;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
+  async insert(workspaceId: string, value: Class, labelKey: string): Promise<void> {
+    await this.sql.run(
       `INSERT INTO classes (id, workspace_id, parent_class_id, root_class_id, label, label_key, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        value.id,
+        workspaceId,
+        value.parentClassId,
+        value.rootClassId,
+        value.label,
+        labelKey,
+        value.createdAt,
+      ],
     );
-    this.findStatement = db.prepare<[string, string], ClassRow>(
+  }
+
+  async find(workspaceId: string, id: string): Promise<ClassRecord | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<ClassRow>(
       `SELECT ${COLUMNS} FROM classes WHERE id = ? AND workspace_id = ?`,
+      [id, workspaceId],
     );
-    this.listStatement = db.prepare<[string], ClassRow>(
-      `SELECT ${COLUMNS} FROM classes WHERE workspace_id = ?`,
-    );
-    this.siblingStatement = db
-      .prepare(
-        `SELECT id FROM classes WHERE workspace_id = ? AND COALESCE(parent_class_id, '') = ?
-         AND label_key = ?`,
-      )
-      .pluck();
-    this.renameStatement = db.prepare('UPDATE classes SET label = ?, label_key = ? WHERE id = ?');
-    this.deleteStatement = db.prepare('DELETE FROM classes WHERE id = ?');
-  }
-
-  insert(workspaceId: string, value: Class, labelKey: string): void {
-    this.insertStatement.run(
-      value.id,
-      workspaceId,
-      value.parentClassId,
-      value.rootClassId,
-      value.label,
-      labelKey,
-      value.createdAt,
-    );
-  }
-
-  find(workspaceId: string, id: string): ClassRecord | undefined {
-    const row = this.findStatement.get(id, workspaceId);
     return row && toRecord(row);
   }
 
+  /** The classes of the workspace among some ids (the others are absent), in no order. */
+  async byIds(workspaceId: string, ids: readonly string[]): Promise<ClassRecord[]> {
+    const wanted = [...new Set(ids)].filter(isStoredId);
+    if (wanted.length === 0) return [];
+    const rows = await this.sql.all<ClassRow>(
+      `SELECT ${COLUMNS} FROM classes WHERE workspace_id = ? AND id IN (${placeholders(wanted.length)})`,
+      [workspaceId, ...wanted],
+    );
+    return rows.map(toRecord);
+  }
+
   /** Every class of the workspace, in no particular order. */
-  all(workspaceId: string): ClassRecord[] {
-    return this.listStatement.all(workspaceId).map(toRecord);
+  async all(workspaceId: string): Promise<ClassRecord[]> {
+    const rows = await this.sql.all<ClassRow>(
+      `SELECT ${COLUMNS} FROM classes WHERE workspace_id = ?`,
+      [workspaceId],
+    );
+    return rows.map(toRecord);
   }
 
   /** The id of the sibling holding a label key, if any. */
-  siblingWithLabel(workspaceId: string, parentClassId: string | null, labelKey: string) {
-    return this.siblingStatement.get(workspaceId, parentClassId ?? '', labelKey) as
-      string | undefined;
+  async siblingWithLabel(
+    workspaceId: string,
+    parentClassId: string | null,
+    labelKey: string,
+  ): Promise<string | undefined> {
+    const row = await this.sql.get<{ id: string }>(
+      `SELECT id FROM classes WHERE workspace_id = ? AND parent_class_id IS NOT DISTINCT FROM ?
+         AND label_key = ?`,
+      [workspaceId, parentClassId, labelKey],
+    );
+    return row?.id;
   }
 
-  rename(id: string, label: string, labelKey: string): void {
-    this.renameStatement.run(label, labelKey, id);
+  async rename(id: string, label: string, labelKey: string): Promise<void> {
+    await this.sql.run('UPDATE classes SET label = ?, label_key = ? WHERE id = ?', [
+      label,
+      labelKey,
+      id,
+    ]);
   }
 
   /** Deletes the class; its subtree follows by cascade. */
-  delete(id: string): void {
-    this.deleteStatement.run(id);
+  async delete(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM classes WHERE id = ?', [id]);
   }
 }

@@ -1,18 +1,25 @@
 import type { Entity } from '../../api/index.js';
-import type { SqliteDatabase } from './database.js';
+import { countOf, isStoredId, type Sql } from './sql.js';
+import {
+  toWorkspaceRecord,
+  WORKSPACE_COLUMNS,
+  type WorkspaceRecord,
+  type WorkspaceRow,
+} from './workspaces.js';
 
 interface EntityRow {
+  seq: number;
   id: string;
   workspace_id: string;
   name: string;
   bookkeeping_start_date: string | null;
   lock_date: string | null;
-  accrual_ledger_open: number;
+  accrual_ledger_open: number | boolean;
   created_at: string;
 }
 
 const COLUMNS =
-  'e.id, e.workspace_id, e.name, e.bookkeeping_start_date, e.lock_date, e.accrual_ledger_open, e.created_at';
+  'e.seq, e.id, e.workspace_id, e.name, e.bookkeeping_start_date, e.lock_date, e.accrual_ledger_open, e.created_at';
 
 const toEntity = (row: EntityRow): Entity => ({
   id: row.id,
@@ -20,74 +27,107 @@ const toEntity = (row: EntityRow): Entity => ({
   name: row.name,
   bookkeepingStartDate: row.bookkeeping_start_date,
   lockDate: row.lock_date,
-  accrualLedgerOpen: row.accrual_ledger_open === 1,
+  accrualLedgerOpen: Boolean(row.accrual_ledger_open),
   createdAt: row.created_at,
 });
 
+/** An entity with the integer key its postings carry, and its workspace. */
+export interface EntityWithWorkspace {
+  entity: Entity;
+  entitySeq: number;
+  workspace: WorkspaceRecord;
+}
+
 export class EntityStore {
-  private readonly insertStatement;
-  private readonly findStatement;
-  private readonly listStatement;
-  private readonly countStatement;
-  private readonly updateStatement;
-  private readonly seqStatement;
-  private readonly organizationStatement;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
+  async insert(entity: Entity): Promise<void> {
+    await this.sql.run(
       `INSERT INTO entities (id, workspace_id, name, bookkeeping_start_date, lock_date, accrual_ledger_open, created_at)
-       VALUES (@id, @workspaceId, @name, @bookkeepingStartDate, @lockDate, @accrualLedgerOpen, @createdAt)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        entity.id,
+        entity.workspaceId,
+        entity.name,
+        entity.bookkeepingStartDate,
+        entity.lockDate,
+        entity.accrualLedgerOpen,
+        entity.createdAt,
+      ],
     );
-    this.findStatement = db.prepare<[string, string], EntityRow>(
-      `SELECT ${COLUMNS} FROM entities e JOIN workspaces w ON w.id = e.workspace_id
-       WHERE e.id = ? AND w.organization_id = ?`,
-    );
-    this.listStatement = db.prepare<[string, number, number], EntityRow>(
-      `SELECT ${COLUMNS} FROM entities e WHERE e.workspace_id = ? ORDER BY e.rowid LIMIT ? OFFSET ?`,
-    );
-    this.countStatement = db
-      .prepare('SELECT COUNT(*) FROM entities WHERE workspace_id = ?')
-      .pluck();
-    this.seqStatement = db.prepare('SELECT seq FROM entities WHERE id = ?').pluck();
-    this.organizationStatement = db
-      .prepare(
-        'SELECT w.organization_id FROM entities e JOIN workspaces w ON w.id = e.workspace_id WHERE e.id = ?',
-      )
-      .pluck();
-    this.updateStatement = db.prepare(
-      `UPDATE entities SET name = @name, bookkeeping_start_date = @bookkeepingStartDate,
-         lock_date = @lockDate, accrual_ledger_open = @accrualLedgerOpen WHERE id = @id`,
-    );
-  }
-
-  insert(entity: Entity): void {
-    this.insertStatement.run({ ...entity, accrualLedgerOpen: entity.accrualLedgerOpen ? 1 : 0 });
   }
 
   /** An entity of the organization's book of business, or undefined. */
-  find(organizationId: string, id: string): Entity | undefined {
-    const row = this.findStatement.get(id, organizationId);
+  async find(organizationId: string, id: string): Promise<Entity | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<EntityRow>(
+      `SELECT ${COLUMNS} FROM entities e JOIN workspaces w ON w.id = e.workspace_id
+       WHERE e.id = ? AND w.organization_id = ?`,
+      [id, organizationId],
+    );
     return row && toEntity(row);
   }
 
-  list(workspaceId: string, limit: number, offset: number) {
+  /** An entity of the organization with its seq and workspace, in one read. */
+  async findWithWorkspace(
+    organizationId: string,
+    id: string,
+  ): Promise<EntityWithWorkspace | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<EntityRow & { [column: `w_${string}`]: unknown }>(
+      `SELECT ${COLUMNS}, ${WORKSPACE_COLUMNS.split(', ')
+        .map((column) => `w.${column} AS w_${column}`)
+        .join(', ')}
+       FROM entities e JOIN workspaces w ON w.id = e.workspace_id
+       WHERE e.id = ? AND w.organization_id = ?`,
+      [id, organizationId],
+    );
+    if (!row) return undefined;
+    const workspace = Object.fromEntries(
+      Object.entries(row)
+        .filter(([column]) => column.startsWith('w_'))
+        .map(([column, value]) => [column.slice(2), value]),
+    ) as unknown as WorkspaceRow;
     return {
-      rows: this.listStatement.all(workspaceId, limit, offset).map(toEntity),
-      total: Number(this.countStatement.get(workspaceId)),
+      entity: toEntity(row),
+      entitySeq: Number(row.seq),
+      workspace: toWorkspaceRecord(workspace),
+    };
+  }
+
+  async list(workspaceId: string, limit: number, offset: number) {
+    const rows = await this.sql.all<EntityRow>(
+      `SELECT ${COLUMNS} FROM entities e WHERE e.workspace_id = ? ORDER BY e.seq LIMIT ? OFFSET ?`,
+      [workspaceId, limit, offset],
+    );
+    return {
+      rows: rows.map(toEntity),
+      total: await countOf(this.sql, 'SELECT COUNT(*) AS n FROM entities WHERE workspace_id = ?', [
+        workspaceId,
+      ]),
     };
   }
 
   /** The organization an entity belongs to (for background work that has no request). */
-  organizationOf(id: string): string | undefined {
-    return this.organizationStatement.get(id) as string | undefined;
+  async organizationOf(id: string): Promise<string | undefined> {
+    const row = await this.sql.get<{ organization_id: string }>(
+      'SELECT w.organization_id FROM entities e JOIN workspaces w ON w.id = e.workspace_id WHERE e.id = ?',
+      [id],
+    );
+    return row?.organization_id;
   }
 
-  /** The integer key postings use for the entity. */
-  seqOf(id: string): number {
-    return Number(this.seqStatement.get(id));
-  }
-
-  update(entity: Entity): void {
-    this.updateStatement.run({ ...entity, accrualLedgerOpen: entity.accrualLedgerOpen ? 1 : 0 });
+  async update(entity: Entity): Promise<void> {
+    await this.sql.run(
+      `UPDATE entities SET name = ?, bookkeeping_start_date = ?, lock_date = ?,
+         accrual_ledger_open = ? WHERE id = ?`,
+      [
+        entity.name,
+        entity.bookkeepingStartDate,
+        entity.lockDate,
+        entity.accrualLedgerOpen,
+        entity.id,
+      ],
+    );
   }
 }

@@ -3,19 +3,45 @@ import { AccountingMigrationStore } from './accountingMigrations.js';
 import { AccountStore } from './accounts.js';
 import { BankFeedStore } from './bankFeeds.js';
 import { ClassStore } from './classes.js';
-import { openDatabase, type DatabaseTuning, type SqliteDatabase } from './database.js';
 import { EntityStore } from './entities.js';
-import { IdempotencyStore } from './idempotency.js';
-import { JournalEntryStore } from './journalEntries.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { JournalEntryStore } from './journalEntries.js';
 import { OpeningBalanceStore } from './openingBalances.js';
 import { OrganizationStore } from './organizations.js';
-import { PostingStore } from './postings.js';
+import type { PostingStore } from './postings.js';
 import { ReportStore } from './reports.js';
+import type { Dialect, LockMode, SqlDatabase } from './sql.js';
 import { TransactionRuleStore } from './transactionRules.js';
 import { WebhookStore } from './webhooks.js';
 import { WorkspaceStore } from './workspaces.js';
 
-/** The platform's persistence: one module per aggregate over one SQLite database. */
+/** What each backend writes its own way (its folder: sqlite/, postgres/). */
+export interface DialectStores {
+  journalEntries: JournalEntryStore;
+  postings: PostingStore;
+  idempotency: IdempotencyStore;
+}
+
+/** Where a store is: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
+export interface StoreOptions {
+  /** SQLite memory settings (the embedded CLI keeps them small). */
+  cacheMb?: number;
+  mmapMb?: number;
+  busyTimeoutMs?: number;
+  /** PostgreSQL connections per process. */
+  poolSize?: number;
+}
+
+/** Whether a database location names PostgreSQL rather than a SQLite file. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/**
+ * The platform's persistence: one module per aggregate over one database, SQLite or
+ * PostgreSQL. The engine sees only these async interfaces; SQL lives in this folder, written
+ * once where it reads the same on both backends and in sqlite/ and postgres/ where it does not.
+ */
 export class Store {
   readonly organizations: OrganizationStore;
   readonly workspaces: WorkspaceStore;
@@ -33,35 +59,57 @@ export class Store {
   readonly idempotency: IdempotencyStore;
   readonly webhooks: WebhookStore;
 
-  private constructor(readonly db: SqliteDatabase) {
-    this.organizations = new OrganizationStore(db);
-    this.workspaces = new WorkspaceStore(db);
-    this.entities = new EntityStore(db);
-    this.classes = new ClassStore(db);
-    this.accounts = new AccountStore(db);
-    this.accountGroups = new AccountGroupStore(db);
-    this.journalEntries = new JournalEntryStore(db);
-    this.postings = new PostingStore(db);
-    this.openingBalances = new OpeningBalanceStore(db);
-    this.bankFeeds = new BankFeedStore(db);
-    this.reports = new ReportStore(db);
-    this.accountingMigrations = new AccountingMigrationStore(db);
-    this.transactionRules = new TransactionRuleStore(db);
-    this.idempotency = new IdempotencyStore(db);
-    this.webhooks = new WebhookStore(db);
+  constructor(
+    readonly database: SqlDatabase,
+    dialectStores: DialectStores,
+  ) {
+    const sql = database.sql;
+    this.organizations = new OrganizationStore(sql);
+    this.workspaces = new WorkspaceStore(sql);
+    this.entities = new EntityStore(sql);
+    this.classes = new ClassStore(sql);
+    this.accounts = new AccountStore(sql);
+    this.accountGroups = new AccountGroupStore(sql);
+    this.openingBalances = new OpeningBalanceStore(sql);
+    this.bankFeeds = new BankFeedStore(sql);
+    this.reports = new ReportStore(sql);
+    this.accountingMigrations = new AccountingMigrationStore(sql);
+    this.transactionRules = new TransactionRuleStore(sql);
+    this.webhooks = new WebhookStore(sql);
+    this.journalEntries = dialectStores.journalEntries;
+    this.postings = dialectStores.postings;
+    this.idempotency = dialectStores.idempotency;
   }
 
-  /** Opens (and migrates) a database file, or an in-memory one for `:memory:`. */
-  static open(filename: string, tuning?: DatabaseTuning): Store {
-    return new Store(openDatabase(filename, tuning));
+  /** Opens (and migrates) a database: a SQLite file or `:memory:`. */
+  static async open(location: string, options: StoreOptions = {}): Promise<Store> {
+    const { openSqliteStore } = await import('./sqlite/open.js');
+    return openSqliteStore(location, options);
   }
 
-  /** Runs `work` in one database transaction (nested calls join the outer one). */
-  transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+  get dialect(): Dialect {
+    return this.database.sql.dialect;
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  /**
+   * Runs `work` in one database transaction; calls inside it, nested transactions included,
+   * join it (see SqlDatabase.transaction).
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.database.transaction(work);
+  }
+
+  /** Takes a named lock for the rest of the caller's transaction (see SqlDatabase.lock). */
+  lock(name: string, mode: LockMode): Promise<void> {
+    return this.database.lock(name, mode);
+  }
+
+  /** A start-up failure said as the database's, when it is (see SqlDatabase.unavailable). */
+  unavailable(error: unknown): Error | undefined {
+    return this.database.unavailable(error);
+  }
+
+  close(): Promise<void> {
+    return this.database.close();
   }
 }

@@ -1,5 +1,5 @@
 import type { Organization } from '../../api/index.js';
-import type { SqliteDatabase } from './database.js';
+import type { Sql } from './sql.js';
 
 interface OrganizationRow {
   id: string;
@@ -15,46 +15,39 @@ const toOrganization = (row: OrganizationRow): Organization => ({
 
 /** Organizations and their access tokens, which are stored only as hashes. */
 export class OrganizationStore {
-  private readonly insertStatement;
-  private readonly insertToken;
-  private readonly byTokenHash;
-  private readonly defaultOrganization;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
+  async insert(
+    organization: Organization,
+    options: { isDefault?: boolean } = {},
+  ): Promise<Organization> {
+    await this.sql.run(
       'INSERT INTO organizations (id, name, is_default, created_at) VALUES (?, ?, ?, ?)',
-    );
-    this.insertToken = db.prepare(
-      'INSERT OR IGNORE INTO organization_tokens (token_hash, organization_id, created_at) VALUES (?, ?, ?)',
-    );
-    this.byTokenHash = db
-      .prepare('SELECT organization_id FROM organization_tokens WHERE token_hash = ?')
-      .pluck();
-    this.defaultOrganization = db.prepare<[], OrganizationRow>(
-      'SELECT id, name, created_at FROM organizations WHERE is_default = 1',
-    );
-  }
-
-  insert(organization: Organization, options: { isDefault?: boolean } = {}): Organization {
-    this.insertStatement.run(
-      organization.id,
-      organization.name,
-      options.isDefault ? 1 : 0,
-      organization.createdAt,
+      [organization.id, organization.name, options.isDefault ?? false, organization.createdAt],
     );
     return organization;
   }
 
-  addTokenHash(organizationId: string, tokenHash: string): void {
-    this.insertToken.run(tokenHash, organizationId, new Date().toISOString());
+  async addTokenHash(organizationId: string, tokenHash: string): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO organization_tokens (token_hash, organization_id, created_at) VALUES (?, ?, ?)
+       ON CONFLICT DO NOTHING`,
+      [tokenHash, organizationId, new Date().toISOString()],
+    );
   }
 
-  organizationIdForTokenHash(tokenHash: string): string | undefined {
-    return this.byTokenHash.get(tokenHash) as string | undefined;
+  async organizationIdForTokenHash(tokenHash: string): Promise<string | undefined> {
+    const row = await this.sql.get<{ organization_id: string }>(
+      'SELECT organization_id FROM organization_tokens WHERE token_hash = ?',
+      [tokenHash],
+    );
+    return row?.organization_id;
   }
 
-  findDefault(): Organization | undefined {
-    const row = this.defaultOrganization.get();
+  async findDefault(): Promise<Organization | undefined> {
+    const row = await this.sql.get<OrganizationRow>(
+      'SELECT id, name, created_at FROM organizations WHERE is_default',
+    );
     return row && toOrganization(row);
   }
 }

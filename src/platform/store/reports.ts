@@ -2,8 +2,7 @@ import type { SourceType } from '../../api/index.js';
 import type { Cents } from '../../core/money.js';
 import type { DailySums } from '../domain/reports/ledgerData.js';
 import type { LedgerPosting } from '../domain/reports/generalLedger.js';
-import type { Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from './database.js';
+import type { Sql, SqlValue } from './sql.js';
 
 interface DailyRow {
   account_seq: number;
@@ -31,73 +30,65 @@ const SPAN_COMPARISONS = 16;
 
 function dailySumsOf(row: DailyRow): DailySums {
   return {
-    accountSeq: row.account_seq,
+    accountSeq: Number(row.account_seq),
     day: row.day,
     debitCents: row.debit_cents,
     creditCents: row.credit_cents,
-    postings: row.postings,
+    postings: Number(row.postings),
   };
 }
 
+/**
+ * How a backend files a day under its period when summing by period: the number of period
+ * starts on or before the day (a sum of comparisons, each 0 or 1), or the day's month.
+ */
+export interface PeriodSpans {
+  startsOnOrBefore(count: number): string;
+  month: string;
+}
+
+export const PERIOD_SPANS: Record<Sql['dialect'], PeriodSpans> = {
+  sqlite: {
+    startsOnOrBefore: (count) => Array.from({ length: count }, () => '(day >= ?)').join(' + '),
+    month: 'substr(day, 1, 7)',
+  },
+  postgres: {
+    startsOnOrBefore: (count) =>
+      Array.from({ length: count }, () => 'CAST(day >= ? AS INTEGER)').join(' + '),
+    month: "to_char(day, 'YYYY-MM')",
+  },
+};
+
+const LEDGER = (where: string) => `
+  SELECT p.id, p.account_seq, p.day, p.debit_cents, p.credit_cents, p.description,
+         p.counterparty_name, p.source_type,
+         COALESCE(CAST(je.id AS TEXT), CAST(ob.id AS TEXT), CAST(bt.id AS TEXT), '') AS source_id,
+         COALESCE(je.memo, '') AS memo
+  FROM postings p
+  LEFT JOIN journal_entries je ON p.source_kind = 0 AND je.seq = p.source_seq
+  LEFT JOIN opening_balances ob ON p.source_kind = 2 AND ob.seq = p.source_seq
+  LEFT JOIN bank_transactions bt ON p.source_kind = 1 AND bt.seq = p.source_seq
+  WHERE ${where}
+  ORDER BY p.day, p.id`;
+
+const RANGE = 'p.entity_seq = ? AND p.basis = ? AND p.day >= ? AND p.day <= ?';
+
 /** The aggregate reads behind the reports: daily balances, and postings for the ledger. */
 export class ReportStore {
-  private readonly dailyStatement;
-  private readonly openingStatement;
-  private readonly ledgerStatement;
-  private readonly accountLedgerStatement;
-  private readonly ledgerChunkStatement;
-  private readonly activeAccountsStatement;
-  /** The per-period reads, by how they make spans (one per count of periods up to 16, and one more). */
-  private readonly spanStatements = new Map<string, Statement<(number | string)[], DailyRow>>();
+  private readonly spans: PeriodSpans;
 
-  constructor(private readonly db: SqliteDatabase) {
-    this.dailyStatement = db.prepare<[number, number, string], DailyRow>(
-      `SELECT account_seq, day, debit_cents, credit_cents, postings FROM daily_balances
-       WHERE entity_seq = ? AND basis = ? AND day <= ?`,
-    );
-    this.openingStatement = db.prepare<
-      [number, number, string],
-      { account_seq: number; net: Cents }
-    >(
-      `SELECT account_seq, SUM(debit_cents - credit_cents) AS net FROM daily_balances
-       WHERE entity_seq = ? AND basis = ? AND day < ? GROUP BY account_seq`,
-    );
-    const ledger = (where: string) => `
-      SELECT p.id, p.account_seq, p.day, p.debit_cents, p.credit_cents, p.description,
-             p.counterparty_name, p.source_type,
-             COALESCE(je.id, ob.id, bt.id, '') AS source_id,
-             COALESCE(je.memo, '') AS memo
-      FROM postings p
-      LEFT JOIN journal_entries je ON p.source_kind = 0 AND je.seq = p.source_seq
-      LEFT JOIN opening_balances ob ON p.source_kind = 2 AND ob.seq = p.source_seq
-      LEFT JOIN bank_transactions bt ON p.source_kind = 1 AND bt.seq = p.source_seq
-      WHERE ${where}
-      ORDER BY p.day, p.id`;
-    const range = 'p.entity_seq = ? AND p.basis = ? AND p.day >= ? AND p.day <= ?';
-    this.ledgerStatement = db.prepare<[number, number, string, string], LedgerRow>(ledger(range));
-    this.accountLedgerStatement = db.prepare<[number, number, string, string, number], LedgerRow>(
-      ledger(`${range} AND p.account_seq = ?`),
-    );
-    this.ledgerChunkStatement = db.prepare<
-      [number, number, number, string, number, string, number],
-      LedgerRow
-    >(
-      `${ledger(
-        `p.entity_seq = ? AND p.basis = ? AND p.account_seq = ? AND (p.day, p.id) > (?, ?)
-         AND p.day <= ?`,
-      )} LIMIT ?`,
-    );
-    this.activeAccountsStatement = db
-      .prepare<[number, number, string, string], number>(
-        `SELECT DISTINCT account_seq FROM daily_balances
-         WHERE entity_seq = ? AND basis = ? AND day >= ? AND day <= ? AND postings > 0`,
-      )
-      .pluck();
+  constructor(private readonly sql: Sql) {
+    this.spans = PERIOD_SPANS[sql.dialect];
   }
 
   /** Every account's daily sums up to and including a day. */
-  dailySums(entitySeq: number, basis: number, through: string): DailySums[] {
-    return this.dailyStatement.all(entitySeq, basis, through).map(dailySumsOf);
+  async dailySums(entitySeq: number, basis: number, through: string): Promise<DailySums[]> {
+    const rows = await this.sql.all<DailyRow>(
+      `SELECT account_seq, day, debit_cents, credit_cents, postings FROM daily_balances
+       WHERE entity_seq = ? AND basis = ? AND day <= ?`,
+      [entitySeq, basis, through],
+    );
+    return rows.map(dailySumsOf);
   }
 
   /**
@@ -108,70 +99,81 @@ export class ReportStore {
    * flow) read tens of rows per account instead of one per day: on a 3-year ledger of 1M
    * postings, 50,000 rows took most of an embedded `report tb`.
    */
-  periodSums(
+  async periodSums(
     entitySeq: number,
     basis: number,
     starts: readonly string[],
     through: string,
-  ): DailySums[] {
+  ): Promise<DailySums[]> {
     const [first, ...later] = starts;
     if (first === undefined) return [];
     let span: string;
-    let parameters: string[];
+    let parameters: SqlValue[];
     if (starts.length <= SPAN_COMPARISONS) {
       // The number of starts on or before the day: 0 before the first period, then its index.
-      span = starts.map(() => '(day >= ?)').join(' + ');
+      span = this.spans.startsOnOrBefore(starts.length);
       parameters = [...starts];
     } else if (later.every((day) => day.endsWith('-01'))) {
       // Periods of whole months after the first: months, split at the first day.
-      span = `day >= ?, substr(day, 1, 7)`;
+      span = `day >= ?, ${this.spans.month}`;
       parameters = [first];
     } else {
       return this.dailySums(entitySeq, basis, through);
     }
-    let statement = this.spanStatements.get(span);
-    if (!statement) {
-      statement = this.db.prepare<(number | string)[], DailyRow>(
-        `SELECT account_seq, MIN(day) AS day, SUM(debit_cents) AS debit_cents,
-                SUM(credit_cents) AS credit_cents, SUM(postings) AS postings
-         FROM daily_balances WHERE entity_seq = ? AND basis = ? AND day <= ?
-         GROUP BY account_seq, ${span}`,
-      );
-      this.spanStatements.set(span, statement);
-    }
-    return statement.all(entitySeq, basis, through, ...parameters).map(dailySumsOf);
+    const rows = await this.sql.all<DailyRow>(
+      `SELECT account_seq, MIN(day) AS day, SUM(debit_cents) AS debit_cents,
+              SUM(credit_cents) AS credit_cents, SUM(postings) AS postings
+       FROM daily_balances WHERE entity_seq = ? AND basis = ? AND day <= ?
+       GROUP BY account_seq, ${span}`,
+      [entitySeq, basis, through, ...parameters],
+    );
+    return rows.map(dailySumsOf);
   }
 
   /** Debits minus credits per account before a day. */
-  openingNet(entitySeq: number, basis: number, before: string): Map<number, Cents> {
-    return new Map(
-      this.openingStatement.all(entitySeq, basis, before).map((r) => [r.account_seq, r.net]),
+  async openingNet(entitySeq: number, basis: number, before: string): Promise<Map<number, Cents>> {
+    const rows = await this.sql.all<{ account_seq: number; net: Cents }>(
+      `SELECT account_seq, SUM(debit_cents - credit_cents) AS net FROM daily_balances
+       WHERE entity_seq = ? AND basis = ? AND day < ? GROUP BY account_seq`,
+      [entitySeq, basis, before],
     );
+    return new Map(rows.map((r) => [Number(r.account_seq), r.net]));
   }
 
   /** The postings of a range (optionally of one account), by date and then creation. */
-  ledgerPostings(
+  async ledgerPostings(
     entitySeq: number,
     basis: number,
     startDate: string,
     endDate: string,
     accountSeq?: number,
-  ): LedgerPosting[] {
+  ): Promise<LedgerPosting[]> {
     const rows =
       accountSeq === undefined
-        ? this.ledgerStatement.all(entitySeq, basis, startDate, endDate)
-        : this.accountLedgerStatement.all(entitySeq, basis, startDate, endDate, accountSeq);
+        ? await this.sql.all<LedgerRow>(LEDGER(RANGE), [entitySeq, basis, startDate, endDate])
+        : await this.sql.all<LedgerRow>(LEDGER(`${RANGE} AND p.account_seq = ?`), [
+            entitySeq,
+            basis,
+            startDate,
+            endDate,
+            accountSeq,
+          ]);
     return rows.map(ledgerPostingOf);
   }
 
   /** The accounts with postings in a range. */
-  activeAccounts(
+  async activeAccounts(
     entitySeq: number,
     basis: number,
     startDate: string,
     endDate: string,
-  ): Set<number> {
-    return new Set(this.activeAccountsStatement.all(entitySeq, basis, startDate, endDate));
+  ): Promise<Set<number>> {
+    const rows = await this.sql.all<{ account_seq: number }>(
+      `SELECT DISTINCT account_seq FROM daily_balances
+       WHERE entity_seq = ? AND basis = ? AND day >= ? AND day <= ? AND postings > 0`,
+      [entitySeq, basis, startDate, endDate],
+    );
+    return new Set(rows.map((row) => Number(row.account_seq)));
   }
 
   /**
@@ -179,23 +181,28 @@ export class ReportStore {
    * the posting `after` (a day and a posting id; the range's first day and 0 to begin): the
    * general ledger reads an account in such chunks, holding no statement open between them.
    */
-  ledgerChunk(
+  async ledgerChunk(
     entitySeq: number,
     basis: number,
     accountSeq: number,
     after: { day: string; id: number },
     endDate: string,
     limit: number,
-  ): (LedgerPosting & { id: number })[] {
-    return this.ledgerChunkStatement
-      .all(entitySeq, basis, accountSeq, after.day, after.id, endDate, limit)
-      .map((row) => ({ ...ledgerPostingOf(row), id: row.id }));
+  ): Promise<(LedgerPosting & { id: number })[]> {
+    const rows = await this.sql.all<LedgerRow>(
+      `${LEDGER(
+        `p.entity_seq = ? AND p.basis = ? AND p.account_seq = ? AND (p.day, p.id) > (?, ?)
+         AND p.day <= ?`,
+      )} LIMIT ?`,
+      [entitySeq, basis, accountSeq, after.day, after.id, endDate, limit],
+    );
+    return rows.map((row) => ({ ...ledgerPostingOf(row), id: Number(row.id) }));
   }
 }
 
 function ledgerPostingOf(row: LedgerRow): LedgerPosting {
   return {
-    accountSeq: row.account_seq,
+    accountSeq: Number(row.account_seq),
     day: row.day,
     debitCents: row.debit_cents,
     creditCents: row.credit_cents,

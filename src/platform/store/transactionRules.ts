@@ -1,12 +1,12 @@
 import type { RuleAction, RuleCondition, TransactionRule } from '../../api/index.js';
-import type { SqliteDatabase } from './database.js';
+import { countOf, isStoredId, type Sql } from './sql.js';
 
 interface RuleRow {
   id: string;
   conditions: string;
   actions: string;
   note: string | null;
-  is_disabled: number;
+  is_disabled: number | boolean;
   updated_at: string;
 }
 
@@ -20,108 +20,113 @@ const toRule = (row: RuleRow): TransactionRule => ({
   conditions: JSON.parse(row.conditions) as RuleCondition[],
   actions: JSON.parse(row.actions) as RuleAction[],
   note: row.note,
-  isDisabled: row.is_disabled === 1,
+  isDisabled: Boolean(row.is_disabled),
   updatedAt: row.updated_at,
 });
 
 export class TransactionRuleStore {
-  private readonly insertStatement;
-  private readonly findStatement;
-  private readonly listStatement;
-  private readonly countStatement;
-  private readonly updateStatement;
-  private readonly deleteStatement;
-  private readonly withActionStatement;
-  private readonly forCategorizationStatement;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: SqliteDatabase) {
-    this.insertStatement = db.prepare(
-      `INSERT INTO transaction_rules (id, workspace_id, rule_group, entity_id, conditions, actions, note, is_disabled, created_at, updated_at)
-       VALUES (@id, @workspaceId, @ruleGroup, @entityId, @conditions, @actions, @note, @isDisabled, @updatedAt, @updatedAt)`,
-    );
-    this.findStatement = db.prepare<[string, string, string], RuleRow>(
-      `SELECT ${COLUMNS} FROM transaction_rules WHERE id = ? AND workspace_id = ? AND rule_group = ?`,
-    );
-    this.listStatement = db.prepare<[string, string, number, number], RuleRow>(
-      `SELECT ${COLUMNS} FROM transaction_rules WHERE workspace_id = ? AND rule_group = ?
-       ORDER BY rowid LIMIT ? OFFSET ?`,
-    );
-    this.countStatement = db
-      .prepare('SELECT COUNT(*) FROM transaction_rules WHERE workspace_id = ? AND rule_group = ?')
-      .pluck();
-    this.updateStatement = db.prepare(
-      `UPDATE transaction_rules SET conditions = @conditions, actions = @actions, note = @note,
-         is_disabled = @isDisabled, updated_at = @updatedAt WHERE id = @id`,
-    );
-    this.deleteStatement = db.prepare('DELETE FROM transaction_rules WHERE id = ?');
-    this.forCategorizationStatement = db.prepare<[string, string], RuleRow>(
-      `SELECT ${COLUMNS} FROM transaction_rules
-       WHERE workspace_id = ? AND (rule_group = 'default' OR (rule_group = 'migration' AND entity_id = ?))
-       ORDER BY CASE rule_group WHEN 'default' THEN 0 ELSE 1 END, rowid`,
-    );
-    this.withActionStatement = db.prepare<[string, string, string], RuleRow>(
-      `SELECT ${COLUMNS} FROM transaction_rules r WHERE workspace_id = ? AND EXISTS (
-         SELECT 1 FROM json_each(r.actions) a
-         WHERE json_extract(a.value, '$.actionType') = ? AND json_extract(a.value, '$.value') = ?)`,
-    );
-  }
-
-  private params(rule: TransactionRule) {
-    return {
-      id: rule.id,
-      conditions: JSON.stringify(rule.conditions),
-      actions: JSON.stringify(rule.actions),
-      note: rule.note,
-      isDisabled: rule.isDisabled ? 1 : 0,
-      updatedAt: rule.updatedAt,
-    };
-  }
-
-  insert(
+  async insert(
     workspaceId: string,
     rule: TransactionRule,
     options: { ruleGroup?: RuleGroup; entityId?: string | null } = {},
-  ): void {
-    this.insertStatement.run({
-      ...this.params(rule),
-      workspaceId,
-      ruleGroup: options.ruleGroup ?? 'default',
-      entityId: options.entityId ?? null,
-    });
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO transaction_rules (id, workspace_id, rule_group, entity_id, conditions, actions, note, is_disabled, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        rule.id,
+        workspaceId,
+        options.ruleGroup ?? 'default',
+        options.entityId ?? null,
+        JSON.stringify(rule.conditions),
+        JSON.stringify(rule.actions),
+        rule.note,
+        rule.isDisabled,
+        rule.updatedAt,
+        rule.updatedAt,
+      ],
+    );
   }
 
-  find(workspaceId: string, id: string, ruleGroup: RuleGroup = 'default') {
-    const row = this.findStatement.get(id, workspaceId, ruleGroup);
+  async find(
+    workspaceId: string,
+    id: string,
+    ruleGroup: RuleGroup = 'default',
+  ): Promise<TransactionRule | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<RuleRow>(
+      `SELECT ${COLUMNS} FROM transaction_rules WHERE id = ? AND workspace_id = ? AND rule_group = ?`,
+      [id, workspaceId, ruleGroup],
+    );
     return row && toRule(row);
   }
 
   /** Rules of a group in application order (creation order). */
-  list(workspaceId: string, limit: number, offset: number, ruleGroup: RuleGroup = 'default') {
+  async list(workspaceId: string, limit: number, offset: number, ruleGroup: RuleGroup = 'default') {
+    const rows = await this.sql.all<RuleRow>(
+      `SELECT ${COLUMNS} FROM transaction_rules WHERE workspace_id = ? AND rule_group = ?
+       ORDER BY rowid LIMIT ? OFFSET ?`,
+      [workspaceId, ruleGroup, limit, offset],
+    );
     return {
-      rows: this.listStatement.all(workspaceId, ruleGroup, limit, offset).map(toRule),
-      total: Number(this.countStatement.get(workspaceId, ruleGroup)),
+      rows: rows.map(toRule),
+      total: await countOf(
+        this.sql,
+        'SELECT COUNT(*) AS n FROM transaction_rules WHERE workspace_id = ? AND rule_group = ?',
+        [workspaceId, ruleGroup],
+      ),
     };
   }
 
   /** The rules that apply to an entity's transactions, in application order: user rules first. */
-  forCategorization(workspaceId: string, entityId: string): TransactionRule[] {
-    return this.forCategorizationStatement.all(workspaceId, entityId).map(toRule);
+  async forCategorization(workspaceId: string, entityId: string): Promise<TransactionRule[]> {
+    const rows = await this.sql.all<RuleRow>(
+      `SELECT ${COLUMNS} FROM transaction_rules
+       WHERE workspace_id = ? AND (rule_group = 'default' OR (rule_group = 'migration' AND entity_id = ?))
+       ORDER BY CASE rule_group WHEN 'default' THEN 0 ELSE 1 END, rowid`,
+      [workspaceId, entityId],
+    );
+    return rows.map(toRule);
   }
 
-  /** Rules of any group with an action of this type and value. */
-  withAction(
+  /**
+   * Rules of any group with an action of this type and value. The actions are JSON text; they
+   * are matched here rather than by each backend's JSON functions (a workspace has few rules).
+   */
+  async withAction(
     workspaceId: string,
     actionType: RuleAction['actionType'],
     value: string,
-  ): TransactionRule[] {
-    return this.withActionStatement.all(workspaceId, actionType, value).map(toRule);
+  ): Promise<TransactionRule[]> {
+    const rows = await this.sql.all<RuleRow>(
+      `SELECT ${COLUMNS} FROM transaction_rules WHERE workspace_id = ? ORDER BY rowid`,
+      [workspaceId],
+    );
+    return rows
+      .map(toRule)
+      .filter((rule) =>
+        rule.actions.some((action) => action.actionType === actionType && action.value === value),
+      );
   }
 
-  update(rule: TransactionRule): void {
-    this.updateStatement.run(this.params(rule));
+  async update(rule: TransactionRule): Promise<void> {
+    await this.sql.run(
+      `UPDATE transaction_rules SET conditions = ?, actions = ?, note = ?, is_disabled = ?,
+         updated_at = ? WHERE id = ?`,
+      [
+        JSON.stringify(rule.conditions),
+        JSON.stringify(rule.actions),
+        rule.note,
+        rule.isDisabled,
+        rule.updatedAt,
+        rule.id,
+      ],
+    );
   }
 
-  delete(id: string): void {
-    this.deleteStatement.run(id);
+  async delete(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM transaction_rules WHERE id = ?', [id]);
   }
 }

@@ -1,6 +1,6 @@
 import type { WebhookAttempt, WebhookAttemptStatus } from '../../api/index.js';
 import type { StoredSecret } from '../domain/webhooks.js';
-import type { SqliteDatabase } from './database.js';
+import { countOf, isStoredId, type Sql } from './sql.js';
 
 export interface EndpointRecord {
   id: string;
@@ -17,20 +17,10 @@ interface EndpointRow {
   organization_id: string;
   url: string;
   event_types: string;
-  disabled: number;
-  failing_since_ms: number | null;
+  disabled: number | boolean;
+  failing_since: number | string | null;
   created_at: string;
 }
-
-const toEndpoint = (row: EndpointRow): EndpointRecord => ({
-  id: row.id,
-  organizationId: row.organization_id,
-  url: row.url,
-  eventTypes: JSON.parse(row.event_types) as string[],
-  disabled: row.disabled === 1,
-  failingSinceMs: row.failing_since_ms,
-  createdAt: row.created_at,
-});
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -53,206 +43,165 @@ export interface AttemptRecord {
   at: string;
 }
 
-const ENDPOINT_COLUMNS =
-  'id, organization_id, url, event_types, disabled, failing_since_ms, created_at';
+/**
+ * How a backend keeps the instants the outbox computes with: SQLite as milliseconds since the
+ * epoch in `*_ms` integer columns, PostgreSQL as `timestamptz` (read back as ISO text).
+ */
+interface InstantColumns {
+  failingSince: string;
+  expiresAt: string;
+  nextAttemptAt: string;
+  finishedAt: string;
+  write(ms: number | null): number | string | null;
+  read(value: number | string | null): number | null;
+}
+
+const INSTANTS: Record<Sql['dialect'], InstantColumns> = {
+  sqlite: {
+    failingSince: 'failing_since_ms',
+    expiresAt: 'expires_at_ms',
+    nextAttemptAt: 'next_attempt_at_ms',
+    finishedAt: 'finished_at_ms',
+    write: (ms) => ms,
+    read: (value) => (value === null ? null : Number(value)),
+  },
+  postgres: {
+    failingSince: 'failing_since',
+    expiresAt: 'expires_at',
+    nextAttemptAt: 'next_attempt_at',
+    finishedAt: 'finished_at',
+    write: (ms) => (ms === null ? null : new Date(ms).toISOString()),
+    read: (value) => (value === null ? null : Date.parse(String(value))),
+  },
+};
 
 /** Webhook endpoints and their secrets, the message outbox, deliveries and the attempt log. */
 export class WebhookStore {
-  private readonly insertEndpointStatement;
-  private readonly findEndpointStatement;
-  private readonly endpointByIdStatement;
-  private readonly leaseStatement;
-  private readonly listEndpointsStatement;
-  private readonly countEndpointsStatement;
-  private readonly deleteEndpointStatement;
-  private readonly setEndpointHealthStatement;
-  private readonly insertSecretStatement;
-  private readonly expireSecretsStatement;
-  private readonly secretsStatement;
-  private readonly insertMessageStatement;
-  private readonly insertDeliveryStatement;
-  private readonly dueStatement;
-  private readonly nextDueStatement;
-  private readonly deliveryStatement;
-  private readonly updateDeliveryStatement;
-  private readonly failPendingOfEndpointStatement;
-  private readonly insertAttemptStatement;
-  private readonly attemptsStatement;
-  private readonly countAttemptsStatement;
-  private readonly failedSinceStatement;
-  private readonly subscribersStatement;
+  private readonly at: InstantColumns;
+  private readonly endpointColumns: string;
 
-  constructor(db: SqliteDatabase) {
-    this.insertEndpointStatement = db.prepare(
-      `INSERT INTO webhook_endpoints (id, organization_id, url, event_types, disabled, failing_since_ms, created_at)
-       VALUES (@id, @organizationId, @url, @eventTypes, @disabled, @failingSinceMs, @createdAt)`,
-    );
-    this.findEndpointStatement = db.prepare<[string, string], EndpointRow>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND organization_id = ?`,
-    );
-    this.endpointByIdStatement = db.prepare<[string], EndpointRow>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?`,
-    );
-    this.leaseStatement = db.prepare(
-      `UPDATE webhook_deliveries SET next_attempt_at_ms = ?
-       WHERE message_id = ? AND endpoint_id = ? AND status = 'pending'`,
-    );
-    this.listEndpointsStatement = db.prepare<[string, number, number], EndpointRow>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = ?
-       ORDER BY seq LIMIT ? OFFSET ?`,
-    );
-    this.countEndpointsStatement = db
-      .prepare('SELECT COUNT(*) FROM webhook_endpoints WHERE organization_id = ?')
-      .pluck();
-    this.deleteEndpointStatement = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
-    this.setEndpointHealthStatement = db.prepare(
-      'UPDATE webhook_endpoints SET disabled = ?, failing_since_ms = ? WHERE id = ?',
-    );
-    this.insertSecretStatement = db.prepare(
-      'INSERT INTO webhook_secrets (endpoint_id, secret, expires_at_ms) VALUES (?, ?, NULL)',
-    );
-    this.expireSecretsStatement = db.prepare(
-      'UPDATE webhook_secrets SET expires_at_ms = ? WHERE endpoint_id = ? AND expires_at_ms IS NULL',
-    );
-    this.secretsStatement = db.prepare<[string], { secret: string; expires_at_ms: number | null }>(
-      'SELECT secret, expires_at_ms FROM webhook_secrets WHERE endpoint_id = ? ORDER BY seq',
-    );
-    this.insertMessageStatement = db.prepare(
-      `INSERT INTO webhook_messages (id, organization_id, event_type, body, created_at)
-       VALUES (?, ?, ?, ?, ?)`,
-    );
-    this.insertDeliveryStatement = db.prepare(
-      `INSERT INTO webhook_deliveries (message_id, endpoint_id, status, next_attempt_at_ms)
-       VALUES (?, ?, 'pending', ?)`,
-    );
-    this.dueStatement = db.prepare<
-      [number, number],
-      {
-        message_id: string;
-        endpoint_id: string;
-        attempts: number;
-        schedule_position: number;
-        body: string;
-        url: string;
-      }
-    >(
-      `SELECT d.message_id, d.endpoint_id, d.attempts, d.schedule_position, m.body, e.url
-       FROM webhook_deliveries d
-       JOIN webhook_messages m ON m.id = d.message_id
-       JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       WHERE d.status = 'pending' AND d.next_attempt_at_ms <= ? AND e.disabled = 0
-       ORDER BY d.next_attempt_at_ms, m.seq LIMIT ?`,
-    );
-    this.nextDueStatement = db
-      .prepare(
-        `SELECT MIN(d.next_attempt_at_ms) FROM webhook_deliveries d
-         JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.status = 'pending' AND e.disabled = 0`,
-      )
-      .pluck();
-    this.deliveryStatement = db.prepare<
-      [string, string],
-      { status: string; attempts: number; schedule_position: number }
-    >(
-      'SELECT status, attempts, schedule_position FROM webhook_deliveries WHERE message_id = ? AND endpoint_id = ?',
-    );
-    this.updateDeliveryStatement = db.prepare(
-      `UPDATE webhook_deliveries SET status = @status, attempts = @attempts,
-         schedule_position = @schedulePosition, next_attempt_at_ms = @nextAttemptAtMs,
-         finished_at_ms = @finishedAtMs
-       WHERE message_id = @messageId AND endpoint_id = @endpointId`,
-    );
-    this.failPendingOfEndpointStatement = db.prepare(
-      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at_ms = NULL, finished_at_ms = ?
-       WHERE endpoint_id = ? AND status = 'pending'`,
-    );
-    this.insertAttemptStatement = db.prepare(
-      `INSERT INTO webhook_attempts (message_id, endpoint_id, attempt, status, response_status, at)
-       VALUES (@messageId, @endpointId, @attempt, @status, @responseStatus, @at)`,
-    );
-    this.attemptsStatement = db.prepare<
-      [string, number, number],
-      {
-        message_id: string;
-        event_type: string;
-        attempt: number;
-        status: string;
-        response_status: number | null;
-        at: string;
-      }
-    >(
-      `SELECT a.message_id, m.event_type, a.attempt, a.status, a.response_status, a.at
-       FROM webhook_attempts a JOIN webhook_messages m ON m.id = a.message_id
-       WHERE a.endpoint_id = ? ORDER BY a.seq DESC LIMIT ? OFFSET ?`,
-    );
-    this.countAttemptsStatement = db
-      .prepare('SELECT COUNT(*) FROM webhook_attempts WHERE endpoint_id = ?')
-      .pluck();
-    this.failedSinceStatement = db
-      .prepare(
-        `SELECT message_id FROM webhook_deliveries
-         WHERE endpoint_id = ? AND status = 'failed' AND finished_at_ms >= ?`,
-      )
-      .pluck();
-    this.subscribersStatement = db.prepare<[string], EndpointRow>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
-       WHERE organization_id = ? AND disabled = 0 ORDER BY seq`,
-    );
+  constructor(private readonly sql: Sql) {
+    this.at = INSTANTS[sql.dialect];
+    this.endpointColumns = `id, organization_id, url, event_types, disabled, ${this.at.failingSince} AS failing_since, created_at`;
   }
 
-  insertEndpoint(endpoint: EndpointRecord, secret: string): void {
-    this.insertEndpointStatement.run({
-      ...endpoint,
-      eventTypes: JSON.stringify(endpoint.eventTypes),
-      disabled: endpoint.disabled ? 1 : 0,
-    });
-    this.insertSecretStatement.run(endpoint.id, secret);
-  }
-
-  findEndpoint(organizationId: string, id: string): EndpointRecord | undefined {
-    const row = this.findEndpointStatement.get(id, organizationId);
-    return row && toEndpoint(row);
-  }
-
-  endpointById(id: string): EndpointRecord | undefined {
-    const row = this.endpointByIdStatement.get(id);
-    return row && toEndpoint(row);
-  }
-
-  listEndpoints(organizationId: string, limit: number, offset: number) {
+  private toEndpoint(row: EndpointRow): EndpointRecord {
     return {
-      rows: this.listEndpointsStatement.all(organizationId, limit, offset).map(toEndpoint),
-      total: Number(this.countEndpointsStatement.get(organizationId)),
+      id: row.id,
+      organizationId: row.organization_id,
+      url: row.url,
+      eventTypes: JSON.parse(row.event_types) as string[],
+      disabled: Boolean(row.disabled),
+      failingSinceMs: this.at.read(row.failing_since),
+      createdAt: row.created_at,
+    };
+  }
+
+  async insertEndpoint(endpoint: EndpointRecord, secret: string): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO webhook_endpoints (id, organization_id, url, event_types, disabled, ${this.at.failingSince}, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        endpoint.id,
+        endpoint.organizationId,
+        endpoint.url,
+        JSON.stringify(endpoint.eventTypes),
+        endpoint.disabled,
+        this.at.write(endpoint.failingSinceMs),
+        endpoint.createdAt,
+      ],
+    );
+    await this.insertSecret(endpoint.id, secret);
+  }
+
+  async findEndpoint(organizationId: string, id: string): Promise<EndpointRecord | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const row = await this.sql.get<EndpointRow>(
+      `SELECT ${this.endpointColumns} FROM webhook_endpoints WHERE id = ? AND organization_id = ?`,
+      [id, organizationId],
+    );
+    return row && this.toEndpoint(row);
+  }
+
+  async endpointById(id: string): Promise<EndpointRecord | undefined> {
+    const row = await this.sql.get<EndpointRow>(
+      `SELECT ${this.endpointColumns} FROM webhook_endpoints WHERE id = ?`,
+      [id],
+    );
+    return row && this.toEndpoint(row);
+  }
+
+  async listEndpoints(organizationId: string, limit: number, offset: number) {
+    const rows = await this.sql.all<EndpointRow>(
+      `SELECT ${this.endpointColumns} FROM webhook_endpoints WHERE organization_id = ?
+       ORDER BY seq LIMIT ? OFFSET ?`,
+      [organizationId, limit, offset],
+    );
+    return {
+      rows: rows.map((row) => this.toEndpoint(row)),
+      total: await countOf(
+        this.sql,
+        'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE organization_id = ?',
+        [organizationId],
+      ),
     };
   }
 
   /** The enabled endpoints of an organization (the caller filters by event type). */
-  enabledEndpoints(organizationId: string): EndpointRecord[] {
-    return this.subscribersStatement.all(organizationId).map(toEndpoint);
+  async enabledEndpoints(organizationId: string): Promise<EndpointRecord[]> {
+    const rows = await this.sql.all<EndpointRow>(
+      `SELECT ${this.endpointColumns} FROM webhook_endpoints
+       WHERE organization_id = ? AND NOT disabled ORDER BY seq`,
+      [organizationId],
+    );
+    return rows.map((row) => this.toEndpoint(row));
   }
 
-  deleteEndpoint(id: string): void {
-    this.deleteEndpointStatement.run(id);
+  async deleteEndpoint(id: string): Promise<void> {
+    await this.sql.run('DELETE FROM webhook_endpoints WHERE id = ?', [id]);
   }
 
-  setEndpointHealth(id: string, disabled: boolean, failingSinceMs: number | null): void {
-    this.setEndpointHealthStatement.run(disabled ? 1 : 0, failingSinceMs, id);
+  async setEndpointHealth(
+    id: string,
+    disabled: boolean,
+    failingSinceMs: number | null,
+  ): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook_endpoints SET disabled = ?, ${this.at.failingSince} = ? WHERE id = ?`,
+      [disabled, this.at.write(failingSinceMs), id],
+    );
   }
 
   /** The current secret starts to expire; the new one becomes current. */
-  rotateSecret(endpointId: string, secret: string, previousExpiresAtMs: number): void {
-    this.expireSecretsStatement.run(previousExpiresAtMs, endpointId);
-    this.insertSecretStatement.run(endpointId, secret);
+  async rotateSecret(
+    endpointId: string,
+    secret: string,
+    previousExpiresAtMs: number,
+  ): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook_secrets SET ${this.at.expiresAt} = ? WHERE endpoint_id = ? AND ${this.at.expiresAt} IS NULL`,
+      [this.at.write(previousExpiresAtMs), endpointId],
+    );
+    await this.insertSecret(endpointId, secret);
   }
 
-  secrets(endpointId: string): StoredSecret[] {
-    return this.secretsStatement
-      .all(endpointId)
-      .map((row) => ({ secret: row.secret, expiresAtMs: row.expires_at_ms }));
+  private async insertSecret(endpointId: string, secret: string): Promise<void> {
+    await this.sql.run('INSERT INTO webhook_secrets (endpoint_id, secret) VALUES (?, ?)', [
+      endpointId,
+      secret,
+    ]);
+  }
+
+  async secrets(endpointId: string): Promise<StoredSecret[]> {
+    const rows = await this.sql.all<{ secret: string; expires_at: number | string | null }>(
+      `SELECT secret, ${this.at.expiresAt} AS expires_at FROM webhook_secrets WHERE endpoint_id = ? ORDER BY seq`,
+      [endpointId],
+    );
+    return rows.map((row) => ({ secret: row.secret, expiresAtMs: this.at.read(row.expires_at) }));
   }
 
   /** A message and, for each endpoint given, a delivery whose first attempt is due then. */
-  enqueue(
+  async enqueue(
     message: {
       id: string;
       organizationId: string;
@@ -262,22 +211,40 @@ export class WebhookStore {
     },
     endpointIds: readonly string[],
     firstAttemptAtMs: number,
-  ): void {
-    this.insertMessageStatement.run(
-      message.id,
-      message.organizationId,
-      message.eventType,
-      message.body,
-      message.createdAt,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO webhook_messages (id, organization_id, event_type, body, created_at)
+       VALUES (?, ?, ?, ?, ?)`,
+      [message.id, message.organizationId, message.eventType, message.body, message.createdAt],
     );
     for (const endpointId of endpointIds) {
-      this.insertDeliveryStatement.run(message.id, endpointId, firstAttemptAtMs);
+      await this.sql.run(
+        `INSERT INTO webhook_deliveries (message_id, endpoint_id, status, ${this.at.nextAttemptAt})
+         VALUES (?, ?, 'pending', ?)`,
+        [message.id, endpointId, this.at.write(firstAttemptAtMs)],
+      );
     }
   }
 
   /** Pending deliveries of enabled endpoints whose next attempt is due at `nowMs`. */
-  due(nowMs: number, limit: number): DueDelivery[] {
-    return this.dueStatement.all(nowMs, limit).map((row) => ({
+  async due(nowMs: number, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.sql.all<{
+      message_id: string;
+      endpoint_id: string;
+      attempts: number;
+      schedule_position: number;
+      body: string;
+      url: string;
+    }>(
+      `SELECT d.message_id, d.endpoint_id, d.attempts, d.schedule_position, m.body, e.url
+       FROM webhook_deliveries d
+       JOIN webhook_messages m ON m.id = d.message_id
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.status = 'pending' AND d.${this.at.nextAttemptAt} <= ? AND NOT e.disabled
+       ORDER BY d.${this.at.nextAttemptAt}, m.seq LIMIT ?`,
+      [this.at.write(nowMs), limit],
+    );
+    return rows.map((row) => ({
       messageId: row.message_id,
       endpointId: row.endpoint_id,
       attempts: row.attempts,
@@ -288,18 +255,49 @@ export class WebhookStore {
   }
 
   /** When the earliest pending delivery is due, if any. */
-  nextDueAtMs(): number | undefined {
-    const value = this.nextDueStatement.get() as number | null;
-    return value ?? undefined;
+  async nextDueAtMs(): Promise<number | undefined> {
+    const row = await this.sql.get<{ next: number | string | null }>(
+      `SELECT MIN(d.${this.at.nextAttemptAt}) AS next FROM webhook_deliveries d
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.status = 'pending' AND NOT e.disabled`,
+    );
+    return this.at.read(row?.next ?? null) ?? undefined;
   }
 
-  /** Moves a pending delivery's next attempt (a lease while an attempt is in flight). */
-  setNextAttempt(messageId: string, endpointId: string, atMs: number): void {
-    this.leaseStatement.run(atMs, messageId, endpointId);
+  /**
+   * Takes a due delivery for one attempt, holding it back until `untilMs` (a lease: past it, an
+   * attempt whose process died is made again). Compare and set: the update applies only while
+   * the delivery is still due, so of several processes that saw it due, one takes it.
+   */
+  async claim(
+    messageId: string,
+    endpointId: string,
+    nowMs: number,
+    untilMs: number,
+  ): Promise<boolean> {
+    const changed = await this.sql.run(
+      `UPDATE webhook_deliveries SET ${this.at.nextAttemptAt} = ?
+       WHERE message_id = ? AND endpoint_id = ? AND status = 'pending' AND ${this.at.nextAttemptAt} <= ?`,
+      [this.at.write(untilMs), messageId, endpointId, this.at.write(nowMs)],
+    );
+    return changed === 1;
   }
 
-  delivery(messageId: string, endpointId: string) {
-    const row = this.deliveryStatement.get(messageId, endpointId);
+  /** Moves a pending delivery's next attempt (an abandoned attempt is due again at once). */
+  async setNextAttempt(messageId: string, endpointId: string, atMs: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook_deliveries SET ${this.at.nextAttemptAt} = ?
+       WHERE message_id = ? AND endpoint_id = ? AND status = 'pending'`,
+      [this.at.write(atMs), messageId, endpointId],
+    );
+  }
+
+  async delivery(messageId: string, endpointId: string) {
+    if (!isStoredId(messageId) || !isStoredId(endpointId)) return undefined;
+    const row = await this.sql.get<{ status: string; attempts: number; schedule_position: number }>(
+      'SELECT status, attempts, schedule_position FROM webhook_deliveries WHERE message_id = ? AND endpoint_id = ?',
+      [messageId, endpointId],
+    );
     return (
       row && {
         status: row.status as DeliveryStatus,
@@ -309,7 +307,7 @@ export class WebhookStore {
     );
   }
 
-  updateDelivery(delivery: {
+  async updateDelivery(delivery: {
     messageId: string;
     endpointId: string;
     status: DeliveryStatus;
@@ -317,23 +315,64 @@ export class WebhookStore {
     schedulePosition: number;
     nextAttemptAtMs: number | null;
     finishedAtMs: number | null;
-  }): void {
-    this.updateDeliveryStatement.run(delivery);
+  }): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook_deliveries SET status = ?, attempts = ?, schedule_position = ?,
+         ${this.at.nextAttemptAt} = ?, ${this.at.finishedAt} = ?
+       WHERE message_id = ? AND endpoint_id = ?`,
+      [
+        delivery.status,
+        delivery.attempts,
+        delivery.schedulePosition,
+        this.at.write(delivery.nextAttemptAtMs),
+        this.at.write(delivery.finishedAtMs),
+        delivery.messageId,
+        delivery.endpointId,
+      ],
+    );
   }
 
   /** A disabled endpoint's waiting deliveries fail (recoverable later). */
-  failPending(endpointId: string, nowMs: number): void {
-    this.failPendingOfEndpointStatement.run(nowMs, endpointId);
+  async failPending(endpointId: string, nowMs: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE webhook_deliveries SET status = 'failed', ${this.at.nextAttemptAt} = NULL, ${this.at.finishedAt} = ?
+       WHERE endpoint_id = ? AND status = 'pending'`,
+      [this.at.write(nowMs), endpointId],
+    );
   }
 
-  insertAttempt(attempt: AttemptRecord): void {
-    this.insertAttemptStatement.run(attempt);
+  async insertAttempt(attempt: AttemptRecord): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO webhook_attempts (message_id, endpoint_id, attempt, status, response_status, at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [
+        attempt.messageId,
+        attempt.endpointId,
+        attempt.attempt,
+        attempt.status,
+        attempt.responseStatus,
+        attempt.at,
+      ],
+    );
   }
 
   /** The attempt log of an endpoint, most recent first. */
-  attempts(endpointId: string, limit: number, offset: number) {
+  async attempts(endpointId: string, limit: number, offset: number) {
+    const rows = await this.sql.all<{
+      message_id: string;
+      event_type: string;
+      attempt: number;
+      status: string;
+      response_status: number | null;
+      at: string;
+    }>(
+      `SELECT a.message_id, m.event_type, a.attempt, a.status, a.response_status, a.at
+       FROM webhook_attempts a JOIN webhook_messages m ON m.id = a.message_id
+       WHERE a.endpoint_id = ? ORDER BY a.seq DESC LIMIT ? OFFSET ?`,
+      [endpointId, limit, offset],
+    );
     return {
-      rows: this.attemptsStatement.all(endpointId, limit, offset).map((row): WebhookAttempt => ({
+      rows: rows.map((row): WebhookAttempt => ({
         messageId: row.message_id,
         eventType: row.event_type,
         attempt: row.attempt,
@@ -341,12 +380,21 @@ export class WebhookStore {
         responseStatus: row.response_status,
         at: row.at,
       })),
-      total: Number(this.countAttemptsStatement.get(endpointId)),
+      total: await countOf(
+        this.sql,
+        'SELECT COUNT(*) AS n FROM webhook_attempts WHERE endpoint_id = ?',
+        [endpointId],
+      ),
     };
   }
 
   /** Ids of the messages whose delivery to the endpoint failed at or after `sinceMs`. */
-  failedSince(endpointId: string, sinceMs: number): string[] {
-    return this.failedSinceStatement.all(endpointId, sinceMs) as string[];
+  async failedSince(endpointId: string, sinceMs: number): Promise<string[]> {
+    const rows = await this.sql.all<{ message_id: string }>(
+      `SELECT message_id FROM webhook_deliveries
+       WHERE endpoint_id = ? AND status = 'failed' AND ${this.at.finishedAt} >= ?`,
+      [endpointId, this.at.write(sinceMs)],
+    );
+    return rows.map((row) => row.message_id);
   }
 }

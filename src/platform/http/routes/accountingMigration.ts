@@ -24,8 +24,8 @@ export function accountingMigrationRoutes(app: RouteTable, engine: Engine): void
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => ({
-      accountingMigration: migrations.create(request.organizationId, request.params.entityId),
+    async (request) => ({
+      accountingMigration: await migrations.create(request.organizationId, request.params.entityId),
     }),
   );
 
@@ -41,8 +41,8 @@ export function accountingMigrationRoutes(app: RouteTable, engine: Engine): void
         errors: [401, 404, 429],
       }),
     },
-    (request) => ({
-      accountingMigration: migrations.get(request.organizationId, request.params.entityId),
+    async (request) => ({
+      accountingMigration: await migrations.get(request.organizationId, request.params.entityId),
     }),
   );
 
@@ -59,8 +59,11 @@ export function accountingMigrationRoutes(app: RouteTable, engine: Engine): void
         errors: [401, 404, 409, 422, 429],
       }),
     },
-    (request) => ({
-      accountingMigration: migrations.generate(request.organizationId, request.params.entityId),
+    async (request) => ({
+      accountingMigration: await migrations.generate(
+        request.organizationId,
+        request.params.entityId,
+      ),
     }),
   );
 }

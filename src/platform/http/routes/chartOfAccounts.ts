@@ -41,7 +41,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => accounts.list(request.organizationId, request.params.entityId, request.query),
+    async (request) =>
+      await accounts.list(request.organizationId, request.params.entityId, request.query),
   );
 
   app.post(
@@ -57,8 +58,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      account: accounts.create(request.organizationId, request.params.entityId, request.body),
+    async (request) => ({
+      account: await accounts.create(request.organizationId, request.params.entityId, request.body),
     }),
   );
 
@@ -75,8 +76,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      data: accounts.bulkCreate(
+    async (request) => ({
+      data: await accounts.bulkCreate(
         request.organizationId,
         request.params.entityId,
         request.body.accounts,
@@ -97,8 +98,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => ({
-      account: accounts.merge(request.organizationId, request.params.entityId, request.body),
+    async (request) => ({
+      account: await accounts.merge(request.organizationId, request.params.entityId, request.body),
     }),
   );
 
@@ -114,8 +115,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      account: accounts.get(
+    async (request) => ({
+      account: await accounts.get(
         request.organizationId,
         request.params.entityId,
         request.params.accountId,
@@ -136,10 +137,10 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { entityId, accountId } = request.params;
       return {
-        account: accounts.update(request.organizationId, entityId, accountId, request.body),
+        account: await accounts.update(request.organizationId, entityId, accountId, request.body),
       };
     },
   );
@@ -160,10 +161,15 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
           errors: [400, 401, 404, 429],
         }),
       },
-      (request) => {
+      async (request) => {
         const { entityId, accountId } = request.params;
         return {
-          account: accounts.setDisabled(request.organizationId, entityId, accountId, isDisabled),
+          account: await accounts.setDisabled(
+            request.organizationId,
+            entityId,
+            accountId,
+            isDisabled,
+          ),
         };
       },
     );
@@ -181,8 +187,12 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => {
-      accounts.delete(request.organizationId, request.params.entityId, request.params.accountId);
+    async (request) => {
+      await accounts.delete(
+        request.organizationId,
+        request.params.entityId,
+        request.params.accountId,
+      );
       return undefined;
     },
   );
@@ -203,7 +213,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => groups.list(request.organizationId, request.params.entityId, request.query),
+    async (request) =>
+      await groups.list(request.organizationId, request.params.entityId, request.query),
   );
 
   app.post(
@@ -219,8 +230,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      group: groups.create(request.organizationId, request.params.entityId, request.body),
+    async (request) => ({
+      group: await groups.create(request.organizationId, request.params.entityId, request.body),
     }),
   );
 
@@ -236,8 +247,12 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      group: groups.get(request.organizationId, request.params.entityId, request.params.groupId),
+    async (request) => ({
+      group: await groups.get(
+        request.organizationId,
+        request.params.entityId,
+        request.params.groupId,
+      ),
     }),
   );
 
@@ -254,9 +269,11 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { entityId, groupId } = request.params;
-      return { group: groups.update(request.organizationId, entityId, groupId, request.body) };
+      return {
+        group: await groups.update(request.organizationId, entityId, groupId, request.body),
+      };
     },
   );
 
@@ -272,8 +289,8 @@ export function chartOfAccountsRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      groups.delete(request.organizationId, request.params.entityId, request.params.groupId);
+    async (request) => {
+      await groups.delete(request.organizationId, request.params.entityId, request.params.groupId);
       return undefined;
     },
   );

@@ -31,7 +31,8 @@ export function classRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => classes.list(request.organizationId, request.params.workspaceId, request.query),
+    async (request) =>
+      await classes.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
   app.post(
@@ -47,8 +48,8 @@ export function classRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => {
-      const created = classes.create(
+    async (request) => {
+      const created = await classes.create(
         request.organizationId,
         request.params.workspaceId,
         request.body,
@@ -69,8 +70,8 @@ export function classRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      class: classes.get(
+    async (request) => ({
+      class: await classes.get(
         request.organizationId,
         request.params.workspaceId,
         request.params.classId,
@@ -91,9 +92,11 @@ export function classRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { workspaceId, classId } = request.params;
-      return { class: classes.rename(request.organizationId, workspaceId, classId, request.body) };
+      return {
+        class: await classes.rename(request.organizationId, workspaceId, classId, request.body),
+      };
     },
   );
 
@@ -109,8 +112,12 @@ export function classRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      classes.delete(request.organizationId, request.params.workspaceId, request.params.classId);
+    async (request) => {
+      await classes.delete(
+        request.organizationId,
+        request.params.workspaceId,
+        request.params.classId,
+      );
       return undefined;
     },
   );

@@ -37,7 +37,8 @@ export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => entries.list(request.organizationId, request.params.entityId, request.query),
+    async (request) =>
+      await entries.list(request.organizationId, request.params.entityId, request.query),
   );
 
   app.post(
@@ -55,8 +56,12 @@ export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => ({
-      journalEntry: entries.create(request.organizationId, request.params.entityId, request.body),
+    async (request) => ({
+      journalEntry: await entries.create(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
     }),
   );
 
@@ -75,8 +80,8 @@ export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => ({
-      data: entries.bulkCreate(
+    async (request) => ({
+      data: await entries.bulkCreate(
         request.organizationId,
         request.params.entityId,
         request.body.journalEntries,
@@ -99,10 +104,10 @@ export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { entityId, journalEntryId } = request.params;
       return {
-        journalEntry: entries.get(
+        journalEntry: await entries.get(
           request.organizationId,
           entityId,
           journalEntryId,
@@ -128,10 +133,10 @@ export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { entityId, journalEntryId } = request.params;
       return {
-        journalEntry: entries.update(
+        journalEntry: await entries.update(
           request.organizationId,
           entityId,
           journalEntryId,
@@ -157,9 +162,14 @@ export function journalEntryRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { entityId, journalEntryId } = request.params;
-      entries.delete(request.organizationId, entityId, journalEntryId, request.query.ledgerBasis);
+      await entries.delete(
+        request.organizationId,
+        entityId,
+        journalEntryId,
+        request.query.ledgerBasis,
+      );
       return undefined;
     },
   );

@@ -35,8 +35,12 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         errors,
       }),
     },
-    (request) => ({
-      report: reports.profitAndLoss(request.organizationId, request.params.entityId, request.query),
+    async (request) => ({
+      report: await reports.profitAndLoss(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      ),
     }),
   );
 
@@ -53,8 +57,12 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         errors,
       }),
     },
-    (request) => ({
-      report: reports.balanceSheet(request.organizationId, request.params.entityId, request.query),
+    async (request) => ({
+      report: await reports.balanceSheet(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      ),
     }),
   );
 
@@ -71,8 +79,12 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         errors,
       }),
     },
-    (request) => ({
-      report: reports.cashFlow(request.organizationId, request.params.entityId, request.query),
+    async (request) => ({
+      report: await reports.cashFlow(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      ),
     }),
   );
 
@@ -89,8 +101,12 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         errors,
       }),
     },
-    (request) => ({
-      report: reports.trialBalance(request.organizationId, request.params.entityId, request.query),
+    async (request) => ({
+      report: await reports.trialBalance(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      ),
     }),
   );
 
@@ -108,8 +124,8 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         errors,
       }),
     },
-    (request) => {
-      const { spec, parts } = reports.generalLedgerStream(
+    async (request) => {
+      const { spec, parts } = await reports.generalLedgerStream(
         request.organizationId,
         request.params.entityId,
         request.query,

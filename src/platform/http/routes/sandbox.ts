@@ -52,7 +52,7 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401],
       }),
     },
-    (request) => engine.organizations.create(request.body.name),
+    async (request) => await engine.organizations.create(request.body.name),
   );
 
   app.get(
@@ -67,8 +67,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      workspace: engine.workspaces.get(request.organizationId, request.params.workspaceId),
+    async (request) => ({
+      workspace: await engine.workspaces.get(request.organizationId, request.params.workspaceId),
     }),
   );
 
@@ -86,8 +86,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      workspace: engine.workspaces.updateFlags(
+    async (request) => ({
+      workspace: await engine.workspaces.updateFlags(
         request.organizationId,
         request.params.workspaceId,
         request.body,
@@ -108,8 +108,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      const entity = engine.entities.create(
+    async (request) => {
+      const entity = await engine.entities.create(
         request.organizationId,
         request.params.workspaceId,
         request.body,
@@ -131,8 +131,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      engine.entities.list(request.organizationId, request.params.workspaceId, request.query),
+    async (request) =>
+      await engine.entities.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
   app.get(
@@ -147,8 +147,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => ({
-      entity: engine.entities.get(request.organizationId, request.params.entityId),
+    async (request) => ({
+      entity: await engine.entities.get(request.organizationId, request.params.entityId),
     }),
   );
 
@@ -165,8 +165,12 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      entity: engine.entities.update(request.organizationId, request.params.entityId, request.body),
+    async (request) => ({
+      entity: await engine.entities.update(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
     }),
   );
 
@@ -182,8 +186,11 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => ({
-      entity: engine.entities.openAccrualLedger(request.organizationId, request.params.entityId),
+    async (request) => ({
+      entity: await engine.entities.openAccrualLedger(
+        request.organizationId,
+        request.params.entityId,
+      ),
     }),
   );
 
@@ -232,8 +239,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => ({
-      openingBalance: engine.openingBalances.create(
+    async (request) => ({
+      openingBalance: await engine.openingBalances.create(
         request.organizationId,
         request.params.entityId,
         request.body,
@@ -254,8 +261,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      connection: engine.bankFeeds.connect(
+    async (request) => ({
+      connection: await engine.bankFeeds.connect(
         request.organizationId,
         request.params.entityId,
         request.body,
@@ -277,8 +284,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      connection: engine.bankFeeds.breakConnection(
+    async (request) => ({
+      connection: await engine.bankFeeds.breakConnection(
         request.organizationId,
         request.params.connectionId,
         request.body,
@@ -298,8 +305,11 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => ({
-      connection: engine.bankFeeds.reconnect(request.organizationId, request.params.connectionId),
+    async (request) => ({
+      connection: await engine.bankFeeds.reconnect(
+        request.organizationId,
+        request.params.connectionId,
+      ),
     }),
   );
 
@@ -317,8 +327,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 409, 429],
       }),
     },
-    (request) => ({
-      data: engine.bankFeeds.pushTransactions(
+    async (request) => ({
+      data: await engine.bankFeeds.pushTransactions(
         request.organizationId,
         request.params.financialAccountId,
         request.body,
@@ -339,8 +349,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      engine.bankFeeds.listTransactions(
+    async (request) =>
+      await engine.bankFeeds.listTransactions(
         request.organizationId,
         request.params.workspaceId,
         request.query,
@@ -360,8 +370,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      engine.accountingMigrations.generatedRules(
+    async (request) =>
+      await engine.accountingMigrations.generatedRules(
         request.organizationId,
         request.params.entityId,
         request.query,
@@ -383,7 +393,7 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 429],
       }),
     },
-    (request) => engine.webhooks.createEndpoint(request.organizationId, request.body),
+    async (request) => await engine.webhooks.createEndpoint(request.organizationId, request.body),
   );
 
   app.get(
@@ -398,7 +408,7 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 429],
       }),
     },
-    (request) => engine.webhooks.listEndpoints(request.organizationId, request.query),
+    async (request) => await engine.webhooks.listEndpoints(request.organizationId, request.query),
   );
 
   app.get(
@@ -413,8 +423,11 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => ({
-      endpoint: engine.webhooks.getEndpoint(request.organizationId, request.params.endpointId),
+    async (request) => ({
+      endpoint: await engine.webhooks.getEndpoint(
+        request.organizationId,
+        request.params.endpointId,
+      ),
     }),
   );
 
@@ -430,8 +443,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => {
-      engine.webhooks.deleteEndpoint(request.organizationId, request.params.endpointId);
+    async (request) => {
+      await engine.webhooks.deleteEndpoint(request.organizationId, request.params.endpointId);
       return undefined;
     },
   );
@@ -448,7 +461,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => engine.webhooks.rotateSecret(request.organizationId, request.params.endpointId),
+    async (request) =>
+      await engine.webhooks.rotateSecret(request.organizationId, request.params.endpointId),
   );
 
   app.get(
@@ -464,8 +478,12 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) =>
-      engine.webhooks.attempts(request.organizationId, request.params.endpointId, request.query),
+    async (request) =>
+      await engine.webhooks.attempts(
+        request.organizationId,
+        request.params.endpointId,
+        request.query,
+      ),
   );
 
   app.post(
@@ -480,8 +498,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => {
-      engine.webhooks.retry(
+    async (request) => {
+      await engine.webhooks.retry(
         request.organizationId,
         request.params.endpointId,
         request.params.messageId,
@@ -503,8 +521,8 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      engine.webhooks.recover(
+    async (request) => {
+      await engine.webhooks.recover(
         request.organizationId,
         request.params.endpointId,
         request.body.since,

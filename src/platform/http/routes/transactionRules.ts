@@ -31,7 +31,8 @@ export function transactionRuleRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => rules.list(request.organizationId, request.params.workspaceId, request.query),
+    async (request) =>
+      await rules.list(request.organizationId, request.params.workspaceId, request.query),
   );
 
   app.post(
@@ -47,8 +48,12 @@ export function transactionRuleRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      const rule = rules.create(request.organizationId, request.params.workspaceId, request.body);
+    async (request) => {
+      const rule = await rules.create(
+        request.organizationId,
+        request.params.workspaceId,
+        request.body,
+      );
       return { rule };
     },
   );
@@ -65,8 +70,12 @@ export function transactionRuleRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => ({
-      rule: rules.get(request.organizationId, request.params.workspaceId, request.params.ruleId),
+    async (request) => ({
+      rule: await rules.get(
+        request.organizationId,
+        request.params.workspaceId,
+        request.params.ruleId,
+      ),
     }),
   );
 
@@ -83,9 +92,11 @@ export function transactionRuleRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
+    async (request) => {
       const { workspaceId, ruleId } = request.params;
-      return { rule: rules.update(request.organizationId, workspaceId, ruleId, request.body) };
+      return {
+        rule: await rules.update(request.organizationId, workspaceId, ruleId, request.body),
+      };
     },
   );
 
@@ -101,8 +112,8 @@ export function transactionRuleRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      rules.delete(request.organizationId, request.params.workspaceId, request.params.ruleId);
+    async (request) => {
+      await rules.delete(request.organizationId, request.params.workspaceId, request.params.ruleId);
       return undefined;
     },
   );

@@ -29,7 +29,7 @@ export function workspaceRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 429],
       }),
     },
-    (request) => workspaces.list(request.organizationId, request.query),
+    async (request) => await workspaces.list(request.organizationId, request.query),
   );
 
   app.post(
@@ -44,8 +44,8 @@ export function workspaceRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 429],
       }),
     },
-    (request) => {
-      const workspace = workspaces.create(request.organizationId, request.body);
+    async (request) => {
+      const workspace = await workspaces.create(request.organizationId, request.body);
       return { workspace };
     },
   );
@@ -62,9 +62,9 @@ export function workspaceRoutes(app: RouteTable, engine: Engine): void {
         errors: [401, 404, 429],
       }),
     },
-    (request) => ({
+    async (request) => ({
       workspace: publicWorkspace(
-        workspaces.get(request.organizationId, request.params.workspaceId),
+        await workspaces.get(request.organizationId, request.params.workspaceId),
       ),
     }),
   );
@@ -81,8 +81,8 @@ export function workspaceRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    (request) => {
-      workspaces.delete(request.organizationId, request.params.workspaceId);
+    async (request) => {
+      await workspaces.delete(request.organizationId, request.params.workspaceId);
       return undefined;
     },
   );

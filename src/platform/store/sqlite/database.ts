@@ -1,14 +1,11 @@
 import { accessSync, chmodSync, constants, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { checkSchemaVersion, DatabaseUnavailable, SchemaTooNew } from '../schema.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
 
-/**
- * Opens the platform's database (a file, or `:memory:`), sets WAL and foreign keys, and applies
- * the numbered schema migrations not yet applied, each in its own transaction.
- */
 export interface DatabaseTuning {
   /** SQLite's page cache in MB (default 64: reports and imports on million-line ledgers). */
   cacheMb?: number;
@@ -18,6 +15,10 @@ export interface DatabaseTuning {
   busyTimeoutMs?: number;
 }
 
+/**
+ * Opens the platform's database (a file, or `:memory:`), sets WAL and foreign keys, and applies
+ * the numbered schema migrations not yet applied.
+ */
 export function openDatabase(filename: string, tuning: DatabaseTuning = {}): SqliteDatabase {
   let db: SqliteDatabase | undefined;
   try {
@@ -32,22 +33,13 @@ export function openDatabase(filename: string, tuning: DatabaseTuning = {}): Sql
     return db;
   } catch (error) {
     db?.close();
-    throw new DatabaseUnavailable(filename, error);
+    throw sqliteUnavailable(filename, error);
   }
 }
 
-/**
- * The database cannot be used, for a reason its owner can fix: said in one line with the file
- * (the CLI prints it and exits 1; nothing in it was changed).
- */
-export class DatabaseUnavailable extends Error {
-  override name = 'DatabaseUnavailable';
-  constructor(
-    readonly filename: string,
-    cause: unknown,
-  ) {
-    super(`cannot use the database ${filename}: ${whyUnavailable(filename, cause)}`, { cause });
-  }
+/** Why a SQLite database cannot be used, in the words of DatabaseUnavailable. */
+export function sqliteUnavailable(filename: string, cause: unknown): DatabaseUnavailable {
+  return new DatabaseUnavailable(filename, whyUnavailable(filename, cause), cause);
 }
 
 function whyUnavailable(filename: string, error: unknown): string {
@@ -63,6 +55,7 @@ function whyUnavailable(filename: string, error: unknown): string {
     return 'it is not a SQLite database, or it is damaged';
   }
   if (code === 'SQLITE_FULL') return 'the disk is full';
+  if (error instanceof SchemaTooNew) return error.message;
   if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR')) {
     // SQLite keeps a -wal and a -shm file beside the database: both must be writable.
     for (const [where, mode] of [
@@ -121,30 +114,36 @@ function keepPrivate(filename: string): void {
   }
 }
 
+/**
+ * Applies the migrations not yet applied, all in one transaction that takes the write lock
+ * first (`BEGIN IMMEDIATE`): processes that open one file together (`serve --workers`) migrate
+ * it once. A database migrated by a newer `books` is refused, untouched.
+ */
 export function applyMigrations(db: SqliteDatabase): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  )`);
-  const applied = new Set(
-    db
-      .prepare('SELECT version FROM schema_migrations')
-      .pluck()
-      .all()
-      .map((v) => Number(v)),
-  );
-  for (const migration of MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    )`);
+    const applied = new Set(
+      db
+        .prepare('SELECT version FROM schema_migrations')
+        .pluck()
+        .all()
+        .map((v) => Number(v)),
+    );
+    checkSchemaVersion(Math.max(0, ...applied), MIGRATIONS);
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,
         new Date().toISOString(),
       );
-    })();
-  }
+    }
+  }).immediate();
 }
 
 /**

@@ -1,12 +1,8 @@
+import type { Migration } from '../schema.js';
+
 /**
- * Numbered schema migrations, applied in order at start-up. Never edit one that has shipped:
- * add the next number. Creation order of rows is their rowid.
+ * SQLite's schema migrations (see ../schema.ts). Creation order of rows is their rowid.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
 
 export const MIGRATIONS: Migration[] = [
   {

@@ -1,0 +1,154 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DatabaseUnavailable } from './schema.js';
+
+/** The database a store runs on: SQLite (embedded, `--db FILE`) or PostgreSQL (`--db postgres://…`). */
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * A statement's parameter. Booleans are written as each backend keeps them (SQLite 0/1,
+ * PostgreSQL `boolean`); calendar days are `YYYY-MM-DD` text, instants ISO 8601 text.
+ */
+export type SqlValue = string | number | boolean | null | Buffer;
+
+/**
+ * Statements, one dialect's text at a time, with `?` placeholders (PostgreSQL's `$1…` are made
+ * from them). Rows come back with the same JavaScript types on both backends: integers and sums
+ * of cents as exact numbers, days as `YYYY-MM-DD`, instants as ISO 8601 text in UTC with
+ * milliseconds, uuids as text, booleans as 0/1 or true/false (read them with `Boolean`).
+ *
+ * A statement runs in the caller's transaction when there is one (see `SqlDatabase`), else on
+ * its own.
+ */
+export interface Sql {
+  readonly dialect: Dialect;
+  all<Row>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  get<Row>(text: string, params?: readonly SqlValue[]): Promise<Row | undefined>;
+  /** Runs a write; answers how many rows it changed. */
+  run(text: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+/** How strongly a transaction holds a named lock: many may share it, or one holds it alone. */
+export type LockMode = 'shared' | 'exclusive';
+
+/** One backend: its statements, its transactions and locks. */
+export interface SqlDatabase {
+  readonly sql: Sql;
+  /** Where the data lives, as said to a user (a file, or a PostgreSQL host and database). */
+  readonly location: string;
+  /**
+   * Runs `work` in one transaction, committed when it resolves and rolled back when it throws.
+   * Calls inside it — nested transactions included — join it, wherever they are made from.
+   * PostgreSQL reruns `work` after a deadlock or a serialization failure, so `work` must have
+   * no effect outside the database that a rerun would double.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Takes a named lock until the transaction ends (call inside one): PostgreSQL's advisory
+   * locks, which serialize the checks and writes of several processes; SQLite's transactions
+   * are serialized already (one writer), so there it is free.
+   */
+  lock(name: string, mode: LockMode): Promise<void>;
+  /**
+   * Tries a named exclusive lock without waiting (inside a transaction): false when another
+   * transaction holds it.
+   */
+  tryLock(name: string): Promise<boolean>;
+  /**
+   * Runs `effect` once the caller's transaction has committed (never if it rolls back), outside
+   * it; at once (on the next turn) when the caller is in none. For what must not act on a write
+   * that may still be undone, such as waking the webhook worker.
+   */
+  afterCommit(effect: () => void): void;
+  /**
+   * A failure at start-up as the one line a user fixes (read-only, damaged, unreachable…), or
+   * undefined when it is not the database's.
+   */
+  unavailable(error: unknown): DatabaseUnavailable | undefined;
+  /** Whether the database answers (for `/readyz`). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The transaction a piece of work runs in, carried through its awaits. */
+export interface OpenTransaction<Connection> {
+  database: object;
+  connection: Connection;
+  /** Set once it committed or rolled back: work that outlives it runs on its own. */
+  finished: boolean;
+  /** What to run once it has committed. */
+  afterCommit: (() => void)[];
+}
+
+/** Runs a committed transaction's after-commit effects, outside it. */
+export function runAfterCommit(transaction: OpenTransaction<unknown>): void {
+  for (const effect of transaction.afterCommit) outsideTransactions(() => setImmediate(effect));
+}
+
+/** SqlDatabase.afterCommit, for a backend. */
+export function scheduleAfterCommit(database: object, effect: () => void): void {
+  const open = openTransactionOf(database);
+  if (open) open.afterCommit.push(effect);
+  else outsideTransactions(() => setImmediate(effect));
+}
+
+const current = new AsyncLocalStorage<OpenTransaction<unknown>>();
+
+/**
+ * The transaction of `database` that the caller runs in, if any. Carried by AsyncLocalStorage
+ * rather than passed along: an engine call that writes in its own transaction joins the keyed
+ * request's one around it (its idempotency record and its write commit together) without every
+ * method taking a transaction argument. Background work started inside a transaction (a timer,
+ * a webhook wake-up) sees it finished and runs on its own.
+ */
+export function openTransactionOf<Connection>(
+  database: object,
+): OpenTransaction<Connection> | undefined {
+  const open = current.getStore();
+  return open !== undefined && open.database === database && !open.finished
+    ? (open as OpenTransaction<Connection>)
+    : undefined;
+}
+
+/** Runs `work` inside `transaction`, which its awaits carry. */
+export function runInTransaction<T, Connection>(
+  transaction: OpenTransaction<Connection>,
+  work: () => Promise<T>,
+): Promise<T> {
+  return current.run(transaction as OpenTransaction<unknown>, work);
+}
+
+/** Runs `work` outside any transaction (background work started from inside one). */
+export function outsideTransactions<T>(work: () => T): T {
+  return current.exit(work);
+}
+
+/** `?` placeholders as PostgreSQL's `$1, $2…` (our SQL has no `?` in its literals). */
+export function numberedPlaceholders(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+/** A `SELECT COUNT(*) AS n …`'s number. */
+export async function countOf(
+  sql: Sql,
+  text: string,
+  params: readonly SqlValue[],
+): Promise<number> {
+  return Number((await sql.get<{ n: number }>(text, params))?.n ?? 0);
+}
+
+/**
+ * Whether a client's id can name anything stored: ids are lowercase uuids (engine/ids.ts).
+ * Checked before an id from a request reaches SQL, so that both backends read anything else as
+ * absent alike (PostgreSQL's uuid type would refuse malformed text, and match uppercase).
+ */
+export function isStoredId(id: string): boolean {
+  return STORED_ID.test(id);
+}
+
+const STORED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `?, ?, …` for a list of values (`IN (…)`): one statement per list length. */
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}

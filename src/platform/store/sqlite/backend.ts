@@ -1,0 +1,185 @@
+import type Database from 'better-sqlite3';
+import {
+  openTransactionOf,
+  runAfterCommit,
+  runInTransaction,
+  scheduleAfterCommit,
+  type OpenTransaction,
+  type Sql,
+  type SqlDatabase,
+  type SqlValue,
+} from '../sql.js';
+import type { DatabaseUnavailable } from '../schema.js';
+import {
+  openDatabase,
+  sqliteUnavailable,
+  type DatabaseTuning,
+  type SqliteDatabase,
+} from './database.js';
+
+/**
+ * One SQLite connection behind the async store interface. better-sqlite3 answers at once, so a
+ * statement's promise is settled when it returns; what needs care is that work awaits between
+ * statements. A transaction holds the connection until it ends: statements from outside it
+ * (another request's) wait for it rather than read what it has not committed. Transactions
+ * take the write lock at BEGIN (`IMMEDIATE`), so that processes sharing the file
+ * (`serve --workers`) queue there, never half-way through.
+ */
+export class SqliteBackend implements SqlDatabase {
+  readonly sql: SqliteSql;
+  readonly location: string;
+  private readonly gate = new Gate();
+
+  constructor(
+    readonly db: SqliteDatabase,
+    filename: string,
+  ) {
+    this.location = filename === ':memory:' ? 'in memory' : filename;
+    this.sql = new SqliteSql(db, this, this.gate);
+  }
+
+  static open(filename: string, tuning?: DatabaseTuning): SqliteBackend {
+    return new SqliteBackend(openDatabase(filename, tuning), filename);
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (openTransactionOf(this) !== undefined) return work();
+    await this.gate.acquire();
+    const transaction: OpenTransaction<SqliteDatabase> = {
+      database: this,
+      connection: this.db,
+      finished: false,
+      afterCommit: [],
+    };
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      let result: T;
+      try {
+        result = await runInTransaction(transaction, work);
+        this.db.exec('COMMIT');
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+      runAfterCommit(transaction);
+      return result;
+    } finally {
+      transaction.finished = true;
+      this.gate.release();
+    }
+  }
+
+  /** One writer at a time already: transactions of this connection, and of other processes, queue at BEGIN. */
+  async lock(): Promise<void> {}
+
+  async tryLock(): Promise<boolean> {
+    return true;
+  }
+
+  unavailable(error: unknown): DatabaseUnavailable | undefined {
+    const code = String((error as { code?: unknown })?.code ?? '');
+    return code.startsWith('SQLITE_') ? sqliteUnavailable(this.location, error) : undefined;
+  }
+
+  afterCommit(effect: () => void): void {
+    scheduleAfterCommit(this, effect);
+  }
+
+  async ping(): Promise<void> {
+    await this.sql.get('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Statements on the connection, each prepared once. */
+export class SqliteSql implements Sql {
+  readonly dialect = 'sqlite';
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly backend: SqliteBackend,
+    private readonly gate: Gate,
+  ) {}
+
+  all<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    return this.when(() => this.prepare(text).all(...sqliteValues(params)) as Row[]);
+  }
+
+  get<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    return this.when(() => this.prepare(text).get(...sqliteValues(params)) as Row | undefined);
+  }
+
+  run(text: string, params: readonly SqlValue[] = []): Promise<number> {
+    return this.when(() => this.prepare(text).run(...sqliteValues(params)).changes);
+  }
+
+  /** A statement of the connection, prepared on first use (for the dialect's own stores). */
+  prepare(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs `statement` now when the connection is free or the caller's transaction holds it, else
+   * once the transaction holding it has ended.
+   */
+  when<T>(statement: () => T): Promise<T> {
+    if (this.gate.open || openTransactionOf(this.backend) !== undefined) {
+      try {
+        return Promise.resolve(statement());
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    return this.gate.waitOpen().then(statement);
+  }
+}
+
+/** SQLite keeps booleans as 0 and 1 (better-sqlite3 binds no booleans). */
+function sqliteValues(params: readonly SqlValue[]): unknown[] {
+  return params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+}
+
+/**
+ * The connection's transaction slot: one transaction at a time, in arrival order; statements
+ * from outside wait while one is open. When a transaction ends, the statements waiting run
+ * first (each runs at once, before the next transaction's BEGIN), then the next transaction.
+ */
+class Gate {
+  private held = false;
+  private readonly transactions: (() => void)[] = [];
+  private statements: (() => void)[] = [];
+
+  get open(): boolean {
+    return !this.held;
+  }
+
+  acquire(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.transactions.push(resolve));
+  }
+
+  release(): void {
+    const waiting = this.statements;
+    this.statements = [];
+    for (const wake of waiting) wake();
+    const next = this.transactions.shift();
+    if (next) next();
+    else this.held = false;
+  }
+
+  waitOpen(): Promise<void> {
+    return new Promise((resolve) => this.statements.push(resolve));
+  }
+}
