@@ -1,9 +1,29 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suites that meet the platform's database: the contract suite and every end-to-end suite
+ * that starts `books serve`. They run once on SQLite (with everything else) and once on a
+ * throwaway PostgreSQL (test/support/postgres.ts). What only a SQLite file has (its faults, its
+ * file modes) stays on SQLite.
+ */
+const ON_BOTH_BACKENDS = [
+  'test/contract/**/*.test.ts',
+  'test/e2e/cli.test.ts',
+  'test/e2e/coaImport.test.ts',
+  'test/e2e/crashSweep.test.ts',
+  'test/e2e/crashSweepWrites.test.ts',
+  'test/e2e/importTrust.test.ts',
+  'test/e2e/migrate.test.ts',
+  'test/e2e/multiProcess.test.ts',
+  'test/e2e/serve.test.ts',
+  'test/e2e/streaming.test.ts',
+  'test/e2e/webhooks.test.ts',
+  'test/unit/webhookOutbox.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -13,5 +33,21 @@ export default defineConfig({
     // `books` processes they start.
     maxWorkers: availableParallelism(),
     reporters: ['default', './test/support/summaryReporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ON_BOTH_BACKENDS,
+          env: { BOOKS_TEST_BACKEND: 'postgres' },
+          globalSetup: ['test/support/postgres.ts'],
+          setupFiles: ['test/support/postgresCleanup.ts'],
+        },
+      },
+    ],
   },
 });

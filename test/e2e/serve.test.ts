@@ -124,7 +124,16 @@ describe('books serve (the built binary)', () => {
     ],
     [
       ['--db', 'x.sqlite', '--memory'],
-      "books: option '--db <file>' cannot be used with option '--memory'",
+      "books: option '--db <file|url>' cannot be used with option '--memory'",
+    ],
+    [['--pool-size', '4'], 'books: --pool-size is for a PostgreSQL database (--db postgres://…)'],
+    [
+      ['--db', 'postgres://books:secret@', '--pool-size', '0'],
+      'books: --db: not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE',
+    ],
+    [
+      ['--db', 'postgres://books:secret@localhost/books', '--pool-size', '0'],
+      'books: --pool-size must be a whole number from 1 to 1000, not "0"',
     ],
   ])('exits 2 for a bad flag: %j', async (flags, message) => {
     const result = await runBooks(['serve', ...flags, '--exec', 'true'], home.env);

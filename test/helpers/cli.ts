@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveFlagsFor } from './backend.js';
 
 /** A token strong enough for `books serve` (which refuses weak ones). */
 export const SERVE_TOKEN = 'books_org_test_4Kd9Qx7Lm2Pz8Rt5Vw3Ny6Bc1Hf0Js';
@@ -117,7 +118,7 @@ export async function serveBooks(
   flags: string[] = ['--memory'],
 ) {
   const server = spawnBooks(
-    ['serve', '--port', '0', '--org-token', SERVE_TOKEN, ...flags],
+    ['serve', '--port', '0', '--org-token', SERVE_TOKEN, ...(await serveFlagsFor(flags))],
     home.env,
   );
   const banner = await server.waitForStderr('organization token');

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPlatform, type Platform, type PlatformOptions } from '../../src/platform/index.js';
 import type { Store } from '../../src/platform/store/index.js';
+import { freshPostgresDatabase, TEST_BACKEND, TEST_POOL_SIZE } from './backend.js';
 import { SqliteBackend } from '../../src/platform/store/sqlite/backend.js';
 
 export interface ApiResponse<T = any> {
@@ -27,22 +28,28 @@ export interface TestServer {
   platform: Platform;
   orgToken: string;
   adminToken: string;
+  /** Where its books are: a SQLite file, or a PostgreSQL URL when the run is on PostgreSQL. */
   databaseFile: string;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 
 /**
- * A real local platform on a loopback port over a real SQLite file in a temporary directory,
- * removed on close.
+ * A real local platform on a loopback port over a real SQLite file in a temporary directory
+ * (or, in a PostgreSQL run, a database of its own), removed on close.
  */
 export async function startServer(options: Partial<PlatformOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'books-test-'));
-  const databaseFile = path.join(dir, 'platform.sqlite');
+  const postgres =
+    TEST_BACKEND === 'postgres' && options.database === undefined
+      ? await freshPostgresDatabase()
+      : undefined;
+  const databaseFile = postgres?.url ?? path.join(dir, 'platform.sqlite');
   const platform = await createPlatform({
     rateLimitPerSecond: 0,
     ...options,
     database: options.database ?? databaseFile,
+    tuning: { ...(TEST_POOL_SIZE && { poolSize: TEST_POOL_SIZE }), ...options.tuning },
   });
   await platform.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = platform.app.server.address() as AddressInfo;
@@ -57,6 +64,7 @@ export async function startServer(options: Partial<PlatformOptions> = {}): Promi
       send(baseUrl, platform.orgToken, method, requestPath, requestOptions),
     async close() {
       await platform.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,6 +9,11 @@ import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import type { CliIo } from '../io.js';
 import { booksPaths } from '../paths.js';
 
+/** What `--pool-size` is when not given (the store's own default, said in --help). */
+const DEFAULT_POOL_SIZE = 10;
+
+const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
 export interface ServeFlags {
   host?: string | undefined;
   port?: string | undefined;
@@ -21,14 +26,17 @@ export interface ServeFlags {
   rateLimit?: string | undefined;
   authFailureLimit?: string | undefined;
   allowPrivateWebhooks?: boolean | undefined;
+  poolSize?: string | undefined;
   exec?: string | undefined;
 }
 
 export interface ServeOptions {
   host: string;
   port: number;
-  /** A SQLite file, or `:memory:`. */
+  /** A SQLite file, `:memory:`, or a `postgres://` URL. */
   database: string;
+  /** PostgreSQL connections of this process. */
+  poolSize?: number;
   adminToken?: string;
   orgToken?: string;
   ruleGenerationDelayMs: number;
@@ -80,12 +88,21 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
     throw new UsageError('--db and --memory exclude each other');
   }
   const schedule = flags.webhookSchedule ?? '0,5,300,1800,7200,18000,36000,36000';
+  const db = flags.db ?? (flags.memory ? undefined : env.BOOKS_DATABASE_URL || undefined);
+  if (flags.poolSize !== undefined && !(db && isPostgresUrl(db))) {
+    throw new UsageError('--pool-size is for a PostgreSQL database (--db postgres://…)');
+  }
   return {
     host: flags.host ?? '127.0.0.1',
     port: wholeNumber(flags.port ?? '4010', '--port', 65535),
     database: flags.memory
       ? ':memory:'
-      : path.resolve(flags.db ?? booksPaths(env).platformDatabase),
+      : db && isPostgresUrl(db)
+        ? postgresUrl(db)
+        : path.resolve(db ?? booksPaths(env).platformDatabase),
+    ...(flags.poolSize !== undefined && {
+      poolSize: positiveNumber(flags.poolSize, '--pool-size', 1000),
+    }),
     adminToken: flags.adminToken && strongToken(flags.adminToken, '--admin-token', 'books_admin_'),
     orgToken: flags.orgToken && strongToken(flags.orgToken, '--org-token', 'books_org_'),
     ruleGenerationDelayMs: wholeNumber(
@@ -102,16 +119,48 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
   };
 }
 
+/** A whole number from 1 to `max`, else a usage error. */
+function positiveNumber(text: string, flag: string, max: number): number {
+  const value = wholeNumber(text, flag, max);
+  if (value < 1)
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max}, not "${text}"`);
+  return value;
+}
+
+/** A PostgreSQL URL that parses, else a usage error that does not repeat its password. */
+function postgresUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (!url.hostname) throw new Error('no host');
+    return text;
+  } catch {
+    throw new UsageError(
+      '--db: not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE',
+    );
+  }
+}
+
+/** Where the books are, as the start line says it: never a password. */
+export function databaseShown(database: string): string {
+  if (database === ':memory:') return 'in memory';
+  if (isPostgresUrl(database)) {
+    const url = new URL(database);
+    return `postgres://${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
+  }
+  return database;
+}
+
 /**
  * Serves the local platform until SIGINT/SIGTERM, or, with `--exec`, for as long as the command
  * runs, answering with its exit status.
  */
 export async function runServe(options: ServeOptions, io: CliIo): Promise<number> {
-  if (options.database !== ':memory:')
+  if (options.database !== ':memory:' && !isPostgresUrl(options.database))
     mkdirSync(path.dirname(options.database), { recursive: true, mode: 0o700 });
   const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform({
     database: options.database,
+    ...(options.poolSize !== undefined && { tuning: { poolSize: options.poolSize } }),
     adminToken: options.adminToken,
     orgToken: options.orgToken,
     ruleGenerationDelayMs: options.ruleGenerationDelayMs,
@@ -128,7 +177,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
     io.stderr.write(
       [
         `books: local platform listening on ${baseUrl}`,
-        `  database            ${options.database === ':memory:' ? 'in memory' : options.database}`,
+        `  database            ${databaseShown(options.database)}`,
         `  admin token         ${platform.adminToken}`,
         `  organization token  ${platform.orgToken}`,
         '',
@@ -199,9 +248,11 @@ export const command = defineCommand({
   options: {
     host: text('--host <host>', 'address to listen on', { default: '127.0.0.1' }),
     port: text('--port <port>', 'port to listen on (0: any free port)', { default: '4010' }),
-    db: text('--db <file>', 'SQLite database file (default: the local platform data file)', {
-      conflicts: 'memory',
-    }),
+    db: text(
+      '--db <file|url>',
+      'a SQLite file, or postgres://USER:PASSWORD@HOST:PORT/DATABASE (also BOOKS_DATABASE_URL); default: the local platform data file',
+      { conflicts: 'memory' },
+    ),
     memory: flag('--memory', 'keep everything in memory'),
     adminToken: text('--admin-token <token>', 'admin token of the control plane (default: random)'),
     orgToken: text(
@@ -223,6 +274,10 @@ export const command = defineCommand({
       'wrong tokens per address per minute before they are answered 429; 0 disables',
       { default: '100' },
     ),
+    poolSize: text(
+      '--pool-size <n>',
+      `PostgreSQL connections of each process (default ${DEFAULT_POOL_SIZE})`,
+    ),
     allowPrivateWebhooks: flag(
       '--allow-private-webhooks',
       'let webhook endpoints be at private addresses (10/8, 172.16/12, 192.168/16, fc00::/7)',
@@ -234,6 +289,7 @@ export const command = defineCommand({
   },
   examples: [
     'books serve --port 4010 --db ./books.sqlite',
+    'books serve --db postgres://books:secret@db.internal:5432/books',
     'books serve --memory --port 0 --exec "npm run integration-tests"',
   ],
   run: (ctx, flags) => runServe(parseServeOptions(flags, ctx.io.env), ctx.io),

@@ -81,8 +81,15 @@ export class Store {
     this.idempotency = dialectStores.idempotency;
   }
 
-  /** Opens (and migrates) a database: a SQLite file or `:memory:`. */
+  /**
+   * Opens (and migrates) a database: a SQLite file, `:memory:`, or a `postgres://` URL. Each
+   * backend is loaded only when used.
+   */
   static async open(location: string, options: StoreOptions = {}): Promise<Store> {
+    if (isPostgresUrl(location)) {
+      const { openPostgresStore } = await import('./postgres/open.js');
+      return openPostgresStore(location, options);
+    }
     const { openSqliteStore } = await import('./sqlite/open.js');
     return openSqliteStore(location, options);
   }

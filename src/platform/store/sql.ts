@@ -109,6 +109,13 @@ export function openTransactionOf<Connection>(
     : undefined;
 }
 
+/** A lock taken outside a transaction would be let go at once: a bug. */
+export function requireTransaction(database: object, name: string): void {
+  if (openTransactionOf(database) === undefined) {
+    throw new Error(`the lock "${name}" is taken outside a transaction`);
+  }
+}
+
 /** Runs `work` inside `transaction`, which its awaits carry. */
 export function runInTransaction<T, Connection>(
   transaction: OpenTransaction<Connection>,

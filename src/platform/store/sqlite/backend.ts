@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
   openTransactionOf,
+  requireTransaction,
   runAfterCommit,
   runInTransaction,
   scheduleAfterCommit,
@@ -69,10 +70,16 @@ export class SqliteBackend implements SqlDatabase {
     }
   }
 
-  /** One writer at a time already: transactions of this connection, and of other processes, queue at BEGIN. */
-  async lock(): Promise<void> {}
+  /**
+   * One writer at a time already: transactions of this connection, and of other processes,
+   * queue at BEGIN.
+   */
+  async lock(name: string): Promise<void> {
+    requireTransaction(this, name);
+  }
 
-  async tryLock(): Promise<boolean> {
+  async tryLock(name: string): Promise<boolean> {
+    requireTransaction(this, name);
     return true;
   }
 

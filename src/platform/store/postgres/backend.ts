@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { checkSchemaVersion, DatabaseUnavailable, SchemaTooNew } from '../schema.js';
+import {
+  numberedPlaceholders,
+  openTransactionOf,
+  requireTransaction,
+  runAfterCommit,
+  runInTransaction,
+  scheduleAfterCommit,
+  type LockMode,
+  type OpenTransaction,
+  type Sql,
+  type SqlDatabase,
+  type SqlValue,
+} from '../sql.js';
+import { MIGRATIONS } from './migrations.js';
+
+/** Connections per process when no pool size is given. */
+export const DEFAULT_POOL_SIZE = 10;
+/** How long a request waits to connect before PostgreSQL counts as away (a 503). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Runs of a transaction that meets a deadlock or a serialization failure. */
+const TRANSACTION_ATTEMPTS = 5;
+/** The advisory lock that N processes starting together migrate under, once. */
+const MIGRATION_LOCK = 7_331_001;
+
+/**
+ * The driver's results as the store reads them on both backends. Both `int8` and `numeric`
+ * (what `sum(bigint)` gives) come back from `pg` as text: they are exact integers here, and
+ * refused past 2^53 rather than rounded. A `date` stays `YYYY-MM-DD` (pg would make it a
+ * local-time Date); a `timestamptz`, read in the session's UTC, is ISO 8601 with milliseconds.
+ */
+const TYPE_PARSERS: Record<number, (text: string) => unknown> = {
+  20: exactInteger, // int8
+  1700: exactNumber, // numeric
+  1082: (text) => text, // date
+  1184: isoInstant, // timestamptz
+};
+
+function exactInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`${text} is past the integers books reads exactly (2^53)`);
+  }
+  return value;
+}
+
+function exactNumber(text: string): number {
+  return text.includes('.') ? Number(text) : exactInteger(text);
+}
+
+/** `2026-11-25 11:13:00.123+00` → `2026-11-25T11:13:00.123Z`. */
+export function isoInstant(text: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(\.\d+)?\+00$/.exec(text);
+  if (!match) return new Date(text).toISOString();
+  return `${match[1]}T${match[2]}${(match[3] ?? '.').padEnd(4, '0').slice(0, 4)}Z`;
+}
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    return TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** Where a PostgreSQL URL points, said without its password: `database d at host:port`. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || '(default)';
+    return `PostgreSQL database ${database} at ${parsed.hostname}:${parsed.port || '5432'}`;
+  } catch {
+    return 'PostgreSQL (a URL that does not parse)';
+  }
+}
+
+/**
+ * PostgreSQL behind the async store interface, through a `pg` pool. A transaction stays on one
+ * checked-out client from BEGIN to COMMIT (never `pool.query`, whose statements may land on any
+ * connection), runs at READ COMMITTED, and takes the locks its checks need: advisory locks by
+ * name (an entity shared by its entry writes, alone for its chart and lock date), and row locks
+ * taken in key order (the daily sums). A deadlock or a serialization failure reruns it.
+ */
+export class PostgresBackend implements SqlDatabase {
+  readonly sql: PostgresSql;
+  readonly location: string;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    url: string,
+  ) {
+    this.location = describePostgresUrl(url);
+    this.sql = new PostgresSql(pool, this);
+  }
+
+  /** Connects, migrates under an advisory lock (N processes starting together migrate once). */
+  static async open(url: string, options: { poolSize?: number } = {}): Promise<PostgresBackend> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      application_name: 'books',
+      options: '-c TimeZone=UTC',
+      types,
+    });
+    // An idle connection that the server closes (a restart) is dropped; the pool makes another
+    // when one is wanted.
+    pool.on('error', () => {});
+    const backend = new PostgresBackend(pool, url);
+    try {
+      await backend.migrate();
+    } catch (error) {
+      await pool.end();
+      throw backend.unavailable(error) ?? error;
+    }
+    return backend;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL
+      )`);
+      const { rows } = await client.query<{ version: number }>(
+        'SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations',
+      );
+      const applied = Number(rows[0]?.version ?? 0);
+      checkSchemaVersion(applied, MIGRATIONS);
+      for (const migration of MIGRATIONS) {
+        if (migration.version <= applied) continue;
+        await client.query(migration.sql);
+        await client.query(
+          'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+          [migration.version, migration.name, new Date().toISOString()],
+        );
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (openTransactionOf(this) !== undefined) return work();
+    for (let attempt = 1; ; attempt += 1) {
+      const client = await this.pool.connect();
+      const transaction: OpenTransaction<pg.PoolClient> = {
+        database: this,
+        connection: client,
+        finished: false,
+        afterCommit: [],
+      };
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await runInTransaction(transaction, work);
+        await client.query('COMMIT');
+        transaction.finished = true;
+        runAfterCommit(transaction);
+        return result;
+      } catch (error) {
+        transaction.finished = true;
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollback) {
+          broken = rollback as Error;
+        }
+        if (!retryable(error) || attempt === TRANSACTION_ATTEMPTS) throw error;
+      } finally {
+        // A client whose connection failed is destroyed, not handed out again.
+        client.release(broken);
+      }
+      await sleep(Math.random() * 10 * attempt);
+    }
+  }
+
+  async lock(name: string, mode: LockMode): Promise<void> {
+    requireTransaction(this, name);
+    await this.sql.run(
+      mode === 'shared'
+        ? 'SELECT pg_advisory_xact_lock_shared(?::bigint)'
+        : 'SELECT pg_advisory_xact_lock(?::bigint)',
+      [lockKey(name)],
+    );
+  }
+
+  async tryLock(name: string): Promise<boolean> {
+    requireTransaction(this, name);
+    const row = await this.sql.get<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock(?::bigint) AS locked',
+      [lockKey(name)],
+    );
+    return row?.locked === true;
+  }
+
+  afterCommit(effect: () => void): void {
+    scheduleAfterCommit(this, effect);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  unavailable(error: unknown): DatabaseUnavailable | undefined {
+    const reason = whyUnavailable(error);
+    return reason === undefined ? undefined : new DatabaseUnavailable(this.location, reason, error);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * An advisory lock's key: 64 bits of the name's SHA-1, made here so that any name (a path id
+ * from a request, whatever it holds) is a number by the time it reaches the server.
+ */
+function lockKey(name: string): string {
+  return createHash('sha1').update(name).digest().readBigInt64BE(0).toString();
+}
+
+/** Deadlocks and serialization failures: the transaction is rolled back and may run again. */
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === '40P01' || code === '40001';
+}
+
+function whyUnavailable(error: unknown): string | undefined {
+  if (error instanceof SchemaTooNew) return error.message;
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const message = (error as Error)?.message ?? '';
+  if (code === 'ECONNREFUSED') return 'nothing answers there (is PostgreSQL running?)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'no such host';
+  if (code === 'ETIMEDOUT' || /timeout/i.test(message)) return 'it did not answer in time';
+  if (code === '28P01' || code === '28000') return `the server refuses the login: ${message}`;
+  if (code === '3D000') return 'no such database (create it first)';
+  if (code === '42501') return `the user may not change the schema books keeps there: ${message}`;
+  if (code === '57P03') return 'the server is starting up or shutting down';
+  return undefined;
+}
+
+/**
+ * Statements on the pool, or on the caller's transaction's client. Each text is a named
+ * prepared statement, parsed once per connection.
+ */
+export class PostgresSql implements Sql {
+  readonly dialect = 'postgres';
+  private readonly statements = new Map<string, { name: string; text: string }>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly backend: PostgresBackend,
+  ) {}
+
+  async all<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    return (await this.query(text, params)).rows as Row[];
+  }
+
+  async get<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    return (await this.query(text, params)).rows[0] as Row | undefined;
+  }
+
+  async run(text: string, params: readonly SqlValue[] = []): Promise<number> {
+    return (await this.query(text, params)).rowCount ?? 0;
+  }
+
+  /** A statement in PostgreSQL's own `$1` placeholders, for the dialect's own stores. */
+  query(text: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = { name: `books_${this.statements.size + 1}`, text: numberedPlaceholders(text) };
+      this.statements.set(text, statement);
+    }
+    const open = openTransactionOf<pg.PoolClient>(this.backend);
+    const client = open?.connection ?? this.pool;
+    return client.query({
+      name: statement.name,
+      text: statement.text,
+      values: params as unknown[],
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  IdempotencyStore,
+  storedBody,
+  type KeyedRequest,
+  type KeyRecordRow,
+  type StoredResponse,
+} from '../idempotency.js';
+
+/** Idempotency records on PostgreSQL: `created_at` a timestamptz; long bodies in `bytea`. */
+export class PostgresIdempotencyStore extends IdempotencyStore {
+  async record(
+    scope: string,
+    key: string,
+    request: KeyedRequest,
+    response: StoredResponse,
+    nowMs = Date.now(),
+  ): Promise<void> {
+    const body = storedBody(response.body);
+    await this.sql.run(
+      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, state, status, headers, body, body_deflated, created_at)
+       VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?, ?)
+       ON CONFLICT (organization_id, key) DO UPDATE SET method = excluded.method,
+         path = excluded.path, body_hash = excluded.body_hash, state = 'done',
+         status = excluded.status, headers = excluded.headers, body = excluded.body,
+         body_deflated = excluded.body_deflated, created_at = excluded.created_at`,
+      [
+        scope,
+        key,
+        request.method,
+        request.path,
+        request.bodyHash,
+        response.status,
+        JSON.stringify(response.headers),
+        typeof body === 'string' ? body : null,
+        typeof body === 'string' ? null : body,
+        new Date(nowMs).toISOString(),
+      ],
+    );
+  }
+
+  async prune(nowMs = Date.now()): Promise<void> {
+    await this.sql.run('DELETE FROM idempotency_keys WHERE created_at <= ?', [
+      new Date(nowMs - IDEMPOTENCY_WINDOW_MS).toISOString(),
+    ]);
+  }
+
+  protected async read(scope: string, key: string): Promise<KeyRecordRow | undefined> {
+    const row = await this.sql.get<
+      Omit<KeyRecordRow, 'createdAtMs' | 'body'> & {
+        body: string | null;
+        body_deflated: Buffer | null;
+        created_at: string;
+      }
+    >(
+      `SELECT method, path, body_hash, status, headers, body, body_deflated, created_at
+       FROM idempotency_keys WHERE organization_id = ? AND key = ?`,
+      [scope, key],
+    );
+    if (!row) return undefined;
+    const { body_deflated, created_at, body, ...rest } = row;
+    return { ...rest, body: body_deflated ?? body, createdAtMs: Date.parse(created_at) };
+  }
+}
