@@ -19,8 +19,13 @@ const ON_BOTH_BACKENDS = [
   'test/e2e/serve.test.ts',
   'test/e2e/streaming.test.ts',
   'test/e2e/webhooks.test.ts',
+  'test/unit/idempotencyStore.test.ts',
+  'test/unit/rateLimit.test.ts',
   'test/unit/webhookOutbox.test.ts',
 ];
+
+/** What only PostgreSQL has: a server that goes away and comes back. */
+const ON_POSTGRES_ONLY = ['test/e2e/postgresOutage.test.ts'];
 
 export default defineConfig({
   test: {
@@ -36,13 +41,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'] },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ON_POSTGRES_ONLY },
       },
       {
         extends: true,
         test: {
           name: 'postgres',
-          include: ON_BOTH_BACKENDS,
+          include: [...ON_BOTH_BACKENDS, ...ON_POSTGRES_ONLY],
           env: { BOOKS_TEST_BACKEND: 'postgres' },
           globalSetup: ['test/support/postgres.ts'],
           setupFiles: ['test/support/postgresCleanup.ts'],

@@ -129,3 +129,50 @@ describe('wrong tokens and the admin route', () => {
     expect(orgKeyed.status).toBe(201);
   });
 });
+
+/** Text no database column holds, and what a load balancer asks. */
+describe('text the books cannot hold, and health checks', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers 400 for a NUL character in a body or a query, on either database, and keeps nothing', async () => {
+    const before = (await server.request('GET', '/platform/v1/workspaces')).body.pagination.total;
+    for (const rawBody of ['{"name":"Null\\u0000Ltd"}', '{"name\\u0000":"Nul key"}']) {
+      const response = await server.request('POST', '/platform/v1/workspaces', { rawBody });
+      expect(response.status, rawBody).toBe(400);
+      expect(response.body.message).toBe(
+        'request body holds a NUL character (\\u0000), which text in the books cannot hold',
+      );
+    }
+    const keyed = await server.request('POST', '/platform/v1/workspaces', {
+      rawBody: '{"name":"Keyed\\u0000"}',
+      headers: { 'idempotency-key': 'nul-1' },
+    });
+    expect(keyed.status).toBe(400);
+    const query = await server.request('GET', '/platform/v1/workspaces?limit=10&x=%00');
+    expect(query.status).toBe(400);
+    expect(query.body.message).toBe(
+      'query string holds a NUL character (\\u0000), which text in the books cannot hold',
+    );
+    const path = await server.request('GET', '/platform/v1/workspaces/%00');
+    expect(path.status).toBe(404);
+    expect((await server.request('GET', '/platform/v1/workspaces')).body.pagination.total).toBe(
+      before,
+    );
+  });
+
+  it('answers /healthz and /readyz without a token, outside the rate limit', async () => {
+    for (const [url, status] of [
+      ['/healthz', 'ok'],
+      ['/readyz', 'ready'],
+    ] as const) {
+      const response = await server.request('GET', url, { token: null });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ status });
+      expect(response.headers.get('ratelimit')).toBeNull();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_BACKEND } from '../helpers/backend.js';
 import { temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 import { killableServer, sendUntilKilled } from '../helpers/crashSweep.js';
 
@@ -183,11 +184,14 @@ describe('books serve killed with SIGKILL during every kind of keyed write', () 
     }
     server.kill('SIGTERM');
     await server.stopped();
-    const file = new Database(db, { readonly: true });
-    try {
-      expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
-    } finally {
-      file.close();
+    // A SQLite file is checked by SQLite itself; PostgreSQL keeps its own pages whole.
+    if (TEST_BACKEND === 'sqlite') {
+      const file = new Database(db, { readonly: true });
+      try {
+        expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+      } finally {
+        file.close();
+      }
     }
   }, 180_000);
 });

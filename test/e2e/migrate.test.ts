@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveFlagsFor } from '../helpers/backend.js';
 import {
   chooseNewEntity,
   runBooks,
@@ -74,7 +75,7 @@ describe('books migrate run (the built binary against books serve)', () => {
     server = spawnBooks(
       [
         'serve',
-        '--memory',
+        ...(await serveFlagsFor(['--memory'])),
         '--port',
         '0',
         '--org-token',

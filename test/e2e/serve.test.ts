@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveFlagsFor, TEST_BACKEND } from '../helpers/backend.js';
 import { BOOKS_BIN, runBooks, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
 const ADMIN_TOKEN = 'books_admin_test_9Vt2Lx5Qr8Kw1Zn4Hc7Jp3Mb6Gd0Sf';
 
@@ -21,7 +22,7 @@ describe('books serve (the built binary)', () => {
     const result = await runBooks(
       [
         'serve',
-        '--memory',
+        ...(await serveFlagsFor(['--memory'])),
         '--port',
         '0',
         '--exec',
@@ -38,7 +39,14 @@ describe('books serve (the built binary)', () => {
 
   it('--exec passes a zero status through', async () => {
     const result = await runBooks(
-      ['serve', '--memory', '--port', '0', '--exec', 'test -n "$BOOKS_TOKEN"'],
+      [
+        'serve',
+        ...(await serveFlagsFor(['--memory'])),
+        '--port',
+        '0',
+        '--exec',
+        'test -n "$BOOKS_TOKEN"',
+      ],
       home.env,
     );
     expect(result.code).toBe(0);
@@ -46,25 +54,24 @@ describe('books serve (the built binary)', () => {
 
   it('prints the base URL and both tokens once on stderr, serves, and stops cleanly on SIGTERM', async () => {
     const db = path.join(home.home, 'books.sqlite');
+    const flags = await serveFlagsFor(['--db', db]);
     const server = spawnBooks(
-      [
-        'serve',
-        '--db',
-        db,
-        '--port',
-        '0',
-        '--admin-token',
-        ADMIN_TOKEN,
-        '--org-token',
-        SERVE_TOKEN,
-      ],
+      ['serve', ...flags, '--port', '0', '--admin-token', ADMIN_TOKEN, '--org-token', SERVE_TOKEN],
       home.env,
     );
     const banner = await server.waitForStderr('organization token');
     const baseUrl = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
     expect(banner).toContain(`admin token         ${ADMIN_TOKEN}`);
     expect(banner).toContain(`organization token  ${SERVE_TOKEN}`);
-    expect(banner).toContain(`database            ${db}`);
+    if (TEST_BACKEND === 'sqlite') expect(banner).toContain(`database            ${db}`);
+    else {
+      // The host and the database, never the password.
+      const url = new URL(flags[flags.indexOf('--db') + 1]!);
+      expect(banner).toContain(
+        `database            postgres://${url.username}@${url.host}${url.pathname}\n`,
+      );
+      expect(banner).not.toContain(`:${url.password}@`);
+    }
     const response = await fetch(`${baseUrl}/platform/v1/workspaces`, {
       headers: { authorization: `Bearer ${SERVE_TOKEN}` },
     });
@@ -75,9 +82,11 @@ describe('books serve (the built binary)', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr.match(/listening on/g)).toHaveLength(1);
-    // Closing the last connection checkpoints the WAL and removes it.
-    expect(existsSync(db)).toBe(true);
-    expect(existsSync(`${db}-wal`)).toBe(false);
+    if (TEST_BACKEND === 'sqlite') {
+      // Closing the last connection checkpoints the WAL and removes it.
+      expect(existsSync(db)).toBe(true);
+      expect(existsSync(`${db}-wal`)).toBe(false);
+    }
   });
 
   it('keeps data across restarts of the same --db, and the same --org-token keeps working', async () => {
@@ -90,8 +99,7 @@ describe('books serve (the built binary)', () => {
         await runBooks(
           [
             'serve',
-            '--db',
-            db,
+            ...(await serveFlagsFor(['--db', db])),
             '--port',
             '0',
             ...flags,
@@ -127,6 +135,14 @@ describe('books serve (the built binary)', () => {
       "books: option '--db <file|url>' cannot be used with option '--memory'",
     ],
     [['--pool-size', '4'], 'books: --pool-size is for a PostgreSQL database (--db postgres://…)'],
+    [
+      ['--workers', '2', '--memory'],
+      'books: --workers needs a database the processes share (--db FILE or postgres://…), not --memory',
+    ],
+    [
+      ['--workers', '0', '--db', 'x.sqlite'],
+      'books: --workers must be a whole number from 1 to 64, not "0"',
+    ],
     [
       ['--db', 'postgres://books:secret@', '--pool-size', '0'],
       'books: --db: not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE',
@@ -217,7 +233,7 @@ process.exit(parsed.length === 400 && out.stdout.length > 131072 ? 0 : 1);
       const result = await runBooks(
         [
           'serve',
-          '--memory',
+          ...(await serveFlagsFor(['--memory'])),
           '--port',
           '0',
           '--rate-limit',

@@ -11,6 +11,7 @@ import {
   type RunningCli,
   SERVE_TOKEN,
 } from '../helpers/cli.js';
+import { serveFlagsFor } from '../helpers/backend.js';
 import { send } from '../helpers/server.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhookReceiver.js';
 
@@ -240,8 +241,7 @@ describe('books webhook (the built binary)', () => {
       const cli = spawnBooks(
         [
           'serve',
-          '--db',
-          db,
+          ...(await serveFlagsFor(['--db', db])),
           '--port',
           '0',
           '--org-token',

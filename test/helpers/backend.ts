@@ -100,3 +100,23 @@ export async function serveFlagsFor(flags: readonly string[]): Promise<string[]>
   if (TEST_POOL_SIZE) result.push('--pool-size', String(TEST_POOL_SIZE));
   return result;
 }
+
+/**
+ * A store of its own on the run's backend (in-memory SQLite, or a fresh PostgreSQL database),
+ * with `close` dropping what it made.
+ */
+export async function openTestStore() {
+  const { Store } = await import('../../src/platform/store/index.js');
+  const postgres = TEST_BACKEND === 'postgres' ? await freshPostgresDatabase() : undefined;
+  const store = await Store.open(postgres?.url ?? ':memory:', {
+    ...(TEST_POOL_SIZE && { poolSize: TEST_POOL_SIZE }),
+  });
+  return {
+    store,
+    url: postgres?.url,
+    async close() {
+      await store.close();
+      await postgres?.drop();
+    },
+  };
+}

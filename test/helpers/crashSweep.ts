@@ -1,3 +1,4 @@
+import { serveFlagsFor } from './backend.js';
 import { spawnBooks, type RunningCli } from './cli.js';
 
 /**
@@ -37,8 +38,8 @@ export async function sendUntilKilled<T>(options: {
 }
 
 /**
- * `books serve` (the built binary) on a database file, to be killed and started again on the
- * same file: `call` talks to whichever run is up, with the given token and an optional
+ * `books serve` (the built binary) on a database file (in a PostgreSQL run, the database that
+ * stands for it), to be killed and started again on the same one: `call` talks to whichever run is up, with the given token and an optional
  * `Idempotency-Key`; `kill` sends a signal and `stopped` waits for the run to end.
  */
 export function killableServer(env: NodeJS.ProcessEnv, database: string, token: string) {
@@ -47,7 +48,16 @@ export function killableServer(env: NodeJS.ProcessEnv, database: string, token: 
   return {
     async start(): Promise<void> {
       server = spawnBooks(
-        ['serve', '--db', database, '--port', '0', '--org-token', token, '--rate-limit', '0'],
+        [
+          'serve',
+          ...(await serveFlagsFor(['--db', database])),
+          '--port',
+          '0',
+          '--org-token',
+          token,
+          '--rate-limit',
+          '0',
+        ],
         env,
       );
       baseUrl = /listening on (http:\/\/\S+)/.exec(

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/engine/ids.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/platform/store/idempotency.js';
-import { Store } from '../../src/platform/store/index.js';
+import type { Store } from '../../src/platform/store/index.js';
+import { openTestStore } from '../helpers/backend.js';
 
-describe('IdempotencyStore (a real in-memory SQLite database)', () => {
+describe('IdempotencyStore (a real database: in-memory SQLite, or PostgreSQL in that run)', () => {
   let store: Store;
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
   let organizationId: string;
   const request = { method: 'POST', path: '/platform/v1/workspaces', bodyHash: 'h1' };
   const response = {
@@ -14,7 +16,8 @@ describe('IdempotencyStore (a real in-memory SQLite database)', () => {
   };
 
   beforeEach(async () => {
-    store = await Store.open(':memory:');
+    opened = await openTestStore();
+    store = opened.store;
     organizationId = (
       await store.organizations.insert({
         id: newId(),
@@ -23,7 +26,7 @@ describe('IdempotencyStore (a real in-memory SQLite database)', () => {
       })
     ).id;
   });
-  afterEach(() => store.close());
+  afterEach(() => opened.close());
 
   it('replays within 24 hours and forgets after', async () => {
     const t0 = 1_000_000;

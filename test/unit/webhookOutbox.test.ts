@@ -2,21 +2,24 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILING_MS } from '../../src/platform/domain/webhooks.js';
 import { newId } from '../../src/platform/engine/ids.js';
 import { WebhookService } from '../../src/platform/engine/webhooks.js';
-import { Store } from '../../src/platform/store/index.js';
+import type { Store } from '../../src/platform/store/index.js';
+import { openTestStore } from '../helpers/backend.js';
 
 /**
- * The outbox and an endpoint's health over days, on a real in-memory SQLite database with a
- * clock the test moves: no one waits five days for a test.
+ * The outbox and an endpoint's health over days, on a real database (in-memory SQLite, or PostgreSQL in that run) with
+ * a clock the test moves: no one waits five days for a test.
  */
-describe('WebhookService over days (a real in-memory SQLite database, a moved clock)', () => {
+describe('WebhookService over days (a real database, a moved clock)', () => {
   let store: Store;
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
   let nowMs: number;
   let webhooks: WebhookService;
   const organizationId = newId();
   const schedule = [0, 5, 300];
 
   beforeEach(async () => {
-    store = await Store.open(':memory:');
+    opened = await openTestStore();
+    store = opened.store;
     await store.organizations.insert({
       id: organizationId,
       name: 'Firm',
@@ -25,7 +28,7 @@ describe('WebhookService over days (a real in-memory SQLite database, a moved cl
     nowMs = Date.UTC(2026, 10, 1);
     webhooks = new WebhookService(store, schedule, () => nowMs);
   });
-  afterEach(() => store.close());
+  afterEach(() => opened.close());
 
   const publish = () =>
     store.transaction(() =>

@@ -27,6 +27,7 @@ export interface ServeFlags {
   authFailureLimit?: string | undefined;
   allowPrivateWebhooks?: boolean | undefined;
   poolSize?: string | undefined;
+  workers?: string | undefined;
   exec?: string | undefined;
 }
 
@@ -35,8 +36,10 @@ export interface ServeOptions {
   port: number;
   /** A SQLite file, `:memory:`, or a `postgres://` URL. */
   database: string;
-  /** PostgreSQL connections of this process. */
+  /** PostgreSQL connections of each process. */
   poolSize?: number;
+  /** Processes serving on the one port (1: this process alone). */
+  workers: number;
   adminToken?: string;
   orgToken?: string;
   ruleGenerationDelayMs: number;
@@ -89,6 +92,12 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
   }
   const schedule = flags.webhookSchedule ?? '0,5,300,1800,7200,18000,36000,36000';
   const db = flags.db ?? (flags.memory ? undefined : env.BOOKS_DATABASE_URL || undefined);
+  const workers = positiveNumber(flags.workers ?? '1', '--workers', 64);
+  if (workers > 1 && flags.memory) {
+    throw new UsageError(
+      '--workers needs a database the processes share (--db FILE or postgres://…), not --memory',
+    );
+  }
   if (flags.poolSize !== undefined && !(db && isPostgresUrl(db))) {
     throw new UsageError('--pool-size is for a PostgreSQL database (--db postgres://…)');
   }
@@ -100,6 +109,7 @@ export function parseServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv): Se
       : db && isPostgresUrl(db)
         ? postgresUrl(db)
         : path.resolve(db ?? booksPaths(env).platformDatabase),
+    workers,
     ...(flags.poolSize !== undefined && {
       poolSize: positiveNumber(flags.poolSize, '--pool-size', 1000),
     }),
@@ -152,11 +162,34 @@ export function databaseShown(database: string): string {
 
 /**
  * Serves the local platform until SIGINT/SIGTERM, or, with `--exec`, for as long as the command
- * runs, answering with its exit status.
+ * runs, answering with its exit status. With `--workers N`, N processes serve it on one port.
  */
 export async function runServe(options: ServeOptions, io: CliIo): Promise<number> {
   if (options.database !== ':memory:' && !isPostgresUrl(options.database))
     mkdirSync(path.dirname(options.database), { recursive: true, mode: 0o700 });
+  if (options.workers > 1) {
+    const { runServeWorkers } = await import('../serveWorkers.js');
+    return runServeWorkers(options, io);
+  }
+  const served = await startServing(options);
+  try {
+    io.stderr.write(banner(options, served));
+    return await serveUntilStopped(options, io, served);
+  } finally {
+    await served.close();
+  }
+}
+
+/** One process serving the platform, listening. */
+export interface Serving {
+  baseUrl: string;
+  adminToken: string;
+  orgToken: string;
+  close(): Promise<void>;
+}
+
+/** Opens the platform on its database and listens. */
+export async function startServing(options: ServeOptions): Promise<Serving> {
   const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform({
     database: options.database,
@@ -171,29 +204,48 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
   });
   try {
     await listen(platform.app, options.host, options.port);
-    const address = platform.app.server.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const baseUrl = `http://${host}:${address.port}`;
-    io.stderr.write(
-      [
-        `books: local platform listening on ${baseUrl}`,
-        `  database            ${databaseShown(options.database)}`,
-        `  admin token         ${platform.adminToken}`,
-        `  organization token  ${platform.orgToken}`,
-        '',
-      ].join('\n'),
-    );
-    if (options.exec === undefined) {
-      await io.stopSignal;
-      return ExitCode.Success;
-    }
-    return await runAlongside(options.exec, io, {
-      BOOKS_BASE_URL: baseUrl,
-      BOOKS_TOKEN: platform.orgToken,
-    });
-  } finally {
+  } catch (error) {
     await platform.close();
+    throw error;
   }
+  const address = platform.app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    baseUrl: `http://${host}:${address.port}`,
+    adminToken: platform.adminToken,
+    orgToken: platform.orgToken,
+    close: () => platform.close(),
+  };
+}
+
+/** What `serve` says once it listens (to stderr, once). */
+export function banner(
+  options: ServeOptions,
+  served: { baseUrl: string; adminToken: string; orgToken: string },
+): string {
+  return [
+    `books: local platform listening on ${served.baseUrl}${options.workers > 1 ? ` (${options.workers} processes)` : ''}`,
+    `  database            ${databaseShown(options.database)}`,
+    `  admin token         ${served.adminToken}`,
+    `  organization token  ${served.orgToken}`,
+    '',
+  ].join('\n');
+}
+
+/** Waits for SIGINT/SIGTERM, or runs `--exec`'s command: the exit status to end with. */
+export async function serveUntilStopped(
+  options: ServeOptions,
+  io: CliIo,
+  served: { baseUrl: string; orgToken: string },
+): Promise<number> {
+  if (options.exec === undefined) {
+    await io.stopSignal;
+    return ExitCode.Success;
+  }
+  return runAlongside(options.exec, io, {
+    BOOKS_BASE_URL: served.baseUrl,
+    BOOKS_TOKEN: served.orgToken,
+  });
 }
 
 async function listen(
@@ -274,6 +326,9 @@ export const command = defineCommand({
       'wrong tokens per address per minute before they are answered 429; 0 disables',
       { default: '100' },
     ),
+    workers: text('--workers <n>', 'processes serving on the one port (a shared --db)', {
+      default: '1',
+    }),
     poolSize: text(
       '--pool-size <n>',
       `PostgreSQL connections of each process (default ${DEFAULT_POOL_SIZE})`,
@@ -289,7 +344,7 @@ export const command = defineCommand({
   },
   examples: [
     'books serve --port 4010 --db ./books.sqlite',
-    'books serve --db postgres://books:secret@db.internal:5432/books',
+    'books serve --db postgres://books:secret@db.internal:5432/books --workers 4',
     'books serve --memory --port 0 --exec "npm run integration-tests"',
   ],
   run: (ctx, flags) => runServe(parseServeOptions(flags, ctx.io.env), ctx.io),

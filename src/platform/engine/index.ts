@@ -8,6 +8,7 @@ import { EntityService } from './entities.js';
 import { FaultService } from './faults.js';
 import { JournalEntryService } from './journalEntries.js';
 import { OpeningBalanceService } from './openingBalances.js';
+import { RateLimits } from './rateLimits.js';
 import { ReportService } from './reports.js';
 import { OrganizationService } from './organizations.js';
 import { TransactionRuleService } from './transactionRules.js';
@@ -52,12 +53,18 @@ export class Engine {
   readonly accountingMigrations: AccountingMigrationService;
   readonly webhooks: WebhookService;
   readonly faults = new FaultService();
+  readonly rateLimits: RateLimits;
 
   constructor(
     readonly store: Store,
     readonly options: EngineOptions = DEFAULT_ENGINE_OPTIONS,
   ) {
     this.organizations = new OrganizationService(store);
+    this.rateLimits = new RateLimits(
+      store,
+      options.rateLimitPerSecond,
+      options.authFailuresPerMinute,
+    );
     this.workspaces = new WorkspaceService(store);
     this.entities = new EntityService(store, this.workspaces);
     this.transactionRules = new TransactionRuleService(store, this.workspaces);

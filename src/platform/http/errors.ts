@@ -24,8 +24,9 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -92,7 +93,37 @@ function storageFault(error: unknown): ErrorAnswer | undefined {
       message: "the platform's database is locked by another process: nothing was written",
     };
   }
+  if (databaseAway(error, code)) {
+    return {
+      status: 503,
+      headers: { 'Retry-After': '2' },
+      message:
+        "the platform's database cannot be reached now; retry later (a write with the same Idempotency-Key, which is safe)",
+    };
+  }
   return undefined;
+}
+
+/**
+ * PostgreSQL gone away or not taking connections: refused, reset, shut down, restarting, out of
+ * connections, or the pool's wait for one ended. The pool connects again by itself once it is
+ * back; a write cut off at its commit is replayed or run once by its key's retry.
+ */
+function databaseAway(error: unknown, code: string): boolean {
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code)) {
+    return true;
+  }
+  // Class 08 (connection exceptions), 57P01–57P03 (shut down, crash, starting), 53300 (too
+  // many connections).
+  if (/^08...$/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return true;
+  const message = (error as Error)?.message ?? '';
+  return (
+    error instanceof Error &&
+    code === '' &&
+    /Connection terminated|timeout exceeded when trying to connect|not queryable|Client was closed/i.test(
+      message,
+    )
+  );
 }
 
 /** The error envelope: `{ message, traceId }`, and the blockers when there are some. */

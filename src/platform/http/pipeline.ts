@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import secureJson from 'secure-json-parse';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type ErrorBody, type Fault } from '../../api/index.js';
 import { DomainError } from '../domain/errors.js';
-import { AuthFailureWindows, TokenBuckets } from '../domain/rateLimit.js';
 import type { Engine } from '../engine/index.js';
 import type { IdempotencyLookup, KeyedRequest, StoredResponse } from '../store/idempotency.js';
 import {
@@ -90,8 +89,6 @@ class KeyRefused extends HttpError {}
  * that a crash could still undo.
  */
 export class RequestPipeline {
-  private readonly buckets: TokenBuckets | undefined;
-  private readonly authFailures: AuthFailureWindows | undefined;
   private defaultOrganizationId: string | undefined;
 
   constructor(
@@ -99,12 +96,7 @@ export class RequestPipeline {
     private readonly adminToken: string,
     /** The rate limit's clock. */
     private readonly now: () => number = Date.now,
-  ) {
-    const rate = engine.options.rateLimitPerSecond;
-    this.buckets = rate > 0 ? new TokenBuckets(rate) : undefined;
-    const failures = engine.options.authFailuresPerMinute;
-    this.authFailures = failures > 0 ? new AuthFailureWindows(failures) : undefined;
-  }
+  ) {}
 
   /**
    * Who is calling: the organization ('' for admin and open routes), and an after-commit fault
@@ -124,7 +116,7 @@ export class RequestPipeline {
     const token = bearerToken(authorization);
     if (auth === 'admin') {
       if (token === undefined || !sameSecret(token, this.adminToken)) {
-        if (token !== undefined) this.failedAuthentication(address);
+        if (token !== undefined) await this.failedAuthentication(address);
         throw new DomainError('unauthenticated', 'a valid admin token is required');
       }
       return { organizationId: ADMIN, faultAfterCommit: undefined };
@@ -132,7 +124,7 @@ export class RequestPipeline {
     const organizationId =
       token === undefined ? undefined : await this.engine.organizations.authenticate(token);
     if (organizationId === undefined) {
-      if (token !== undefined) this.failedAuthentication(address);
+      if (token !== undefined) await this.failedAuthentication(address);
       throw new DomainError(
         'unauthenticated',
         token === undefined
@@ -140,7 +132,7 @@ export class RequestPipeline {
           : 'invalid access token',
       );
     }
-    if (this.buckets) limitRate(this.buckets, organizationId, this.now(), header);
+    await this.limitRate(organizationId, header);
     const fault = this.engine.faults.take(organizationId, method, url);
     if (fault?.mode === 'reject') {
       throw new HttpError(fault.status, `injected fault: ${fault.status}`, {
@@ -154,16 +146,35 @@ export class RequestPipeline {
    * Counts a wrong token from an address; past the limit it is a 429 (with Retry-After) rather
    * than a 401, until the address's minute ends: guessing tokens is throttled.
    */
-  private failedAuthentication(address: string): void {
-    if (this.authFailures === undefined) return;
+  private async failedAuthentication(address: string): Promise<void> {
+    const limits = this.engine.rateLimits;
     const now = this.now();
-    const wait = this.authFailures.blockedFor(address, now);
+    const wait = await limits.blockedFor(address, now);
     if (wait > 0) {
       throw new HttpError(429, `too many failed authentications from ${address}; retry later`, {
         'Retry-After': String(wait),
       });
     }
-    this.authFailures.fail(address, now);
+    await limits.fail(address, now);
+  }
+
+  /** Takes the request's token from its organization's bucket (429 when there is none). */
+  private async limitRate(
+    organizationId: string,
+    header: (name: string, value: string) => void,
+  ): Promise<void> {
+    const limits = this.engine.rateLimits;
+    const policy = limits.policy;
+    if (policy === undefined) return;
+    const decision = await limits.take(organizationId, this.now());
+    const window = Math.max(1, Math.round(policy.capacity / policy.ratePerSecond));
+    header('RateLimit-Policy', `"organization";q=${policy.capacity};w=${window}`);
+    header('RateLimit', `"organization";r=${decision.remaining};t=${decision.retryAfterSeconds}`);
+    if (!decision.allowed) {
+      throw new HttpError(429, 'too many requests: slow down and retry after the given seconds', {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
+    }
   }
 
   /**
@@ -379,23 +390,6 @@ export function faultedAnswer(
     },
     body: JSON.stringify(faultBody(fault, traceId)),
   };
-}
-
-function limitRate(
-  buckets: TokenBuckets,
-  organizationId: string,
-  nowMs: number,
-  header: (name: string, value: string) => void,
-): void {
-  const decision = buckets.take(organizationId, nowMs);
-  const policy = `"organization";q=${buckets.capacity};w=${Math.max(1, Math.round(buckets.capacity / buckets.ratePerSecond))}`;
-  header('RateLimit-Policy', policy);
-  header('RateLimit', `"organization";r=${decision.remaining};t=${decision.retryAfterSeconds}`);
-  if (!decision.allowed) {
-    throw new HttpError(429, 'too many requests: slow down and retry after the given seconds', {
-      'Retry-After': String(decision.retryAfterSeconds),
-    });
-  }
 }
 
 /** With the `u` flag a surrogate pair is one code point: this finds only lone surrogates. */

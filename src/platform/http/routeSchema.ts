@@ -10,6 +10,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Body over 5 MB',
   422: 'Unprocessable',
   429: 'Too many requests',
+  503: 'The database does not answer now (Retry-After)',
 };
 
 interface RouteSchemaInput<P, Q, B> {

@@ -9,6 +9,7 @@ import type { JournalEntryStore } from './journalEntries.js';
 import { OpeningBalanceStore } from './openingBalances.js';
 import { OrganizationStore } from './organizations.js';
 import type { PostingStore } from './postings.js';
+import { RateLimitStore } from './rateLimits.js';
 import { ReportStore } from './reports.js';
 import type { Dialect, LockMode, SqlDatabase } from './sql.js';
 import { TransactionRuleStore } from './transactionRules.js';
@@ -58,6 +59,7 @@ export class Store {
   readonly transactionRules: TransactionRuleStore;
   readonly idempotency: IdempotencyStore;
   readonly webhooks: WebhookStore;
+  readonly rateLimits: RateLimitStore;
 
   constructor(
     readonly database: SqlDatabase,
@@ -76,6 +78,7 @@ export class Store {
     this.accountingMigrations = new AccountingMigrationStore(sql);
     this.transactionRules = new TransactionRuleStore(sql);
     this.webhooks = new WebhookStore(sql);
+    this.rateLimits = new RateLimitStore(sql);
     this.journalEntries = dialectStores.journalEntries;
     this.postings = dialectStores.postings;
     this.idempotency = dialectStores.idempotency;

@@ -4,6 +4,7 @@ import { accountingMigrationRoutes } from './accountingMigration.js';
 import { chartOfAccountsRoutes } from './chartOfAccounts.js';
 import { classRoutes } from './classes.js';
 import { journalEntryRoutes } from './journalEntries.js';
+import { operationsRoutes } from './operations.js';
 import { reportRoutes } from './reports.js';
 import { sandboxRoutes } from './sandbox.js';
 import { transactionRuleRoutes } from './transactionRules.js';
@@ -21,5 +22,6 @@ export function platformRoutes(engine: Engine): RouteDefinition[] {
   reportRoutes(platform, engine);
   accountingMigrationRoutes(platform, engine);
   sandboxRoutes(table.under('/sandbox/v1'), engine);
+  operationsRoutes(table, engine);
   return table.routes;
 }

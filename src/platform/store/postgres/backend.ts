@@ -120,7 +120,7 @@ export class PostgresBackend implements SqlDatabase {
   }
 
   private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
+    const client = await this.checkOut();
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -147,14 +147,30 @@ export class PostgresBackend implements SqlDatabase {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {
-      client.release();
+      client.release(client.lost);
     }
+  }
+
+  /**
+   * A client of the pool for a transaction. While it is checked out, the pool no longer listens
+   * for its connection's errors: a connection the server ends between two statements (a fast
+   * shutdown) would be an unhandled 'error' and end the process. Here it is noted instead; the
+   * statement that meets it fails, and the client is destroyed on release.
+   */
+  private async checkOut(): Promise<LosableClient> {
+    const client: LosableClient = await this.pool.connect();
+    client.lost = undefined;
+    if (!watched.has(client)) {
+      watched.add(client);
+      client.on('error', (error) => (client.lost = error));
+    }
+    return client;
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (openTransactionOf(this) !== undefined) return work();
     for (let attempt = 1; ; attempt += 1) {
-      const client = await this.pool.connect();
+      const client = await this.checkOut();
       const transaction: OpenTransaction<pg.PoolClient> = {
         database: this,
         connection: client,
@@ -179,7 +195,7 @@ export class PostgresBackend implements SqlDatabase {
         if (!retryable(error) || attempt === TRANSACTION_ATTEMPTS) throw error;
       } finally {
         // A client whose connection failed is destroyed, not handed out again.
-        client.release(broken);
+        client.release(broken ?? client.lost);
       }
       await sleep(Math.random() * 10 * attempt);
     }
@@ -229,6 +245,12 @@ export class PostgresBackend implements SqlDatabase {
 function lockKey(name: string): string {
   return createHash('sha1').update(name).digest().readBigInt64BE(0).toString();
 }
+
+/** A checked-out client, with the error its connection met while out, if any. */
+type LosableClient = pg.PoolClient & { lost?: Error };
+
+/** Clients whose connection errors are listened for (a pool reuses them). */
+const watched = new WeakSet<pg.PoolClient>();
 
 /** Deadlocks and serialization failures: the transaction is rolled back and may run again. */
 function retryable(error: unknown): boolean {

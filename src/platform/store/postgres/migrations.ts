@@ -2,7 +2,7 @@ import type { Migration } from '../schema.js';
 
 /**
  * PostgreSQL's schema migrations (see ../schema.ts), applied at start under an advisory lock.
- * The tables are SQLite's (sqlite/migrations.ts, version 7), typed as PostgreSQL types them:
+ * The tables are SQLite's (sqlite/migrations.ts, version 8), typed as PostgreSQL types them:
  * ids `uuid`, integer keys and cents `bigint`, calendar days `date`, instants `timestamptz`,
  * flags `boolean`. Tables whose creation order matters and have no integer key of their own
  * carry a column named `rowid`, so that the SQL the two backends share orders by it alike.
@@ -10,7 +10,7 @@ import type { Migration } from '../schema.js';
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'the books as of SQLite schema 7',
+    name: 'the books as of SQLite schema 8',
     sql: `
       CREATE TABLE organizations (
         id uuid PRIMARY KEY,
@@ -290,6 +290,19 @@ export const MIGRATIONS: Migration[] = [
           REFERENCES webhook_deliveries(message_id, endpoint_id) ON DELETE CASCADE
       );
       CREATE INDEX webhook_attempts_by_endpoint ON webhook_attempts(endpoint_id, seq);
+      -- The rate limits, shared by the processes (SQLite's migration 8); times are readings in
+      -- ms of the limits' clock.
+      CREATE TABLE rate_buckets (
+        organization_id uuid PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+        tokens double precision NOT NULL,
+        at_ms bigint NOT NULL
+      );
+      CREATE TABLE auth_failures (
+        address text PRIMARY KEY,
+        start_ms bigint NOT NULL,
+        failures integer NOT NULL
+      );
+      CREATE INDEX auth_failures_by_start ON auth_failures(start_ms);
     `,
   },
 ];

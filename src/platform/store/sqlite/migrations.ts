@@ -321,4 +321,21 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX postings_by_account ON postings(entity_seq, basis, account_seq, day);
     `,
   },
+  {
+    version: 8,
+    name: 'rate limits shared by the processes on one database',
+    sql: `
+      CREATE TABLE rate_buckets (
+        organization_id TEXT PRIMARY KEY REFERENCES organizations(id) ON DELETE CASCADE,
+        tokens REAL NOT NULL,
+        at_ms INTEGER NOT NULL
+      );
+      CREATE TABLE auth_failures (
+        address TEXT PRIMARY KEY,
+        start_ms INTEGER NOT NULL,
+        failures INTEGER NOT NULL
+      );
+      CREATE INDEX auth_failures_by_start ON auth_failures(start_ms);
+    `,
+  },
 ];
