@@ -25,7 +25,7 @@ const ON_BOTH_BACKENDS = [
 ];
 
 /** What only PostgreSQL has: a server that goes away and comes back. */
-const ON_POSTGRES_ONLY = ['test/e2e/postgresOutage.test.ts'];
+const ON_POSTGRES_ONLY = ['test/e2e/dbCopy.test.ts', 'test/e2e/postgresOutage.test.ts'];
 
 export default defineConfig({
   test: {
@@ -49,6 +49,18 @@ export default defineConfig({
           name: 'postgres',
           include: [...ON_BOTH_BACKENDS, ...ON_POSTGRES_ONLY],
           env: { BOOKS_TEST_BACKEND: 'postgres' },
+          globalSetup: ['test/support/postgres.ts'],
+          setupFiles: ['test/support/postgresCleanup.ts'],
+        },
+      },
+      {
+        // Each process with one connection: code that holds one while it waits for another
+        // (a statement outside its own transaction) hangs here instead of under load.
+        extends: true,
+        test: {
+          name: 'postgres-pool-1',
+          include: ['test/contract/**/*.test.ts', 'test/e2e/multiProcess.test.ts'],
+          env: { BOOKS_TEST_BACKEND: 'postgres', BOOKS_TEST_PG_POOL: '1' },
           globalSetup: ['test/support/postgres.ts'],
           setupFiles: ['test/support/postgresCleanup.ts'],
         },

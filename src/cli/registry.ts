@@ -23,6 +23,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   'sandbox feed': 'Bank feeds: connections and the transactions they bring',
   'sandbox webhook': 'The webhook portal: endpoints, secrets, delivery attempts, retries',
   webhook: 'Receive and check webhook deliveries on this machine',
+  db: "The platform's database: copy it to PostgreSQL",
 };
 
 type Leaf = () => Promise<{ command: AnyCommand }>;
@@ -108,4 +109,5 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'migrate merge': () => import('./commands/migrate/merge.js'),
   demo: () => import('./commands/demo.js'),
   serve: () => import('./commands/serve.js'),
+  'db copy': () => import('./commands/db/copy.js'),
 };

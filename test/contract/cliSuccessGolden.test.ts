@@ -25,6 +25,7 @@ const LONG_RUNNING: Record<string, string> = {
   serve: 'test/e2e/serve.test.ts',
   'webhook listen': 'test/e2e/webhooks.test.ts',
   demo: 'test/e2e/migrate.test.ts',
+  'db copy': 'test/e2e/dbCopy.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -116,9 +116,18 @@ export function runBooks(
 export async function serveBooks(
   home: ReturnType<typeof temporaryHome>,
   flags: string[] = ['--memory'],
+  /** `asGiven`: the database flags as they are, even in a PostgreSQL run (a SQLite file). */
+  options: { asGiven?: boolean } = {},
 ) {
   const server = spawnBooks(
-    ['serve', '--port', '0', '--org-token', SERVE_TOKEN, ...(await serveFlagsFor(flags))],
+    [
+      'serve',
+      '--port',
+      '0',
+      '--org-token',
+      SERVE_TOKEN,
+      ...(options.asGiven ? flags : await serveFlagsFor(flags)),
+    ],
     home.env,
   );
   const banner = await server.waitForStderr('organization token');

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { DEFAULT_ENGINE_OPTIONS, Engine } from './engine/index.js';
+import {
+  copySqliteToPostgres,
+  tableCounts,
+  TargetNotEmpty,
+  type CopiedCounts,
+} from './store/copy.js';
+import { isPostgresUrl, Store } from './store/index.js';
+import { DatabaseUnavailable } from './store/schema.js';
+
+/** What `books db copy` reports: the rows of each table, and the trial balances compared. */
+export interface CopyReport {
+  tables: CopiedCounts[];
+  /** Each entity's ledgers whose trial balances were compared on both sides. */
+  trialBalances: { entityId: string; ledgerBasis: 'cash' | 'accrual' }[];
+  target: string;
+}
+
+/** The copy is done but the two sides disagree: said with what differs. */
+export class CopyDisagrees extends Error {
+  override name = 'CopyDisagrees';
+}
+
+/**
+ * Moves a firm from a SQLite file to PostgreSQL: every organization's books copied into an
+ * empty database (refused, untouched, when it is not), then checked before it is called done:
+ * each table's row count, and every entity's trial balance on each of its ledgers, computed by
+ * the engine on both sides.
+ */
+export async function copyBooks(
+  from: string,
+  to: string,
+  progress: (done: CopiedCounts) => void = () => {},
+): Promise<CopyReport> {
+  if (!isPostgresUrl(to)) {
+    throw new DatabaseUnavailable(to, 'the target is a PostgreSQL URL (postgres://…)');
+  }
+  if (from === ':memory:' || isPostgresUrl(from) || !existsSync(from)) {
+    throw new DatabaseUnavailable(from, 'no such SQLite file');
+  }
+  const source = await Store.open(from);
+  try {
+    const target = await Store.open(to);
+    try {
+      await copySqliteToPostgres(source, target, progress);
+      const tables = await tableCounts(source);
+      const copied = await tableCounts(target);
+      const differing = tables.filter((t, i) => copied[i]!.rows !== t.rows);
+      if (differing.length > 0) {
+        throw new CopyDisagrees(
+          `the copy disagrees in its row counts: ${differing
+            .map(
+              (t) =>
+                `${t.table} ${t.rows} here, ${copied.find((c) => c.table === t.table)!.rows} there`,
+            )
+            .join('; ')}`,
+        );
+      }
+      return {
+        tables,
+        trialBalances: await compareTrialBalances(source, target),
+        target: target.database.location,
+      };
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+/** Every entity's trial balance over all its days, on each open ledger, on both sides. */
+async function compareTrialBalances(
+  source: Store,
+  target: Store,
+): Promise<CopyReport['trialBalances']> {
+  const entities = await source.database.sql.all<{
+    id: string;
+    organization_id: string;
+    accrual_ledger_open: number;
+  }>(
+    `SELECT e.id, w.organization_id, e.accrual_ledger_open
+     FROM entities e JOIN workspaces w ON w.id = e.workspace_id ORDER BY e.seq`,
+  );
+  const engines = [
+    new Engine(source, DEFAULT_ENGINE_OPTIONS),
+    new Engine(target, DEFAULT_ENGINE_OPTIONS),
+  ];
+  const compared: CopyReport['trialBalances'] = [];
+  for (const entity of entities) {
+    for (const ledgerBasis of entity.accrual_ledger_open
+      ? (['cash', 'accrual'] as const)
+      : (['cash'] as const)) {
+      const [here, there] = await Promise.all(
+        engines.map((engine) =>
+          engine.reports.trialBalance(entity.organization_id, entity.id, {
+            startDate: '0001-01-01',
+            endDate: '9999-12-31',
+            ledgerBasis,
+          }),
+        ),
+      );
+      if (JSON.stringify(here) !== JSON.stringify(there)) {
+        throw new CopyDisagrees(
+          `the copy disagrees in the ${ledgerBasis} trial balance of entity ${entity.id}`,
+        );
+      }
+      compared.push({ entityId: entity.id, ledgerBasis });
+    }
+  }
+  return compared;
+}
+
+export { TargetNotEmpty };
