@@ -28,30 +28,46 @@ describe('IdempotencyStore (a real database: in-memory SQLite, or PostgreSQL in 
   });
   afterEach(() => opened.close());
 
-  it('replays within 24 hours and forgets after', async () => {
+  /** Claims the key and records the answer, in one transaction (as a keyed write does). */
+  const answered = (key: string, nowMs: number, sent = request, answer = response) =>
+    store.transaction(async () => {
+      expect(await store.idempotency.claim(organizationId, key, sent, nowMs)).toEqual({
+        outcome: 'claimed',
+      });
+      await store.idempotency.record(organizationId, key, answer);
+    });
+
+  it('replays within 24 hours; after, the key is claimed again', async () => {
     const t0 = 1_000_000;
-    expect(await store.idempotency.find(organizationId, 'k', request, t0)).toBeUndefined();
-    await store.idempotency.record(organizationId, 'k', request, response, t0);
-    expect(
-      await store.idempotency.find(organizationId, 'k', request, t0 + IDEMPOTENCY_WINDOW_MS - 1),
-    ).toEqual({ outcome: 'replay', response });
-    expect(
-      await store.idempotency.find(organizationId, 'k', request, t0 + IDEMPOTENCY_WINDOW_MS + 1),
-    ).toBeUndefined();
+    await answered('k', t0);
+    const again = (nowMs: number) =>
+      store.transaction(() => store.idempotency.claim(organizationId, 'k', request, nowMs));
+    expect(await again(t0 + IDEMPOTENCY_WINDOW_MS - 1)).toEqual({ outcome: 'replay', response });
+    expect(await again(t0 + IDEMPOTENCY_WINDOW_MS + 1)).toEqual({ outcome: 'claimed' });
   });
 
   it('tells a mismatch (method, path or body) from a repeat', async () => {
-    await store.idempotency.record(organizationId, 'k', request, response, 0);
+    await answered('k', 0);
     for (const other of [{ bodyHash: 'h2' }, { path: '/other' }, { method: 'PATCH' }]) {
-      expect(
-        await store.idempotency.find(organizationId, 'k', { ...request, ...other }, 1),
-      ).toEqual({ outcome: 'mismatch' });
+      expect(await store.idempotency.find(organizationId, 'k', { ...request, ...other }, 1)).toEqual(
+        { outcome: 'mismatch' },
+      );
     }
+  });
+
+  it('keeps no claim of a transaction that rolled back', async () => {
+    await expect(
+      store.transaction(async () => {
+        await store.idempotency.claim(organizationId, 'undone', request, 0);
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
+    await answered('undone', 1);
   });
 
   it('keeps a long answer deflated and replays it whole', async () => {
     const long = { ...response, body: JSON.stringify({ data: 'x'.repeat(50_000) }) };
-    await store.idempotency.record(organizationId, 'long', request, long, 0);
+    await answered('long', 0, request, long);
     expect(await store.idempotency.find(organizationId, 'long', request, 1)).toEqual({
       outcome: 'replay',
       response: long,
@@ -66,24 +82,9 @@ describe('IdempotencyStore (a real database: in-memory SQLite, or PostgreSQL in 
     expect(store.idempotency.hold(organizationId, 'k')).toBeTypeOf('function');
   });
 
-  it('replaces an expired record, and prunes expired ones', async () => {
-    await store.idempotency.record(organizationId, 'k', request, response, 0);
-    await store.idempotency.record(
-      organizationId,
-      'k',
-      { ...request, bodyHash: 'h2' },
-      response,
-      IDEMPOTENCY_WINDOW_MS + 1,
-    );
-    expect(
-      await store.idempotency.find(
-        organizationId,
-        'k',
-        { ...request, bodyHash: 'h2' },
-        IDEMPOTENCY_WINDOW_MS + 2,
-      ),
-    ).toEqual({ outcome: 'replay', response });
-    await store.idempotency.record(organizationId, 'old', request, response, 0);
+  it('prunes expired records', async () => {
+    await answered('old', 0);
+    await answered('new', IDEMPOTENCY_WINDOW_MS);
     await store.idempotency.prune(IDEMPOTENCY_WINDOW_MS + 1);
     const left = await store.database.sql.get<{ n: number }>(
       'SELECT COUNT(*) AS n FROM idempotency_keys',

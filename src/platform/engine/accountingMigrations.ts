@@ -2,7 +2,7 @@ import type { AccountingMigration, ListQuery, TransactionRule } from '../../api/
 import { outsideTransactions } from '../store/sql.js';
 import { conflict, invalid, notFound, unprocessable } from '../domain/errors.js';
 import { learningText, learningWindow, RuleLearner } from '../domain/ruleGeneration.js';
-import type { MigrationRecord } from '../store/accountingMigrations.js';
+import { migrationIsOpen, type MigrationRecord } from '../store/accountingMigrations.js';
 import type { Store } from '../store/index.js';
 import type { BankFeedService } from './bankFeeds.js';
 import type { EntityService } from './entities.js';
@@ -91,8 +91,7 @@ export class AccountingMigrationService {
 
   /** Whether entries written now belong to the migration (and categorization waits). */
   async isOpen(entityId: string): Promise<boolean> {
-    const state = (await this.store.accountingMigrations.forEntity(entityId))?.state;
-    return state === 'open' || state === 'generating';
+    return migrationIsOpen((await this.store.accountingMigrations.forEntity(entityId))?.state);
   }
 
   /** The rules the migration generated (the sandbox lists them; the platform API does not). */

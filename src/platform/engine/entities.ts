@@ -20,6 +20,8 @@ export interface EntityScope {
   /** The integer key the entity's postings carry. */
   entitySeq: number;
   workspace: SandboxWorkspace;
+  /** Whether its accounting migration is open: entries written now are `migration`. */
+  migrationOpen: boolean;
 }
 
 /** Entities (the businesses of a workspace), managed through the sandbox control plane. */
@@ -106,8 +108,12 @@ export class EntityService {
    * the checks see what the writes will meet.
    */
   async lockedScope(organizationId: string, id: string): Promise<EntityScope> {
-    await this.store.lock(entityLockName(id), 'shared');
-    return this.scope(organizationId, id);
+    // Asked together (PostgreSQL runs them in order: the scope is read once the lock is held).
+    const [, scope] = await Promise.all([
+      this.store.lock(entityLockName(id), 'shared'),
+      this.scope(organizationId, id),
+    ]);
+    return scope;
   }
 
   /**

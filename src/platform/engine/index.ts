@@ -89,8 +89,8 @@ export class Engine {
       this.bankFeeds,
       options.ruleGenerationDelayMs,
     );
-    // Entries written while a migration is open are migration entries; transactions wait.
-    this.journalEntries.migrationOpen = (entityId) => this.accountingMigrations.isOpen(entityId);
+    // Transactions arriving while a migration is open wait (entries written then are
+    // `migration`: their entity's scope says so).
     this.bankFeeds.categorizationPaused = (entityId) => this.accountingMigrations.isOpen(entityId);
   }
 }

@@ -36,9 +36,6 @@ interface EntryContext {
 
 /** Manual journal entries on an entity's cash or accrual ledger. */
 export class JournalEntryService {
-  /** Whether the entity's accounting migration is open (set by the engine). */
-  migrationOpen: (entityId: string) => Promise<boolean> = async () => false;
-
   constructor(
     private readonly store: Store,
     private readonly entities: EntityService,
@@ -96,22 +93,29 @@ export class JournalEntryService {
     prefix = 'journalEntries',
   ): Promise<JournalEntry[]> {
     return this.store.transaction(async () => {
-      const context = await this.context(
-        organizationId,
-        entityId,
-        bodies.flatMap((body) => body.lines),
-      );
+      // Seqs are taken with the reads, so that entries and postings are written together.
+      const [seqs, context] = await Promise.all([
+        this.store.journalEntries.reserveSeqs(bodies.length),
+        this.context(
+          organizationId,
+          entityId,
+          bodies.flatMap((body) => body.lines),
+        ),
+      ]);
       const createdAt = new Date().toISOString();
       const prepared = bodies.map((body, index) =>
         this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
       );
-      await this.store.journalEntries.insertAll(prepared.map((entry) => entry.record));
-      await this.store.postings.insert(
-        prepared.map(({ record, lines }) => ({
-          source: this.postingSource(context.scope, record),
-          lines,
-        })),
-      );
+      seqs.forEach((seq, index) => (prepared[index]!.record.seq = seq));
+      await Promise.all([
+        this.store.journalEntries.insertAll(prepared.map((entry) => entry.record)),
+        this.store.postings.insert(
+          prepared.map(({ record, lines }) => ({
+            source: this.postingSource(context.scope, record),
+            lines,
+          })),
+        ),
+      ]);
       return prepared.map(({ record, lines }) =>
         this.present(context.scope, record, this.withAccounts(context, lines)),
       );
@@ -186,26 +190,29 @@ export class JournalEntryService {
     entityId: string,
     lines: readonly JournalLineInput[] | 'every account',
   ): Promise<EntryContext> {
-    const scope = await this.entities.lockedScope(organizationId, entityId);
-    const chart =
+    // One round trip on PostgreSQL: the lock first, then every read (all issued before any is
+    // awaited; the server runs them in order).
+    const [scope, chart] = await Promise.all([
+      this.entities.lockedScope(organizationId, entityId),
       lines === 'every account'
-        ? await this.store.accounts.all(entityId)
-        : await this.store.accounts.byIds(
+        ? this.store.accounts.all(entityId)
+        : this.store.accounts.byIds(
             entityId,
             lines.map((line) => line.accountId),
-          );
-    const accounts = new Map(chart.map((a) => [a.id, a]));
+          ),
+    ]);
     const classIds = lines === 'every account' ? [] : lines.flatMap((line) => line.classIds ?? []);
     const classes =
       lines === 'every account'
         ? await this.store.classes.all(scope.entity.workspaceId)
         : await this.store.classes.byIds(scope.entity.workspaceId, classIds);
+    const accounts = new Map(chart.map((a) => [a.id, a]));
     const classRoots = new Map(classes.map((c) => [c.id, c.rootClassId]));
     return {
       scope,
       accounts,
       references: { account: (id) => accounts.get(id), classRoot: (id) => classRoots.get(id) },
-      sourceType: (await this.migrationOpen(entityId)) ? 'migration' : 'manual',
+      sourceType: scope.migrationOpen ? 'migration' : 'manual',
     };
   }
 

@@ -266,19 +266,19 @@ export class RequestPipeline {
         .update(request.rawBody ?? '')
         .digest('hex'),
     };
-    const known = await idempotency.find(scope, storedKey, keyed);
-    if (known) return replayOf(known);
     const release = idempotency.hold(scope, storedKey);
     if (!release) throw keyInFlight();
     try {
       try {
         return await this.engine.store.transaction(async () => {
-          if (!(await idempotency.lockAcrossProcesses(scope, storedKey))) throw keyInFlight();
-          // Answered by another process between the look above and the lock.
-          const answered = await idempotency.find(scope, storedKey, keyed);
-          if (answered) return replayOf(answered);
+          // A record found is replayed (one another process wrote meanwhile, too: its claim
+          // is waited for).
+          const claim = await idempotency.claim(scope, storedKey, keyed);
+          if (claim.outcome === 'in_flight') throw keyInFlight();
+          if (claim.outcome !== 'claimed') return replayOf(claim);
           const answer = await this.respond(compiled, request);
-          await idempotency.record(scope, storedKey, keyed, recordOf(answer));
+          // Written with the COMMIT (one round trip on PostgreSQL), or not at all.
+          this.engine.store.database.defer(idempotency.record(scope, storedKey, recordOf(answer)));
           return answer;
         });
       } catch (error) {
@@ -286,9 +286,10 @@ export class RequestPipeline {
         const answer = errorAnswerOf(error, request.traceId);
         if (answer.status < 500) {
           await this.engine.store.transaction(async () => {
-            if (!(await idempotency.lockAcrossProcesses(scope, storedKey))) return;
-            if (await idempotency.find(scope, storedKey, keyed)) return;
-            await idempotency.record(scope, storedKey, keyed, recordOf(answer));
+            const claim = await idempotency.claim(scope, storedKey, keyed);
+            if (claim.outcome === 'claimed') {
+              await idempotency.record(scope, storedKey, recordOf(answer));
+            }
           });
         }
         return answer;

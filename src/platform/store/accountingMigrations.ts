@@ -3,6 +3,11 @@ import type { Sql } from './sql.js';
 /** `open` → `generating` (rules being made) → `finalized`. */
 export type MigrationState = 'open' | 'generating' | 'finalized';
 
+/** Whether entries written now belong to the migration (and categorization waits). */
+export function migrationIsOpen(state: MigrationState | null | undefined): boolean {
+  return state === 'open' || state === 'generating';
+}
+
 export interface MigrationRecord {
   id: string;
   entityId: string;

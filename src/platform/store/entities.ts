@@ -1,4 +1,5 @@
 import type { Entity } from '../../api/index.js';
+import { migrationIsOpen, type MigrationState } from './accountingMigrations.js';
 import { countOf, isStoredId, type Sql } from './sql.js';
 import {
   toWorkspaceRecord,
@@ -31,11 +32,13 @@ const toEntity = (row: EntityRow): Entity => ({
   createdAt: row.created_at,
 });
 
-/** An entity with the integer key its postings carry, and its workspace. */
+/** An entity with the integer key its postings carry, its workspace and its migration's state. */
 export interface EntityWithWorkspace {
   entity: Entity;
   entitySeq: number;
   workspace: WorkspaceRecord;
+  /** Whether its accounting migration is open: entries written now are `migration`. */
+  migrationOpen: boolean;
 }
 
 export class EntityStore {
@@ -74,11 +77,14 @@ export class EntityStore {
     id: string,
   ): Promise<EntityWithWorkspace | undefined> {
     if (!isStoredId(id)) return undefined;
-    const row = await this.sql.get<EntityRow & { [column: `w_${string}`]: unknown }>(
+    const row = await this.sql.get<
+      EntityRow & { migration_state: MigrationState | null; [column: `w_${string}`]: unknown }
+    >(
       `SELECT ${COLUMNS}, ${WORKSPACE_COLUMNS.split(', ')
         .map((column) => `w.${column} AS w_${column}`)
-        .join(', ')}
+        .join(', ')}, m.state AS migration_state
        FROM entities e JOIN workspaces w ON w.id = e.workspace_id
+       LEFT JOIN accounting_migrations m ON m.entity_id = e.id
        WHERE e.id = ? AND w.organization_id = ?`,
       [id, organizationId],
     );
@@ -92,6 +98,7 @@ export class EntityStore {
       entity: toEntity(row),
       entitySeq: Number(row.seq),
       workspace: toWorkspaceRecord(workspace),
+      migrationOpen: migrationIsOpen(row.migration_state),
     };
   }
 

@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Sql, SqlDatabase } from './sql.js';
+import type { Sql } from './sql.js';
 
 /**
  * Bodies longer than this are kept deflated (shorter ones as text). A bulk create's answer is
@@ -49,19 +49,24 @@ export interface KeyRecordRow {
 }
 
 /**
+ * What claiming a key in a transaction gives: the key to run the request under, or its record
+ * (`in_flight`: a row with no answer yet, which only an older `books` left committed).
+ */
+export type IdempotencyClaim =
+  { outcome: 'claimed' } | { outcome: 'in_flight' } | IdempotencyLookup;
+
+/**
  * Idempotency records, scoped by (organization, key): the answer to a keyed write, kept 24 h
- * for its repeats, written in the write's own transaction (so a crash leaves both or neither).
- * A key is "in flight" while a request holds it: within a process, a set of held keys; across
- * processes, a lock the request's transaction takes (PostgreSQL's advisory locks; SQLite
- * writers queue anyway). No claim is ever stored, so nothing is left in flight by a crash.
+ * for its repeats. A request claims its key inside its write's transaction by inserting the
+ * key's row, and records its answer there before the commit: a crash leaves both or neither,
+ * and no claim outlives its transaction. The row's primary key is what serializes two requests
+ * with one key across processes: a second insert waits for the first transaction, then meets
+ * its record. Within a process, a set of held keys answers a second request at once (409).
  */
 export abstract class IdempotencyStore {
   private readonly held = new Set<string>();
 
-  constructor(
-    protected readonly sql: Sql,
-    private readonly database: SqlDatabase,
-  ) {}
+  constructor(protected readonly sql: Sql) {}
 
   /** Holds a key for a request of this process: its release, or undefined when already held. */
   hold(scope: string, key: string): (() => void) | undefined {
@@ -72,11 +77,18 @@ export abstract class IdempotencyStore {
   }
 
   /**
-   * Holds the key across processes until the caller's transaction ends (call inside it): false
-   * when another process's request holds it.
+   * Claims a key for `request` (call inside its transaction): claimed when the key has no
+   * record in its window (an expired one is taken over), else what its record says.
    */
-  lockAcrossProcesses(scope: string, key: string): Promise<boolean> {
-    return this.database.tryLock(`idempotency ${scope} ${key}`);
+  async claim(
+    scope: string,
+    key: string,
+    request: KeyedRequest,
+    nowMs = Date.now(),
+  ): Promise<IdempotencyClaim> {
+    if (await this.insertClaim(scope, key, request, nowMs)) return { outcome: 'claimed' };
+    // The record is there, committed (a claim still running elsewhere was waited for).
+    return (await this.find(scope, key, request, nowMs)) ?? { outcome: 'in_flight' };
   }
 
   /** The record of a key within its window, as the repeat `request` meets it. */
@@ -105,17 +117,22 @@ export abstract class IdempotencyStore {
     };
   }
 
-  /** Keeps a key's answer (replacing an expired record of the key). */
-  abstract record(
-    scope: string,
-    key: string,
-    request: KeyedRequest,
-    response: StoredResponse,
-    nowMs?: number,
-  ): Promise<void>;
+  /** Keeps a claimed key's answer (in the claim's transaction). */
+  abstract record(scope: string, key: string, response: StoredResponse): Promise<void>;
 
   /** Drops records older than the replay window. */
   abstract prune(nowMs?: number): Promise<void>;
+
+  /**
+   * Inserts the key's row, or takes over an expired one: true when claimed, false when a
+   * record in its window holds the key.
+   */
+  protected abstract insertClaim(
+    scope: string,
+    key: string,
+    request: KeyedRequest,
+    nowMs: number,
+  ): Promise<boolean>;
 
   protected abstract read(scope: string, key: string): Promise<KeyRecordRow | undefined>;
 }

@@ -65,7 +65,13 @@ export const LIST_WHERE = `entity_id = ? AND ledger_basis = ? AND date_only >= ?
 export abstract class JournalEntryStore {
   constructor(protected readonly sql: Sql) {}
 
-  /** Inserts entries, setting each one's seq (call inside a transaction). */
+  /**
+   * Seqs for `count` new entries (call inside the transaction that inserts them): taken ahead,
+   * so that the entries and their postings go out together.
+   */
+  abstract reserveSeqs(count: number): Promise<number[]>;
+
+  /** Inserts entries with the seqs reserved for them (call inside a transaction). */
   abstract insertAll(entries: readonly JournalEntryRecord[]): Promise<void>;
 
   abstract list(

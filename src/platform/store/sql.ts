@@ -49,16 +49,16 @@ export interface SqlDatabase {
    */
   lock(name: string, mode: LockMode): Promise<void>;
   /**
-   * Tries a named exclusive lock without waiting (inside a transaction): false when another
-   * transaction holds it.
-   */
-  tryLock(name: string): Promise<boolean>;
-  /**
    * Runs `effect` once the caller's transaction has committed (never if it rolls back), outside
    * it; at once (on the next turn) when the caller is in none. For what must not act on a write
    * that may still be undone, such as waking the webhook worker.
    */
   afterCommit(effect: () => void): void;
+  /**
+   * A statement of the caller's transaction that the work does not wait for: the transaction
+   * waits for it at its COMMIT (on PostgreSQL both leave in one write), and fails with it.
+   */
+  defer(statement: Promise<unknown>): void;
   /**
    * A failure at start-up as the one line a user fixes (read-only, damaged, unreachable…), or
    * undefined when it is not the database's.
@@ -77,6 +77,17 @@ export interface OpenTransaction<Connection> {
   finished: boolean;
   /** What to run once it has committed. */
   afterCommit: (() => void)[];
+  /** Statements issued and not awaited, awaited with the COMMIT. */
+  deferred: Promise<unknown>[];
+}
+
+/** SqlDatabase.defer, for a backend. */
+export function deferInTransaction(database: object, statement: Promise<unknown>): void {
+  const open = openTransactionOf(database);
+  if (!open) throw new Error('a statement deferred outside a transaction');
+  // Handled here (a failure fails the transaction, at its COMMIT), never unhandled meanwhile.
+  statement.catch(() => {});
+  open.deferred.push(statement);
 }
 
 /** Runs a committed transaction's after-commit effects, outside it. */

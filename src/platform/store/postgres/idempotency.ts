@@ -9,32 +9,47 @@ import {
 
 /** Idempotency records on PostgreSQL: `created_at` a timestamptz; long bodies in `bytea`. */
 export class PostgresIdempotencyStore extends IdempotencyStore {
-  async record(
+  protected async insertClaim(
     scope: string,
     key: string,
     request: KeyedRequest,
-    response: StoredResponse,
-    nowMs = Date.now(),
-  ): Promise<void> {
-    const body = storedBody(response.body);
-    await this.sql.run(
-      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, state, status, headers, body, body_deflated, created_at)
-       VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?, ?)
+    nowMs: number,
+  ): Promise<boolean> {
+    const claimed = await this.sql.get(
+      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, state, created_at)
+       VALUES (?, ?, ?, ?, ?, 'in_flight', ?)
        ON CONFLICT (organization_id, key) DO UPDATE SET method = excluded.method,
-         path = excluded.path, body_hash = excluded.body_hash, state = 'done',
-         status = excluded.status, headers = excluded.headers, body = excluded.body,
-         body_deflated = excluded.body_deflated, created_at = excluded.created_at`,
+         path = excluded.path, body_hash = excluded.body_hash, state = 'in_flight',
+         status = NULL, headers = NULL, body = NULL, body_deflated = NULL,
+         created_at = excluded.created_at
+       WHERE idempotency_keys.created_at <= ?
+       RETURNING 1 AS claimed`,
       [
         scope,
         key,
         request.method,
         request.path,
         request.bodyHash,
+        new Date(nowMs).toISOString(),
+        new Date(nowMs - IDEMPOTENCY_WINDOW_MS).toISOString(),
+      ],
+    );
+    return claimed !== undefined;
+  }
+
+  async record(scope: string, key: string, response: StoredResponse): Promise<void> {
+    const body = storedBody(response.body);
+    await this.sql.run(
+      `UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?,
+         body_deflated = ?
+       WHERE organization_id = ? AND key = ?`,
+      [
         response.status,
         JSON.stringify(response.headers),
         typeof body === 'string' ? body : null,
         typeof body === 'string' ? null : body,
-        new Date(nowMs).toISOString(),
+        scope,
+        key,
       ],
     );
   }
@@ -54,7 +69,7 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       }
     >(
       `SELECT method, path, body_hash, status, headers, body, body_deflated, created_at
-       FROM idempotency_keys WHERE organization_id = ? AND key = ?`,
+       FROM idempotency_keys WHERE organization_id = ? AND key = ? AND state = 'done'`,
       [scope, key],
     );
     if (!row) return undefined;

@@ -10,10 +10,11 @@ import {
 } from '../journalEntries.js';
 import { countOf } from '../sql.js';
 import type { PostgresSql } from './backend.js';
+import { insertRows } from './rows.js';
 
 /**
- * Journal entries on PostgreSQL. Seqs come from the table's sequence (processes write at the
- * same time); a list page is read by offset and counted each time, since another process may
+ * Journal entries on PostgreSQL. Seqs come from the table's sequence, taken ahead (processes
+ * write at the same time); a list page is read by offset and counted each time, since another process may
  * have written since the last page: exact, at the price of skipping the rows before the page.
  */
 export class PostgresJournalEntryStore extends JournalEntryStore {
@@ -21,24 +22,33 @@ export class PostgresJournalEntryStore extends JournalEntryStore {
     super(sql);
   }
 
+  async reserveSeqs(count: number): Promise<number[]> {
+    if (count === 0) return [];
+    const { rows } = await this.sql.query(
+      "SELECT nextval('journal_entries_seq_seq') AS seq FROM generate_series(1, ?)",
+      [count],
+    );
+    return (rows as { seq: number }[]).map((row) => row.seq);
+  }
+
   async insertAll(entries: readonly JournalEntryRecord[]): Promise<void> {
     if (entries.length === 0) return;
-    const { rows } = await this.sql.query(
-      `INSERT INTO journal_entries (id, entity_id, ledger_basis, date_only, memo, source_type, created_at)
-       SELECT * FROM unnest(?::uuid[], ?::uuid[], ?::text[], ?::date[], ?::text[], ?::text[], ?::timestamptz[])
-       RETURNING seq, id`,
-      [
-        entries.map((e) => e.id),
-        entries.map((e) => e.entityId),
-        entries.map((e) => e.ledgerBasis),
-        entries.map((e) => e.dateOnly),
-        entries.map((e) => e.memo),
-        entries.map((e) => e.sourceType),
-        entries.map((e) => e.createdAt),
-      ],
+    await this.sql.query(
+      ...insertRows(
+        `INSERT INTO journal_entries (${ENTRY_COLUMNS})`,
+        ['bigint', 'uuid', 'uuid', 'text', 'date', 'text', 'text', 'timestamptz'],
+        [
+          entries.map((e) => e.seq),
+          entries.map((e) => e.id),
+          entries.map((e) => e.entityId),
+          entries.map((e) => e.ledgerBasis),
+          entries.map((e) => e.dateOnly),
+          entries.map((e) => e.memo),
+          entries.map((e) => e.sourceType),
+          entries.map((e) => e.createdAt),
+        ],
+      ),
     );
-    const seqs = new Map((rows as { seq: number; id: string }[]).map((row) => [row.id, row.seq]));
-    for (const entry of entries) entry.seq = seqs.get(entry.id)!;
   }
 
   async list(filter: JournalEntryFilter, limit: number, offset: number) {

@@ -10,6 +10,6 @@ export async function openPostgresStore(url: string, options: StoreOptions = {})
   return new Store(backend, {
     journalEntries: new PostgresJournalEntryStore(backend.sql),
     postings: new PostgresPostingStore(backend.sql),
-    idempotency: new PostgresIdempotencyStore(backend.sql, backend),
+    idempotency: new PostgresIdempotencyStore(backend.sql),
   });
 }

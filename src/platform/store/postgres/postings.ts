@@ -12,10 +12,10 @@ import {
   type SourceKind,
 } from '../postings.js';
 import type { PostgresSql } from './backend.js';
+import { insertRows } from './rows.js';
 
 /**
- * Postings on PostgreSQL: each write is one statement over arrays (`unnest`), whatever its
- * number of rows. Posting ids come from the table's sequence, taken ahead only when class
+ * Postings on PostgreSQL: each write is one statement, whatever its number of rows (rows.ts). Posting ids come from the table's sequence, taken ahead only when class
  * assignments need them. The daily sums are written in key order, so that transactions that
  * touch the same accounts and days (every import posts to its bank account) lock those rows in
  * one order and queue rather than deadlock; they are written last, to hold those locks least.
@@ -65,24 +65,40 @@ export class PostgresPostingStore implements PostingStore {
     }
     const insertColumns =
       'entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name';
-    const arrays =
-      '?::bigint[], ?::smallint[], ?::bigint[], ?::date[], ?::bigint[], ?::bigint[], ?::smallint[], ?::bigint[], ?::text[], ?::integer[], ?::text[], ?::text[]';
-    if (withClasses) {
-      await this.sql.query(
-        `INSERT INTO postings (id, ${insertColumns}) SELECT * FROM unnest(?::bigint[], ${arrays})`,
-        [ids, ...columns],
-      );
-      await this.sql.query(
-        'INSERT INTO posting_classes (posting_id, class_id) SELECT * FROM unnest(?::bigint[], ?::uuid[])',
-        classes,
-      );
-    } else {
-      await this.sql.query(
-        `INSERT INTO postings (${insertColumns}) SELECT * FROM unnest(${arrays})`,
-        columns,
-      );
-    }
-    await this.apply(dailyDeltasOf(batch));
+    const types = [
+      'bigint',
+      'smallint',
+      'bigint',
+      'date',
+      'bigint',
+      'bigint',
+      'smallint',
+      'bigint',
+      'text',
+      'integer',
+      'text',
+      'text',
+    ];
+    // The rows and their daily sums go out together (one round trip).
+    const written = withClasses
+      ? [
+          this.sql.query(
+            ...insertRows(
+              `INSERT INTO postings (id, ${insertColumns})`,
+              ['bigint', ...types],
+              [ids, ...columns],
+            ),
+          ),
+          this.sql.query(
+            ...insertRows(
+              'INSERT INTO posting_classes (posting_id, class_id)',
+              ['bigint', 'uuid'],
+              classes,
+            ),
+          ),
+        ]
+      : [this.sql.query(...insertRows(`INSERT INTO postings (${insertColumns})`, types, columns))];
+    await Promise.all([...written, this.apply(dailyDeltasOf(batch))]);
   }
 
   async deleteSource(kind: SourceKind, seq: number): Promise<void> {
@@ -115,20 +131,22 @@ export class PostgresPostingStore implements PostingStore {
     const column = <K extends keyof DailyRow>(key: K) => rows.map((row) => row[key]);
     const keys = [column('entity_seq'), column('basis'), column('account_seq'), column('day')];
     await this.sql.query(
-      `INSERT INTO daily_balances AS d (entity_seq, basis, account_seq, day, debit_cents, credit_cents, postings, opening_postings)
-       SELECT * FROM unnest(?::bigint[], ?::smallint[], ?::bigint[], ?::date[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[])
-       ON CONFLICT (entity_seq, basis, account_seq, day) DO UPDATE SET
-         debit_cents = d.debit_cents + excluded.debit_cents,
-         credit_cents = d.credit_cents + excluded.credit_cents,
-         postings = d.postings + excluded.postings,
-         opening_postings = d.opening_postings + excluded.opening_postings`,
-      [
-        ...keys,
-        column('debit_cents'),
-        column('credit_cents'),
-        column('postings'),
-        column('opening_postings'),
-      ],
+      ...insertRows(
+        'INSERT INTO daily_balances AS d (entity_seq, basis, account_seq, day, debit_cents, credit_cents, postings, opening_postings)',
+        ['bigint', 'smallint', 'bigint', 'date', 'bigint', 'bigint', 'bigint', 'bigint'],
+        [
+          ...keys,
+          column('debit_cents'),
+          column('credit_cents'),
+          column('postings'),
+          column('opening_postings'),
+        ],
+        `ON CONFLICT (entity_seq, basis, account_seq, day) DO UPDATE SET
+           debit_cents = d.debit_cents + excluded.debit_cents,
+           credit_cents = d.credit_cents + excluded.credit_cents,
+           postings = d.postings + excluded.postings,
+           opening_postings = d.opening_postings + excluded.opening_postings`,
+      ),
     );
     if (rows.some((row) => row.postings < 0)) {
       await this.sql.query(

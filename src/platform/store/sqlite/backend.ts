@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import {
+  deferInTransaction,
   openTransactionOf,
   requireTransaction,
   runAfterCommit,
@@ -51,12 +52,14 @@ export class SqliteBackend implements SqlDatabase {
       connection: this.db,
       finished: false,
       afterCommit: [],
+      deferred: [],
     };
     try {
       this.db.exec('BEGIN IMMEDIATE');
       let result: T;
       try {
         result = await runInTransaction(transaction, work);
+        await Promise.all(transaction.deferred);
         this.db.exec('COMMIT');
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -78,11 +81,6 @@ export class SqliteBackend implements SqlDatabase {
     requireTransaction(this, name);
   }
 
-  async tryLock(name: string): Promise<boolean> {
-    requireTransaction(this, name);
-    return true;
-  }
-
   unavailable(error: unknown): DatabaseUnavailable | undefined {
     const code = String((error as { code?: unknown })?.code ?? '');
     return code.startsWith('SQLITE_') ? sqliteUnavailable(this.location, error) : undefined;
@@ -90,6 +88,10 @@ export class SqliteBackend implements SqlDatabase {
 
   afterCommit(effect: () => void): void {
     scheduleAfterCommit(this, effect);
+  }
+
+  defer(statement: Promise<unknown>): void {
+    deferInTransaction(this, statement);
   }
 
   async ping(): Promise<void> {

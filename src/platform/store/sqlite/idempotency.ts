@@ -7,37 +7,40 @@ import {
   type StoredResponse,
 } from '../idempotency.js';
 
-/**
- * Idempotency records on SQLite: `created_at` in milliseconds; the body as TEXT, or deflated
- * as a BLOB. Rows left `in_flight` by an older `books` (which stored claims) are dropped at
- * start-up: no request of this process can hold them.
- */
+/** Idempotency records on SQLite: `created_at` in milliseconds; the body as TEXT, or deflated as a BLOB. */
 export class SqliteIdempotencyStore extends IdempotencyStore {
-  async record(
+  protected async insertClaim(
     scope: string,
     key: string,
     request: KeyedRequest,
-    response: StoredResponse,
-    nowMs = Date.now(),
-  ): Promise<void> {
-    await this.sql.run(
-      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, state, status, headers, body, created_at)
-       VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?)
+    nowMs: number,
+  ): Promise<boolean> {
+    const claimed = await this.sql.get(
+      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, state, created_at)
+       VALUES (?, ?, ?, ?, ?, 'in_flight', ?)
        ON CONFLICT (organization_id, key) DO UPDATE SET method = excluded.method,
-         path = excluded.path, body_hash = excluded.body_hash, state = 'done',
-         status = excluded.status, headers = excluded.headers, body = excluded.body,
-         created_at = excluded.created_at`,
+         path = excluded.path, body_hash = excluded.body_hash, state = 'in_flight',
+         status = NULL, headers = NULL, body = NULL, created_at = excluded.created_at
+       WHERE idempotency_keys.created_at <= ?
+       RETURNING 1 AS claimed`,
       [
         scope,
         key,
         request.method,
         request.path,
         request.bodyHash,
-        response.status,
-        JSON.stringify(response.headers),
-        storedBody(response.body),
         nowMs,
+        nowMs - IDEMPOTENCY_WINDOW_MS,
       ],
+    );
+    return claimed !== undefined;
+  }
+
+  async record(scope: string, key: string, response: StoredResponse): Promise<void> {
+    await this.sql.run(
+      `UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?
+       WHERE organization_id = ? AND key = ?`,
+      [response.status, JSON.stringify(response.headers), storedBody(response.body), scope, key],
     );
   }
 
@@ -47,7 +50,10 @@ export class SqliteIdempotencyStore extends IdempotencyStore {
     ]);
   }
 
-  /** Claims an older `books` stored and a crash left behind. */
+  /**
+   * Claims an older `books` stored as rows of their own, left `in_flight` by a crash: claims
+   * are now rows of their transaction only, so none of these can belong to a running request.
+   */
   async clearInFlight(): Promise<void> {
     await this.sql.run("DELETE FROM idempotency_keys WHERE state = 'in_flight'");
   }

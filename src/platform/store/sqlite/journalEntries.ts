@@ -28,18 +28,21 @@ export class SqliteJournalEntryStore extends JournalEntryStore {
     this.insertRows = new MultiRowInsert(db, 'journal_entries', ENTRY_COLUMNS.split(', '), 100);
   }
 
-  /**
-   * Seqs after the largest are free: the caller's transaction holds the write lock.
-   */
+  /** Seqs after the largest are free: the caller's transaction holds the write lock. */
+  reserveSeqs(count: number): Promise<number[]> {
+    return this.sql.when(() => {
+      const last = Number(
+        this.sql.prepare('SELECT COALESCE(MAX(seq), 0) FROM journal_entries').pluck().get(),
+      );
+      return Array.from({ length: count }, (_, i) => last + i + 1);
+    });
+  }
+
   insertAll(entries: readonly JournalEntryRecord[]): Promise<void> {
     this.changed();
     return this.sql.when(() => {
-      let seq = Number(
-        this.sql.prepare('SELECT COALESCE(MAX(seq), 0) FROM journal_entries').pluck().get(),
-      );
       const rows: unknown[] = [];
       for (const entry of entries) {
-        entry.seq = ++seq;
         rows.push(
           entry.seq,
           entry.id,
