@@ -13,7 +13,17 @@ import { POSTGRES_ADMIN_URL, TEMPLATE_DATABASE } from '../helpers/backend.js';
  * user that may create databases). A template database is migrated once; each test server gets
  * a copy of it (tests/helpers/backend.ts). Everything goes with the cluster at teardown.
  */
-export default async function setup(): Promise<() => Promise<void>> {
+export default function setup(): Promise<() => Promise<void>> {
+  return startTestPostgres({ durable: false });
+}
+
+/**
+ * The cluster and its template. `durable`: as a firm runs it (fsync on), for the benches; the
+ * tests go without (nothing of theirs must outlive a crash of the machine).
+ */
+export async function startTestPostgres(options: {
+  durable: boolean;
+}): Promise<() => Promise<void>> {
   const given = process.env.BOOKS_TEST_DATABASE_URL;
   let adminUrl: string;
   let stop = async () => {};
@@ -32,7 +42,7 @@ export default async function setup(): Promise<() => Promise<void>> {
       persistent: false,
       // The server refuses to run as root: as root, the package makes a user for it.
       createPostgresUser: process.getuid?.() === 0,
-      postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=300'],
+      postgresFlags: [...(options.durable ? [] : ['-c', 'fsync=off']), '-c', 'max_connections=300'],
       onLog: () => {},
       onError: () => {},
     });

@@ -49,9 +49,9 @@ describe('IdempotencyStore (a real database: in-memory SQLite, or PostgreSQL in 
   it('tells a mismatch (method, path or body) from a repeat', async () => {
     await answered('k', 0);
     for (const other of [{ bodyHash: 'h2' }, { path: '/other' }, { method: 'PATCH' }]) {
-      expect(await store.idempotency.find(organizationId, 'k', { ...request, ...other }, 1)).toEqual(
-        { outcome: 'mismatch' },
-      );
+      expect(
+        await store.idempotency.find(organizationId, 'k', { ...request, ...other }, 1),
+      ).toEqual({ outcome: 'mismatch' });
     }
   });
 

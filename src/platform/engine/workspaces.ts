@@ -53,7 +53,7 @@ export class WorkspaceService {
     if (workspace.externalUsers > 0) {
       throw invalid('users from outside the organization are still assigned to the workspace');
     }
-    await this.store.workspaces.delete(id);
+    await this.store.transaction(() => this.store.workspaces.delete(id));
   }
 
   async updateFlags(

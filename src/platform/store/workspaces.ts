@@ -81,8 +81,19 @@ export class WorkspaceStore {
     );
   }
 
-  /** Deletes the workspace and, by cascade, everything in it. */
+  /**
+   * Deletes the workspace and everything in it: its entities' postings and daily sums here
+   * (PostgreSQL keeps no foreign keys on them), the rest by cascade. Call inside a transaction.
+   */
   async delete(id: string): Promise<void> {
+    const entities = 'SELECT seq FROM entities WHERE workspace_id = ?';
+    await this.sql.run(
+      `DELETE FROM posting_classes WHERE posting_id IN
+         (SELECT id FROM postings WHERE entity_seq IN (${entities}))`,
+      [id],
+    );
+    await this.sql.run(`DELETE FROM postings WHERE entity_seq IN (${entities})`, [id]);
+    await this.sql.run(`DELETE FROM daily_balances WHERE entity_seq IN (${entities})`, [id]);
     await this.sql.run('DELETE FROM workspaces WHERE id = ?', [id]);
   }
 }

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU seconds (user + system) a process has used; NaN when it is gone. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A process and its children (`books serve --workers N`: the primary and its workers). */
+export function processTree(pid: number): number[] {
+  try {
+    const children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [pid];
+  }
+}
+
+/** Every PostgreSQL server process on the machine (its postmaster and backends). */
+export function postgresProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** CPU seconds used so far by `books serve` (its process tree) and by PostgreSQL. */
+export function cpuSoFar(servePid: number): { serve: number; postgres: number } {
+  const sum = (pids: number[]) =>
+    pids
+      .map(cpuSecondsOf)
+      .filter((s) => !Number.isNaN(s))
+      .reduce((a, b) => a + b, 0);
+  return { serve: sum(processTree(servePid)), postgres: sum(postgresProcesses()) };
+}
+
+/** A process's resident memory (VmRSS) or its own anonymous memory (RssAnon), in MB. */
+export function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+};
