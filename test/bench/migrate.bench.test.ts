@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
+import { freshPostgresDatabase, type TestDatabase } from '../helpers/backend.js';
 import {
   BOOKS_BIN,
   chooseNewEntity,
@@ -100,11 +101,12 @@ function embeddedRun(file: string): Run {
   }
 }
 
-/** One migration into a fresh `books serve --memory`, over loopback. */
-async function loopbackRun(file: string): Promise<Run> {
+/** One migration over loopback into a fresh `books serve` with these database flags. */
+async function loopbackRun(file: string, databaseFlags: () => Promise<string[]>): Promise<Run> {
   const served = temporaryHome();
+  const flags = await databaseFlags();
   const server = spawnBooks(
-    ['serve', '--memory', '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
+    ['serve', ...flags, '--port', '0', '--org-token', SERVE_TOKEN, '--rate-limit', '0'],
     served.env,
   );
   try {
@@ -125,8 +127,9 @@ async function loopbackRun(file: string): Promise<Run> {
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 /**
- * Migrates 1,000,000 CSV lines into the embedded platform and over loopback, RUNS times each,
- * and prints every run and each mode's median. Asserts nothing.
+ * Migrates 1,000,000 CSV lines into the embedded platform and over loopback into `books
+ * serve` (in memory, on a SQLite file, on PostgreSQL alone and with two processes), RUNS times
+ * each, and prints every run and each mode's median. Asserts nothing.
  *
  * Each run also prints the CPU time the host stole from this virtual machine meanwhile. On the
  * two-core machines we are given, that has ranged from nothing to 30 s in one run: a run with
@@ -154,29 +157,51 @@ it('migrate run: a 1,000,000-line CSV, embedded and over loopback', async () => 
           )} s   CLI peak RSS ${run.peakMb.toFixed(0)} MB   stolen ${run.stolenSeconds.toFixed(1)} s`,
       );
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+    const postgres: TestDatabase[] = [];
+    /** A fresh PostgreSQL database for each run (dropped at the end). */
+    const onPostgres = (extra: string[]) => async () => {
+      const database = await freshPostgresDatabase();
+      postgres.push(database);
+      return ['--db', database.url, ...extra];
+    };
     for (const [mode, runOnce] of [
       ['embedded', async () => embeddedRun(file)],
-      ['books serve over loopback', () => loopbackRun(file)],
+      ['books serve --memory over loopback', () => loopbackRun(file, async () => ['--memory'])],
+      [
+        'books serve on a SQLite file',
+        () =>
+          loopbackRun(file, async () => [
+            '--db',
+            path.join(dir.home, `run-${Math.random()}.sqlite`),
+          ]),
+      ],
+      ['books serve on PostgreSQL', () => loopbackRun(file, onPostgres([]))],
+      [
+        'books serve --workers 2 on PostgreSQL',
+        () => loopbackRun(file, onPostgres(['--workers', '2'])),
+      ],
     ] as const) {
       const runs: Run[] = [];
       for (let i = 1; i <= RUNS; i += 1) {
         runs.push(await runOnce());
         row(`${mode}, run ${i}`, runs.at(-1)!);
       }
-      row(`${mode}, median`, {
-        seconds: median(runs.map((r) => r.seconds)),
-        peakMb: Math.max(...runs.map((r) => r.peakMb)),
-        cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
-        stolenSeconds: median(runs.map((r) => r.stolenSeconds)),
-      });
+      if (runs.length > 1)
+        row(`${mode}, median`, {
+          seconds: median(runs.map((r) => r.seconds)),
+          peakMb: Math.max(...runs.map((r) => r.peakMb)),
+          cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
+          stolenSeconds: median(runs.map((r) => r.stolenSeconds)),
+        });
     }
     console.log(
       [
         ...rows,
         '(median: the median wall, CPU and stolen time, and the highest peak RSS, of the runs)',
-        'targets: ≥ 25,000 entries/s embedded, ≥ 15,000 over loopback; CLI peak RSS under 200 MB',
+        'targets: ≥ 25,000 entries/s embedded, ≥ 15,000 over loopback; on PostgreSQL ≥ the SQLite server; CLI peak RSS under 200 MB',
       ].join('\n'),
     );
+    for (const database of postgres) await database.drop();
   } finally {
     dir.cleanup();
   }

@@ -172,7 +172,10 @@ export const MIGRATIONS: Migration[] = [
         description text NOT NULL DEFAULT '',
         counterparty_name text
       );
-      CREATE INDEX postings_by_day ON postings(entity_seq, basis, day);
+      -- By source (an entry's lines) and by account (the general ledger, in chunks). SQLite's
+      -- index by day is left out: each index costs every posting written (a bulk of 400
+      -- postings: 6.5 ms with it, 5.3 without), and the reads by day alone (rule generation's
+      -- year of lines, the whole ledger read at once) go by account's prefix instead.
       CREATE INDEX postings_by_source ON postings(source_kind, source_seq);
       CREATE INDEX postings_by_account ON postings(entity_seq, basis, account_seq, day, id);
       -- Per account and calendar day, the sums of its postings, kept in step with postings in
