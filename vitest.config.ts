@@ -11,6 +11,7 @@ const ON_BOTH_BACKENDS = [
   'test/contract/**/*.test.ts',
   'test/e2e/cli.test.ts',
   'test/e2e/coaImport.test.ts',
+  'test/e2e/config.test.ts',
   'test/e2e/crashSweep.test.ts',
   'test/e2e/crashSweepWrites.test.ts',
   'test/e2e/importTrust.test.ts',
@@ -25,7 +26,11 @@ const ON_BOTH_BACKENDS = [
 ];
 
 /** What only PostgreSQL has: a server that goes away and comes back. */
-const ON_POSTGRES_ONLY = ['test/e2e/dbCopy.test.ts', 'test/e2e/postgresOutage.test.ts'];
+const ON_POSTGRES_ONLY = [
+  'test/e2e/dbCopy.test.ts',
+  'test/e2e/postgresOutage.test.ts',
+  'test/e2e/postgresStart.test.ts',
+];
 
 export default defineConfig({
   test: {

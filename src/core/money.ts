@@ -201,8 +201,16 @@ export function centsToAmount(cents: Cents): number {
 /** Adds cents, refusing to leave the range where integers are exact. */
 export function addCents(a: Cents, b: Cents): Cents {
   const sum = a + b;
-  if (!Number.isSafeInteger(sum)) throw new RangeError('money sum exceeds the safe integer range');
+  if (!Number.isSafeInteger(sum)) throw new CentsOverflow();
   return sum as Cents;
+}
+
+/** A sum of cents past 2^53 (some 90 trillion), which no number holds exactly: refused. */
+export class CentsOverflow extends RangeError {
+  override name = 'CentsOverflow';
+  constructor() {
+    super('money sum exceeds the safe integer range');
+  }
 }
 
 /** `a − b`, in the same range. */

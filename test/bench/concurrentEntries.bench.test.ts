@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'undici';
 import { it } from 'vitest';
 import { freshPostgresDatabase } from '../helpers/backend.js';
 import { cpuSoFar } from '../helpers/benchProcesses.js';
-import { SERVE_TOKEN, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { benchClient } from '../helpers/benchClient.js';
+import { serveBooks, temporaryHome } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/webhookReceiver.js';
 
 const CLIENTS = 32;
@@ -53,21 +53,8 @@ async function phases(home: ReturnType<typeof temporaryHome>, flags: string[]) {
   const server = await serveBooks(home, [...flags, '--webhook-schedule', '0,1,1'], {
     asGiven: true,
   });
-  const pool = new Pool(server.baseUrl, { connections: CLIENTS });
-  const call = async (method: string, url: string, body?: unknown, key?: string) => {
-    const response = await pool.request({
-      method: method as 'GET',
-      path: url,
-      headers: {
-        authorization: `Bearer ${SERVE_TOKEN}`,
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-        ...(key && { 'idempotency-key': key }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await response.body.text();
-    return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
-  };
+  const client = benchClient(server.baseUrl, CLIENTS);
+  const call = client.call;
   const out: string[] = [];
   try {
     const { workspace } = (await call('POST', '/platform/v1/workspaces', { name: 'Entries' })).body;
@@ -111,7 +98,7 @@ async function phases(home: ReturnType<typeof temporaryHome>, flags: string[]) {
       const cpuBefore = cpuSoFar(server.pid);
       const breaks = connections.splice(0, BREAKS);
       const from = performance.now();
-      const client = async () => {
+      const loop = async () => {
         for (let i = next++; i < count; i = next++) {
           // One break in every count / BREAKS entries, through whichever process answers.
           if (i % Math.floor(count / BREAKS) === 0 && breaks.length > 0) {
@@ -141,7 +128,7 @@ async function phases(home: ReturnType<typeof temporaryHome>, flags: string[]) {
           }
         }
       };
-      await Promise.all(Array.from({ length: CLIENTS }, client));
+      await Promise.all(Array.from({ length: CLIENTS }, loop));
       const seconds = (performance.now() - from) / 1000;
       const cpuAfter = cpuSoFar(server.pid);
       if (!measured) return;
@@ -166,34 +153,29 @@ async function phases(home: ReturnType<typeof temporaryHome>, flags: string[]) {
       ]),
     );
     const wrong = [...net].filter(([id, cents]) => (byName.get(names.get(id)!) ?? 0) !== cents);
-    const retried = await pool.request({
-      method: 'POST',
-      path: `${base}/journal-entries`,
-      headers: {
-        authorization: `Bearer ${SERVE_TOKEN}`,
-        'content-type': 'application/json',
-        'idempotency-key': 'phase-2-0',
-      },
-      body: JSON.stringify({
+    const retried = await call(
+      'POST',
+      `${base}/journal-entries`,
+      {
         date: '2025-06-15',
         lines: [
           { accountId: accounts[0]!.id, debitAmount: 1 },
           { accountId: accounts[1]!.id, creditAmount: 1 },
         ],
-      }),
-    });
-    await retried.body.dump();
+      },
+      'phase-2-0',
+    );
     await receiver.waitFor(3 * BREAKS, 30_000).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const messages = receiver.deliveries.map((d) => d.headers['webhook-id']);
     const expectedEntries = 2_000 + 2 * ENTRIES;
     out.push(
-      `  entries in the books: ${total} of ${expectedEntries} sent (${total - expectedEntries} doubled or lost); ${wrong.length} accounts off the cents sent; a retried key: ${retried.headers['idempotent-replayed'] === 'true' ? 'replayed' : retried.statusCode}`,
+      `  entries in the books: ${total} of ${expectedEntries} sent (${total - expectedEntries} doubled or lost); ${wrong.length} accounts off the cents sent; a retried key: ${retried.headers['idempotent-replayed'] === 'true' ? 'replayed' : retried.status}`,
       `  webhook messages: ${messages.length} delivered, ${new Set(messages).size} distinct, of ${3 * BREAKS} raised`,
     );
     return out;
   } finally {
-    await pool.close();
+    await client.close();
     await server.stop();
     await receiver.close();
   }

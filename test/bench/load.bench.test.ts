@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'undici';
 import { it } from 'vitest';
 import { freshPostgresDatabase } from '../helpers/backend.js';
 import { cpuSoFar, percentile, processTree, rssMb } from '../helpers/benchProcesses.js';
-import { SERVE_TOKEN, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { benchClient } from '../helpers/benchClient.js';
+import { serveBooks, temporaryHome } from '../helpers/cli.js';
 
 const CLIENTS = 50;
 const SECONDS = Number(process.env.BOOKS_LOAD_SECONDS ?? 20);
@@ -95,27 +95,9 @@ async function loadPhases(
   flags: string[],
 ): Promise<{ results: PhaseResult[]; peakRssMb: number[] }> {
   const server = await serveBooks(home, flags, { asGiven: true });
-  const pool = new Pool(server.baseUrl, { connections: CLIENTS });
+  const client = benchClient(server.baseUrl, CLIENTS);
+  const call = client.call;
   try {
-    /** A request; its answer read only when `read` (the load reads none of them). */
-    const call = async (method: string, url: string, body?: unknown, key?: string, read = true) => {
-      const response = await pool.request({
-        method: method as 'GET',
-        path: url,
-        headers: {
-          authorization: `Bearer ${SERVE_TOKEN}`,
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...(key && { 'idempotency-key': key }),
-        },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      if (!read && response.statusCode < 400) {
-        await response.body.dump();
-        return { status: response.statusCode, body: undefined };
-      }
-      const text = await response.body.text();
-      return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
-    };
     const { workspace } = (await call('POST', '/platform/v1/workspaces', { name: 'Load' })).body;
     const { entity } = (
       await call('POST', `/sandbox/v1/workspaces/${workspace.id}/entities`, { name: 'Load Co' })
@@ -163,7 +145,7 @@ async function loadPhases(
       const cpuBefore = cpuSoFar(server.pid);
       const clientBefore = process.cpuUsage();
       const from = performance.now();
-      const client = async () => {
+      const loop = async () => {
         while (performance.now() - from < seconds * 1000) {
           const write = kind === 'bulk writes' || (kind === 'mix' && Math.random() < WRITE_SHARE);
           const t = performance.now();
@@ -182,7 +164,7 @@ async function loadPhases(
           if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
         }
       };
-      await Promise.all(Array.from({ length: CLIENTS }, client));
+      await Promise.all(Array.from({ length: CLIENTS }, loop));
       const elapsed = (performance.now() - from) / 1000;
       const cpuAfter = cpuSoFar(server.pid);
       const clientCpu = process.cpuUsage(clientBefore);
@@ -208,7 +190,7 @@ async function loadPhases(
     ];
     return { results, peakRssMb: processTree(server.pid).map((pid) => rssMb(pid, 'VmHWM')) };
   } finally {
-    await pool.close();
+    await client.close();
     await server.stop();
   }
 }

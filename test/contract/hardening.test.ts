@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKind, webhookTargetProblem } from '../../src/platform/domain/webhooks.js';
 import { guardedLookup } from '../../src/platform/engine/webhookSender.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { createEntity } from '../helpers/ledger.js';
+import { errorOf, startServer, type TestServer } from '../helpers/server.js';
 
 /** Webhook targets, thrown-away tokens and the admin route's keys, on a real server. */
 describe('webhook targets', () => {
@@ -174,5 +175,33 @@ describe('text the books cannot hold, and health checks', () => {
       expect(response.body).toEqual({ status });
       expect(response.headers.get('ratelimit')).toBeNull();
     }
+  });
+});
+
+describe('sums past what can be counted to the cent', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers 422 for a report whose sums pass 2^53 cents, on either database, never a rounded figure', async () => {
+    const ledger = await createEntity(server);
+    const cash = await ledger.account('Vault', 'Cash');
+    const equity = await ledger.account('Capital', 'Equity');
+    const entry = ledger.entry('2025-01-02', cash.id, equity.id, 999_999_999_999.99);
+    const bulk = await server.request('POST', `${ledger.base}/journal-entries/bulk`, {
+      body: { journalEntries: Array.from({ length: 100 }, () => entry) },
+    });
+    expect(bulk.status, bulk.text).toBe(201);
+    const report = await server.request(
+      'GET',
+      `${ledger.base}/reports/trial-balance?startDate=2025-01-01&endDate=2025-12-31`,
+    );
+    expect(errorOf(report)).toEqual({
+      status: 422,
+      message: 'a sum in these books passes what can be counted to the cent (2^53 cents)',
+      traceMatches: true,
+    });
   });
 });

@@ -103,17 +103,23 @@ export async function serveFlagsFor(flags: readonly string[]): Promise<string[]>
 
 /**
  * A store of its own on the run's backend (in-memory SQLite, or a fresh PostgreSQL database),
- * with `close` dropping what it made.
+ * with one organization in it; `close` drops what it made.
  */
 export async function openTestStore() {
   const { Store } = await import('../../src/platform/store/index.js');
+  const { newId } = await import('../../src/platform/engine/ids.js');
   const postgres = TEST_BACKEND === 'postgres' ? await freshPostgresDatabase() : undefined;
   const store = await Store.open(postgres?.url ?? ':memory:', {
     ...(TEST_POOL_SIZE && { poolSize: TEST_POOL_SIZE }),
   });
+  const organization = await store.organizations.insert({
+    id: newId(),
+    name: 'Firm',
+    createdAt: new Date().toISOString(),
+  });
   return {
     store,
-    url: postgres?.url,
+    organizationId: organization.id,
     async close() {
       await store.close();
       await postgres?.drop();

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../../src/platform/engine/ids.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/platform/store/idempotency.js';
 import type { Store } from '../../src/platform/store/index.js';
 import { openTestStore } from '../helpers/backend.js';
@@ -17,14 +16,7 @@ describe('IdempotencyStore (a real database: in-memory SQLite, or PostgreSQL in 
 
   beforeEach(async () => {
     opened = await openTestStore();
-    store = opened.store;
-    organizationId = (
-      await store.organizations.insert({
-        id: newId(),
-        name: 'Firm',
-        createdAt: new Date().toISOString(),
-      })
-    ).id;
+    ({ store, organizationId } = opened);
   });
   afterEach(() => opened.close());
 

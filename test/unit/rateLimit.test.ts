@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../../src/platform/engine/ids.js';
 import { RateLimits } from '../../src/platform/engine/rateLimits.js';
 import type { Store } from '../../src/platform/store/index.js';
 import { openTestStore } from '../helpers/backend.js';
@@ -14,14 +13,7 @@ describe('rate limits, counted in the database for every process', () => {
   let organizationId: string;
   beforeEach(async () => {
     opened = await openTestStore();
-    store = opened.store;
-    organizationId = (
-      await store.organizations.insert({
-        id: newId(),
-        name: 'Firm',
-        createdAt: new Date().toISOString(),
-      })
-    ).id;
+    ({ store, organizationId } = opened);
   });
   afterEach(() => opened.close());
 

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DISABLE_AFTER_FAILING_MS } from '../../src/platform/domain/webhooks.js';
-import { newId } from '../../src/platform/engine/ids.js';
 import { WebhookService } from '../../src/platform/engine/webhooks.js';
 import type { Store } from '../../src/platform/store/index.js';
 import { openTestStore } from '../helpers/backend.js';
@@ -14,17 +13,12 @@ describe('WebhookService over days (a real database, a moved clock)', () => {
   let opened: Awaited<ReturnType<typeof openTestStore>>;
   let nowMs: number;
   let webhooks: WebhookService;
-  const organizationId = newId();
+  let organizationId: string;
   const schedule = [0, 5, 300];
 
   beforeEach(async () => {
     opened = await openTestStore();
-    store = opened.store;
-    await store.organizations.insert({
-      id: organizationId,
-      name: 'Firm',
-      createdAt: '2026-11-01T00:00:00.000Z',
-    });
+    ({ store, organizationId } = opened);
     nowMs = Date.UTC(2026, 10, 1);
     webhooks = new WebhookService(store, schedule, () => nowMs);
   });

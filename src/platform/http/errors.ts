@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../../api/index.js';
+import { CentsOverflow } from '../../core/money.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 
 /**
@@ -91,6 +92,13 @@ function storageFault(error: unknown): ErrorAnswer | undefined {
       status: 503,
       headers: { 'Retry-After': '1' },
       message: "the platform's database is locked by another process: nothing was written",
+    };
+  }
+  if (code === 'BOOKS_PAST_EXACT_INTEGERS' || error instanceof CentsOverflow) {
+    return {
+      status: 422,
+      headers: {},
+      message: 'a sum in these books passes what can be counted to the cent (2^53 cents)',
     };
   }
   if (databaseAway(error, code)) {

@@ -247,10 +247,11 @@ export class RequestPipeline {
   }
 
   /**
-   * A keyed write: replayed when its key has an answer; else run with the key held (409 for a
-   * second request with it meanwhile, from this process or another), its answer recorded in its
-   * transaction. A 4xx the handler throws is recorded too (in a transaction of its own, the
-   * write's being rolled back); a 5xx is not, so that a retry runs the request again.
+   * A keyed write: replayed when its key has an answer; else run with the key claimed, its
+   * answer recorded in its transaction. A second request with the key meanwhile is a 409 in
+   * this process; in another, it waits for the first's transaction and replays its answer. A
+   * 4xx the handler throws is recorded too (in a transaction of its own, the write's being
+   * rolled back); a 5xx is not, so that a retry runs the request again.
    */
   private async answerKeyed(
     compiled: CompiledRoute,

@@ -4,392 +4,100 @@ import type { Store } from './index.js';
 import type { PostgresBackend } from './postgres/backend.js';
 import type { SqliteBackend } from './sqlite/backend.js';
 
-/** A column as it is copied: its SQLite source, its PostgreSQL type, how its value changes. */
+/**
+ * The tables of the books, in an order that keeps every reference to a copied row (a class's
+ * parent before it, postings before their classes), each read in creation order so that
+ * identities keep it. Rate-limit buckets and failure counts are left behind: they are no books.
+ */
+const TABLES: { name: string; orderBy: string }[] = [
+  { name: 'organizations', orderBy: 'rowid' },
+  { name: 'organization_tokens', orderBy: 'rowid' },
+  { name: 'workspaces', orderBy: 'rowid' },
+  { name: 'entities', orderBy: 'seq' },
+  { name: 'classes', orderBy: 'rowid' },
+  { name: 'accounts', orderBy: 'seq' },
+  { name: 'financial_accounts', orderBy: 'rowid' },
+  { name: 'transaction_rules', orderBy: 'rowid' },
+  // Answers kept for replay: a key retried against the new database still replays.
+  { name: 'idempotency_keys', orderBy: 'rowid' },
+  { name: 'account_groups', orderBy: 'rowid' },
+  { name: 'journal_entries', orderBy: 'seq' },
+  { name: 'opening_balances', orderBy: 'seq' },
+  { name: 'bank_feed_connections', orderBy: 'rowid' },
+  { name: 'connection_financial_accounts', orderBy: 'rowid' },
+  { name: 'bank_transactions', orderBy: 'seq' },
+  { name: 'postings', orderBy: 'id' },
+  { name: 'daily_balances', orderBy: 'entity_seq, basis, account_seq, day' },
+  { name: 'posting_classes', orderBy: 'rowid' },
+  { name: 'connection_events', orderBy: 'seq' },
+  { name: 'accounting_migrations', orderBy: 'rowid' },
+  { name: 'webhook_endpoints', orderBy: 'seq' },
+  { name: 'webhook_secrets', orderBy: 'seq' },
+  { name: 'webhook_messages', orderBy: 'seq' },
+  { name: 'webhook_deliveries', orderBy: 'rowid' },
+  { name: 'webhook_attempts', orderBy: 'seq' },
+];
+
+/**
+ * Where a PostgreSQL column's values are in SQLite when not in a column of its name: the
+ * outbox's instants kept there as milliseconds, and an answer's body kept as TEXT or, deflated,
+ * as a BLOB in one column.
+ */
+const SQLITE_SOURCE: Record<string, string> = {
+  'webhook_endpoints.failing_since': 'failing_since_ms',
+  'webhook_secrets.expires_at': 'expires_at_ms',
+  'webhook_deliveries.next_attempt_at': 'next_attempt_at_ms',
+  'webhook_deliveries.finished_at': 'finished_at_ms',
+  'idempotency_keys.body': "CASE WHEN typeof(body) = 'text' THEN body END",
+  'idempotency_keys.body_deflated': "CASE WHEN typeof(body) = 'blob' THEN body END",
+};
+
+/** A column of the target, as its catalog describes it, and how a SQLite value becomes its. */
 interface CopiedColumn {
   name: string;
   type: string;
-  /** The SQLite expression it is read from (default: the column of the same name). */
-  from?: string;
+  from: string;
   convert?: (value: unknown) => unknown;
 }
 
-interface CopiedTable {
-  name: string;
-  /** The order rows are read in (creation order, so that identities keep it). */
-  orderBy: string;
-  columns: CopiedColumn[];
-  /** Its identity column, whose sequence goes on after the largest value copied. */
-  identity?: string;
-  /** The identity is GENERATED ALWAYS: the copy says it overrides it. */
-  generatedAlways?: boolean;
+/** The target's columns of a table, from PostgreSQL's catalog, and where each comes from. */
+async function columnsOf(
+  client: pg.PoolClient,
+  table: string,
+): Promise<{ columns: CopiedColumn[]; identity?: string; generatedAlways: boolean }> {
+  const { rows } = await client.query<{
+    column_name: string;
+    type: string;
+    is_identity: string;
+    identity_generation: string | null;
+  }>(
+    `SELECT column_name, format_type(a.atttypid, a.atttypmod) AS type, c.is_identity,
+            c.identity_generation
+     FROM information_schema.columns c
+     JOIN pg_attribute a ON a.attrelid = to_regclass(c.table_name) AND a.attname = c.column_name
+     WHERE c.table_schema = current_schema() AND c.table_name = $1
+     ORDER BY c.ordinal_position`,
+    [table],
+  );
+  const identity = rows.find((row) => row.is_identity === 'YES');
+  return {
+    columns: rows.map((row) => {
+      const from = SQLITE_SOURCE[`${table}.${row.column_name}`] ?? row.column_name;
+      // SQLite keeps flags as 0/1, and these instants (and answers' ages) as milliseconds.
+      const convert =
+        row.type === 'boolean'
+          ? (value: unknown) => (value === null ? null : Boolean(value))
+          : row.type.startsWith('timestamp') &&
+              (from.endsWith('_ms') ||
+                `${table}.${row.column_name}` === 'idempotency_keys.created_at')
+            ? (value: unknown) => (value === null ? null : new Date(Number(value)).toISOString())
+            : undefined;
+      return { name: row.column_name, type: row.type, from, convert };
+    }),
+    identity: identity?.column_name,
+    generatedAlways: identity?.identity_generation === 'ALWAYS',
+  };
 }
-
-const bool = (value: unknown) => (value === null ? null : Boolean(value));
-const instant = (value: unknown) => (value === null ? null : new Date(Number(value)).toISOString());
-const c = (name: string, type: string, extra: Partial<CopiedColumn> = {}): CopiedColumn => ({
-  name,
-  type,
-  ...extra,
-});
-const flag = (name: string) => c(name, 'boolean', { convert: bool });
-const at = (name: string, from: string) => c(name, 'timestamptz', { from, convert: instant });
-
-/** Every table of the books, in an order that keeps every reference to a copied row. */
-const TABLES: CopiedTable[] = [
-  {
-    name: 'organizations',
-    orderBy: 'rowid',
-    columns: [
-      c('id', 'uuid'),
-      c('name', 'text'),
-      flag('is_default'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'organization_tokens',
-    orderBy: 'rowid',
-    columns: [
-      c('token_hash', 'text'),
-      c('organization_id', 'uuid'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'workspaces',
-    orderBy: 'rowid',
-    identity: 'rowid',
-    generatedAlways: true,
-    columns: [
-      c('rowid', 'bigint'),
-      c('id', 'uuid'),
-      c('organization_id', 'uuid'),
-      c('name', 'text'),
-      c('timezone', 'text'),
-      flag('custom_chart_of_accounts'),
-      c('billing_owner', 'text'),
-      c('external_users', 'integer'),
-      flag('rule_generation_eligible'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'entities',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('workspace_id', 'uuid'),
-      c('name', 'text'),
-      c('bookkeeping_start_date', 'date'),
-      c('lock_date', 'date'),
-      flag('accrual_ledger_open'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    // Parents before children: a class's parent is made before it.
-    name: 'classes',
-    orderBy: 'rowid',
-    identity: 'rowid',
-    generatedAlways: true,
-    columns: [
-      c('rowid', 'bigint'),
-      c('id', 'uuid'),
-      c('workspace_id', 'uuid'),
-      c('parent_class_id', 'uuid'),
-      c('root_class_id', 'uuid'),
-      c('label', 'text'),
-      c('label_key', 'text'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'accounts',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('name', 'text'),
-      c('name_key', 'text'),
-      c('code', 'text'),
-      c('type', 'text'),
-      c('group_id', 'uuid'),
-      c('financial_account_id', 'uuid'),
-      flag('is_disabled'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'financial_accounts',
-    orderBy: 'rowid',
-    columns: [
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('name', 'text'),
-      c('kind', 'text'),
-      c('created_at', 'timestamptz'),
-      c('chart_account_id', 'uuid'),
-    ],
-  },
-  {
-    name: 'transaction_rules',
-    orderBy: 'rowid',
-    identity: 'rowid',
-    generatedAlways: true,
-    columns: [
-      c('rowid', 'bigint'),
-      c('id', 'uuid'),
-      c('workspace_id', 'uuid'),
-      c('rule_group', 'text'),
-      c('entity_id', 'uuid'),
-      c('conditions', 'text'),
-      c('actions', 'text'),
-      c('note', 'text'),
-      flag('is_disabled'),
-      c('created_at', 'timestamptz'),
-      c('updated_at', 'timestamptz'),
-    ],
-  },
-  {
-    // Answers kept for replay: a key retried against the new database still replays.
-    name: 'idempotency_keys',
-    orderBy: 'rowid',
-    columns: [
-      c('organization_id', 'uuid'),
-      c('key', 'text'),
-      c('method', 'text'),
-      c('path', 'text'),
-      c('body_hash', 'text'),
-      c('state', 'text'),
-      c('status', 'integer'),
-      c('headers', 'text'),
-      c('body', 'text', {
-        from: "CASE WHEN typeof(body) = 'text' THEN body END",
-      }),
-      c('body_deflated', 'bytea', { from: "CASE WHEN typeof(body) = 'blob' THEN body END" }),
-      at('created_at', 'created_at'),
-    ],
-  },
-  {
-    name: 'account_groups',
-    orderBy: 'rowid',
-    identity: 'rowid',
-    generatedAlways: true,
-    columns: [
-      c('rowid', 'bigint'),
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('name', 'text'),
-      c('name_key', 'text'),
-      c('type', 'text'),
-      c('parent_group_id', 'uuid'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'journal_entries',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('ledger_basis', 'text'),
-      c('date_only', 'date'),
-      c('memo', 'text'),
-      c('source_type', 'text'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'opening_balances',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('date', 'date'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'bank_feed_connections',
-    orderBy: 'rowid',
-    columns: [
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('bank_name', 'text'),
-      c('status', 'text'),
-      c('error_code', 'text'),
-      flag('direct'),
-      flag('created_by_integration'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'connection_financial_accounts',
-    orderBy: 'rowid',
-    columns: [
-      c('connection_id', 'uuid'),
-      c('financial_account_id', 'uuid'),
-      c('position', 'integer'),
-    ],
-  },
-  {
-    name: 'bank_transactions',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('financial_account_id', 'uuid'),
-      c('date', 'date'),
-      c('amount_cents', 'bigint'),
-      c('description', 'text'),
-      c('external_id', 'text'),
-      c('account_id', 'uuid'),
-      c('rule_id', 'uuid'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'postings',
-    orderBy: 'id',
-    identity: 'id',
-    columns: [
-      c('id', 'bigint'),
-      c('entity_seq', 'bigint'),
-      c('basis', 'smallint'),
-      c('account_seq', 'bigint'),
-      c('day', 'date'),
-      c('debit_cents', 'bigint'),
-      c('credit_cents', 'bigint'),
-      c('source_kind', 'smallint'),
-      c('source_seq', 'bigint'),
-      c('source_type', 'text'),
-      c('line_no', 'integer'),
-      c('description', 'text'),
-      c('counterparty_name', 'text'),
-    ],
-  },
-  {
-    name: 'daily_balances',
-    orderBy: 'entity_seq, basis, account_seq, day',
-    columns: [
-      c('entity_seq', 'bigint'),
-      c('basis', 'smallint'),
-      c('account_seq', 'bigint'),
-      c('day', 'date'),
-      c('debit_cents', 'bigint'),
-      c('credit_cents', 'bigint'),
-      c('postings', 'bigint'),
-      c('opening_postings', 'bigint'),
-    ],
-  },
-  {
-    name: 'posting_classes',
-    orderBy: 'rowid',
-    identity: 'rowid',
-    generatedAlways: true,
-    columns: [c('rowid', 'bigint'), c('posting_id', 'bigint'), c('class_id', 'uuid')],
-  },
-  {
-    name: 'connection_events',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('connection_id', 'uuid'),
-      c('event', 'text'),
-      c('error_code', 'text'),
-      c('occurred_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'accounting_migrations',
-    orderBy: 'rowid',
-    columns: [
-      c('id', 'uuid'),
-      c('entity_id', 'uuid'),
-      c('state', 'text'),
-      c('enrichment_rules_seeded_at', 'timestamptz'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'webhook_endpoints',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('organization_id', 'uuid'),
-      c('url', 'text'),
-      c('event_types', 'text'),
-      flag('disabled'),
-      at('failing_since', 'failing_since_ms'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'webhook_secrets',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('endpoint_id', 'uuid'),
-      c('secret', 'text'),
-      at('expires_at', 'expires_at_ms'),
-    ],
-  },
-  {
-    name: 'webhook_messages',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('id', 'uuid'),
-      c('organization_id', 'uuid'),
-      c('event_type', 'text'),
-      c('body', 'text'),
-      c('created_at', 'timestamptz'),
-    ],
-  },
-  {
-    name: 'webhook_deliveries',
-    orderBy: 'rowid',
-    columns: [
-      c('message_id', 'uuid'),
-      c('endpoint_id', 'uuid'),
-      c('status', 'text'),
-      c('attempts', 'integer'),
-      c('schedule_position', 'integer'),
-      at('next_attempt_at', 'next_attempt_at_ms'),
-      at('finished_at', 'finished_at_ms'),
-    ],
-  },
-  {
-    name: 'webhook_attempts',
-    orderBy: 'seq',
-    identity: 'seq',
-    columns: [
-      c('seq', 'bigint'),
-      c('message_id', 'uuid'),
-      c('endpoint_id', 'uuid'),
-      c('attempt', 'integer'),
-      c('status', 'text'),
-      c('response_status', 'integer'),
-      c('at', 'timestamptz'),
-    ],
-  },
-];
 
 /** Rows written per statement. */
 const CHUNK_ROWS = 5_000;
@@ -441,24 +149,25 @@ export async function copySqliteToPostgres(
 async function copyTable(
   sqlite: SqliteBackend,
   client: pg.PoolClient,
-  table: CopiedTable,
+  table: { name: string; orderBy: string },
 ): Promise<number> {
+  const { columns, identity, generatedAlways } = await columnsOf(client, table.name);
   const select = sqlite.db.prepare(
-    `SELECT ${table.columns.map((column) => `${column.from ?? column.name} AS ${column.name}`).join(', ')}
+    `SELECT ${columns.map((column) => `${column.from} AS ${column.name}`).join(', ')}
      FROM ${table.name} ORDER BY ${table.orderBy}`,
   );
-  const insert = `INSERT INTO ${table.name} (${table.columns.map((column) => column.name).join(', ')})
-    ${table.generatedAlways ? 'OVERRIDING SYSTEM VALUE' : ''}
-    SELECT * FROM unnest(${table.columns.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')})`;
+  const insert = `INSERT INTO ${table.name} (${columns.map((column) => column.name).join(', ')})
+    ${generatedAlways ? 'OVERRIDING SYSTEM VALUE' : ''}
+    SELECT * FROM unnest(${columns.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ')})`;
   let rows = 0;
-  let arrays: unknown[][] = table.columns.map(() => []);
+  let arrays: unknown[][] = columns.map(() => []);
   const flush = async () => {
     if (arrays[0]!.length === 0) return;
     await client.query(insert, arrays);
-    arrays = table.columns.map(() => []);
+    arrays = columns.map(() => []);
   };
   for (const row of select.iterate() as Iterable<Record<string, unknown>>) {
-    table.columns.forEach((column, i) => {
+    columns.forEach((column, i) => {
       const value = row[column.name] ?? null;
       arrays[i]!.push(column.convert ? column.convert(value) : value);
     });
@@ -466,10 +175,10 @@ async function copyTable(
     if (arrays[0]!.length >= CHUNK_ROWS) await flush();
   }
   await flush();
-  if (table.identity) {
+  if (identity) {
     await client.query(
-      `SELECT setval(pg_get_serial_sequence('${table.name}', '${table.identity}'),
-         COALESCE((SELECT MAX(${table.identity}) FROM ${table.name}), 0) + 1, false)`,
+      `SELECT setval(pg_get_serial_sequence('${table.name}', '${identity}'),
+         COALESCE((SELECT MAX(${identity}) FROM ${table.name}), 0) + 1, false)`,
     );
   }
   return rows;

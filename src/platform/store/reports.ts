@@ -1,5 +1,5 @@
 import type { SourceType } from '../../api/index.js';
-import type { Cents } from '../../core/money.js';
+import { CentsOverflow, type Cents } from '../../core/money.js';
 import type { DailySums } from '../domain/reports/ledgerData.js';
 import type { LedgerPosting } from '../domain/reports/generalLedger.js';
 import type { Sql, SqlValue } from './sql.js';
@@ -32,10 +32,19 @@ function dailySumsOf(row: DailyRow): DailySums {
   return {
     accountSeq: Number(row.account_seq),
     day: row.day,
-    debitCents: row.debit_cents,
-    creditCents: row.credit_cents,
+    debitCents: exactCents(row.debit_cents),
+    creditCents: exactCents(row.credit_cents),
     postings: Number(row.postings),
   };
+}
+
+/**
+ * A sum as the database gave it, refused past 2^53 cents: SQLite sums exactly but the number
+ * it hands over would be rounded (PostgreSQL's are refused as they are read).
+ */
+function exactCents(sum: Cents): Cents {
+  if (!Number.isSafeInteger(sum)) throw new CentsOverflow();
+  return sum;
 }
 
 /**
@@ -139,7 +148,7 @@ export class ReportStore {
        WHERE entity_seq = ? AND basis = ? AND day < ? GROUP BY account_seq`,
       [entitySeq, basis, before],
     );
-    return new Map(rows.map((r) => [Number(r.account_seq), r.net]));
+    return new Map(rows.map((r) => [Number(r.account_seq), exactCents(r.net)]));
   }
 
   /** The postings of a range (optionally of one account), by date and then creation. */

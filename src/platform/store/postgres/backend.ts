@@ -42,10 +42,20 @@ const TYPE_PARSERS: Record<number, (text: string) => unknown> = {
 
 function exactInteger(text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value)) {
-    throw new RangeError(`${text} is past the integers books reads exactly (2^53)`);
-  }
+  if (!Number.isSafeInteger(value)) throw new PastExactIntegers(text);
   return value;
+}
+
+/**
+ * A number the database holds that no JavaScript number holds exactly (a sum past 2^53 cents,
+ * some 90 trillion): refused rather than rounded (errors.ts answers 422).
+ */
+export class PastExactIntegers extends RangeError {
+  override name = 'PastExactIntegers';
+  readonly code = 'BOOKS_PAST_EXACT_INTEGERS';
+  constructor(text: string) {
+    super(`${text} is past the integers books reads exactly (2^53)`);
+  }
 }
 
 function exactNumber(text: string): number {
