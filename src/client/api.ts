@@ -50,6 +50,8 @@ import type {
   WebhookEndpoint,
 } from '../api/index.js';
 import type { ApiClient, RequestOptions } from './client.js';
+import { collectPages } from './client.js';
+import { journalEntryPages } from './journalEntryPages.js';
 
 type Query = RequestOptions['query'];
 const enc = encodeURIComponent;
@@ -64,6 +66,16 @@ export function booksApi(client: ApiClient) {
   const remove = (path: string, query?: Query) => client.request<void>('DELETE', path, { query });
   const entity = (entityId: string) => `/platform/v1/entities/${enc(entityId)}`;
   const workspace = (workspaceId: string) => `/platform/v1/workspaces/${enc(workspaceId)}`;
+  const journalEntryList = (
+    entityId: string,
+    query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
+    max?: number,
+  ) =>
+    journalEntryPages(
+      (pageQuery) => get<List<JournalEntry>>(`${entity(entityId)}/journal-entries`, pageQuery),
+      query,
+      max,
+    );
 
   return {
     client,
@@ -151,22 +163,14 @@ export function booksApi(client: ApiClient) {
     journalEntries: {
       list: (entityId: string, query: ListJournalEntriesQuery) =>
         get<List<JournalEntry>>(`${entity(entityId)}/journal-entries`, query),
-      all: (
+      /** Every entry of a range, each once while others write (see journalEntryPages). */
+      all: async (
         entityId: string,
         query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
         max?: number,
-      ) => client.listAll<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
-      upTo: (
-        entityId: string,
-        query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
-        max: number,
-      ) => client.listUpTo<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
+      ) => (await collectPages(journalEntryList(entityId, query, max))).items,
       /** Page by page, for a command that writes entries as they come. */
-      pages: (
-        entityId: string,
-        query: Omit<ListJournalEntriesQuery, 'limit' | 'offset'>,
-        max: number,
-      ) => client.pages<JournalEntry>(`${entity(entityId)}/journal-entries`, query, max),
+      pages: journalEntryList,
       create: (entityId: string, body: CreateJournalEntryBody) =>
         post<{ journalEntry: JournalEntry }>(`${entity(entityId)}/journal-entries`, body),
       bulkCreate: (

@@ -9,6 +9,17 @@ export interface ListPage<T> {
   total: number;
 }
 
+/** Every page's items in one list, with the list's total. */
+export async function collectPages<T>(pages: AsyncIterable<ListPage<T>>): Promise<ListPage<T>> {
+  const items: T[] = [];
+  let total = 0;
+  for await (const page of pages) {
+    items.push(...page.items);
+    total = page.total;
+  }
+  return { items, total: Math.max(total, items.length) };
+}
+
 /** A line of the audit log: one attempt of one request. */
 export interface RequestRecord {
   at: string;
@@ -132,18 +143,12 @@ export class ApiClient {
   }
 
   /** The first `max` items, and how many there are in all (`total`: what a cut list says). */
-  async listUpTo<T>(
+  listUpTo<T>(
     path: string,
     query: RequestOptions['query'] = {},
     max = Number.POSITIVE_INFINITY,
   ): Promise<ListPage<T>> {
-    const items: T[] = [];
-    let total = 0;
-    for await (const page of this.pages<T>(path, query, max)) {
-      items.push(...page.items);
-      total = page.total;
-    }
-    return { items, total: Math.max(total, items.length) };
+    return collectPages(this.pages<T>(path, query, max));
   }
 
   async close(): Promise<void> {

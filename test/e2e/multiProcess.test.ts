@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_BACKEND } from '../helpers/backend.js';
-import { serveBooks, spawnBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
+import { runBooks, serveBooks, spawnBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
 import { killableServer } from '../helpers/crashSweep.js';
 import { startReceiver, type WebhookReceiver } from '../helpers/webhookReceiver.js';
 
@@ -173,6 +173,104 @@ describe(`two books serve processes over one database (${TEST_BACKEND})`, () => 
       expect(Math.round(salesLine.credit * 100)).toBe(expectedCents);
     }
   });
+
+  it('keeps je list --all and the streamed general ledger exact while the other process writes and deletes', async () => {
+    const [a, b] = await two();
+    const { base, entity, bank, sales } = await books(a);
+    for (let n = 0; n < 30; n += 1) {
+      const answer = await call(
+        a,
+        'POST',
+        `${base}/journal-entries/bulk`,
+        batch(n, 100, bank.id, sales.id),
+      );
+      expect(answer.status).toBe(201);
+    }
+    // About 107 entries a day over March: every page of 100 ends inside a day.
+    const before = (await runBooks(['je', 'list', '--all', '--json', '-e', entity.id], a.env))
+      .stdout;
+    const stored = (JSON.parse(before) as { id: string }[]).map((e) => e.id);
+    expect(stored).toHaveLength(3000);
+
+    // Meanwhile, through the other process: entries added on every day of the month, and
+    // entries already listed deleted, each pushing the later pages one way or the other.
+    const deleted = new Set<string>();
+    let n = 1000;
+    const whileWriting = async <T>(reading: () => Promise<T>) => {
+      let writing = true;
+      const writer = (async () => {
+        while (writing) {
+          n += 1;
+          await call(b, 'POST', `${base}/journal-entries/bulk`, batch(n, 5, bank.id, sales.id));
+          const victim = stored[(n * 37) % stored.length]!;
+          deleted.add(victim);
+          await call(b, 'DELETE', `${base}/journal-entries/${victim}`);
+        }
+      })();
+      try {
+        return await reading();
+      } finally {
+        writing = false;
+        await writer;
+      }
+    };
+
+    const listed = await whileWriting(async () => {
+      const result = await runBooks(['je', 'list', '--all', '--json', '-e', entity.id], a.env);
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as { id: string; dateOnly: string }[];
+    });
+    expect(deleted.size).toBeGreaterThan(0);
+    const ids = listed.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const kept = new Set(ids);
+    expect(stored.filter((id) => !deleted.has(id) && !kept.has(id))).toEqual([]);
+    for (let i = 1; i < listed.length; i += 1) {
+      expect(listed[i]!.dateOnly <= listed[i - 1]!.dateOnly).toBe(true);
+    }
+
+    // The general ledger streamed meanwhile: each account's balances run from its opening to its
+    // closing through the entries it shows, and the bank shows every entry not deleted once.
+    const ledger = await whileWriting(async () => {
+      const answer = await call(
+        a,
+        'GET',
+        `${base}/reports/general-ledger?startDate=2025-01-01&endDate=2025-12-31`,
+      );
+      expect(answer.status).toBe(200);
+      return answer.body.report as {
+        accounts: {
+          accountName: string;
+          openingBalance: number;
+          closingBalance: number;
+          entries: {
+            balance: number;
+            debitAmount: number | null;
+            creditAmount: number | null;
+            journalEntryId: string;
+          }[];
+        }[];
+      };
+    });
+    const cents = (amount: number | null) => Math.round((amount ?? 0) * 100);
+    for (const account of ledger.accounts) {
+      let balance = cents(account.openingBalance);
+      for (const entry of account.entries) {
+        const moved = cents(entry.balance) - balance;
+        expect(Math.abs(moved)).toBe(
+          Math.abs(cents(entry.debitAmount) - cents(entry.creditAmount)),
+        );
+        balance = cents(entry.balance);
+      }
+      expect(cents(account.closingBalance)).toBe(balance);
+    }
+    const bankIds = ledger.accounts
+      .find((account) => account.accountName === 'Bank')!
+      .entries.map((entry) => entry.journalEntryId);
+    expect(new Set(bankIds).size).toBe(bankIds.length);
+    const inBank = new Set(bankIds);
+    expect(stored.filter((id) => !deleted.has(id) && !inBank.has(id))).toEqual([]);
+  }, 60_000);
 
   it('delivers each webhook once, whichever process raised it and whichever sends it', async () => {
     receiver = await startReceiver();

@@ -14,8 +14,9 @@ import { insertRows } from './rows.js';
 
 /**
  * Journal entries on PostgreSQL. Seqs come from the table's sequence, taken ahead (processes
- * write at the same time); a list page is read by offset and counted each time, since another process may
- * have written since the last page: exact, at the price of skipping the rows before the page.
+ * write at the same time); a list page is read by offset and counted each time, since another
+ * process may have written since the last page: exact, at the price of skipping the rows before
+ * the page (a client reading a long list keeps offsets short: client/journalEntryPages.ts).
  */
 export class PostgresJournalEntryStore extends JournalEntryStore {
   constructor(protected override readonly sql: PostgresSql) {
@@ -53,18 +54,23 @@ export class PostgresJournalEntryStore extends JournalEntryStore {
 
   async list(filter: JournalEntryFilter, limit: number, offset: number) {
     const params = listParameters(filter);
-    const rows = await this.sql.all<EntryRow>(
-      `SELECT ${ENTRY_COLUMNS} FROM journal_entries WHERE ${LIST_WHERE}
+    // The page and its count in one statement, so one snapshot: a total that agrees with its rows
+    // while other processes write.
+    const rows = await this.sql.all<EntryRow & { total: number }>(
+      `SELECT ${ENTRY_COLUMNS}, (SELECT COUNT(*) FROM journal_entries WHERE ${LIST_WHERE}) AS total
+       FROM journal_entries WHERE ${LIST_WHERE}
        ORDER BY date_only DESC, seq DESC LIMIT ? OFFSET ?`,
-      [...params, limit, offset],
+      [...params, ...params, limit, offset],
     );
     return {
       rows: rows.map(toEntryRecord),
-      total: await countOf(
-        this.sql,
-        `SELECT COUNT(*) AS n FROM journal_entries WHERE ${LIST_WHERE}`,
-        params,
-      ),
+      total:
+        rows[0]?.total ??
+        (await countOf(
+          this.sql,
+          `SELECT COUNT(*) AS n FROM journal_entries WHERE ${LIST_WHERE}`,
+          params,
+        )),
     };
   }
 }

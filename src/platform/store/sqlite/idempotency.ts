@@ -7,40 +7,65 @@ import {
   type StoredResponse,
 } from '../idempotency.js';
 
-/** Idempotency records on SQLite: `created_at` in milliseconds; the body as TEXT, or deflated as a BLOB. */
+/**
+ * Idempotency records on SQLite: `created_at` in milliseconds; the body as TEXT, or deflated as a
+ * BLOB. A write transaction here holds the whole database (BEGIN IMMEDIATE, every process), so a
+ * key is claimed by looking: no other transaction can claim it meanwhile. Its row is written once,
+ * whole, with the answer, instead of inserted and then updated.
+ */
 export class SqliteIdempotencyStore extends IdempotencyStore {
+  /** Keys claimed by this process's open transactions: what their record will say. */
+  private readonly claims = new Map<string, { request: KeyedRequest; nowMs: number }>();
+
+  override hold(scope: string, key: string): (() => void) | undefined {
+    const release = super.hold(scope, key);
+    return (
+      release &&
+      (() => {
+        // A claim whose transaction rolled back is forgotten with the key.
+        this.claims.delete(`${scope} ${key}`);
+        release();
+      })
+    );
+  }
+
   protected async insertClaim(
     scope: string,
     key: string,
     request: KeyedRequest,
     nowMs: number,
   ): Promise<boolean> {
-    const claimed = await this.sql.get(
-      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, state, created_at)
-       VALUES (?, ?, ?, ?, ?, 'in_flight', ?)
-       ON CONFLICT (organization_id, key) DO UPDATE SET method = excluded.method,
-         path = excluded.path, body_hash = excluded.body_hash, state = 'in_flight',
-         status = NULL, headers = NULL, body = NULL, created_at = excluded.created_at
-       WHERE idempotency_keys.created_at <= ?
-       RETURNING 1 AS claimed`,
+    const kept = await this.sql.get(
+      `SELECT 1 AS kept FROM idempotency_keys
+       WHERE organization_id = ? AND key = ? AND created_at > ?`,
+      [scope, key, nowMs - IDEMPOTENCY_WINDOW_MS],
+    );
+    if (kept !== undefined) return false;
+    this.claims.set(`${scope} ${key}`, { request, nowMs });
+    return true;
+  }
+
+  async record(scope: string, key: string, response: StoredResponse): Promise<void> {
+    const name = `${scope} ${key}`;
+    const claim = this.claims.get(name);
+    if (claim === undefined) throw new Error(`record of an unclaimed key: ${name}`);
+    this.claims.delete(name);
+    const { request, nowMs } = claim;
+    await this.sql.run(
+      `INSERT OR REPLACE INTO idempotency_keys
+         (organization_id, key, method, path, body_hash, state, status, headers, body, created_at)
+       VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?, ?)`,
       [
         scope,
         key,
         request.method,
         request.path,
         request.bodyHash,
+        response.status,
+        JSON.stringify(response.headers),
+        storedBody(response.body),
         nowMs,
-        nowMs - IDEMPOTENCY_WINDOW_MS,
       ],
-    );
-    return claimed !== undefined;
-  }
-
-  async record(scope: string, key: string, response: StoredResponse): Promise<void> {
-    await this.sql.run(
-      `UPDATE idempotency_keys SET state = 'done', status = ?, headers = ?, body = ?
-       WHERE organization_id = ? AND key = ?`,
-      [response.status, JSON.stringify(response.headers), storedBody(response.body), scope, key],
     );
   }
 
