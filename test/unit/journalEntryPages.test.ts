@@ -31,7 +31,23 @@ function books(days: number, perDay: number) {
       pagination: { limit, offset, total: matches.length },
     };
   };
-  return { entries, add, fetchPage };
+  const deleted = new Set<string>();
+  const remove = (id: string) => {
+    deleted.add(id);
+    entries.splice(
+      entries.findIndex((e) => e.id === id),
+      1,
+    );
+  };
+  const before = entries.map((e) => e.id);
+  /** Each entry listed once, and every one there from the start and never deleted, listed. */
+  const expectEachOnce = (items: { id: string }[]) => {
+    const ids = items.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const listed = new Set(ids);
+    expect(before.filter((id) => !deleted.has(id) && !listed.has(id))).toEqual([]);
+  };
+  return { entries, add, remove, fetchPage, expectEachOnce };
 }
 
 describe('journalEntryPages: every entry once while the list changes', () => {
@@ -54,9 +70,7 @@ describe('journalEntryPages: every entry once while the list changes', () => {
   });
 
   it('gives each entry once when entries are added to days already read, and loses none when entries read are deleted', async () => {
-    const { entries, add, fetchPage } = books(8, 150);
-    const before = entries.map((e) => e.id);
-    const deleted = new Set<string>();
+    const { add, remove, fetchPage, expectEachOnce } = books(8, 150);
     let asked = 0;
     const changing = async (query: ListJournalEntriesQuery) => {
       const answer = fetchPage(query);
@@ -66,46 +80,24 @@ describe('journalEntryPages: every entry once while the list changes', () => {
       for (let i = 0; i < 3; i += 1) add(8);
       add(8 - (asked % 8));
       const victim = answer.data[answer.data.length - 2];
-      if (victim) {
-        deleted.add(victim.id);
-        entries.splice(
-          entries.findIndex((e) => e.id === victim.id),
-          1,
-        );
-      }
+      if (victim) remove(victim.id);
       return answer;
     };
-    const { items } = await collectPages(journalEntryPages(changing, {}));
-    const ids = items.map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const listed = new Set(ids);
-    expect(before.filter((id) => !deleted.has(id) && !listed.has(id))).toEqual([]);
+    expectEachOnce((await collectPages(journalEntryPages(changing, {}))).items);
   });
 
   it('reads a day again when more entries already read were deleted than the overlap holds', async () => {
-    const { entries, fetchPage } = books(4, 250);
-    const before = entries.map((e) => e.id);
-    const deleted = new Set<string>();
+    const { remove, fetchPage, expectEachOnce } = books(4, 250);
     let asked = 0;
     const changing = async (query: ListJournalEntriesQuery) => {
       const answer = fetchPage(query);
       asked += 1;
       if (asked === 2) {
-        for (const victim of answer.data.slice(0, 60)) {
-          deleted.add(victim.id);
-          entries.splice(
-            entries.findIndex((e) => e.id === victim.id),
-            1,
-          );
-        }
+        for (const victim of answer.data.slice(0, 60)) remove(victim.id);
       }
       return answer;
     };
-    const { items } = await collectPages(journalEntryPages(changing, {}));
-    const ids = items.map((e) => e.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const listed = new Set(ids);
-    expect(before.filter((id) => !deleted.has(id) && !listed.has(id))).toEqual([]);
+    expectEachOnce((await collectPages(journalEntryPages(changing, {}))).items);
   });
 
   it('stops at max, with the total it was told', async () => {
