@@ -3,6 +3,7 @@ import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
 import { freshPostgresDatabase, type TestDatabase } from '../helpers/backend.js';
+import { cpuSoFar } from '../helpers/benchProcesses.js';
 import {
   BOOKS_BIN,
   chooseNewEntity,
@@ -47,6 +48,8 @@ interface Run {
   cpuSeconds: number;
   /** CPU time the host took from this virtual machine meanwhile (both cores); NaN if unknown. */
   stolenSeconds: number;
+  /** Over loopback: the CPU of `books serve` (every process) and of PostgreSQL meanwhile. */
+  serverCpuSeconds?: { serve: number; postgres: number };
 }
 
 /** Linux's count of stolen CPU time (`/proc/stat`, in USER_HZ, 100 a second), in seconds. */
@@ -115,7 +118,16 @@ async function loopbackRun(file: string, databaseFlags: () => Promise<string[]>)
     )![1]!;
     const env = { ...served.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN };
     setUp(env);
-    return migrate(file, env);
+    const before = cpuSoFar(server.child.pid!);
+    const run = migrate(file, env);
+    const after = cpuSoFar(server.child.pid!);
+    return {
+      ...run,
+      serverCpuSeconds: {
+        serve: after.serve - before.serve,
+        postgres: after.postgres - before.postgres,
+      },
+    };
   } finally {
     server.child.kill('SIGTERM');
     await server.result;
@@ -144,18 +156,17 @@ it('migrate run: a 1,000,000-line CSV, embedded and over loopback', async () => 
       `wrote ${LINES.toLocaleString('en-US')} lines (${entries.toLocaleString('en-US')} entries, ${(statSync(file).size / 1e6).toFixed(0)} MB)`,
     );
     const rows: string[] = [];
-    const row = (label: string, run: Run) =>
+    const row = (label: string, run: Run) => {
+      const rate = Math.round(entries / run.seconds).toLocaleString('en-US');
+      const server = run.serverCpuSeconds
+        ? `   serve CPU ${run.serverCpuSeconds.serve.toFixed(1)} s, PostgreSQL ${run.serverCpuSeconds.postgres.toFixed(1)} s`
+        : '';
       rows.push(
-        `${label.padEnd(34)} ${Math.round(entries / run.seconds)
-          .toLocaleString('en-US')
-          .padStart(
-            7,
-          )} entries/s   wall ${run.seconds.toFixed(1).padStart(4)} s   CLI CPU ${run.cpuSeconds
-          .toFixed(1)
-          .padStart(
-            4,
-          )} s   CLI peak RSS ${run.peakMb.toFixed(0)} MB   stolen ${run.stolenSeconds.toFixed(1)} s`,
+        `${label.padEnd(34)} ${rate.padStart(7)} entries/s   wall ${run.seconds.toFixed(1).padStart(4)} s` +
+          `   CLI CPU ${run.cpuSeconds.toFixed(1).padStart(4)} s   CLI peak RSS ${run.peakMb.toFixed(0)} MB` +
+          `   stolen ${run.stolenSeconds.toFixed(1)} s${server}`,
       );
+    };
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
     const postgres: TestDatabase[] = [];
     /** A fresh PostgreSQL database for each run (dropped at the end). */
