@@ -13,6 +13,7 @@ const ON_BOTH_BACKENDS = [
   'test/e2e/coaImport.test.ts',
   'test/e2e/config.test.ts',
   'test/e2e/crashSweep.test.ts',
+  'test/e2e/dbCheck.test.ts',
   'test/e2e/crashSweepWrites.test.ts',
   'test/e2e/importTrust.test.ts',
   'test/e2e/migrate.test.ts',

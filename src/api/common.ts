@@ -21,6 +21,12 @@ export type ErrorBody = Static<typeof ErrorBodySchema>;
 export const MAX_PAGE_SIZE = 100;
 
 /**
+ * A header of the local platform's 503 when its database is damaged (`damaged`): a retry cannot
+ * help, so clients do not make one. The hosted platform never sends it.
+ */
+export const DATABASE_STATE_HEADER = 'books-database';
+
+/**
  * A list's `offset`: at most 2^53 − 1, the largest integer a JSON number holds exactly (a larger
  * one is a 400, not a number SQLite cannot take).
  */

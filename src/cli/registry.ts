@@ -23,7 +23,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   'sandbox feed': 'Bank feeds: connections and the transactions they bring',
   'sandbox webhook': 'The webhook portal: endpoints, secrets, delivery attempts, retries',
   webhook: 'Receive and check webhook deliveries on this machine',
-  db: "The platform's database: copy it to PostgreSQL",
+  db: "The platform's database: check it, copy it to PostgreSQL",
 };
 
 type Leaf = () => Promise<{ command: AnyCommand }>;
@@ -110,4 +110,5 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   demo: () => import('./commands/demo.js'),
   serve: () => import('./commands/serve.js'),
   'db copy': () => import('./commands/db/copy.js'),
+  'db check': () => import('./commands/db/check.js'),
 };

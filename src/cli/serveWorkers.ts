@@ -31,7 +31,7 @@ async function runWorker(options: ServeOptions, io: CliIo): Promise<number> {
   };
   let served;
   try {
-    served = await startServing({ ...options, ...tokens });
+    served = await startServing({ ...options, ...tokens }, io);
   } catch (error) {
     process.send?.({ kind: 'failed' } satisfies WorkerMessage);
     throw error;

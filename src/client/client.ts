@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ErrorBody, List } from '../api/index.js';
+import { DATABASE_STATE_HEADER, type ErrorBody, type List } from '../api/index.js';
 import { ApiError, NetworkError } from './errors.js';
 import type { Transport, TransportResponse } from './transport.js';
 
@@ -203,7 +203,8 @@ export class ApiClient {
       });
       const status = response?.status ?? null;
       if (response && status! < 400) return response;
-      if (!retryable(status) || attempt >= this.retry.attempts) {
+      const hopeless = response?.headers[DATABASE_STATE_HEADER] === 'damaged';
+      if (!retryable(status) || hopeless || attempt >= this.retry.attempts) {
         if (!response) {
           throw new NetworkError(
             `cannot reach the platform: ${(failure as Error)?.message ?? failure}`,

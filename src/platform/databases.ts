@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { checkStoredBooks, type CheckReport } from './store/check.js';
 import { DEFAULT_ENGINE_OPTIONS, Engine } from './engine/index.js';
 import {
   copySqliteToPostgres,
@@ -113,3 +114,23 @@ async function compareTrialBalances(
 }
 
 export { TargetNotEmpty };
+export type { CheckReport };
+
+/**
+ * `books db check`: the database's own integrity check, then the ledger's invariants (see
+ * StoredBooksCheck), on a SQLite file or a PostgreSQL database read as it is: nothing migrated,
+ * nothing written.
+ */
+export async function checkBooks(location: string): Promise<CheckReport> {
+  if (!isPostgresUrl(location) && !existsSync(location)) {
+    throw new DatabaseUnavailable(location, 'no such file');
+  }
+  const database = isPostgresUrl(location)
+    ? await (await import('./store/postgres/open.js')).openPostgresForChecking(location)
+    : (await import('./store/sqlite/open.js')).openSqliteForChecking(location);
+  try {
+    return await checkStoredBooks(database);
+  } finally {
+    await database.close();
+  }
+}

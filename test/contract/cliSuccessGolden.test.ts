@@ -26,6 +26,7 @@ const LONG_RUNNING: Record<string, string> = {
   'webhook listen': 'test/e2e/webhooks.test.ts',
   demo: 'test/e2e/migrate.test.ts',
   'db copy': 'test/e2e/dbCopy.test.ts',
+  'db check': 'test/e2e/dbCheck.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

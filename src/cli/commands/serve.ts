@@ -171,7 +171,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
     const { runServeWorkers } = await import('../serveWorkers.js');
     return runServeWorkers(options, io);
   }
-  const served = await startServing(options);
+  const served = await startServing(options, io);
   try {
     io.stderr.write(banner(options, served));
     return await serveUntilStopped(options, io, served);
@@ -188,8 +188,11 @@ export interface Serving {
   close(): Promise<void>;
 }
 
-/** Opens the platform on its database and listens. */
-export async function startServing(options: ServeOptions): Promise<Serving> {
+/** Opens the platform on its database and listens; says on `io`'s stderr when it is damaged. */
+export async function startServing(
+  options: ServeOptions,
+  io: Pick<CliIo, 'stderr'>,
+): Promise<Serving> {
   const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform({
     database: options.database,
@@ -202,6 +205,11 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
     authFailuresPerMinute: options.authFailuresPerMinute,
     allowPrivateWebhooks: options.allowPrivateWebhooks,
   });
+  platform.engine.store.database.onDamage((damage) =>
+    io.stderr.write(
+      `books serve: the database ${damage.location} is damaged (${damage.detail}): this process writes nothing more to it (every write is a 503; reads that still work are answered). Stop it, run \`books db check --db ${damage.checkTarget}\`, and restore a backup (\`books db restore\`)\n`,
+    ),
+  );
   try {
     await listen(platform.app, options.host, options.port);
   } catch (error) {

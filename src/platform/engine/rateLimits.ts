@@ -1,4 +1,10 @@
-import { AuthFailureLimit, TokenBucket, type RateDecision } from '../domain/rateLimit.js';
+import {
+  AuthFailureLimit,
+  TokenBucket,
+  type Bucket,
+  type FailureWindow,
+  type RateDecision,
+} from '../domain/rateLimit.js';
 import type { Store } from '../store/index.js';
 
 /** How long a process keeps tokens it took and has not spent. */
@@ -18,11 +24,17 @@ interface Lease {
  * requests take tokens a few at a time (TokenBucket.leaseSize) from its shared bucket, so that
  * most requests need no round trip for their token; a lease a process does not spend in a
  * second is let go. Wrong tokens are rare: each one is counted in the database as it comes.
+ *
+ * A database found damaged takes no more writes: the process then counts both limits in its
+ * own memory, so that the reads that still work go on under a limit.
  */
 export class RateLimits {
   private readonly bucket: TokenBucket | undefined;
   private readonly failures: AuthFailureLimit | undefined;
   private readonly leases = new Map<string, Lease>();
+  /** The limits counted here alone, once the database is damaged. */
+  private readonly ownBuckets = new Map<string, Bucket>();
+  private readonly ownFailures = new Map<string, FailureWindow>();
 
   constructor(
     private readonly store: Store,
@@ -44,6 +56,7 @@ export class RateLimits {
   async take(organizationId: string, nowMs: number): Promise<RateDecision> {
     const bucket = this.bucket;
     if (bucket === undefined) return { allowed: true, remaining: 0, retryAfterSeconds: 0 };
+    if (this.store.database.damage) return this.takeHere(bucket, organizationId, nowMs);
     const held = this.held(organizationId, nowMs);
     if (held && held.tokens >= 1) {
       held.tokens -= 1;
@@ -68,9 +81,20 @@ export class RateLimits {
     return bucket.decision(true, lease.tokens + lease.sharedTokens);
   }
 
+  private takeHere(bucket: TokenBucket, organizationId: string, nowMs: number): RateDecision {
+    const now = bucket.refill(this.ownBuckets.get(organizationId), nowMs);
+    const allowed = now.tokens >= 1;
+    const after = { tokens: allowed ? now.tokens - 1 : now.tokens, atMs: now.atMs };
+    this.ownBuckets.set(organizationId, after);
+    return bucket.decision(allowed, after.tokens);
+  }
+
   /** Seconds until the address may fail to authenticate again; 0 while under the limit. */
   async blockedFor(address: string, nowMs: number): Promise<number> {
     if (this.failures === undefined) return 0;
+    if (this.store.database.damage) {
+      return this.failures.blockedFor(this.ownFailures.get(address), nowMs);
+    }
     return this.failures.blockedFor(await this.store.rateLimits.failures(address), nowMs);
   }
 
@@ -78,6 +102,10 @@ export class RateLimits {
   async fail(address: string, nowMs: number): Promise<void> {
     const limit = this.failures;
     if (limit === undefined) return;
+    if (this.store.database.damage) {
+      this.ownFailures.set(address, limit.afterFailure(this.ownFailures.get(address), nowMs));
+      return;
+    }
     await this.store.transaction(async () => {
       await this.store.lock(`auth failures ${address}`, 'exclusive');
       const window = limit.afterFailure(await this.store.rateLimits.failures(address), nowMs);

@@ -2,9 +2,10 @@ import type { ErrorObject } from 'ajv';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorBody } from '../../api/index.js';
+import { DATABASE_STATE_HEADER, type ErrorBody } from '../../api/index.js';
 import { CentsOverflow } from '../../core/money.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
+import { DatabaseDamaged } from '../store/schema.js';
 
 /**
  * The one place where errors become HTTP responses. Every error answers `{ message, traceId }`
@@ -68,7 +69,8 @@ export function errorAnswer(error: unknown): ErrorAnswer | undefined {
 /**
  * What the database's own faults mean to a client: a full disk is a 507 (the write was not
  * made; reads keep working; the same Idempotency-Key succeeds once space is freed), a database
- * that became read-only or stays locked by another process a 503. Anything else stays a 500.
+ * that became read-only or stays locked by another process a 503, and so is one found damaged
+ * (with no Retry-After: it does not mend itself). Anything else stays a 500.
  */
 function storageFault(error: unknown): ErrorAnswer | undefined {
   const code = String((error as { code?: unknown })?.code ?? '');
@@ -93,6 +95,9 @@ function storageFault(error: unknown): ErrorAnswer | undefined {
       headers: { 'Retry-After': '1' },
       message: "the platform's database is locked by another process: nothing was written",
     };
+  }
+  if (error instanceof DatabaseDamaged) {
+    return { status: 503, headers: { [DATABASE_STATE_HEADER]: 'damaged' }, message: error.message };
   }
   if (code === 'BOOKS_PAST_EXACT_INTEGERS' || error instanceof CentsOverflow) {
     return {

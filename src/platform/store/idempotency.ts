@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { KeptRecord } from './check.js';
 import type { Sql } from './sql.js';
 
 /**
@@ -122,6 +123,12 @@ export abstract class IdempotencyStore {
 
   /** Drops records older than the replay window. */
   abstract prune(nowMs?: number): Promise<void>;
+
+  /** Every kept record after `after` in (organization, key) order, `limit` at a time (`books db check`). */
+  abstract recordsAfter(
+    after: { scope: string; key: string } | undefined,
+    limit: number,
+  ): Promise<KeptRecord[]>;
 
   /**
    * Inserts the key's row, or takes over an expired one: true when claimed, false when a

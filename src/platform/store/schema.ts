@@ -44,3 +44,24 @@ export class DatabaseUnavailable extends Error {
     super(`cannot use the database ${location}: ${reason}`, { cause });
   }
 }
+
+/**
+ * The database said it is damaged (SQLite's "database disk image is malformed", PostgreSQL's
+ * data or index corruption). From then on the process that met it writes nothing more to it:
+ * its reads that still work go on, its writes are refused with this, and `books db check` says
+ * what is wrong before a backup is restored.
+ */
+export class DatabaseDamaged extends Error {
+  override name = 'DatabaseDamaged';
+  readonly code = 'BOOKS_DATABASE_DAMAGED';
+  constructor(
+    readonly location: string,
+    readonly detail: string,
+    /** The location as `books db check --db` takes it (a file, or the URL without its password). */
+    readonly checkTarget: string,
+  ) {
+    super(
+      `the platform's database is damaged (${detail}): nothing was written, and nothing more will be until it is mended; run \`books db check${checkTarget === '' ? '' : ` --db ${checkTarget}`}\` to see what is wrong, then restore a backup (\`books db restore\`)`,
+    );
+  }
+}

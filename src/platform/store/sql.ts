@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DatabaseUnavailable } from './schema.js';
+import type { DatabaseDamaged, DatabaseUnavailable } from './schema.js';
 
 /** The database a store runs on: SQLite (embedded, `--db FILE`) or PostgreSQL (`--db postgres://…`). */
 export type Dialect = 'sqlite' | 'postgres';
@@ -66,6 +66,13 @@ export interface SqlDatabase {
   unavailable(error: unknown): DatabaseUnavailable | undefined;
   /** Whether the database answers (for `/readyz`). */
   ping(): Promise<void>;
+  /**
+   * Set once the database said it is damaged: from then on this process's writes are refused
+   * (DatabaseDamaged) and its reads that still work go on.
+   */
+  readonly damage: DatabaseDamaged | undefined;
+  /** Hears of the damage once, when it is found (`books serve` says so on its log). */
+  onDamage(listener: (damage: DatabaseDamaged) => void): void;
   close(): Promise<void>;
 }
 

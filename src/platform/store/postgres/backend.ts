@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { checkSchemaVersion, DatabaseUnavailable, SchemaTooNew } from '../schema.js';
+import {
+  checkSchemaVersion,
+  DatabaseDamaged,
+  DatabaseUnavailable,
+  SchemaTooNew,
+} from '../schema.js';
 import {
   deferInTransaction,
   numberedPlaceholders,
@@ -75,6 +80,17 @@ const types = {
   },
 };
 
+/** A PostgreSQL URL as a user may see it again: its password left out. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
 /** Where a PostgreSQL URL points, said without its password: `database d at host:port`. */
 export function describePostgresUrl(url: string): string {
   try {
@@ -96,17 +112,58 @@ export function describePostgresUrl(url: string): string {
 export class PostgresBackend implements SqlDatabase {
   readonly sql: PostgresSql;
   readonly location: string;
+  damage: DatabaseDamaged | undefined;
+  private readonly damageListeners: ((damage: DatabaseDamaged) => void)[] = [];
 
   private constructor(
     readonly pool: pg.Pool,
-    url: string,
+    private readonly url: string,
   ) {
     this.location = describePostgresUrl(url);
     this.sql = new PostgresSql(pool, this);
   }
 
+  /**
+   * What a statement's failure means: PostgreSQL's data or index corruption (XX001, XX002) is
+   * DatabaseDamaged, and from then on this process's transactions are READ ONLY; a write they
+   * refuse (25006), or one made outside a transaction, is answered with the damage too.
+   */
+  noticeDamage(error: unknown): unknown {
+    const code = String((error as { code?: unknown })?.code ?? '');
+    if (this.damage !== undefined) {
+      return code === '25006' || code === 'XX001' || code === 'XX002' ? this.damage : error;
+    }
+    if (code !== 'XX001' && code !== 'XX002') return error;
+    this.damage = new DatabaseDamaged(
+      this.location,
+      (error as Error).message,
+      withoutPassword(this.url),
+    );
+    for (const listener of this.damageListeners) listener(this.damage);
+    return this.damage;
+  }
+
+  onDamage(listener: (damage: DatabaseDamaged) => void): void {
+    this.damageListeners.push(listener);
+  }
+
   /** Connects, migrates under an advisory lock (N processes starting together migrate once). */
   static async open(url: string, options: { poolSize?: number } = {}): Promise<PostgresBackend> {
+    const backend = PostgresBackend.connect(url, options);
+    try {
+      await backend.migrate();
+    } catch (error) {
+      await backend.pool.end();
+      throw backend.unavailable(error) ?? error;
+    }
+    return backend;
+  }
+
+  /**
+   * A pool on the database, not migrated: for reading a database as it is (`books db check`),
+   * whose schema the caller checks first.
+   */
+  static connect(url: string, options: { poolSize?: number } = {}): PostgresBackend {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
@@ -124,14 +181,19 @@ export class PostgresBackend implements SqlDatabase {
     // An idle connection that the server closes (a restart) is dropped; the pool makes another
     // when one is wanted.
     pool.on('error', () => {});
-    const backend = new PostgresBackend(pool, url);
-    try {
-      await backend.migrate();
-    } catch (error) {
-      await pool.end();
-      throw backend.unavailable(error) ?? error;
-    }
-    return backend;
+    return new PostgresBackend(pool, url);
+  }
+
+  /** The schema version the database was migrated to (0 when never). */
+  async schemaVersion(): Promise<number> {
+    const exists = await this.pool.query<{ found: string | null }>(
+      "SELECT to_regclass('schema_migrations')::text AS found",
+    );
+    if (exists.rows[0]?.found == null) return 0;
+    const { rows } = await this.pool.query<{ version: number }>(
+      'SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations',
+    );
+    return Number(rows[0]?.version ?? 0);
   }
 
   private async migrate(): Promise<void> {
@@ -195,8 +257,9 @@ export class PostgresBackend implements SqlDatabase {
       };
       let broken: Error | undefined;
       try {
-        // BEGIN goes out with the work's first statements; its failure fails them too.
-        const begun = client.query('BEGIN');
+        // BEGIN goes out with the work's first statements; its failure fails them too. Once
+        // the database is damaged, transactions only read.
+        const begun = client.query(this.damage ? 'BEGIN READ ONLY' : 'BEGIN');
         let result: T;
         try {
           result = await runInTransaction(transaction, work);
@@ -327,11 +390,11 @@ export class PostgresSql implements Sql {
     const open = openTransactionOf<pg.PoolClient>(this.backend);
     if (open) corkForThisTick(open.connection);
     const client = open?.connection ?? this.pool;
-    return client.query({
-      name: statement.name,
-      text: statement.text,
-      values: params as unknown[],
-    });
+    return client
+      .query({ name: statement.name, text: statement.text, values: params as unknown[] })
+      .catch((error: unknown) => {
+        throw this.backend.noticeDamage(error);
+      });
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type KeyRecordRow,
   type StoredResponse,
 } from '../idempotency.js';
+import type { KeptRecord } from '../check.js';
 
 /** Idempotency records on PostgreSQL: `created_at` a timestamptz; long bodies in `bytea`. */
 export class PostgresIdempotencyStore extends IdempotencyStore {
@@ -52,6 +53,24 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
         key,
       ],
     );
+  }
+
+  async recordsAfter(after: { scope: string; key: string } | undefined, limit: number) {
+    const rows = await this.sql.all<
+      Omit<KeptRecord, 'body'> & {
+        body: string | null;
+        body_deflated: Buffer | null;
+      }
+    >(
+      `SELECT organization_id::text AS scope, key, state, status, headers, body, body_deflated
+       FROM idempotency_keys
+       WHERE (organization_id, key) > (?::uuid, ?) ORDER BY organization_id, key LIMIT ?`,
+      [after?.scope ?? '00000000-0000-0000-0000-000000000000', after?.key ?? '', limit],
+    );
+    return rows.map(({ body_deflated, body, ...rest }) => ({
+      ...rest,
+      body: body_deflated ?? body,
+    }));
   }
 
   async prune(nowMs = Date.now()): Promise<void> {

@@ -11,7 +11,7 @@ import {
   type SqlDatabase,
   type SqlValue,
 } from '../sql.js';
-import type { DatabaseUnavailable } from '../schema.js';
+import { DatabaseDamaged, type DatabaseUnavailable } from '../schema.js';
 import {
   openDatabase,
   sqliteUnavailable,
@@ -31,6 +31,9 @@ export class SqliteBackend implements SqlDatabase {
   readonly sql: SqliteSql;
   readonly location: string;
   private readonly gate = new Gate();
+  /** Set once the database said it is damaged: the connection is read-only from then on. */
+  damage: DatabaseDamaged | undefined;
+  private readonly damageListeners: ((damage: DatabaseDamaged) => void)[] = [];
 
   constructor(
     readonly db: SqliteDatabase,
@@ -55,12 +58,13 @@ export class SqliteBackend implements SqlDatabase {
       deferred: [],
     };
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      // Once damaged, a transaction only reads (its writes are refused): no write lock.
+      this.execute(this.damage ? 'BEGIN' : 'BEGIN IMMEDIATE');
       let result: T;
       try {
         result = await runInTransaction(transaction, work);
         await Promise.all(transaction.deferred);
-        this.db.exec('COMMIT');
+        this.execute('COMMIT');
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
         throw error;
@@ -86,6 +90,41 @@ export class SqliteBackend implements SqlDatabase {
     return code.startsWith('SQLITE_') ? sqliteUnavailable(this.location, error) : undefined;
   }
 
+  private execute(text: string): void {
+    try {
+      this.db.exec(text);
+    } catch (error) {
+      throw this.noticeDamage(error);
+    }
+  }
+
+  /**
+   * What a statement's failure means: a corruption error makes the connection read-only for
+   * good (`query_only`, and no more checkpoints folding the WAL into the file) and is answered
+   * as DatabaseDamaged; once damaged, a write refused by `query_only` is too. Anything else is
+   * the failure itself.
+   */
+  noticeDamage(error: unknown): unknown {
+    const code = String((error as { code?: unknown })?.code ?? '');
+    if (this.damage !== undefined) {
+      return code.startsWith('SQLITE_READONLY') || isCorruption(code) ? this.damage : error;
+    }
+    if (!isCorruption(code)) return error;
+    this.damage = new DatabaseDamaged(this.location, (error as Error).message, this.location);
+    try {
+      this.db.pragma('query_only = 1');
+      this.db.pragma('wal_autocheckpoint = 0');
+    } catch {
+      // A connection too damaged to take pragmas writes nothing anyway.
+    }
+    for (const listener of this.damageListeners) listener(this.damage);
+    return this.damage;
+  }
+
+  onDamage(listener: (damage: DatabaseDamaged) => void): void {
+    this.damageListeners.push(listener);
+  }
+
   afterCommit(effect: () => void): void {
     scheduleAfterCommit(this, effect);
   }
@@ -98,9 +137,19 @@ export class SqliteBackend implements SqlDatabase {
     await this.sql.get('SELECT 1');
   }
 
+  /**
+   * Closes the connection, which folds the WAL into the file. A damaged database is left as it
+   * is instead: its writes stay in the WAL beside it (SQLite reads them there), and the file's
+   * bytes are what they were when the damage was found.
+   */
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (this.db.open && this.damage === undefined) this.db.close();
   }
+}
+
+/** SQLite's corruption codes: a malformed page, index or sequence, or not a database at all. */
+function isCorruption(code: string): boolean {
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
 }
 
 /** Statements on the connection, each prepared once. */
@@ -141,14 +190,21 @@ export class SqliteSql implements Sql {
    * once the transaction holding it has ended.
    */
   when<T>(statement: () => T): Promise<T> {
+    const run = () => {
+      try {
+        return statement();
+      } catch (error) {
+        throw this.backend.noticeDamage(error);
+      }
+    };
     if (this.gate.open || openTransactionOf(this.backend) !== undefined) {
       try {
-        return Promise.resolve(statement());
+        return Promise.resolve(run());
       } catch (error) {
         return Promise.reject(error as Error);
       }
     }
-    return this.gate.waitOpen().then(statement);
+    return this.gate.waitOpen().then(run);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   type KeyRecordRow,
   type StoredResponse,
 } from '../idempotency.js';
+import type { KeptRecord } from '../check.js';
 
 /**
  * Idempotency records on SQLite: `created_at` in milliseconds; the body as TEXT, or deflated as a
@@ -67,6 +68,15 @@ export class SqliteIdempotencyStore extends IdempotencyStore {
         nowMs,
       ],
     );
+  }
+
+  async recordsAfter(after: { scope: string; key: string } | undefined, limit: number) {
+    const rows = await this.sql.all<KeptRecord & { scope: string }>(
+      `SELECT organization_id AS scope, key, state, status, headers, body FROM idempotency_keys
+       WHERE (organization_id, key) > (?, ?) ORDER BY organization_id, key LIMIT ?`,
+      [after?.scope ?? '', after?.key ?? '', limit],
+    );
+    return rows;
   }
 
   async prune(nowMs = Date.now()): Promise<void> {
