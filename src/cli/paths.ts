@@ -30,3 +30,11 @@ export function booksPaths(env: NodeJS.ProcessEnv = process.env) {
     platformDatabase: path.join(dataDir, 'platform.sqlite'),
   };
 }
+
+/**
+ * The database a `books db` command works on: the one given, else BOOKS_DATABASE_URL (a shared
+ * server's), else the local platform's file.
+ */
+export function chosenDatabase(env: NodeJS.ProcessEnv, given: string | undefined): string {
+  return given ?? (env.BOOKS_DATABASE_URL || booksPaths(env).platformDatabase);
+}

@@ -23,7 +23,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   'sandbox feed': 'Bank feeds: connections and the transactions they bring',
   'sandbox webhook': 'The webhook portal: endpoints, secrets, delivery attempts, retries',
   webhook: 'Receive and check webhook deliveries on this machine',
-  db: "The platform's database: check it, copy it to PostgreSQL",
+  db: "The platform's database: back it up, restore it, check it, copy it to PostgreSQL",
 };
 
 type Leaf = () => Promise<{ command: AnyCommand }>;
@@ -111,4 +111,6 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   serve: () => import('./commands/serve.js'),
   'db copy': () => import('./commands/db/copy.js'),
   'db check': () => import('./commands/db/check.js'),
+  'db backup': () => import('./commands/db/backup.js'),
+  'db restore': () => import('./commands/db/restore.js'),
 };

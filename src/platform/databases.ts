@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { checkStoredBooks, type CheckReport } from './store/check.js';
 import { DEFAULT_ENGINE_OPTIONS, Engine } from './engine/index.js';
 import {
@@ -8,6 +8,13 @@ import {
   type CopiedCounts,
 } from './store/copy.js';
 import { isPostgresUrl, Store } from './store/index.js';
+import {
+  asOneFile,
+  copySqliteDatabase,
+  DatabaseInUse,
+  replaceSqliteDatabase,
+  sqliteDatabaseInUse,
+} from './store/sqlite/backup.js';
 import { DatabaseUnavailable } from './store/schema.js';
 
 /** What `books db copy` reports: the rows of each table, and the trial balances compared. */
@@ -113,7 +120,7 @@ async function compareTrialBalances(
   return compared;
 }
 
-export { TargetNotEmpty };
+export { DatabaseInUse, TargetNotEmpty };
 export type { CheckReport };
 
 /**
@@ -132,5 +139,108 @@ export async function checkBooks(location: string): Promise<CheckReport> {
     return await checkStoredBooks(database);
   } finally {
     await database.close();
+  }
+}
+
+/** What a backup or a restore did, and what the copy's check found. */
+export interface CopiedBooks {
+  file: string;
+  bytes: number;
+  check: CheckReport;
+}
+
+/** A backup or a restore that its own check refused: nothing was kept or replaced. */
+export class CopyRefused extends Error {
+  override name = 'CopyRefused';
+  constructor(
+    message: string,
+    readonly check: CheckReport,
+  ) {
+    super(message);
+  }
+}
+
+const problemsIn = (report: CheckReport) => report.problems.length + report.unlisted;
+
+function sqliteFile(location: string, role: string): string {
+  if (isPostgresUrl(location)) {
+    throw new DatabaseUnavailable(
+      location,
+      `a PostgreSQL database is backed up with pg_dump and restored with pg_restore (see the README); ${role} is a SQLite file`,
+    );
+  }
+  if (location === ':memory:' || !existsSync(location)) {
+    throw new DatabaseUnavailable(location, 'no such SQLite file');
+  }
+  return location;
+}
+
+/**
+ * `books db backup`: SQLite's online backup of a live file (another process may go on writing),
+ * as it was when the backup began, written beside `destination` and checked (the database's own
+ * check and the ledger's invariants) before it is put there. A copy that does not check clean is
+ * removed and refused.
+ */
+export async function backupBooks(
+  source: string,
+  destination: string,
+  progress: (copied: number, total: number) => void = () => {},
+): Promise<CopiedBooks> {
+  sqliteFile(source, 'the database backed up');
+  if (existsSync(destination)) {
+    throw new DatabaseUnavailable(destination, 'it exists already: a backup replaces nothing');
+  }
+  const partial = `${destination}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    await copySqliteDatabase(source, partial, progress);
+    const check = await checkBooks(partial);
+    if (problemsIn(check) > 0) {
+      throw new CopyRefused(
+        `the copy of ${source} does not check clean, so it was not kept: run books db check --db ${source}`,
+        check,
+      );
+    }
+    renameSync(partial, destination);
+    return { file: destination, bytes: statSync(destination).size, check };
+  } finally {
+    rmSync(partial, { force: true });
+  }
+}
+
+/**
+ * `books db restore`: a backup put in place of `target`, when no process has the target open.
+ * The backup is copied beside the target, brought up to this books' schema when it is older, and
+ * checked; only a clean copy replaces the target, and the replaced file is kept as `keptAs`.
+ */
+export async function restoreBooks(
+  backup: string,
+  target: string,
+  keptAs: string,
+  confirm: () => Promise<void> = async () => {},
+): Promise<CopiedBooks & { kept: string | undefined }> {
+  sqliteFile(backup, 'the backup');
+  if (isPostgresUrl(target)) sqliteFile(target, 'the database restored');
+  if (sqliteDatabaseInUse(target)) throw new DatabaseInUse(target);
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    await copySqliteDatabase(backup, partial);
+    // A backup taken by an older books is brought up to date, as opening it would.
+    await (await Store.open(partial)).close();
+    asOneFile(partial);
+    const check = await checkBooks(partial);
+    if (problemsIn(check) > 0) {
+      throw new CopyRefused(
+        `the backup ${backup} does not check clean: nothing was replaced (books db check --db ${backup} lists why)`,
+        check,
+      );
+    }
+    await confirm();
+    const kept = existsSync(target) ? keptAs : undefined;
+    replaceSqliteDatabase(target, partial, keptAs);
+    return { file: target, bytes: statSync(target).size, check, kept };
+  } finally {
+    rmSync(partial, { force: true });
   }
 }

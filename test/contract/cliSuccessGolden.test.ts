@@ -27,6 +27,8 @@ const LONG_RUNNING: Record<string, string> = {
   demo: 'test/e2e/migrate.test.ts',
   'db copy': 'test/e2e/dbCopy.test.ts',
   'db check': 'test/e2e/dbCheck.test.ts',
+  'db backup': 'test/e2e/dbBackup.test.ts',
+  'db restore': 'test/e2e/dbBackup.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

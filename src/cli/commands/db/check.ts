@@ -1,6 +1,6 @@
 import { defineCommand, text } from '../../command.js';
 import { ExitCode } from '../../exitCodes.js';
-import { booksPaths } from '../../paths.js';
+import { chosenDatabase } from '../../paths.js';
 
 /**
  * `books db check`: the database's own integrity check and the ledger's invariants, on the local
@@ -22,8 +22,7 @@ export const command = defineCommand({
     'books db check --db postgres://books:secret@db.internal/books',
   ],
   async run(ctx, flags) {
-    const location =
-      flags.db ?? (ctx.io.env.BOOKS_DATABASE_URL || booksPaths(ctx.io.env).platformDatabase);
+    const location = chosenDatabase(ctx.io.env, flags.db);
     const { checkBooks } = await import('../../../platform/databases.js');
     const started = ctx.clock.now().getTime();
     const report = await checkBooks(location);
