@@ -1,4 +1,5 @@
 import type { CommandContext } from './context.js';
+import { UsageError } from './exitCodes.js';
 
 /**
  * How a leaf command is declared: `src/cli/commands/<group>/<leaf>.ts` exports `command`, a
@@ -104,3 +105,12 @@ export const argument = <const E extends { optional?: boolean; ask?: string }>(
   description: string,
   extra?: E,
 ): { readonly description: string } & E => ({ description, ...(extra as E) });
+
+/** A whole-number option's value, from `min` to `max`, or a usage error that says so. */
+export function wholeNumber(text: string, flag: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}`);
+  }
+  return value;
+}

@@ -66,6 +66,7 @@ export class CommandContext {
   readonly output: Output;
   private connection: Promise<{ api: BooksApi; target: Target }> | undefined;
   private resolvedTarget: Promise<Target> | undefined;
+  private requestsPerSecond: number | undefined;
   /** What this command has chosen so far, for the messages of its writes. */
   private readonly chosen: { workspace?: Named; entity?: Named } = {};
 
@@ -114,6 +115,14 @@ export class CommandContext {
     return (await this.connect()).api;
   }
 
+  /**
+   * Holds this command's requests to `perSecond` (bursts of as many), for work that fetches or
+   * sends many pages at once (export, import): asked before the first request.
+   */
+  paceRequests(perSecond: number): void {
+    this.requestsPerSecond = perSecond;
+  }
+
   /** Where this command talks to, and the profile's choices (without connecting yet). */
   target(): Promise<Target> {
     this.resolvedTarget ??= (async () => {
@@ -144,9 +153,21 @@ export class CommandContext {
         if (this.options.verbose)
           this.output.note(`books: using the local platform (${embedded.databaseFile})`);
       }
+      const perSecond = this.requestsPerSecond;
       const apiClient = new client.ApiClient({
         transport,
         token,
+        ...(perSecond !== undefined &&
+          perSecond > 0 && {
+            pace: (
+              (pacer) => () =>
+                pacer.take()
+            )(
+              new client.RequestPacer(perSecond, perSecond, undefined, (ms) =>
+                this.clock.sleep(ms),
+              ),
+            ),
+          }),
         onRequest: (record) => this.audit.append(record),
         sleep: (ms) => this.clock.sleep(ms),
         ...(env.BOOKS_RETRY_BASE_MS && {

@@ -19,6 +19,8 @@ export async function importWith(
   ctx: CommandContext,
   request: ImportRequest,
   scope?: ImportScope,
+  /** `when-it-differs` (`books import`): the table only when the file and ledger disagree. */
+  options: { reconciliation?: 'always' | 'when-it-differs' } = {},
 ): Promise<ImportOutcome> {
   const { runImport } = await import('../migrate/index.js');
   const chosen = scope ?? (await chosenScope(ctx, request.dryRun));
@@ -47,6 +49,7 @@ export async function importWith(
           progress: progress.show,
           reconciled: async (reconciliation) => {
             progress.end();
+            if (options.reconciliation === 'when-it-differs' && reconciliation.matches) return;
             await showReconciliation(ctx, reconciliation);
           },
         },

@@ -50,6 +50,8 @@ export interface ClientOptions {
   /** Waits between retries; injectable so tests need not sleep. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Holds every attempt to a rate (see RequestPacer); none when absent. */
+  pace?: () => Promise<void>;
 }
 
 export interface RequestOptions {
@@ -177,6 +179,7 @@ export class ApiClient {
       const started = performance.now();
       let response: TransportResponse | undefined;
       let failure: unknown;
+      await this.options.pace?.();
       try {
         response = await this.options.transport.send({
           method,

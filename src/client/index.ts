@@ -13,3 +13,4 @@ export { signingKey, verifyDelivery, WebhookRejection, type VerifiedDelivery } f
 export { resolveReference, type Named, type Referable, type Resolution } from './references.js';
 export type { ListPage } from './client.js';
 export type { GeneralLedgerAccountHead, GeneralLedgerEvent } from './generalLedgerStream.js';
+export { RequestPacer } from './pacer.js';

@@ -10,14 +10,19 @@ export class ClassBook {
   private readonly resolved = new Map<string, Resolution<Class>>();
   private readonly byId: Map<string, Class>;
 
-  constructor(private readonly classes: readonly Class[]) {
+  constructor(
+    private readonly classes: readonly Class[],
+    /** Ids of another workspace's classes, each to the id of the class made for it here. */
+    private readonly aliases: ReadonlyMap<string, string> = new Map(),
+  ) {
     this.byId = new Map(classes.map((c) => [c.id, c]));
   }
 
   resolve(label: string): Resolution<Class> {
     let resolution = this.resolved.get(label);
     if (!resolution) {
-      resolution = resolveReference(this.classes, label, (c) => ({ id: c.id, name: c.label }));
+      const given = this.aliases.get(label) ?? label;
+      resolution = resolveReference(this.classes, given, (c) => ({ id: c.id, name: c.label }));
       this.resolved.set(label, resolution);
     }
     return resolution;

@@ -70,6 +70,11 @@ export interface ImportRequest {
    */
   writeChart?: string;
   createMissingAccounts: boolean;
+  /**
+   * Classes the file names by another workspace's ids (`books import`: an export's classes whose
+   * label another class shares), each to the id of the class made for it here.
+   */
+  classAliases?: ReadonlyMap<string, string>;
   /** An accounting migration (`migrate run`): created or continued, then finalized. */
   migration?: { finalize: boolean; wait: boolean };
 }
@@ -141,7 +146,11 @@ interface LiveEntity {
   codesKept: boolean;
 }
 
-async function liveEntity(api: BooksApi, scope: ImportScope): Promise<LiveEntity> {
+async function liveEntity(
+  api: BooksApi,
+  scope: ImportScope,
+  classAliases?: ReadonlyMap<string, string>,
+): Promise<LiveEntity> {
   // The sandbox control plane tells the lock date and the chart's kind; a platform without it
   // (the hosted one) leaves them unchecked here, and file codes are not kept.
   const [entity, workspace, chart, classes] = await Promise.all([
@@ -153,7 +162,7 @@ async function liveEntity(api: BooksApi, scope: ImportScope): Promise<LiveEntity
   return {
     entity: entity?.entity,
     chart,
-    classes: new ClassBook(classes),
+    classes: new ClassBook(classes, classAliases),
     codesKept: workspace?.workspace.customChartOfAccounts ?? false,
   };
 }
@@ -186,14 +195,38 @@ async function checkpointOf(
   scope: ImportScope,
   request: ImportRequest,
 ): Promise<Checkpoint> {
-  const file = await realpath(request.file);
+  return new Checkpoint(
+    await checkpointFile(session.directories.data, scope, request.basis, request.file),
+    { keepIds: request.receipt !== undefined },
+  );
+}
+
+async function checkpointFile(
+  dataDirectory: string,
+  scope: ImportScope,
+  basis: LedgerBasis,
+  file: string,
+): Promise<string> {
   const name = createHash('sha256')
-    .update([scope.workspace.id, scope.entity.id, request.basis, file].join('\n'))
+    .update([scope.workspace.id, scope.entity.id, basis, await realpath(file)].join('\n'))
     .digest('hex')
     .slice(0, 32);
-  return new Checkpoint(path.join(session.directories.data, 'checkpoints', `${name}.jsonl`), {
-    keepIds: request.receipt !== undefined,
-  });
+  return path.join(dataDirectory, 'checkpoints', `${name}.jsonl`);
+}
+
+/** Whether an import of this file into this entity and ledger was begun on this machine. */
+export async function importBegunHere(
+  dataDirectory: string,
+  scope: ImportScope,
+  basis: LedgerBasis,
+  file: string,
+): Promise<boolean> {
+  try {
+    await access(await checkpointFile(dataDirectory, scope, basis, file));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs an import from the file to a reconciled (and, for a migration, finalized) ledger. */
@@ -205,7 +238,7 @@ export async function runImport(
   const { api, scope, events } = session;
   if (!(api && scope) && !request.dryRun)
     throw new ImportError('usage', 'no entity to import into');
-  const live = api && scope ? await liveEntity(api, scope) : undefined;
+  const live = api && scope ? await liveEntity(api, scope, request.classAliases) : undefined;
   if (request.migration && live?.entity && !live.entity.bookkeepingStartDate) {
     throw new ImportError(
       'refused',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/clock.js';
@@ -31,6 +31,7 @@ describe('what books says when something is off', () => {
   const home = temporaryHome();
   const file = (name: string, content: string) => {
     const where = path.join(home.home, name);
+    mkdirSync(path.dirname(where), { recursive: true });
     writeFileSync(where, content);
     return where;
   };
@@ -379,6 +380,19 @@ describe('what books says when something is off', () => {
           path.join(home.home, 'absent.json'),
         ],
       },
+      { title: 'an export into a directory that holds files', args: ['export', home.home] },
+      {
+        title: 'an import at a rate that is not a number',
+        args: ['import', home.home, '--rate', 'fast'],
+      },
+      { title: 'an import of a directory books export did not write', args: ['import', home.home] },
+      {
+        title: "an import of another program's manifest",
+        args: [
+          'import',
+          path.dirname(file('other-export/manifest.json', '{"format":"ledger-dump","version":3}')),
+        ],
+      },
       // A broken config file, last: every later command would meet it.
       { title: 'a config file that is not JSON', args: ['config', 'list'] },
     ];
@@ -422,6 +436,8 @@ const UNREACHABLE: Record<string, string> = {
   'does not list the entities of workspace': 'a platform without the sandbox routes (a hosted one)',
   'forwarding failed:':
     'a forward target that fails mid-request; test/e2e/webhooks.test.ts forwards',
+  "from the export's: the differences are above":
+    'a platform whose ledger, after every entry of an export went in whole into an empty entity, disagrees with them; test/e2e/exportImport.test.ts compares them',
   'will be sent to endpoint':
     'a failed message to retry by id: test/e2e/webhooks.test.ts retries one',
 };

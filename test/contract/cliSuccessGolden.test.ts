@@ -29,6 +29,8 @@ const LONG_RUNNING: Record<string, string> = {
   'db check': 'test/e2e/dbCheck.test.ts',
   'db backup': 'test/e2e/dbBackup.test.ts',
   'db restore': 'test/e2e/dbBackup.test.ts',
+  export: 'test/e2e/exportImport.test.ts',
+  import: 'test/e2e/exportImport.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,5 +1,6 @@
 import type { Account } from '../../../api/index.js';
 import { argument, defineCommand } from '../../command.js';
+import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
 
 /**
@@ -15,70 +16,7 @@ export const command = defineCommand({
   arguments: { file: argument('the chart, as CSV') },
   examples: ['books coa import chart.csv'],
   async run(ctx, { file }) {
-    const [{ readFileSync }, { parse }, { planChartImport }, { accountsKey }, { unlessNotFound }] =
-      await Promise.all([
-        import('node:fs'),
-        import('csv-parse/sync'),
-        import('../../../migrate/chartImport.js'),
-        import('../../../migrate/batches.js'),
-        import('../../../client/index.js'),
-      ]);
-    let records: Record<string, string>[];
-    try {
-      records = parse(readFileSync(file, 'utf8'), {
-        bom: true,
-        columns: (header: string[]) => header.map((h) => h.toLowerCase().replace(/[\s_]/g, '')),
-        skip_empty_lines: true,
-        // A hand-made chart often leaves its trailing optional cells out.
-        relax_column_count: true,
-        trim: true,
-      });
-    } catch (error) {
-      throw new UserError(`${file}: ${(error as Error).message}`, ExitCode.InvalidFile);
-    }
-    if (records.length === 0) {
-      throw new UserError(
-        `${file}: no accounts (a header row name,type and one row per account); nothing was sent`,
-        ExitCode.InvalidFile,
-      );
-    }
-    const { workspace, entity } = await ctx.chosenEntity();
-    const api = await ctx.api();
-    const [accounts, groups, settings] = await Promise.all([
-      api.accounts.all(entity.id),
-      api.accountGroups.all(entity.id),
-      unlessNotFound(api.sandbox.workspace(workspace.id)),
-    ]);
-    const plan = planChartImport(
-      records.map((record, index) => ({
-        line: index + 2,
-        name: record.name,
-        type: record.type ?? record.accounttype,
-        code: record.code,
-        group: record.group,
-      })),
-      { accounts, groups, codesKept: settings?.workspace.customChartOfAccounts ?? false },
-    );
-    if (plan.problems.length > 0) {
-      throw new UserError(
-        `${plan.problems.map((p) => `${file}: ${p}`).join('\n')}\n${file}: ${plan.problems.length} problem${plan.problems.length === 1 ? '' : 's'}; nothing was sent`,
-        ExitCode.InvalidFile,
-      );
-    }
-    for (const note of plan.notes) ctx.output.note(`books: ${file}: ${note}`);
-    if (plan.existing.length > 0) {
-      ctx.output.note(
-        `books: ${file}: ${plan.existing.length} of its ${records.length} accounts are in the chart already, as the file has them: not created again`,
-      );
-    }
-    const created: Account[] = [];
-    const bodies = plan.create.map((c) => c.body);
-    for (let start = 0; start < bodies.length; start += 100) {
-      const batch = bodies.slice(start, start + 100);
-      const key = accountsKey({ workspaceId: workspace.id, entityId: entity.id }, batch);
-      created.push(...(await api.accounts.bulkCreate(entity.id, batch, key)).data);
-    }
-    ctx.wrote(`imported ${created.length} account${created.length === 1 ? '' : 's'} from ${file}`);
+    const { created } = await importChartFile(ctx, file);
     await ctx.output.table(
       [
         { header: 'Code', value: (a) => a.code },
@@ -90,3 +28,78 @@ export const command = defineCommand({
     );
   },
 });
+
+/**
+ * A chart file into the chosen entity's chart, as `coa import` does it (checked whole first;
+ * keyed bulk creates; accounts already there as the file has them are not created again).
+ */
+export async function importChartFile(
+  ctx: CommandContext,
+  file: string,
+): Promise<{ created: Account[]; existing: number }> {
+  const [{ readFileSync }, { parse }, { planChartImport }, { accountsKey }, { unlessNotFound }] =
+    await Promise.all([
+      import('node:fs'),
+      import('csv-parse/sync'),
+      import('../../../migrate/chartImport.js'),
+      import('../../../migrate/batches.js'),
+      import('../../../client/index.js'),
+    ]);
+  let records: Record<string, string>[];
+  try {
+    records = parse(readFileSync(file, 'utf8'), {
+      bom: true,
+      columns: (header: string[]) => header.map((h) => h.toLowerCase().replace(/[\s_]/g, '')),
+      skip_empty_lines: true,
+      // A hand-made chart often leaves its trailing optional cells out.
+      relax_column_count: true,
+      trim: true,
+    });
+  } catch (error) {
+    throw new UserError(`${file}: ${(error as Error).message}`, ExitCode.InvalidFile);
+  }
+  if (records.length === 0) {
+    throw new UserError(
+      `${file}: no accounts (a header row name,type and one row per account); nothing was sent`,
+      ExitCode.InvalidFile,
+    );
+  }
+  const { workspace, entity } = await ctx.chosenEntity();
+  const api = await ctx.api();
+  const [accounts, groups, settings] = await Promise.all([
+    api.accounts.all(entity.id),
+    api.accountGroups.all(entity.id),
+    unlessNotFound(api.sandbox.workspace(workspace.id)),
+  ]);
+  const plan = planChartImport(
+    records.map((record, index) => ({
+      line: index + 2,
+      name: record.name,
+      type: record.type ?? record.accounttype,
+      code: record.code,
+      group: record.group,
+    })),
+    { accounts, groups, codesKept: settings?.workspace.customChartOfAccounts ?? false },
+  );
+  if (plan.problems.length > 0) {
+    throw new UserError(
+      `${plan.problems.map((p) => `${file}: ${p}`).join('\n')}\n${file}: ${plan.problems.length} problem${plan.problems.length === 1 ? '' : 's'}; nothing was sent`,
+      ExitCode.InvalidFile,
+    );
+  }
+  for (const note of plan.notes) ctx.output.note(`books: ${file}: ${note}`);
+  if (plan.existing.length > 0) {
+    ctx.output.note(
+      `books: ${file}: ${plan.existing.length} of its ${records.length} accounts are in the chart already, as the file has them: not created again`,
+    );
+  }
+  const created: Account[] = [];
+  const bodies = plan.create.map((c) => c.body);
+  for (let start = 0; start < bodies.length; start += 100) {
+    const batch = bodies.slice(start, start + 100);
+    const key = accountsKey({ workspaceId: workspace.id, entityId: entity.id }, batch);
+    created.push(...(await api.accounts.bulkCreate(entity.id, batch, key)).data);
+  }
+  ctx.wrote(`imported ${created.length} account${created.length === 1 ? '' : 's'} from ${file}`);
+  return { created, existing: plan.existing.length };
+}
