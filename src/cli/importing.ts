@@ -9,6 +9,7 @@ import type {
 } from '../migrate/index.js';
 import type { CommandContext } from './context.js';
 import { booksPaths } from './paths.js';
+import { terminalProgress } from './progress.js';
 
 /**
  * What `je import`, `migrate run` and `demo` share: the import pipeline of src/migrate run with
@@ -126,27 +127,15 @@ export function migrationEvents(ctx: CommandContext): MigrationEvents {
 }
 
 /** `N/M entries  X entries/s  ETA Ys` on one line of a terminal's stderr; nothing in a pipe. */
-function progressLine(ctx: CommandContext) {
-  const started = performance.now();
-  let shown = false;
-  return {
-    show: ctx.io.stderr.isTTY
-      ? (p: { entriesDone: number; entriesSent: number; entriesTotal: number }) => {
-          const seconds = (performance.now() - started) / 1000;
-          const rate = p.entriesSent / Math.max(seconds, 0.001);
-          const eta = rate > 0 ? Math.ceil((p.entriesTotal - p.entriesDone) / rate) : 0;
-          ctx.io.stderr.write(
-            `\r  ${p.entriesDone}/${p.entriesTotal} entries  ${Math.round(rate)} entries/s  ETA ${eta}s   `,
-          );
-          shown = true;
-        }
-      : undefined,
-    end: () => {
-      if (shown) ctx.io.stderr.write('\n');
-      shown = false;
+const progressLine = (ctx: CommandContext) =>
+  terminalProgress<{ entriesDone: number; entriesSent: number; entriesTotal: number }>(
+    ctx,
+    (p, seconds) => {
+      const rate = p.entriesSent / seconds;
+      const eta = rate > 0 ? Math.ceil((p.entriesTotal - p.entriesDone) / rate) : 0;
+      return `${p.entriesDone}/${p.entriesTotal} entries  ${Math.round(rate)} entries/s  ETA ${eta}s`;
     },
-  };
-}
+  );
 
 /** The reconciliation as a table: every account when it matches, else those that differ. */
 async function showReconciliation(

@@ -4,6 +4,7 @@ import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { parseDateRange } from '../dates.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
+import { terminalProgress } from '../progress.js';
 
 /**
  * `books export DIR`: the chosen entity's books as files that `books import` reads back (see
@@ -92,22 +93,9 @@ export const command = defineCommand({
 });
 
 /** `cash 12,000/220,000 entries  1,900 entries/s` on one line of a terminal's stderr. */
-function entryProgress(ctx: CommandContext) {
-  const started = performance.now();
-  let shown = false;
-  return {
-    show: ctx.io.stderr.isTTY
-      ? (p: { basis: string; entriesDone: number; entriesTotal: number }) => {
-          const rate = p.entriesDone / Math.max((performance.now() - started) / 1000, 0.001);
-          ctx.io.stderr.write(
-            `\r  ${p.basis} ${p.entriesDone.toLocaleString('en-US')}/${p.entriesTotal.toLocaleString('en-US')} entries  ${Math.round(rate).toLocaleString('en-US')} entries/s   `,
-          );
-          shown = true;
-        }
-      : undefined,
-    end: () => {
-      if (shown) ctx.io.stderr.write('\n');
-      shown = false;
-    },
-  };
-}
+const entryProgress = (ctx: CommandContext) =>
+  terminalProgress<{ basis: string; entriesDone: number; entriesTotal: number }>(
+    ctx,
+    (p, seconds) =>
+      `${p.basis} ${p.entriesDone.toLocaleString('en-US')}/${p.entriesTotal.toLocaleString('en-US')} entries  ${Math.round(p.entriesDone / seconds).toLocaleString('en-US')} entries/s`,
+  );

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
+import { terminalProgress } from '../../progress.js';
 
 /** A time as `YYYYMMDD-HHMMSS` (UTC), for a file's name. */
 export const fileStamp = (now: Date) =>
@@ -28,19 +29,14 @@ export function sizeOf(bytes: number): string {
 
 /** `backing up 45% (1,234 of 2,740 pages)` on one line of a terminal's stderr; nothing in a pipe. */
 export function pageProgress(ctx: CommandContext, doing: string) {
-  let shown = false;
+  const progress = terminalProgress<{ copied: number; total: number }>(
+    ctx,
+    ({ copied, total }) =>
+      `${doing} ${(copied / Math.max(total, 1)).toLocaleString('en-US', { style: 'percent' })} (${copied.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages)`,
+  );
   return {
-    show: (copied: number, total: number) => {
-      if (!ctx.io.stderr.isTTY || total === 0) return;
-      ctx.io.stderr.write(
-        `\r  ${doing} ${(copied / total).toLocaleString('en-US', { style: 'percent' })} (${copied.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages)   `,
-      );
-      shown = true;
-    },
-    end: () => {
-      if (shown) ctx.io.stderr.write('\n');
-      shown = false;
-    },
+    show: (copied: number, total: number) => progress.show?.({ copied, total }),
+    end: progress.end,
   };
 }
 
