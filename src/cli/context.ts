@@ -153,21 +153,15 @@ export class CommandContext {
         if (this.options.verbose)
           this.output.note(`books: using the local platform (${embedded.databaseFile})`);
       }
-      const perSecond = this.requestsPerSecond;
+      const perSecond = this.requestsPerSecond ?? 0;
+      const pacer =
+        perSecond > 0
+          ? new client.RequestPacer(perSecond, perSecond, undefined, (ms) => this.clock.sleep(ms))
+          : undefined;
       const apiClient = new client.ApiClient({
         transport,
         token,
-        ...(perSecond !== undefined &&
-          perSecond > 0 && {
-            pace: (
-              (pacer) => () =>
-                pacer.take()
-            )(
-              new client.RequestPacer(perSecond, perSecond, undefined, (ms) =>
-                this.clock.sleep(ms),
-              ),
-            ),
-          }),
+        ...(pacer && { pace: () => pacer.take() }),
         onRequest: (record) => this.audit.append(record),
         sleep: (ms) => this.clock.sleep(ms),
         ...(env.BOOKS_RETRY_BASE_MS && {

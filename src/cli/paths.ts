@@ -31,6 +31,9 @@ export function booksPaths(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
+/** Whether a database location is a PostgreSQL URL (else a SQLite file, or `:memory:`). */
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
 /**
  * The database a `books db` command works on: the one given, else BOOKS_DATABASE_URL (a shared
  * server's), else the local platform's file.

@@ -179,7 +179,7 @@ export class ApiClient {
       const started = performance.now();
       let response: TransportResponse | undefined;
       let failure: unknown;
-      await this.options.pace?.();
+      if (this.options.pace) await this.options.pace();
       try {
         response = await this.options.transport.send({
           method,

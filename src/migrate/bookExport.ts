@@ -212,10 +212,7 @@ export async function exportBooks(
     writeWhole(files.chart, chartCsv(accounts, groups));
     writeWhole(files.groups, `${JSON.stringify(groupsInOrder(groups), null, 2)}\n`);
     writeWhole(files.classes, `${JSON.stringify(classesInOrder(classes), null, 2)}\n`);
-    writeWhole(
-      files.rules,
-      `${JSON.stringify(exportedRules(rules, accounts, classes), null, 2)}\n`,
-    );
+    writeWhole(files.rules, `${JSON.stringify(exportedRules(rules, accounts), null, 2)}\n`);
 
     const classLabels = classLabelsOf(classes);
     const manifest: ExportManifest = {
@@ -346,16 +343,17 @@ class LedgerExport {
         });
       }
       if (to === undefined) {
-        const atEnd = await this.balances(last, LAST_DAY);
+        const atEnd = await this.trialBalance(LAST_DAY, LAST_DAY, 'total');
         windows.push({
           startDate: addDays(last, 1),
           endDate: LAST_DAY,
           listed: false,
-          movement: movementBetween(previous, atEnd),
+          movement: movementBetween(previous, balancesOf(atEnd, 0)),
         });
-        this.trialBalanceAtEnd = rowsOf(await this.trialBalance(LAST_DAY, LAST_DAY, 'total'));
+        this.trialBalanceAtEnd = rowsOf(atEnd);
       } else {
-        this.trialBalanceAtEnd = rowsOf(await this.trialBalance(last, last, 'total'));
+        // A trial balance's scalar is its last column: the balances at `to`.
+        this.trialBalanceAtEnd = rowsOf(byMonth);
       }
     } else if (from === undefined && to === undefined) {
       // No journal entries at all: whatever the ledger holds comes from the general ledger.
@@ -383,10 +381,9 @@ class LedgerExport {
     };
     const balances = new Map<string, Cents>();
     const counts = { journalEntries: 0, platformPostings: 0, lines: 0, balances };
-    const spools: (WindowSpool | undefined)[] = [];
+    const started: (Promise<WindowRows> | undefined)[] = [];
     try {
       await put(`${JOURNAL_COLUMNS.join(',')}\n`);
-      const started: (Promise<WindowRows> | undefined)[] = [];
       let next = 0;
       const startNext = () => {
         if (next >= windows.length) return;
@@ -398,24 +395,29 @@ class LedgerExport {
       for (let i = 0; i < this.request.concurrency; i += 1) startNext();
       for (let index = 0; index < windows.length; index += 1) {
         const window = await started[index]!;
-        spools.push(window.spool);
         started[index] = undefined;
         startNext();
         counts.journalEntries += window.journalEntries;
         counts.platformPostings += window.platformPostings;
         counts.lines += window.lines;
-        await window.spool?.writeInOrder(put, window.platformRows);
-        window.spool?.remove();
-        if (!window.spool) for (const row of window.platformRows) await put(row.text);
+        try {
+          if (window.spool) await window.spool.writeInOrder(put, window.platformRows);
+          else for (const row of window.platformRows) await put(row.text);
+        } finally {
+          window.spool?.remove();
+        }
       }
       out.end();
       await once(out, 'finish');
     } catch (error) {
       out.destroy();
+      // Windows still being read keep their spools until they end: each is removed then.
+      for (const reading of started)
+        void reading?.then(
+          (w) => w.spool?.remove(),
+          () => {},
+        );
       throw error;
-    } finally {
-      for (const spool of spools) spool?.remove();
-      // Windows still being read when another failed remove their own spools as they end.
     }
     return counts;
   }
@@ -812,10 +814,8 @@ export interface ExportedRule {
 function exportedRules(
   rules: readonly TransactionRule[],
   accounts: readonly Account[],
-  classes: readonly Class[],
 ): ExportedRule[] {
   const byId = new Map(accounts.map((a) => [a.id, a]));
-  void classes;
   return rules.map((rule) => ({
     conditions: rule.conditions,
     actions: rule.actions.map((action) => {

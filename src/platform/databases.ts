@@ -162,17 +162,20 @@ export class CopyRefused extends Error {
 
 const problemsIn = (report: CheckReport) => report.problems.length + report.unlisted;
 
-function sqliteFile(location: string, role: string): string {
+function refusePostgres(location: string, role: string): void {
   if (isPostgresUrl(location)) {
     throw new DatabaseUnavailable(
       location,
       `a PostgreSQL database is backed up with pg_dump and restored with pg_restore (see the README); ${role} is a SQLite file`,
     );
   }
+}
+
+function existingSqliteFile(location: string, role: string): void {
+  refusePostgres(location, role);
   if (location === ':memory:' || !existsSync(location)) {
     throw new DatabaseUnavailable(location, 'no such SQLite file');
   }
-  return location;
 }
 
 /**
@@ -186,7 +189,7 @@ export async function backupBooks(
   destination: string,
   progress: (copied: number, total: number) => void = () => {},
 ): Promise<CopiedBooks> {
-  sqliteFile(source, 'the database backed up');
+  existingSqliteFile(source, 'the database backed up');
   if (existsSync(destination)) {
     throw new DatabaseUnavailable(destination, 'it exists already: a backup replaces nothing');
   }
@@ -219,8 +222,9 @@ export async function restoreBooks(
   keptAs: string,
   confirm: () => Promise<void> = async () => {},
 ): Promise<CopiedBooks & { kept: string | undefined }> {
-  sqliteFile(backup, 'the backup');
-  if (isPostgresUrl(target)) sqliteFile(target, 'the database restored');
+  existingSqliteFile(backup, 'the backup');
+  refusePostgres(target, 'the database restored');
+  // Said before the copy is made; the swap asks again, holding the lock it swaps under.
   if (sqliteDatabaseInUse(target)) throw new DatabaseInUse(target);
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });

@@ -7,12 +7,10 @@ import path from 'node:path';
 import { defineCommand, flag, text } from '../command.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import type { CliIo } from '../io.js';
-import { booksPaths } from '../paths.js';
+import { booksPaths, isPostgresUrl } from '../paths.js';
 
 /** What `--pool-size` is when not given (the store's own default, said in --help). */
 const DEFAULT_POOL_SIZE = 10;
-
-const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
 export interface ServeFlags {
   host?: string | undefined;

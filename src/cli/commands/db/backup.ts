@@ -1,6 +1,6 @@
 import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
-import { chosenDatabase } from '../../paths.js';
+import { chosenDatabase, isPostgresUrl } from '../../paths.js';
 import { backupFile, copiedBooksFailure, pageProgress, sizeOf } from './shared.js';
 
 /**
@@ -24,7 +24,7 @@ export const command = defineCommand({
   ],
   async run(ctx, { destination, db }) {
     const source = chosenDatabase(ctx.io.env, db);
-    if (/^postgres(ql)?:\/\//i.test(source)) {
+    if (isPostgresUrl(source)) {
       throw new UsageError(
         'a PostgreSQL database is backed up with pg_dump --format=custom, and restored with pg_restore (the README says how); books db backup copies a SQLite file',
       );

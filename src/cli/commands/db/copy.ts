@@ -1,5 +1,6 @@
 import { defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
+import { isPostgresUrl } from '../../paths.js';
 
 export const command = defineCommand({
   summary:
@@ -20,7 +21,7 @@ export const command = defineCommand({
     'books db copy --from ~/.local/share/books/platform.sqlite --to postgres://books:secret@db.internal/books',
   ],
   async run(ctx, { from, to }) {
-    if (!/^postgres(ql)?:\/\//i.test(to)) {
+    if (!isPostgresUrl(to)) {
       throw new UsageError(
         '--to must be a PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE)',
       );

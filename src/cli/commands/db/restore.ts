@@ -1,6 +1,6 @@
 import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
-import { chosenDatabase } from '../../paths.js';
+import { chosenDatabase, isPostgresUrl } from '../../paths.js';
 import { copiedBooksFailure, fileStamp, pageProgress, sizeOf } from './shared.js';
 
 /**
@@ -24,7 +24,7 @@ export const command = defineCommand({
   ],
   async run(ctx, { backup, db }) {
     const target = chosenDatabase(ctx.io.env, db);
-    if (/^postgres(ql)?:\/\//i.test(target)) {
+    if (isPostgresUrl(target)) {
       throw new UsageError(
         'a PostgreSQL database is restored with pg_restore from pg_dump --format=custom (the README says how); books db restore replaces a SQLite file',
       );
