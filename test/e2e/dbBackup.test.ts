@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, serveBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
+import { runCli } from '../helpers/cliInProcess.js';
 import { damageLatePages, fileHash, storeGeneratedBooks } from '../helpers/storedBooks.js';
 
 const BATCH = 10;
@@ -204,6 +205,21 @@ describe('books db backup and restore', () => {
       ),
     ).toEqual([]);
   }, 120_000);
+
+  it('shows its progress on a terminal, and nothing of it in a pipe', async () => {
+    const onTerminal = await runCli(
+      ['db', 'backup', path.join(home.home, 'on-terminal.sqlite'), '--db', stored],
+      { env: home.env, tty: true },
+    );
+    expect(onTerminal.code, onTerminal.stderr).toBe(0);
+    expect(onTerminal.stderr).toMatch(/\r {2}backing up 100% \([\d,]+ of [\d,]+ pages\)/);
+    const piped = await runCli(
+      ['db', 'backup', path.join(home.home, 'piped.sqlite'), '--db', stored],
+      { env: home.env },
+    );
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stderr).not.toContain('backing up');
+  });
 
   it('a damaged database is not backed up, a damaged backup not restored, and PostgreSQL is pointed to pg_dump', async () => {
     const damaged = path.join(home.home, 'damaged.sqlite');

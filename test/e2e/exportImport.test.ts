@@ -284,6 +284,65 @@ describe('books export, then books import into a new entity', () => {
         'holds other books on its cash ledger: books import writes into an empty entity (create one with books sandbox entity create); nothing was written',
       );
     }, 120_000);
+
+    it('--from/--to export those days only, and they import to the same trial balance', async () => {
+      const exported = path.join(home.home, 'demo-march');
+      const run = await books(
+        [
+          'export',
+          exported,
+          '-w',
+          workspaceId,
+          '-e',
+          entityId,
+          '--from',
+          '2025-03-01',
+          '--to',
+          '2025-03-31',
+          '--json',
+        ],
+        env,
+      );
+      const { manifest } = JSON.parse(run.stdout);
+      expect(manifest.range).toEqual({ from: '2025-03-01', to: '2025-03-31' });
+      const dates = readFileSync(path.join(exported, 'journal-cash.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => /,(\d{4}-\d{2}-\d{2}),/.exec(line)![1]!);
+      expect(dates.length).toBeGreaterThan(0);
+      expect(dates.every((d) => d >= '2025-03-01' && d <= '2025-03-31')).toBe(true);
+      expect([...dates].sort()).toEqual(dates);
+      const march = (
+        await server.api(
+          'GET',
+          `/platform/v1/entities/${entityId}/journal-entries?startDate=2025-03-01&endDate=2025-03-31&limit=1`,
+        )
+      ).body.pagination.total;
+      expect(manifest.counts.journalEntries.cash).toBe(march);
+
+      const copyId = (
+        await server.api('POST', `/sandbox/v1/workspaces/${workspaceId}/entities`, {
+          name: 'Main Street Bakery (March)',
+        })
+      ).body.entity.id;
+      const imported = await books(
+        ['import', exported, '-w', workspaceId, '-e', copyId, '--json'],
+        env,
+      );
+      expect(JSON.parse(imported.stdout).trialBalances).toEqual([
+        { ledgerBasis: 'cash', matches: true, differences: [] },
+      ]);
+      const range = { startDate: '2025-03-01', endDate: '2025-03-31' };
+      const movement = async (id: string) =>
+        (
+          await server.api(
+            'GET',
+            `/platform/v1/entities/${id}/reports/profit-and-loss?${new URLSearchParams(range)}`,
+          )
+        ).body.report.sections.map((section: any) => [section.section, section.total]);
+      expect(await movement(copyId)).toEqual(await movement(entityId));
+    }, 120_000);
   });
 
   describe('a generated ledger of about 100,000 postings on both ledgers', () => {

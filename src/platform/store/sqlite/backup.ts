@@ -30,13 +30,17 @@ export async function copySqliteDatabase(
     // The snapshot is taken at the first read.
     db.prepare('SELECT COUNT(*) FROM sqlite_schema').get();
     writeFileSync(destination, '', { mode: 0o600, flag: 'wx' });
+    let pages = 0;
     await db.backup(destination, {
       progress({ totalPages, remainingPages }) {
+        pages = totalPages;
         progress(totalPages - remainingPages, totalPages);
         // About a hundred steps, each a chance for progress and for the event loop.
         return Math.max(256, Math.ceil(totalPages / PROGRESS_STEPS));
       },
     });
+    // SQLite tells how far it is before each step, not after the last.
+    progress(pages, pages);
     db.exec('COMMIT');
     asOneFile(destination);
   } catch (error) {
