@@ -8,8 +8,9 @@ import type {
   Reconciliation,
 } from '../migrate/index.js';
 import type { CommandContext } from './context.js';
+import { amountColumn } from './output.js';
 import { booksPaths } from './paths.js';
-import { terminalProgress } from './progress.js';
+import { workProgress, type ProgressMode } from './progress.js';
 
 /**
  * What `je import`, `migrate run` and `demo` share: the import pipeline of src/migrate run with
@@ -20,8 +21,12 @@ export async function importWith(
   ctx: CommandContext,
   request: ImportRequest,
   scope?: ImportScope,
-  /** `when-it-differs` (`books import`): the table only when the file and ledger disagree. */
-  options: { reconciliation?: 'always' | 'when-it-differs' } = {},
+  options: {
+    /** `when-it-differs` (`books import`): the table only when the file and ledger disagree. */
+    reconciliation?: 'always' | 'when-it-differs';
+    /** `--progress`: `auto` unless told. */
+    progress?: ProgressMode;
+  } = {},
 ): Promise<ImportOutcome> {
   const { runImport } = await import('../migrate/index.js');
   const chosen = scope ?? (await chosenScope(ctx, request.dryRun));
@@ -34,7 +39,7 @@ export async function importWith(
   const { dataDir, cacheDir } = booksPaths(ctx.io.env);
   const interrupt = new AbortController();
   void ctx.io.stopSignal.then(() => interrupt.abort());
-  const progress = progressLine(ctx);
+  const progress = entryProgress(ctx, options.progress ?? 'auto');
   try {
     const outcome = await runImport(
       {
@@ -85,12 +90,12 @@ async function showPreview(ctx: CommandContext, preview: DryRunPreview): Promise
       }
     }
   }
-  await ctx.output.table(
+  await ctx.output.table<DryRunPreview['accounts'][number]>(
     [
       { header: 'File account', value: (a) => a.account },
       { header: 'Type', value: (a) => a.type ?? '' },
       { header: 'Lines', value: (a) => String(a.lines), align: 'right' },
-      { header: 'Debits − credits', value: (a) => formatCents(a.netCents), align: 'right' },
+      amountColumn('Debits − credits', (a) => a.netCents),
     ],
     preview.accounts,
     { dryRun: true, ...preview },
@@ -126,16 +131,25 @@ export function migrationEvents(ctx: CommandContext): MigrationEvents {
   };
 }
 
-/** `N/M entries  X entries/s  ETA Ys` on one line of a terminal's stderr; nothing in a pipe. */
-const progressLine = (ctx: CommandContext) =>
-  terminalProgress<{ entriesDone: number; entriesSent: number; entriesTotal: number }>(
-    ctx,
-    (p, seconds) => {
+/**
+ * `N/M entries  X entries/s  ETA Ys` on one line of a terminal's stderr; in a log, a line every
+ * ten seconds. The rate counts the entries this run sent (a resumed run skips the others).
+ */
+const entryProgress = (ctx: CommandContext, mode: ProgressMode) =>
+  workProgress<{ entriesDone: number; entriesSent: number; entriesTotal: number }>(ctx, mode, {
+    doing: 'importing',
+    measure: (p) => ({
+      done: p.entriesDone,
+      total: p.entriesTotal,
+      moved: p.entriesSent,
+      unit: 'entries',
+    }),
+    bar: (p, seconds) => {
       const rate = p.entriesSent / seconds;
       const eta = rate > 0 ? Math.ceil((p.entriesTotal - p.entriesDone) / rate) : 0;
       return `${p.entriesDone}/${p.entriesTotal} entries  ${Math.round(rate)} entries/s  ETA ${eta}s`;
     },
-  );
+  });
 
 /** The reconciliation as a table: every account when it matches, else those that differ. */
 async function showReconciliation(
@@ -143,17 +157,13 @@ async function showReconciliation(
   { rows, matches }: Reconciliation,
 ): Promise<void> {
   const shown = matches ? rows : rows.filter((r) => !r.agrees || r.fileCents !== r.platformCents);
-  await ctx.output.table(
+  await ctx.output.table<Reconciliation['rows'][number]>(
     [
       { header: 'File account', value: (r) => r.file },
       { header: 'Platform account', value: (r) => `${r.platform}${r.agrees ? '' : '  ≠'}` },
-      { header: 'File', value: (r) => formatCents(r.fileCents), align: 'right' },
-      { header: 'Platform', value: (r) => formatCents(r.platformCents), align: 'right' },
-      {
-        header: 'Difference',
-        value: (r) => formatCents(subtractCents(r.platformCents, r.fileCents)),
-        align: 'right',
-      },
+      amountColumn('File', (r) => r.fileCents),
+      amountColumn('Platform', (r) => r.platformCents),
+      amountColumn('Difference', (r) => subtractCents(r.platformCents, r.fileCents)),
     ],
     shown,
     { reconciled: matches, accounts: rows },

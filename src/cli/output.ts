@@ -1,5 +1,6 @@
 import type { ListPage } from '../client/client.js';
 import { csvField, spreadsheetText, tsvField } from '../core/csv.js';
+import { formatCents, type Cents } from '../core/money.js';
 import { flag, text } from './command.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './exitCodes.js';
@@ -40,8 +41,25 @@ export function requestedFormat(args: readonly string[]): string | undefined {
 export interface Column<T> {
   header: string;
   value: (row: T) => string;
+  /** The cell in CSV/TSV records, when it differs from the terminal's (a plain number). */
+  record?: (row: T) => string;
   align?: 'left' | 'right';
 }
+
+/**
+ * A column of amounts: `-17,828.24` on a terminal, `-17828.24` in records, a number that a
+ * script or a spreadsheet reads as one (never grouped, so never quoted or taken for a formula).
+ */
+export function amountColumn<T>(header: string, cents: (row: T) => Cents): Column<T> {
+  return {
+    header,
+    value: (row) => formatCents(cents(row)),
+    record: (row) => formatCents(cents(row), { thousands: false }),
+    align: 'right',
+  };
+}
+
+const recordCell = <T>(column: Column<T>, row: T) => (column.record ?? column.value)(row);
 
 export interface OutputOptions {
   json?: boolean;
@@ -146,7 +164,7 @@ export class Output {
       this.writeRecords([columns.map((c) => c.header)]);
       for await (const page of pages) {
         if (page.items.length > 0) {
-          this.writeRecords(page.items.map((row) => columns.map((c) => c.value(row))));
+          this.writeRecords(page.items.map((row) => columns.map((c) => recordCell(c, row))));
         }
         shown += page.items.length;
         total = page.total;
@@ -202,7 +220,7 @@ export class Output {
     if (this.asRecords) {
       this.writeRecords([
         columns.map((c) => c.header),
-        ...rows.map((row) => columns.map((c) => c.value(row))),
+        ...rows.map((row) => columns.map((c) => recordCell(c, row))),
       ]);
       return;
     }

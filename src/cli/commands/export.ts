@@ -4,7 +4,7 @@ import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { parseDateRange } from '../dates.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
-import { terminalProgress } from '../progress.js';
+import { progressMode, progressOption, workProgress, type ProgressMode } from '../progress.js';
 
 /**
  * `books export DIR`: the chosen entity's books as files that `books import` reads back (see
@@ -21,6 +21,7 @@ export const command = defineCommand({
     rate: text('--rate <n>', "requests a second at most (the platform's rate limit; 0: no limit)", {
       default: '100',
     }),
+    progress: progressOption,
   },
   examples: [
     'books export ./acme-books',
@@ -32,6 +33,7 @@ export const command = defineCommand({
     if (existsSync(directory) && readdirSync(directory).length > 0) {
       throw new UsageError(`${flags.directory} is not empty: export into a new or empty directory`);
     }
+    const mode = progressMode(flags.progress);
     const range = parseDateRange(flags, ctx.today());
     const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1, 32);
     const rate = wholeNumber(flags.rate, '--rate', 0, 100_000);
@@ -43,7 +45,7 @@ export const command = defineCommand({
     const api = await ctx.api();
     const { timezone } = (await api.workspaces.get(workspace.id)).workspace;
     const started = ctx.clock.now().getTime();
-    const progress = entryProgress(ctx);
+    const progress = entryProgress(ctx, mode);
     let outcome;
     try {
       outcome = await exportBooks(
@@ -93,9 +95,10 @@ export const command = defineCommand({
 });
 
 /** `cash 12,000/220,000 entries  1,900 entries/s` on one line of a terminal's stderr. */
-const entryProgress = (ctx: CommandContext) =>
-  terminalProgress<{ basis: string; entriesDone: number; entriesTotal: number }>(
-    ctx,
-    (p, seconds) =>
+const entryProgress = (ctx: CommandContext, mode: ProgressMode) =>
+  workProgress<{ basis: string; entriesDone: number; entriesTotal: number }>(ctx, mode, {
+    doing: 'exporting',
+    measure: (p) => ({ done: p.entriesDone, total: p.entriesTotal, unit: `${p.basis} entries` }),
+    bar: (p, seconds) =>
       `${p.basis} ${p.entriesDone.toLocaleString('en-US')}/${p.entriesTotal.toLocaleString('en-US')} entries  ${Math.round(p.entriesDone / seconds).toLocaleString('en-US')} entries/s`,
-  );
+  });

@@ -14,6 +14,7 @@ import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UserError } from '../exitCodes.js';
 import { importWith } from '../importing.js';
+import { progressMode, progressOption } from '../progress.js';
 import { importChartFile } from './coa/import.js';
 import { parseImport } from './je/import.js';
 
@@ -33,9 +34,11 @@ export const command = defineCommand({
     rate: text('--rate <n>', "requests a second at most (the platform's rate limit; 0: no limit)", {
       default: '100',
     }),
+    progress: progressOption,
   },
   examples: ['books import ./acme-books -w Acme -e "Acme (copy)"'],
   async run(ctx, flags) {
+    const progress = progressMode(flags.progress);
     ctx.paceRequests(wholeNumber(flags.rate, '--rate', 0, 100_000));
     const directory = path.resolve(flags.directory);
     const manifest = readManifest(directory, flags.directory);
@@ -61,6 +64,7 @@ export const command = defineCommand({
       });
       await importWith(ctx, { ...request, classAliases: aliases }, scope, {
         reconciliation: 'when-it-differs',
+        progress,
       });
     }
 

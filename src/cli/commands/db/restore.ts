@@ -1,6 +1,7 @@
 import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { chosenDatabase, isPostgresUrl } from '../../paths.js';
+import { progressMode, progressOption } from '../../progress.js';
 import { copiedBooksFailure, fileStamp, pageProgress, sizeOf } from './shared.js';
 
 /**
@@ -17,12 +18,13 @@ export const command = defineCommand({
       '--db <file>',
       'the SQLite file replaced (default: BOOKS_DATABASE_URL, else the local platform)',
     ),
+    progress: progressOption,
   },
   examples: [
     'books db restore ~/backups/books-20261125-093000.sqlite',
     'books db restore backup.sqlite --db /srv/books/books.sqlite --yes',
   ],
-  async run(ctx, { backup, db }) {
+  async run(ctx, { backup, db, progress: mode }) {
     const target = chosenDatabase(ctx.io.env, db);
     if (isPostgresUrl(target)) {
       throw new UsageError(
@@ -31,7 +33,7 @@ export const command = defineCommand({
     }
     const { restoreBooks } = await import('../../../platform/databases.js');
     const keptAs = `${target}.replaced-${fileStamp(ctx.clock.now())}`;
-    const progress = pageProgress(ctx, 'restoring');
+    const progress = pageProgress(ctx, progressMode(mode), 'restoring');
     let restored;
     try {
       restored = await restoreBooks(backup, target, keptAs, async () => {

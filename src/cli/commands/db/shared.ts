@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
-import { terminalProgress } from '../../progress.js';
+import { workProgress, type ProgressMode } from '../../progress.js';
 
 /** A time as `YYYYMMDD-HHMMSS` (UTC), for a file's name. */
 export const fileStamp = (now: Date) =>
@@ -27,13 +27,14 @@ export function sizeOf(bytes: number): string {
   return unit === 0 ? `${bytes} bytes` : `${size.toFixed(1)} ${units[unit]}`;
 }
 
-/** `backing up 45% (1,234 of 2,740 pages)` on one line of a terminal's stderr; nothing in a pipe. */
-export function pageProgress(ctx: CommandContext, doing: string) {
-  const progress = terminalProgress<{ copied: number; total: number }>(
-    ctx,
-    ({ copied, total }) =>
+/** `backing up 45% (1,234 of 2,740 pages)` on one line of a terminal's stderr; lines in a log. */
+export function pageProgress(ctx: CommandContext, mode: ProgressMode, doing: string) {
+  const progress = workProgress<{ copied: number; total: number }>(ctx, mode, {
+    doing,
+    measure: ({ copied, total }) => ({ done: copied, total, unit: 'pages' }),
+    bar: ({ copied, total }) =>
       `${doing} ${(copied / Math.max(total, 1)).toLocaleString('en-US', { style: 'percent' })} (${copied.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages)`,
-  );
+  });
   return {
     show: (copied: number, total: number) => progress.show?.({ copied, total }),
     end: progress.end,

@@ -6,6 +6,7 @@ import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../mig
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { importWith } from '../../importing.js';
+import { progressMode, progressOption } from '../../progress.js';
 
 /** The flags a CSV general ledger import takes (je import, migrate run). */
 export interface ImportFlags {
@@ -69,6 +70,7 @@ export const importOptions = {
   ),
   concurrency: text('--concurrency <n>', 'batches in flight', { default: '4' }),
   receipt: text('--receipt <file>', 'write, per file entry, the id of the journal entry it became'),
+  progress: progressOption,
   createMissingAccounts: flag(
     '--create-missing-accounts',
     'create accounts the chart lacks (type from account_type: a type, or asset, liability, equity, income, expense)',
@@ -151,7 +153,8 @@ export const command = defineCommand({
     'books je import ledger.csv --receipt receipt.csv',
   ],
   async run(ctx, { file, ...flags }) {
-    await importWith(ctx, parseImport(file, flags));
+    const progress = progressMode(flags.progress);
+    await importWith(ctx, parseImport(file, flags), undefined, { progress });
     return ExitCode.Success;
   },
 });

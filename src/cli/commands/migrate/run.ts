@@ -1,5 +1,6 @@
 import { argument, defineCommand, negatable } from '../../command.js';
 import { importWith } from '../../importing.js';
+import { progressMode } from '../../progress.js';
 import { importOptions, parseImport } from '../je/import.js';
 
 /**
@@ -22,9 +23,12 @@ export const command = defineCommand({
     'books migrate run ledger.csv --dry-run',
   ],
   async run(ctx, { file, finalize, wait, ...flags }) {
-    await importWith(ctx, {
-      ...parseImport(file, { ...flags, basis: 'cash' }),
-      migration: { finalize, wait },
-    });
+    const progress = progressMode(flags.progress);
+    await importWith(
+      ctx,
+      { ...parseImport(file, { ...flags, basis: 'cash' }), migration: { finalize, wait } },
+      undefined,
+      { progress },
+    );
   },
 });
