@@ -249,3 +249,15 @@ export function formatCents(cents: Cents, options: { thousands?: boolean } = {})
   const fraction = String(abs % 100).padStart(2, '0');
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
+
+/**
+ * The change from `base` to `current` in percent of the base's size, to a tenth (12.5 for
+ * 12.5 %): an increase is positive whatever the base's sign (−100 to −50 is +50 %). Null when
+ * the base is zero: no percent is ever Infinity or NaN.
+ */
+export function changeInPercent(current: Cents, base: Cents): number | null {
+  if (base === 0) return null;
+  const change = current - base;
+  const tenths = Math.round((Math.abs(change) * 1000) / Math.abs(base));
+  return (change < 0 ? -tenths : tenths) / 10 || 0;
+}

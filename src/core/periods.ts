@@ -1,4 +1,4 @@
-import { addDays, type CalendarDay } from './calendar.js';
+import { addDays, daysInMonth, type CalendarDay } from './calendar.js';
 
 export const GROUP_BY = ['week', 'month', 'quarter', 'year', 'total'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
@@ -135,4 +135,60 @@ export function rangeOfWord(word: DateWord, today: CalendarDay): Period {
     case 'ytd':
       return { startDate: format(year, 1, 1), endDate: today };
   }
+}
+
+export const COMPARISONS = ['prior-period', 'prior-year'] as const;
+/** What a comparative report sets beside each period (QuickBooks' "Previous period/year"). */
+export type Comparison = (typeof COMPARISONS)[number];
+
+const isMonthEnd = (day: CalendarDay) => day === periodEnd(day, 'month');
+
+/**
+ * `day` moved by whole months (negative: back): the same day of the month, the month's last day
+ * when the target month is shorter, and a month's last day stays its month's last day (the
+ * period ending 2025-02-28 a year before 2024-02-29; the one ending 2024-02-29 a year after
+ * 2023-02-28).
+ */
+export function addMonths(day: CalendarDay, months: number): CalendarDay {
+  const [year, month, date] = parts(day);
+  const index = year * 12 + (month - 1) + months;
+  const [toYear, toMonth] = [Math.floor(index / 12), (index % 12) + 1];
+  const last = daysInMonth(toYear, toMonth);
+  return format(toYear, toMonth, isMonthEnd(day) ? last : Math.min(date, last));
+}
+
+/**
+ * The range just before `range`, of its length: as many whole months when it is whole months
+ * (a quarter before a quarter, the year before a year), else as many days.
+ */
+export function precedingRange(range: Period): Period {
+  const [startYear, startMonth, startDay] = parts(range.startDate);
+  if (startDay === 1 && isMonthEnd(range.endDate)) {
+    const [endYear, endMonth] = parts(range.endDate);
+    const months = endYear * 12 + endMonth - (startYear * 12 + startMonth) + 1;
+    return {
+      startDate: addMonths(range.startDate, -months),
+      endDate: addDays(range.startDate, -1),
+    };
+  }
+  const days = (Date.parse(range.endDate) - Date.parse(range.startDate)) / 86_400_000 + 1;
+  return { startDate: addDays(range.startDate, -days), endDate: addDays(range.startDate, -1) };
+}
+
+/**
+ * The range whose report, grouped as the report being compared, has each column's comparison
+ * period in the same place: a year back (52 weeks back for weeks, so that they stay Monday to
+ * Sunday), or one grouping period back (each month against the month before it). Grouped by
+ * `total`, the prior period is `precedingRange`.
+ */
+export function comparisonRange(range: Period, groupBy: GroupBy, compare: Comparison): Period {
+  const shift = (by: (day: CalendarDay) => CalendarDay) => ({
+    startDate: by(range.startDate),
+    endDate: by(range.endDate),
+  });
+  if (groupBy === 'week') return shift((day) => addDays(day, compare === 'prior-year' ? -364 : -7));
+  if (compare === 'prior-year') return shift((day) => addMonths(day, -12));
+  if (groupBy === 'total') return precedingRange(range);
+  const months = { month: 1, quarter: 3, year: 12 }[groupBy];
+  return shift((day) => addMonths(day, -months));
 }

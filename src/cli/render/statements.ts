@@ -7,6 +7,12 @@ import {
   formatCents,
   subtractCents,
 } from '../../core/money.js';
+import {
+  comparedCell,
+  displayPercent,
+  plainPercent,
+  type ComparisonColumns,
+} from './comparatives.js';
 
 /** One row of a rendered statement: a heading, an account line, or a total. */
 export interface StatementRow {
@@ -18,6 +24,8 @@ export interface StatementRow {
   section: string;
   /** An account line's account. */
   account?: { code: string; name: string };
+  /** In a comparative statement: the comparison's amount for each column. */
+  comparisons?: (number | null)[];
 }
 
 export interface Period {
@@ -38,8 +46,16 @@ export interface Statement {
    */
   tidy: {
     periods: Period[];
-    rows: { section: string; code: string; name: string; values: (number | null)[] }[];
+    rows: {
+      section: string;
+      code: string;
+      name: string;
+      values: (number | null)[];
+      comparisons?: (number | null)[] | undefined;
+    }[];
   };
+  /** A comparative statement's comparison columns (comparatives.ts). */
+  comparison?: ComparisonColumns;
 }
 
 /** What a report covers, as its title says it. */
@@ -333,6 +349,33 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
   };
 }
 
+/**
+ * The trial balance as balances (debit less credit, a credit negative), a column per period's
+ * end: the form a comparative trial balance takes, each balance beside its comparison.
+ */
+export function trialBalanceBalances(report: TrialBalance): Statement {
+  const multi = report.periods.length > 1;
+  const balance = (a: { debit: number; credit: number }) =>
+    centsToAmount(subtractCents(answeredAmountToCents(a.debit), answeredAmountToCents(a.credit)));
+  const rows: StatementRow[] = report.rows.map((row) => ({
+    label: accountLabel(row.accountCode, row.accountName),
+    depth: 0,
+    kind: 'line',
+    values: multi ? row.amountsByPeriod.map(balance) : [balance(row)],
+    section: 'accounts',
+    account: { code: row.accountCode, name: row.accountName },
+  }));
+  return {
+    title: 'Trial Balance',
+    subtitle: `${coverage(report)}, balances (debit less credit)`,
+    columns: report.periods.map((p) =>
+      report.groupBy === 'total' ? `As of ${p.endDate}` : periodLabel(report.groupBy, p),
+    ),
+    rows,
+    tidy: { periods: periodsOf(report, false), rows: tidyRows(rows) },
+  };
+}
+
 /** How a statement goes out as records: a row per account (`wide`) or a row per cell (`long`). */
 export type RecordLayout = 'wide' | 'long';
 
@@ -359,28 +402,67 @@ export function printStatement(
   const layout = options.layout ?? 'wide';
   if (output.asRecords) {
     const { periods, rows } = statement.tidy;
+    const compared = statement.comparison;
+    // A period's cells: its amount; in a comparative, then the comparison, change and percent.
+    const cells = (row: Statement['tidy']['rows'][number], i: number) => {
+      if (!compared) return [plainAmount(row.values[i] ?? null)];
+      const cell = comparedCell(row.values[i] ?? null, row.comparisons?.[i] ?? null);
+      return [
+        plainAmount(cell.amount),
+        plainAmount(cell.comparison),
+        plainAmount(cell.change),
+        plainPercent(cell.changePercent),
+      ];
+    };
+    const comparedHeaders = (p: Period, i: number) => {
+      const header = periodHeader(p);
+      if (!compared) return [header];
+      return [
+        header,
+        `${compared.compare} ${periodHeader(compared.periods[i]!)}`,
+        `change ${header}`,
+        `change_percent ${header}`,
+      ];
+    };
+    const comparedPeriod = (i: number) =>
+      compared ? [compared.periods[i]!.startDate, compared.periods[i]!.endDate] : [];
     output.writeRecords(
       layout === 'long'
         ? [
-            ['period_start', 'period_end', 'section', 'account_code', 'account_name', 'amount'],
+            [
+              'period_start',
+              'period_end',
+              'section',
+              'account_code',
+              'account_name',
+              'amount',
+              ...(compared
+                ? ['comparison_start', 'comparison_end', 'comparison', 'change', 'change_percent']
+                : []),
+            ],
             ...rows.flatMap((row) =>
-              periods.map((p, i) => [
-                p.startDate,
-                p.endDate,
-                row.section,
-                row.code,
-                row.name,
-                plainAmount(row.values[i] ?? null),
-              ]),
+              periods.map((p, i) => {
+                const [amount, ...comparison] = cells(row, i);
+                return [
+                  p.startDate,
+                  p.endDate,
+                  row.section,
+                  row.code,
+                  row.name,
+                  amount!,
+                  ...comparedPeriod(i),
+                  ...comparison,
+                ];
+              }),
             ),
           ]
         : [
-            ['section', 'account_code', 'account_name', ...periods.map(periodHeader)],
+            ['section', 'account_code', 'account_name', ...periods.flatMap(comparedHeaders)],
             ...rows.map((row) => [
               row.section,
               row.code,
               row.name,
-              ...periods.map((_, i) => plainAmount(row.values[i] ?? null)),
+              ...periods.flatMap((_, i) => cells(row, i)),
             ]),
           ],
     );
@@ -419,7 +501,7 @@ export function terminalStatement(
   const totalOf = new Map(
     statement.rows
       .filter((row) => row.kind === 'total' && headed.has(row.section))
-      .map((row) => [row.section, row.values]),
+      .map((row) => [row.section, row]),
   );
   const rows = statement.rows
     .filter((row) => {
@@ -427,33 +509,73 @@ export function terminalStatement(
       const from = DERIVED_FROM[row.section];
       return from === undefined || from.some((section) => withLines.has(section));
     })
-    .map((row) =>
-      row.kind === 'heading' ? { ...row, values: totalOf.get(row.section) ?? [] } : row,
-    );
+    .map((row) => {
+      if (row.kind !== 'heading') return row;
+      const total = totalOf.get(row.section);
+      return { ...row, values: total?.values ?? [], comparisons: total?.comparisons };
+    });
   const bold = boldIf(options.color);
-  const cells = rows.map((row) =>
-    statement.columns.map((_, i) => displayAmount(row.values[i] ?? null)),
+  const compared = statement.comparison;
+  // Each column's headings and cells: the amount; in a comparative, then the comparison, the
+  // change and the percent.
+  const headers = statement.columns.flatMap((column, i) =>
+    compared ? [column, compared.labels[i]!, 'Change', '%'] : [column],
   );
-  const widths = statement.columns.map((header, i) =>
+  const cells = rows.map((row) =>
+    statement.columns.flatMap((_, i) => {
+      const amount = row.values[i] ?? null;
+      if (!compared || (row.kind === 'heading' && row.values.length === 0)) {
+        return compared ? [displayAmount(amount), '', '', ''] : [displayAmount(amount)];
+      }
+      const cell = comparedCell(amount, row.comparisons?.[i] ?? null);
+      return [
+        displayAmount(cell.amount),
+        displayAmount(cell.comparison),
+        displayAmount(cell.change),
+        displayPercent(cell.changePercent),
+      ];
+    }),
+  );
+  const widths = headers.map((header, i) =>
     Math.max(header.length, ...cells.map((c) => (c[i] ?? '').length)),
   );
-  const numbers = widths.reduce((sum, w) => sum + w + 2, 0);
   const labels = rows.map((row) => `${'  '.repeat(row.depth)}${row.label}`);
+  const longest = Math.max(...labels.map((l) => l.length), 0);
+  // A comparative statement too wide for the terminal is shown in blocks of whole periods (each
+  // period beside its comparison, change and percent), one under the other, each with the names.
+  const group = compared ? 4 : headers.length;
+  const span = (from: number, to: number) =>
+    widths.slice(from, to).reduce((sum, w) => sum + w + 2, 0);
+  const blocks: [number, number][] = [];
+  for (let from = 0; from < headers.length;) {
+    let to = from + group;
+    while (
+      compared &&
+      to < headers.length &&
+      Math.min(longest, MIN_LABEL) + span(from, to + group) <= options.width
+    ) {
+      to += group;
+    }
+    blocks.push([from, to]);
+    from = to;
+  }
+  const numbers = Math.max(...blocks.map(([from, to]) => span(from, to)));
   // Names are cut to fit the terminal, but never below MIN_LABEL: past that, a wide report
   // overflows (as hledger's does) rather than losing what its rows are.
-  const longest = Math.max(...labels.map((l) => l.length), 0);
   const labelWidth = Math.min(longest, Math.max(MIN_LABEL, options.width - numbers));
   const fit = fitTo(labelWidth);
-  const line = (label: string, values: string[]) =>
-    `${fit(label)}${values.map((v, i) => `  ${v.padStart(widths[i]!)}`).join('')}`.trimEnd();
-  const out = [
-    bold(titleOf(options.entity, statement.title, statement.subtitle)),
-    '',
-    line('', statement.columns),
-    ...rows.map((row, r) => {
-      const text = line(labels[r]!, cells[r]!);
-      return row.kind === 'line' ? text : bold(text);
-    }),
-  ];
+  const line = (label: string, values: string[], from: number) =>
+    `${fit(label)}${values.map((v, i) => `  ${v.padStart(widths[from + i]!)}`).join('')}`.trimEnd();
+  const out = [bold(titleOf(options.entity, statement.title, statement.subtitle))];
+  for (const [from, to] of blocks) {
+    out.push(
+      '',
+      line('', headers.slice(from, to), from),
+      ...rows.map((row, r) => {
+        const text = line(labels[r]!, cells[r]!.slice(from, to), from);
+        return row.kind === 'line' ? text : bold(text);
+      }),
+    );
+  }
   return `${out.join('\n')}\n`;
 }
