@@ -8,8 +8,29 @@ import { UsageError } from './exitCodes.js';
  * commander and none is loaded unless its command runs (or its group's help is shown).
  */
 
+/**
+ * What a value names, for completion (completion.ts): names that live on the platform (the chosen
+ * workspace's entities, the chosen entity's accounts), local profiles, or paths.
+ */
+export type ValueKind =
+  | 'workspace'
+  | 'entity'
+  | 'account'
+  | 'class'
+  | 'rule'
+  | 'group'
+  | 'profile'
+  | 'file'
+  | 'directory';
+
+/** What a value may be, for completion: one of `choices`, or a name of a kind. */
+export interface ValueSpec {
+  readonly choices?: readonly string[];
+  readonly names?: ValueKind;
+}
+
 /** A positional argument. `ask`: on a terminal, a missing value is asked for with this prompt. */
-export interface ArgumentSpec {
+export interface ArgumentSpec extends ValueSpec {
   readonly description: string;
   readonly optional?: boolean;
   readonly ask?: string;
@@ -20,16 +41,16 @@ export type OptionSpec =
   | { readonly type: 'boolean'; readonly flags: string; readonly description: string }
   /** `--no-finalize`: true unless given. */
   | { readonly type: 'negatable'; readonly flags: string; readonly description: string }
-  | {
+  | ({
       readonly type: 'string';
       readonly flags: string;
       readonly description: string;
       readonly default?: string;
       readonly required?: boolean;
       readonly conflicts?: string;
-    }
+    } & ValueSpec)
   /** Repeatable: every value, in order. */
-  | { readonly type: 'list'; readonly flags: string; readonly description: string };
+  | ({ readonly type: 'list'; readonly flags: string; readonly description: string } & ValueSpec);
 
 type OptionValue<S> = S extends { type: 'boolean' }
   ? boolean | undefined
@@ -62,6 +83,8 @@ export interface CommandDefinition<
   readonly options?: O;
   /** Shown by `--help` and `books help <command>`: whole command lines. */
   readonly examples: readonly string[];
+  /** Its output may be long (a list, a report): at a terminal it goes through the pager. */
+  readonly paged?: boolean;
   /** Resolves with the exit code when it is not 0. */
   run(ctx: CommandContext, input: CommandInput<A, O>): Promise<void | number>;
 }
@@ -72,6 +95,7 @@ export interface AnyCommand {
   readonly arguments?: ArgumentSpecs;
   readonly options?: OptionSpecs;
   readonly examples: readonly string[];
+  readonly paged?: boolean;
   run(ctx: CommandContext, input: Record<string, unknown>): Promise<void | number>;
 }
 
@@ -90,10 +114,18 @@ export const flag = (flags: string, description: string) =>
 export const negatable = (flags: string, description: string) =>
   ({ type: 'negatable', flags, description }) as const;
 
-export const repeatable = (flags: string, description: string) =>
-  ({ type: 'list', flags, description }) as const;
+export const repeatable = (flags: string, description: string, values?: ValueSpec) =>
+  ({ type: 'list', flags, description, ...values }) as const;
 
-export function text<const E extends { default?: string; required?: boolean; conflicts?: string }>(
+export function text<
+  const E extends {
+    default?: string;
+    required?: boolean;
+    conflicts?: string;
+    choices?: readonly string[];
+    names?: ValueKind;
+  },
+>(
   flags: string,
   description: string,
   extra?: E,
@@ -101,7 +133,7 @@ export function text<const E extends { default?: string; required?: boolean; con
   return { type: 'string', flags, description, ...(extra as E) };
 }
 
-export const argument = <const E extends { optional?: boolean; ask?: string }>(
+export const argument = <const E extends { optional?: boolean; ask?: string } & ValueSpec>(
   description: string,
   extra?: E,
 ): { readonly description: string } & E => ({ description, ...(extra as E) });
@@ -114,3 +146,7 @@ export function wholeNumber(text: string, flag: string, min: number, max: number
   }
   return value;
 }
+
+/** The flags an option's declaration names: `-w, --workspace <workspace>` → `-w`, `--workspace`. */
+export const flagNames = (flags: string): string[] =>
+  flags.match(/(?<![\w<])--?[a-zA-Z][\w-]*/g) ?? [];

@@ -48,15 +48,20 @@ export function readConfig(env: NodeJS.ProcessEnv): BooksConfig {
 }
 
 /**
- * The output defaults saved by `books config set output|color`, read for every command; a
+ * The output defaults saved by `books config set output|color|pager`, read for every command; a
  * config file that cannot be read gives none here (the command that needs it says why).
  */
-export function savedOutputSettings(env: NodeJS.ProcessEnv): { output?: string; color?: string } {
+export function savedOutputSettings(env: NodeJS.ProcessEnv): {
+  output?: string;
+  color?: string;
+  pager?: string;
+} {
   try {
     const config = readConfig(env);
     return {
       ...(typeof config.output === 'string' && { output: config.output }),
       ...(typeof config.color === 'string' && { color: config.color }),
+      ...(typeof config.pager === 'string' && { pager: config.pager }),
     };
   } catch {
     return {};

@@ -15,6 +15,8 @@ export interface GlobalOptions extends GlobalFlags {
   json?: boolean;
   output?: string;
   color?: boolean;
+  /** `--no-pager`: false. */
+  pager?: boolean;
   yes?: boolean;
   verbose?: boolean;
   workspace?: string;

@@ -33,6 +33,12 @@ export async function main(
     io.stdout.write(`${version()}\n`);
     return 0;
   }
+  // Asked by the shell at every Tab: nothing else is loaded, and nothing fails out loud.
+  if (given[0] === '__complete') {
+    const { completeForShell } = await import('./completeForShell.js');
+    io.stdout.write(await completeForShell(given.slice(1), io));
+    return 0;
+  }
   const args = helpAsFlag(given);
   const [{ requestedFormat }, { buildProgram }, { ExitCode }] = await Promise.all([
     import('./output.js'),
@@ -43,7 +49,8 @@ export async function main(
   let exitCode: number = ExitCode.Success;
   const run = async (leaf: AnyCommand, input: Record<string, unknown>, options: GlobalOptions) => {
     const { CommandContext } = await import('./context.js');
-    const ctx = new CommandContext(io, options, services);
+    const pager = leaf.paged ? await pagerFor(io, options) : undefined;
+    const ctx = new CommandContext(pager?.io ?? io, options, services);
     try {
       for (const missing of missingInput(leaf, input))
         input[missing.key] = await ctx.prompts.input(missing.question, missing.usage);
@@ -51,6 +58,7 @@ export async function main(
       if (typeof code === 'number') exitCode = code;
     } finally {
       await ctx.close();
+      await pager?.finish();
     }
   };
   try {
@@ -62,6 +70,8 @@ export async function main(
     await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
+    // The person quit the pager before the output ended: what they wanted, not a failure.
+    if ((error as Error)?.name === 'PagerClosed') return exitCode;
     const { reportError } = await import('./failures.js');
     return reportError(error, io, json);
   }
@@ -99,6 +109,20 @@ function missingInput(
         usage: `required option '${spec.flags}' not specified`,
       })),
   ];
+}
+
+/**
+ * Stdout through the pager, when it is this process's terminal (the pager writes to it
+ * directly) and a pager is wanted (pager.ts).
+ */
+async function pagerFor(io: CliIo, options: GlobalOptions) {
+  if (options.pager === false || io.stdout !== process.stdout || !io.stdout.isTTY) return undefined;
+  const [{ pagerCommand, pagedIo }, { savedOutputSettings }] = await Promise.all([
+    import('./pager.js'),
+    import('./config.js'),
+  ]);
+  const command = pagerCommand(io.env, savedOutputSettings(io.env).pager);
+  return command === undefined ? undefined : pagedIo(io, command);
 }
 
 /** The entry point of bin/books.js: the only place that ends the process. */

@@ -2,6 +2,7 @@ import { Command, Help, Option } from 'commander';
 import type { AnyCommand } from './command.js';
 import type { GlobalOptions } from './context.js';
 import type { CliIo } from './io.js';
+import { GLOBAL_OPTIONS, VALUED_GLOBALS } from './globals.js';
 import { GROUPS, LEAVES } from './registry.js';
 
 /** Runs a leaf with its input, in a context built once for the run. */
@@ -10,19 +11,6 @@ export type Runner = (
   input: Record<string, unknown>,
   options: GlobalOptions,
 ) => Promise<void>;
-
-/** Global options that take a value: skipped when finding the command in the arguments. */
-const VALUED_GLOBALS = new Set([
-  '--base-url',
-  '--token',
-  '--profile',
-  '-w',
-  '--workspace',
-  '-e',
-  '--entity',
-  '-o',
-  '--output',
-]);
 
 /** The command path the arguments name (`['coa', 'list']`), as far as the tree has it. */
 function commandPath(args: readonly string[]): string[] {
@@ -115,20 +103,7 @@ function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runne
 
 /** Global options, in every command's help. */
 function declareGlobals(program: Command): void {
-  program
-    .option(
-      '--base-url <url>',
-      'platform to talk to (else BOOKS_BASE_URL, the profile, or the local platform)',
-    )
-    .option('--token <token>', 'access token (else BOOKS_TOKEN or the profile)')
-    .option('--profile <name>', 'saved profile to use (else BOOKS_PROFILE or the current one)')
-    .option('-w, --workspace <workspace>', 'workspace, by id or name (else the profile)')
-    .option('-e, --entity <entity>', 'entity, by id or name (else the profile)')
-    .option('--json', 'print JSON (errors too, on stderr)')
-    .option('-o, --output <format>', 'table, json, csv or tsv (errors in JSON with json)')
-    .option('--no-color', 'no colors')
-    .option('-y, --yes', 'skip confirmations')
-    .option('--verbose', 'say more on stderr (which platform is used)');
+  for (const option of GLOBAL_OPTIONS) program.option(option.flags, option.description);
 }
 
 /**

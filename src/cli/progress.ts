@@ -12,7 +12,7 @@ export const PLAIN_LINE_SECONDS = 10;
 export const progressOption = text(
   '--progress <mode>',
   `auto (a bar on a terminal, else a line every ${PLAIN_LINE_SECONDS} s), plain (lines) or none`,
-  { default: 'auto' },
+  { default: 'auto', choices: PROGRESS_MODES },
 );
 
 /** The `--progress` given, or a usage error naming the modes. */

@@ -115,4 +115,5 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'db check': () => import('./commands/db/check.js'),
   'db backup': () => import('./commands/db/backup.js'),
   'db restore': () => import('./commands/db/restore.js'),
+  completion: () => import('./commands/completion.js'),
 };

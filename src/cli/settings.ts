@@ -1,6 +1,7 @@
 import type { BooksConfig } from './config.js';
 import { LOCAL_PROFILE } from './config.js';
 import { UsageError } from './exitCodes.js';
+import { DEFAULT_PAGER } from './pager.js';
 
 /**
  * The settings `books config` shows and changes, each with its value as this command would use
@@ -15,6 +16,7 @@ export const SETTING_KEYS = [
   'entity',
   'output',
   'color',
+  'pager',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -42,6 +44,8 @@ export interface GivenFlags {
   json?: boolean | undefined;
   /** `--no-color` given. */
   noColor?: boolean | undefined;
+  /** `--no-pager` given. */
+  noPager?: boolean | undefined;
 }
 
 /** Values `config set` takes for `output` and `color`, and what each means. */
@@ -139,6 +143,16 @@ export function effectiveSettings(
       ],
       'auto',
     ),
+    first(
+      'pager',
+      [
+        [flags.noPager ? 'never' : undefined, 'flag', '--no-pager'],
+        [env.BOOKS_PAGER, 'environment', 'BOOKS_PAGER'],
+        [typeof config.pager === 'string' ? config.pager : undefined, 'config'],
+        [env.PAGER, 'environment', 'PAGER'],
+      ],
+      DEFAULT_PAGER,
+    ),
   ];
 }
 
@@ -164,7 +178,7 @@ export function settingToWrite(
   key: SettingKey,
   value: string,
   config: BooksConfig,
-): { configKey: 'currentProfile' | 'output' | 'color'; value: string } {
+): { configKey: 'currentProfile' | 'output' | 'color' | 'pager'; value: string } {
   const choose = <T extends string>(allowed: readonly T[]): T => {
     const chosen = allowed.find((a) => a === value.trim().toLowerCase());
     if (!chosen)
@@ -176,6 +190,9 @@ export function settingToWrite(
       return { configKey: 'output', value: choose(OUTPUT_VALUES) };
     case 'color':
       return { configKey: 'color', value: choose(COLOR_VALUES) };
+    case 'pager':
+      // A command line run through the shell, as git's core.pager; `never` for none.
+      return { configKey: 'pager', value: value.trim() === '' ? 'never' : value.trim() };
     case 'profile': {
       const names = Object.keys(config.profiles);
       if (!names.includes(value)) {

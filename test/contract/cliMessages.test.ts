@@ -173,6 +173,11 @@ describe('what books says when something is off', () => {
       },
       // Lists and the log.
       { title: 'a --limit that is not a count', args: ['je', 'list', '--limit', '0'] },
+      {
+        title: 'a comparison reports do not make',
+        args: ['report', 'pl', '--from', 'ytd', '--to', 'ytd', '--compare', 'last-decade'],
+      },
+      { title: 'a shell books writes no completion for', args: ['completion', 'tcsh'] },
       { title: 'a log --limit that is not a count', args: ['log', '--limit', '0'] },
       // Settings and profiles.
       { title: 'a setting never set', args: ['config', 'get', 'base-url'] },

@@ -18,8 +18,9 @@ import { startServer, type TestServer } from '../helpers/server.js';
  */
 
 /**
- * Leaves whose success runs until stopped (or, for the demo, builds a whole firm); the end-to-end
- * test named covers each, and is checked to run it.
+ * Leaves whose success runs until stopped (or, for the demo, builds a whole firm), or is only
+ * seen through another program (a shell runs the completion script); the end-to-end test named
+ * covers each, and is checked to run it.
  */
 const LONG_RUNNING: Record<string, string> = {
   serve: 'test/e2e/serve.test.ts',
@@ -31,6 +32,7 @@ const LONG_RUNNING: Record<string, string> = {
   'db restore': 'test/e2e/dbBackup.test.ts',
   export: 'test/e2e/exportImport.test.ts',
   import: 'test/e2e/exportImport.test.ts',
+  completion: 'test/e2e/completion.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -55,6 +55,7 @@ describe('books config', () => {
       // (Asked with --json, in a temporary HOME with NO_COLOR set.)
       output: ['json', 'flag --json'],
       color: ['never', 'environment NO_COLOR'],
+      pager: ['less -FRX', 'default'],
     });
     // Flags over the environment over the profile.
     const overridden = await settings(['-w', 'Other', '--no-color'], {
@@ -66,6 +67,12 @@ describe('books config', () => {
     expect(overridden.token).toEqual(['(set; never shown)', 'environment BOOKS_TOKEN']);
     expect(overridden.workspace).toEqual(['Other', 'flag --workspace']);
     expect(overridden.color).toEqual(['never', 'flag --no-color']);
+    const paged = await settings([], { ...home.env, PAGER: 'more', BOOKS_PAGER: 'less -S' });
+    expect(paged.pager).toEqual(['less -S', 'environment BOOKS_PAGER']);
+    expect((await settings(['--no-pager'], { ...home.env, PAGER: 'more' })).pager).toEqual([
+      'never',
+      'flag --no-pager',
+    ]);
     const table = await books(['config', 'list']);
     expect(table.stdout.split('\n')[0]).toBe('Setting\tValue\tSource');
   });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { DATE_WORDS } from '../../core/periods.js';
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { parseDateRange } from '../dates.js';
@@ -15,8 +16,12 @@ export const command = defineCommand({
     "Export the entity's books (chart, both ledgers' entries, classes, rules) to a directory that books import reads",
   arguments: { directory: argument('a new or empty directory') },
   options: {
-    from: text('--from <date>', 'the first day of the entries exported (default: the first)'),
-    to: text('--to <date>', 'the last day of the entries exported (default: the last)'),
+    from: text('--from <date>', 'the first day of the entries exported (default: the first)', {
+      choices: DATE_WORDS,
+    }),
+    to: text('--to <date>', 'the last day of the entries exported (default: the last)', {
+      choices: DATE_WORDS,
+    }),
     concurrency: text('--concurrency <n>', 'months read at once', { default: '6' }),
     rate: text('--rate <n>', "requests a second at most (the platform's rate limit; 0: no limit)", {
       default: '100',

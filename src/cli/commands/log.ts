@@ -4,6 +4,7 @@ import { listOptions } from '../output.js';
 export const command = defineCommand({
   summary: 'The local audit log of requests (method, path, status, trace, idempotency key)',
   options: listOptions('every request (the latest come last)'),
+  paged: true,
   examples: ['books log', 'books log --limit 100 --json'],
   async run(ctx, flags) {
     const records = ctx.audit.read(ctx.output.listLimit(flags));

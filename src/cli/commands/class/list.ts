@@ -8,6 +8,7 @@ export const command = defineCommand({
     tree: flag('--tree', 'indent classes under their parents'),
     ...listOptions('every class'),
   },
+  paged: true,
   examples: ['books class list --tree'],
   async run(ctx, { tree, ...flags }) {
     const limit = ctx.output.listLimit(flags);

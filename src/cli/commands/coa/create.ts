@@ -1,3 +1,4 @@
+import { ACCOUNT_TYPES } from '../../../api/index.js';
 import { defineCommand, text } from '../../command.js';
 import { printAccount, parseCreate } from './shared.js';
 
@@ -7,6 +8,7 @@ export const command = defineCommand({
     name: text('--name <name>', 'account name', { required: true }),
     type: text('--type <type>', 'account type, e.g. Cash, Income, "Operating Expenses"', {
       required: true,
+      choices: ACCOUNT_TYPES,
     }),
     code: text('--code <code>', 'code (honored on a custom chart)'),
     group: text('--group <group>', 'account group, by id or name'),

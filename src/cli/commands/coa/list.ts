@@ -8,6 +8,7 @@ export const command = defineCommand({
     tree: flag('--tree', 'show each account under its group'),
     ...listOptions('every account'),
   },
+  paged: true,
   examples: ['books coa list', 'books coa list --tree'],
   async run(ctx, { tree, ...flags }) {
     const limit = ctx.output.listLimit(flags);

@@ -5,7 +5,9 @@ import { effectiveSettings, SETTING_KEYS, settingKey } from '../../settings.js';
 
 export const command = defineCommand({
   summary: 'Print the value of one setting (unset: says so, exit 1)',
-  arguments: { key: argument(`the setting: ${SETTING_KEYS.join(', ')}`) },
+  arguments: {
+    key: argument(`the setting: ${SETTING_KEYS.join(', ')}`, { choices: SETTING_KEYS }),
+  },
   examples: ['books config get workspace', 'books config get base-url'],
   async run(ctx, { key: given }) {
     const key = settingKey(given);
@@ -15,7 +17,11 @@ export const command = defineCommand({
       );
     }
     const setting = effectiveSettings(
-      { ...ctx.options, noColor: ctx.options.color === false },
+      {
+        ...ctx.options,
+        noColor: ctx.options.color === false,
+        noPager: ctx.options.pager === false,
+      },
       ctx.io.env,
       readConfig(ctx.io.env),
     ).find((s) => s.key === key)!;

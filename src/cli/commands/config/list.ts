@@ -23,7 +23,11 @@ export const command = defineCommand({
   examples: ['books config list', 'books config list --json'],
   async run(ctx) {
     const settings = effectiveSettings(
-      { ...ctx.options, noColor: ctx.options.color === false },
+      {
+        ...ctx.options,
+        noColor: ctx.options.color === false,
+        noPager: ctx.options.pager === false,
+      },
       ctx.io.env,
       readConfig(ctx.io.env),
     );

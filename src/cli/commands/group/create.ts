@@ -1,3 +1,4 @@
+import { ACCOUNT_TYPES } from '../../../api/index.js';
 import { defineCommand, text } from '../../command.js';
 import { groupFields, parseType } from './shared.js';
 
@@ -5,7 +6,7 @@ export const command = defineCommand({
   summary: 'Create an account group',
   options: {
     name: text('--name <name>', 'the group name', { required: true }),
-    type: text('--type <type>', 'account type', { required: true }),
+    type: text('--type <type>', 'account type', { required: true, choices: ACCOUNT_TYPES }),
     parent: text('--parent <group>', 'parent group (by id or name)'),
   },
   examples: ['books group create --name Banks --type Cash'],

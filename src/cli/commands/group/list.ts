@@ -8,6 +8,7 @@ export const command = defineCommand({
     tree: flag('--tree', 'indent groups under their parents'),
     ...listOptions('every group'),
   },
+  paged: true,
   examples: ['books group list --tree'],
   async run(ctx, { tree, ...flags }) {
     const limit = ctx.output.listLimit(flags);

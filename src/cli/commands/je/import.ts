@@ -6,6 +6,7 @@ import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../mig
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { importWith } from '../../importing.js';
+import { basisOption } from './shared.js';
 import { progressMode, progressOption } from '../../progress.js';
 
 /** The flags a CSV general ledger import takes (je import, migrate run). */
@@ -32,7 +33,7 @@ export const importOptions = {
   format: text(
     '--format <name>',
     `the export's format: ${LEDGER_FORMATS.join(', ')} (auto: told by its first line)`,
-    { default: 'auto' },
+    { default: 'auto', choices: LEDGER_FORMATS },
   ),
   chart: text(
     '--chart <file>',
@@ -62,6 +63,7 @@ export const importOptions = {
   dateFormat: text(
     '--date-format <format>',
     'YYYY-MM-DD (the default), MM/DD/YYYY or DD/MM/YYYY; a GnuCash export: told by its dates',
+    { choices: ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] },
   ),
   decimalComma: flag('--decimal-comma', 'amounts write decimals with a comma: 1.234,56'),
   encoding: text(
@@ -146,7 +148,7 @@ export const command = defineCommand({
   arguments: { file: argument('the general ledger: the books CSV, or a QuickBooks IIF export') },
   options: {
     ...importOptions,
-    basis: text('--basis <basis>', 'cash or accrual', { default: 'cash' }),
+    basis: basisOption,
   },
   examples: [
     'books je import ledger.csv --dry-run',

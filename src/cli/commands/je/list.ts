@@ -1,5 +1,6 @@
 import type { JournalEntry } from '../../../api/index.js';
 import { answeredAmountToCents, centsToAmount, sumCents } from '../../../core/money.js';
+import { DATE_WORDS } from '../../../core/periods.js';
 import { defineCommand, text } from '../../command.js';
 import { parseDateRange } from '../../dates.js';
 import { listOptions } from '../../output.js';
@@ -13,11 +14,12 @@ const total = (entry: JournalEntry) =>
 export const command = defineCommand({
   summary: 'List journal entries, most recent first',
   options: {
-    from: text('--from <date>', 'first day'),
-    to: text('--to <date>', 'last day'),
+    from: text('--from <date>', 'first day', { choices: DATE_WORDS }),
+    to: text('--to <date>', 'last day', { choices: DATE_WORDS }),
     basis: basisOption,
     ...listOptions('every entry'),
   },
+  paged: true,
   examples: [
     'books je list --from last-month --to last-month',
     'books je list --all --json > entries.json',

@@ -1,4 +1,9 @@
-import type { JournalEntry, JournalLineInput, LedgerBasis } from '../../../api/index.js';
+import {
+  LEDGER_BASES,
+  type JournalEntry,
+  type JournalLineInput,
+  type LedgerBasis,
+} from '../../../api/index.js';
 import { isCalendarDay } from '../../../core/calendar.js';
 import {
   centsToAmount,
@@ -12,7 +17,10 @@ import { UsageError } from '../../exitCodes.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 
 /** `--basis`: the ledger an entry is in. */
-export const basisOption = text('--basis <basis>', 'cash or accrual', { default: 'cash' });
+export const basisOption = text('--basis <basis>', 'cash or accrual', {
+  default: 'cash',
+  choices: LEDGER_BASES,
+});
 
 /** The line options of `je create` and `je update`. */
 export const lineOptions = {

@@ -3,7 +3,7 @@ import { ExitCode, UserError } from '../../exitCodes.js';
 
 export const command = defineCommand({
   summary: 'Make a profile the current one',
-  arguments: { name: argument('the profile') },
+  arguments: { name: argument('the profile', { names: 'profile' }) },
   examples: ['books profile use staging'],
   async run(ctx, { name }) {
     const store = await ctx.configStore();

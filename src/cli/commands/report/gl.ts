@@ -27,6 +27,7 @@ export const command = defineCommand({
     ...reportOptions,
     account: text('--account <account>', 'one account, by id, code or name'),
   },
+  paged: true,
   examples: ['books report gl --from this-month --to this-month --account 1000'],
   async run(ctx, flags) {
     const { account, ...query } = parse(flags, ctx.today());

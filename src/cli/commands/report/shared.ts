@@ -1,4 +1,21 @@
-import type { LedgerBasis, ReportQuery } from '../../../api/index.js';
+import type {
+  BalanceSheet,
+  CashFlow,
+  LedgerBasis,
+  ProfitAndLoss,
+  ReportQuery,
+  TrialBalance,
+} from '../../../api/index.js';
+import { LEDGER_BASES } from '../../../api/index.js';
+import type { BooksApi } from '../../../client/index.js';
+import {
+  COMPARISONS,
+  DATE_WORDS,
+  GROUP_BY,
+  comparisonRange,
+  precedingRange,
+  type Comparison,
+} from '../../../core/periods.js';
 import { text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { parseDateRange } from '../../dates.js';
@@ -8,9 +25,12 @@ import {
   cashFlowStatement,
   printStatement,
   profitAndLossStatement,
+  trialBalanceBalances,
   trialBalanceStatement,
   type RecordLayout,
+  type Statement,
 } from '../../render/statements.js';
+import { comparedCell, compareStatements } from '../../render/comparatives.js';
 
 export type SummaryReport = 'pl' | 'bs' | 'cf' | 'tb';
 
@@ -21,28 +41,43 @@ export interface ReportFlags {
   by?: string | undefined;
 }
 
-const GROUP_BY = ['week', 'month', 'quarter', 'year', 'total'];
-
 /** The period and basis every report takes. */
 export const reportOptions = {
   from: text(
     '--from <date>',
     'first day: YYYY-MM-DD or this-month, last-month, this-quarter, last-quarter, this-year, last-year, ytd',
+    { choices: DATE_WORDS },
   ),
-  to: text('--to <date>', 'last day, same forms'),
-  basis: text('--basis <basis>', 'cash or accrual', { default: 'cash' }),
+  to: text('--to <date>', 'last day, same forms', { choices: DATE_WORDS }),
+  basis: text('--basis <basis>', 'cash or accrual', { default: 'cash', choices: LEDGER_BASES }),
 } as const;
 
 /** The four statements' options: the period, the basis and the columns. */
 export const statementOptions = {
   ...reportOptions,
-  by: text('--by <period>', 'week, month, quarter, year or total', { default: 'total' }),
+  by: text('--by <period>', 'week, month, quarter, year or total', {
+    default: 'total',
+    choices: GROUP_BY,
+  }),
   layout: text(
     '--layout <layout>',
     'as CSV or TSV: wide (a column per period) or long (a row per cell, for pivot tables)',
-    { default: 'wide' },
+    { default: 'wide', choices: ['wide', 'long'] },
+  ),
+  compare: text(
+    '--compare <with>',
+    'prior-period or prior-year: beside each period, its comparison, the change and the change in %',
+    { choices: COMPARISONS },
   ),
 } as const;
+
+/** `--compare`, checked before any request. */
+export function parseComparison(text: string | undefined): Comparison | undefined {
+  if (text === undefined || (COMPARISONS as readonly string[]).includes(text)) {
+    return text as Comparison | undefined;
+  }
+  throw new UsageError(`--compare must be prior-period or prior-year, not "${text}"`);
+}
 
 /** `--layout`, checked before any request. */
 export function parseLayout(text: string | undefined): RecordLayout {
@@ -55,6 +90,7 @@ export const statementExamples = (name: SummaryReport) => [
   `books report ${name} --from 2026-01-01 --to 2026-03-31 --by month`,
   `books report ${name} --from last-quarter --to last-quarter --output csv > ${name}.csv`,
   `books report ${name} --from ytd --to ytd --by month --output csv --layout long > ${name}-long.csv`,
+  `books report ${name} --from last-month --to last-month --compare prior-year`,
 ];
 
 /** Flags to the report query; relative words resolve against today. */
@@ -70,7 +106,7 @@ export function parseReportQuery(
   if (flags.basis !== undefined && flags.basis !== 'cash' && flags.basis !== 'accrual') {
     throw new UsageError(`--basis must be cash or accrual, not "${flags.basis}"`);
   }
-  if (flags.by !== undefined && !GROUP_BY.includes(flags.by)) {
+  if (flags.by !== undefined && !(GROUP_BY as readonly string[]).includes(flags.by)) {
     throw new UsageError(`--by must be one of ${GROUP_BY.join(', ')}, not "${flags.by}"`);
   }
   const { startDate, endDate } = parseDateRange(flags, asOf);
@@ -82,17 +118,15 @@ export function parseReportQuery(
   };
 }
 
-/** Prints one of the four statements for the flags given. */
-export async function runStatement(
-  ctx: CommandContext,
+type StatementReport = ProfitAndLoss | BalanceSheet | CashFlow | TrialBalance;
+
+/** One of the four reports, as the platform answers it. */
+async function fetchReport(
+  api: BooksApi,
   kind: SummaryReport,
-  flags: ReportFlags & { layout?: string | undefined },
-): Promise<void> {
-  const query = parseReportQuery(flags, ctx.today());
-  const layout = parseLayout(flags.layout);
-  const api = await ctx.api();
-  const { entity } = await ctx.chosenEntity();
-  const entityId = entity.id;
+  entityId: string,
+  query: ReportQuery,
+): Promise<StatementReport> {
   const { report } =
     kind === 'pl'
       ? await api.reports.profitAndLoss(entityId, query)
@@ -101,14 +135,107 @@ export async function runStatement(
         : kind === 'cf'
           ? await api.reports.cashFlow(entityId, query)
           : await api.reports.trialBalance(entityId, query);
-  if (ctx.output.json) return ctx.output.printJson({ report });
-  const statement =
-    kind === 'pl'
-      ? profitAndLossStatement(report as never)
-      : kind === 'bs'
-        ? balanceSheetStatement(report as never)
-        : kind === 'cf'
-          ? cashFlowStatement(report as never)
-          : trialBalanceStatement(report as never);
-  printStatement(ctx.output, statement, { layout, entity: entity.name });
+  return report;
+}
+
+/** A report as its statement (a comparative trial balance compares balances). */
+function statementOf(kind: SummaryReport, report: StatementReport, compared: boolean): Statement {
+  return kind === 'pl'
+    ? profitAndLossStatement(report as ProfitAndLoss)
+    : kind === 'bs'
+      ? balanceSheetStatement(report as BalanceSheet)
+      : kind === 'cf'
+        ? cashFlowStatement(report as CashFlow)
+        : compared
+          ? trialBalanceBalances(report as TrialBalance)
+          : trialBalanceStatement(report as TrialBalance);
+}
+
+/** Prints one of the four statements for the flags given. */
+export async function runStatement(
+  ctx: CommandContext,
+  kind: SummaryReport,
+  flags: ReportFlags & { layout?: string | undefined; compare?: string | undefined },
+): Promise<void> {
+  const query = parseReportQuery(flags, ctx.today());
+  const layout = parseLayout(flags.layout);
+  const compare = parseComparison(flags.compare);
+  const api = await ctx.api();
+  const { entity } = await ctx.chosenEntity();
+  const fetch = (range: ReportQuery) => fetchReport(api, kind, entity.id, range);
+  if (compare === undefined) {
+    const report = await fetch(query);
+    if (ctx.output.json) return ctx.output.printJson({ report });
+    return printStatement(ctx.output, statementOf(kind, report, false), {
+      layout,
+      entity: entity.name,
+    });
+  }
+  const comparative = await comparativeStatement(kind, query, compare, fetch);
+  if (ctx.output.json) {
+    const { statement, ...reports } = comparative;
+    return ctx.output.printJson({
+      ...reports,
+      comparison: { compare, ...reports.comparison, rows: comparedRecords(statement) },
+    });
+  }
+  printStatement(ctx.output, comparative.statement, { layout, entity: entity.name });
+}
+
+/**
+ * A statement beside its comparison, from the platform's reports: the one asked for, the same
+ * over the comparison range (each period's comparison in the same place), and for the prior
+ * period of a multi-period P&L or cash flow, the range before the whole one (its Total column's
+ * comparison).
+ */
+async function comparativeStatement(
+  kind: SummaryReport,
+  query: ReportQuery & { ledgerBasis: LedgerBasis },
+  compare: Comparison,
+  fetch: (query: ReportQuery) => Promise<StatementReport>,
+) {
+  const groupBy = query.groupBy ?? 'total';
+  const range = comparisonRange(query, groupBy, compare);
+  const [report, comparisonReport] = await Promise.all([
+    fetch(query),
+    fetch({ ...query, ...range }),
+  ]);
+  const hasTotalColumn = (kind === 'pl' || kind === 'cf') && report.periods.length > 1;
+  const totalReport =
+    hasTotalColumn && compare === 'prior-period'
+      ? await fetch({ ...query, ...precedingRange(query), groupBy: 'total' })
+      : undefined;
+  const statement = statementOf(kind, report, true);
+  const comparison = statementOf(kind, comparisonReport, true);
+  const totalLabel = compare === 'prior-year' ? 'Prior year' : 'Prior period';
+  const labels = comparison.columns.map((label, i) =>
+    hasTotalColumn && i === comparison.columns.length - 1 ? totalLabel : label,
+  );
+  return {
+    report,
+    comparison: { report: comparisonReport, ...(totalReport && { totalReport }) },
+    statement: compareStatements(statement, comparison, {
+      compare,
+      labels,
+      total: totalReport && statementOf(kind, totalReport, true),
+    }),
+  };
+}
+
+/** A comparative statement's rows for JSON: each period's amount, comparison and change. */
+function comparedRecords(statement: Statement) {
+  const { periods, rows } = statement.tidy;
+  const compared = statement.comparison!;
+  return rows.map((row) => ({
+    section: row.section,
+    accountCode: row.code,
+    accountName: row.name,
+    periods: periods.map((period, i) => ({
+      startDate: period.startDate,
+      endDate: period.endDate,
+      comparisonStartDate: compared.periods[i]!.startDate,
+      comparisonEndDate: compared.periods[i]!.endDate,
+      ...comparedCell(row.values[i] ?? null, row.comparisons?.[i] ?? null),
+    })),
+  }));
 }

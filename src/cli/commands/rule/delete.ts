@@ -2,7 +2,7 @@ import { argument, defineCommand } from '../../command.js';
 
 export const command = defineCommand({
   summary: 'Delete a rule',
-  arguments: { id: argument('the rule id') },
+  arguments: { id: argument('the rule id', { names: 'rule' }) },
   examples: ['books rule delete 0192f3c4-… --yes'],
   async run(ctx, { id }) {
     const workspaceId = await ctx.workspaceId();

@@ -3,7 +3,7 @@ import { ruleFields } from './shared.js';
 
 export const command = defineCommand({
   summary: 'Show a rule',
-  arguments: { id: argument('the rule id') },
+  arguments: { id: argument('the rule id', { names: 'rule' }) },
   examples: ['books rule get 0192f3c4-…'],
   async run(ctx, { id }) {
     const result = await (await ctx.api()).transactionRules.get(await ctx.workspaceId(), id);

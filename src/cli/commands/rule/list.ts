@@ -5,6 +5,7 @@ import { ruleFields } from './shared.js';
 export const command = defineCommand({
   summary: 'List rules in application order',
   options: listOptions('every rule'),
+  paged: true,
   examples: ['books rule list'],
   async run(ctx, flags) {
     const limit = ctx.output.listLimit(flags);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { defineCommand, flag, text } from '../../command.js';
+import { DATE_WORDS } from '../../../core/periods.js';
 import { parseDateRange } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
 
@@ -16,8 +17,10 @@ export const command = defineCommand({
   summary:
     "Propose rules from the entity's categorized history, each with its support, precision on held-out lines and examples",
   options: {
-    from: text('--from <date>', 'first day of the history to learn from (default: all of it)'),
-    to: text('--to <date>', 'last day, same forms'),
+    from: text('--from <date>', 'first day of the history to learn from (default: all of it)', {
+      choices: DATE_WORDS,
+    }),
+    to: text('--to <date>', 'last day, same forms', { choices: DATE_WORDS }),
     minSupport: text('--min-support <n>', 'propose only rules learned from at least N lines', {
       default: '3',
     }),

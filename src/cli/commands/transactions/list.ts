@@ -5,6 +5,7 @@ import { printTransactions } from '../sandbox/feed/shared.js';
 export const command = defineCommand({
   summary: 'List bank transactions with their category, rule and status, most recent first',
   options: listOptions('every transaction'),
+  paged: true,
   examples: ['books transactions list --all --output csv > transactions.csv'],
   async run(ctx, flags) {
     const limit = ctx.output.listLimit(flags);

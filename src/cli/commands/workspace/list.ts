@@ -4,6 +4,7 @@ import { listOptions } from '../../output.js';
 export const command = defineCommand({
   summary: 'List workspaces',
   options: listOptions('every workspace'),
+  paged: true,
   examples: ['books workspace list', 'books workspace list --output csv > workspaces.csv'],
   async run(ctx, flags) {
     const limit = ctx.output.listLimit(flags);

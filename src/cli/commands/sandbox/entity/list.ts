@@ -4,6 +4,7 @@ import { listOptions } from '../../../output.js';
 export const command = defineCommand({
   summary: 'List the entities of the workspace',
   options: listOptions('every entity'),
+  paged: true,
   examples: ['books sandbox entity list -w "Blue Bottle Books"'],
   async run(ctx, flags) {
     const limit = ctx.output.listLimit(flags);

@@ -7,7 +7,10 @@ export const command = defineCommand({
   summary: 'Break a syncing connection (feed.connection.disconnected is recorded once)',
   arguments: { connection: argument('the connection id') },
   options: {
-    error: text('--error <code>', 'disconnected or mfa_required', { default: 'disconnected' }),
+    error: text('--error <code>', 'disconnected or mfa_required', {
+      default: 'disconnected',
+      choices: ['disconnected', 'mfa_required'],
+    }),
   },
   examples: ['books sandbox feed break 0192f3c4-… --error mfa_required'],
   async run(ctx, { connection: id, error }) {

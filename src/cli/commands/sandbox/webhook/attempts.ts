@@ -6,6 +6,7 @@ export const command = defineCommand({
   summary: 'Delivery attempts of an endpoint, most recent first',
   arguments: { endpoint: argument('the endpoint id') },
   options: listOptions('every attempt'),
+  paged: true,
   examples: ['books sandbox webhook attempts 0192f3c4-… --all'],
   async run(ctx, { endpoint, ...flags }) {
     const limit = ctx.output.listLimit(flags);

@@ -1,0 +1,26 @@
+import { SHELLS, type Shell } from '../completion.js';
+import { COMPLETION_SCRIPTS } from '../completionScripts.js';
+import { argument, defineCommand } from '../command.js';
+import { UsageError } from '../exitCodes.js';
+
+/**
+ * `books completion bash|zsh|fish`: the script that completes books' commands, flags, their
+ * values and the names on the platform (workspaces, entities, accounts, classes, rules).
+ */
+export const command = defineCommand({
+  summary: 'Print the shell completion script for bash, zsh or fish (see --help for where it goes)',
+  arguments: { shell: argument('bash, zsh or fish', { choices: SHELLS }) },
+  examples: [
+    "echo 'source <(books completion bash)' >> ~/.bashrc",
+    'books completion bash > ~/.local/share/bash-completion/completions/books',
+    "echo 'source <(books completion zsh)' >> ~/.zshrc      # after compinit",
+    'books completion zsh > "${fpath[1]}/_books"',
+    'books completion fish > ~/.config/fish/completions/books.fish',
+  ],
+  async run(ctx, { shell }) {
+    if (!(SHELLS as readonly string[]).includes(shell)) {
+      throw new UsageError(`the shell must be bash, zsh or fish, not "${shell}"`);
+    }
+    ctx.output.write(COMPLETION_SCRIPTS[shell as Shell]);
+  },
+});

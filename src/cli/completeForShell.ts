@@ -1,0 +1,31 @@
+import { complete, completionLines, shellWords, SHELLS, type Shell } from './completion.js';
+import { platformNames } from './completionNames.js';
+import type { CliIo } from './io.js';
+
+/**
+ * `books __complete SHELL --line TEXT` (the line up to the cursor) or `books __complete SHELL --
+ * WORD…` (the words typed, the last the one being completed): what the completion scripts print.
+ * Any failure completes nothing, so that no error reaches the person's shell.
+ */
+export async function completeForShell(args: readonly string[], io: CliIo): Promise<string> {
+  const [shell, how, ...rest] = args;
+  if (!(SHELLS as readonly string[]).includes(shell ?? '')) return '';
+  try {
+    // The line begins with the command's own name; the words come without it.
+    const { words, quote } =
+      how === '--line'
+        ? (({ words: [, ...typed], quote: opened }) => ({ words: typed, quote: opened }))(
+            shellWords(rest[0] ?? ''),
+          )
+        : {
+            words: rest.map((word) => shellWords(word).words.join(' ')),
+            quote: shellWords(rest.at(-1) ?? '').quote,
+          };
+    const completion = await complete(words, (kind, scope) =>
+      platformNames(kind, scope, io).catch(() => []),
+    );
+    return completionLines(shell as Shell, completion, { current: words.at(-1) ?? '', quote });
+  } catch {
+    return '';
+  }
+}
