@@ -111,12 +111,43 @@ describe('books completion', () => {
     expect(fish('books coa get Pett')).toEqual(['Petty Cash\t1000 Cash']);
   });
 
-  it('answers zsh through the entry point its script calls', async () => {
-    if (!has('zsh')) console.warn('skipped: zsh is not installed (its entry point is still asked)');
+  it("answers zsh through its script's function and the entry point it calls", async () => {
     const { stdout } = await books('__complete', 'zsh', '--', 'coa', 'get', 'Pe');
     expect(stdout).toBe(':values\nPetty Cash:1000 Cash\n');
     const files = await books('__complete', 'zsh', '--', 'je', 'import', '');
     expect(files.stdout).toBe(':files\n');
+    if (!has('zsh')) {
+      console.warn('skipped: zsh is not installed, so its completion function is not run');
+      return;
+    }
+    // The function as zsh runs it at a Tab, with zsh's own _describe and _files (interactive
+    // widgets) replaced by ones that print what they were given.
+    const zsh = (...words: string[]) =>
+      spawnSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          [
+            'compdef() { :; }',
+            '_describe() { local name=$4; print -rl -- "${(@P)name}"; }',
+            '_files() { print -r -- "(files $*)"; }',
+            'source <(books completion zsh)',
+            `words=(books ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length + 1}`,
+            '_books',
+          ].join('\n'),
+        ],
+        { env, encoding: 'utf8' },
+      )
+        .stdout.split('\n')
+        .filter(Boolean);
+    expect(zsh('report', 'pl', '--compare', '')).toEqual(['prior-period', 'prior-year']);
+    expect(zsh('rep')).toEqual([
+      'report:Profit and loss, balance sheet, cash flow, trial balance, general ledger',
+    ]);
+    expect(zsh('-w', 'Acme')).toEqual([expect.stringMatching(/^Acme\\: Books:[0-9a-f-]{36}$/)]);
+    expect(zsh('coa', 'get', 'Ren')).toEqual(['Rent Expense:6000 Operating Expenses']);
+    expect(zsh('je', 'import', '')).toEqual(['(files )']);
   });
 
   it('keeps names a minute in a cache, and asks again once it is stale', async () => {
