@@ -69,6 +69,14 @@ function percent(current: number, base: number): string {
   return ((change < 0 ? -tenths : tenths) / 10).toFixed(1);
 }
 
+/** A cell's four figures as the CSV writes them: amount, comparison, change, percent. */
+const compared = (current: number, base: number) => [
+  amount(current),
+  amount(base),
+  amount(current - base),
+  percent(current, base),
+];
+
 /** A P&L account's amount over days: income as credits, expenses as debits. */
 function profitAndLoss(postings: Posting[], account: string, from: string, to: string): number {
   const sum = postings
@@ -207,12 +215,9 @@ describe('comparative reports', () => {
           spans.forEach(([start, end, baseStart, baseEnd], i) => {
             const current = figure(name, start, end);
             const prior = figure(name, baseStart, baseEnd);
-            expect(row.slice(3 + 4 * i, 7 + 4 * i), `${name} ${start}`).toEqual([
-              amount(current),
-              amount(prior),
-              amount(current - prior),
-              percent(current, prior),
-            ]);
+            expect(row.slice(3 + 4 * i, 7 + 4 * i), `${name} ${start}`).toEqual(
+              compared(current, prior),
+            );
           });
         }
         // Supplies is in the comparison only; Rent's prior year is zero (a blank percent).
@@ -248,12 +253,7 @@ describe('comparative reports', () => {
       ['2026-01', '2026-02', '2026-03'].forEach((month, i) => {
         const now = balanceAt(books(), 'Checking', lastDay(month));
         const then = balanceAt(books(), 'Checking', lastDay(comparisonOf['prior-year'](month)));
-        expect(checking.slice(3 + 4 * i, 7 + 4 * i)).toEqual([
-          amount(now),
-          amount(then),
-          amount(now - then),
-          percent(now, then),
-        ]);
+        expect(checking.slice(3 + 4 * i, 7 + 4 * i)).toEqual(compared(now, then));
       });
       const tb = records(
         await ok('report', 'tb', ...q1, '--basis', basis, '--compare', 'prior-period', '-o', 'csv'),
@@ -270,12 +270,7 @@ describe('comparative reports', () => {
       for (const row of tb.slice(1)) {
         const now = balanceAt(books(), row[2]!, '2026-03-31');
         const then = balanceAt(books(), row[2]!, '2025-12-31');
-        expect(row.slice(3), row[2]).toEqual([
-          amount(now),
-          amount(then),
-          amount(now - then),
-          percent(now, then),
-        ]);
+        expect(row.slice(3), row[2]).toEqual(compared(now, then));
       }
       expect(tb).toHaveLength(1 + Object.keys(TYPES).length);
     });
@@ -304,12 +299,7 @@ describe('comparative reports', () => {
         balanceAt(books(), 'Checking', '2026-03-31') - balanceAt(books(), 'Checking', '2025-12-31');
       const then =
         balanceAt(books(), 'Checking', '2025-03-31') - balanceAt(books(), 'Checking', '2024-12-31');
-      expect(change.slice(3)).toEqual([
-        amount(now),
-        amount(then),
-        amount(now - then),
-        percent(now, then),
-      ]);
+      expect(change.slice(3)).toEqual(compared(now, then));
     });
 
     it('the long layout and JSON carry the same comparisons', async () => {
@@ -360,12 +350,7 @@ describe('comparative reports', () => {
             ? netIncome(books(), from, to)
             : profitAndLoss(books(), name!, from, to);
         const [now, then] = [figure(start!, end!), figure(baseStart!, baseEnd!)];
-        expect([current, prior, change, pct]).toEqual([
-          amount(now),
-          amount(then),
-          amount(now - then),
-          percent(now, then),
-        ]);
+        expect([current, prior, change, pct]).toEqual(compared(now, then));
         const period = json.comparison.rows
           .find((r) => r.accountName === name)!
           .periods.find((p) => p.startDate === start && p.endDate === end)!;

@@ -5,7 +5,7 @@ import {
   changeInPercent,
   subtractCents,
 } from '../../core/money.js';
-import type { Statement, StatementRow } from './statements.js';
+import { tidyRows, type Statement, type StatementRow } from './statements.js';
 
 /**
  * Comparative statements, built from two of the platform's own reports (so against any
@@ -106,18 +106,7 @@ export function compareStatements(
   return {
     ...statement,
     rows,
-    tidy: {
-      periods: statement.tidy.periods,
-      rows: rows
-        .filter((row) => row.kind !== 'heading')
-        .map((row) => ({
-          section: row.section,
-          code: row.account?.code ?? '',
-          name: row.account?.name ?? row.label,
-          values: row.values,
-          comparisons: row.comparisons,
-        })),
-    },
+    tidy: { periods: statement.tidy.periods, rows: tidyRows(rows) },
     comparison: { compare: options.compare, labels: options.labels, periods },
   };
 }

@@ -89,7 +89,7 @@ function periodsOf(
 }
 
 /** The tidy records of a statement's rows: headings left out, totals named by their label. */
-function tidyRows(rows: StatementRow[]): Statement['tidy']['rows'] {
+export function tidyRows(rows: StatementRow[]): Statement['tidy']['rows'] {
   return rows
     .filter((row) => row.kind !== 'heading')
     .map((row) => ({
@@ -97,6 +97,7 @@ function tidyRows(rows: StatementRow[]): Statement['tidy']['rows'] {
       code: row.account?.code ?? '',
       name: row.account?.name ?? row.label,
       values: row.values,
+      ...(row.comparisons && { comparisons: row.comparisons }),
     }));
 }
 
