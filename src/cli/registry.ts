@@ -83,6 +83,7 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'report cf': () => import('./commands/report/cf.js'),
   'report tb': () => import('./commands/report/tb.js'),
   'report gl': () => import('./commands/report/gl.js'),
+  'report pack': () => import('./commands/report/pack.js'),
   'sandbox org create': () => import('./commands/sandbox/org/create.js'),
   'sandbox feed connect': () => import('./commands/sandbox/feed/connect.js'),
   'sandbox feed break': () => import('./commands/sandbox/feed/break.js'),

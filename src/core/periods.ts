@@ -192,3 +192,22 @@ export function comparisonRange(range: Period, groupBy: GroupBy, compare: Compar
   const months = { month: 1, quarter: 3, year: 12 }[groupBy];
   return shift((day) => addMonths(day, -months));
 }
+
+/**
+ * The range a period's name covers: a month `2025-01`, a quarter `2025-Q1`, a year `2025`;
+ * undefined for anything else.
+ */
+export function namedPeriod(name: string): Period | undefined {
+  const month = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(name);
+  if (month) {
+    const start = `${month[1]}-${month[2]}-01`;
+    return { startDate: start, endDate: periodEnd(start, 'month') };
+  }
+  const quarter = /^(\d{4})-Q([1-4])$/i.exec(name);
+  if (quarter) {
+    const start = format(Number(quarter[1]), (Number(quarter[2]) - 1) * 3 + 1, 1);
+    return { startDate: start, endDate: periodEnd(start, 'quarter') };
+  }
+  if (/^\d{4}$/.test(name)) return { startDate: `${name}-01-01`, endDate: `${name}-12-31` };
+  return undefined;
+}

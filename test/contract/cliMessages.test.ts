@@ -178,6 +178,19 @@ describe('what books says when something is off', () => {
         args: ['report', 'pl', '--from', 'ytd', '--to', 'ytd', '--compare', 'last-decade'],
       },
       { title: 'a shell books writes no completion for', args: ['completion', 'tcsh'] },
+      { title: 'a pack with no period', args: ['report', 'pack'] },
+      {
+        title: 'a pack given both a period and dates',
+        args: ['report', 'pack', '--period', '2026-01', '--from', '2026-01-01'],
+      },
+      {
+        title: 'a pack on a basis that is none',
+        args: ['report', 'pack', '--period', '2026-01', '--basis', 'modified'],
+      },
+      {
+        title: 'a pack in a format not written',
+        args: ['report', 'pack', '--period', '2026-01', '--format', 'docx'],
+      },
       { title: 'a log --limit that is not a count', args: ['log', '--limit', '0'] },
       // Settings and profiles.
       { title: 'a setting never set', args: ['config', 'get', 'base-url'] },

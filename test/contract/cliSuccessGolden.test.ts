@@ -33,6 +33,7 @@ const LONG_RUNNING: Record<string, string> = {
   export: 'test/e2e/exportImport.test.ts',
   import: 'test/e2e/exportImport.test.ts',
   completion: 'test/e2e/completion.test.ts',
+  'report pack': 'test/e2e/reportPack.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -162,24 +162,36 @@ export async function runStatement(
   const compare = parseComparison(flags.compare);
   const api = await ctx.api();
   const { entity } = await ctx.chosenEntity();
-  const fetch = (range: ReportQuery) => fetchReport(api, kind, entity.id, range);
+  const built = await buildStatement(api, kind, entity.id, query, compare);
+  if (ctx.output.json) return ctx.output.printJson(built.json);
+  printStatement(ctx.output, built.statement, { layout, entity: entity.name });
+}
+
+/**
+ * One of the four statements of an entity, as the platform answers it, with its comparison when
+ * asked: the statement to print, and the JSON `--json` prints (the API's report, and with a
+ * comparison the comparison's report and rows).
+ */
+export async function buildStatement(
+  api: BooksApi,
+  kind: SummaryReport,
+  entityId: string,
+  query: ReportQuery & { ledgerBasis: LedgerBasis },
+  compare: Comparison | undefined,
+): Promise<{ statement: Statement; json: unknown }> {
+  const fetch = (range: ReportQuery) => fetchReport(api, kind, entityId, range);
   if (compare === undefined) {
     const report = await fetch(query);
-    if (ctx.output.json) return ctx.output.printJson({ report });
-    return printStatement(ctx.output, statementOf(kind, report, false), {
-      layout,
-      entity: entity.name,
-    });
+    return { statement: statementOf(kind, report, false), json: { report } };
   }
-  const comparative = await comparativeStatement(kind, query, compare, fetch);
-  if (ctx.output.json) {
-    const { statement, ...reports } = comparative;
-    return ctx.output.printJson({
+  const { statement, ...reports } = await comparativeStatement(kind, query, compare, fetch);
+  return {
+    statement,
+    json: {
       ...reports,
       comparison: { compare, ...reports.comparison, rows: comparedRecords(statement) },
-    });
-  }
-  printStatement(ctx.output, comparative.statement, { layout, entity: entity.name });
+    },
+  };
 }
 
 /**

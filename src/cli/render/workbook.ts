@@ -1,0 +1,223 @@
+import ExcelJS from 'exceljs';
+import type { GeneralLedgerRow } from './generalLedger.js';
+import type { Statement } from './statements.js';
+import { comparedCell } from './comparatives.js';
+
+/**
+ * A month-end pack as one Excel workbook, written streamed (exceljs' WorkbookWriter: each row
+ * goes to the file as it is committed): a Summary sheet, then each statement on a sheet of its
+ * own. Amounts are numbers with an accounting format (negatives in parentheses), percents are
+ * numbers with a percent format, headings are frozen, columns sized, totals bold, accounts
+ * indented under their sections, and every sheet says the entity, period, basis and when it was
+ * prepared. Each figure is the statement's, the same as its `--output csv`.
+ */
+
+/** A percent (12.5) as the fraction a spreadsheet shows with a percent format (0.125). */
+const asFraction = (percent: number | null) => (percent === null ? null : percent / PERCENT);
+const PERCENT = 100;
+
+export const AMOUNT_FORMAT = '#,##0.00;(#,##0.00);0.00';
+export const PERCENT_FORMAT = '0.0%;-0.0%;0.0%';
+
+/** What every sheet of a pack says at its top. */
+export interface PackHeading {
+  entity: string;
+  /** `2025-01-01 to 2025-01-31` */
+  period: string;
+  basis: string;
+  /** When the pack was prepared, as the person reads it. */
+  preparedAt: string;
+}
+
+/** A key figure of the Summary sheet, with its comparison when the pack has one. */
+export interface KeyFigure {
+  label: string;
+  amount: number;
+  comparison?: number | undefined;
+}
+
+/** Rows of a sheet above its column headings: entity, title, period and basis, preparation. */
+const TITLE_ROWS = 4;
+
+function headingRows(sheet: ExcelJS.Worksheet, heading: PackHeading, title: string): void {
+  sheet.addRow([heading.entity]).font = { bold: true, size: 14 };
+  sheet.addRow([title]).font = { bold: true, size: 12 };
+  sheet.addRow([`${heading.period}, ${heading.basis} basis`]);
+  sheet.addRow([`Prepared ${heading.preparedAt}`]).font = {
+    italic: true,
+    color: { argb: 'FF666666' },
+  };
+  sheet.addRow([]);
+}
+
+/** A statement's column headings, as its comparative cells go: amount, comparison, change, %. */
+function columnHeadings(statement: Statement): string[] {
+  const compared = statement.comparison;
+  return statement.columns.flatMap((column, i) =>
+    compared ? [column, compared.labels[i]!, 'Change', '%'] : [column],
+  );
+}
+
+/** A statement row's cells: numbers (percents as fractions), blank where there is none. */
+function rowCells(statement: Statement, row: Statement['rows'][number]): (number | null)[] {
+  const compared = statement.comparison;
+  return statement.columns.flatMap((_, i) => {
+    const amount = row.values[i] ?? null;
+    if (!compared) return [amount];
+    if (row.kind === 'heading') return [null, null, null, null];
+    const cell = comparedCell(amount, row.comparisons?.[i] ?? null);
+    const percent = asFraction(cell.changePercent);
+    return [cell.amount, cell.comparison, cell.change, percent];
+  });
+}
+
+/** One statement on a sheet of its own. */
+function statementSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  name: string,
+  heading: PackHeading,
+  statement: Statement,
+): void {
+  const headings = columnHeadings(statement);
+  const labelWidth = Math.min(
+    60,
+    Math.max(24, ...statement.rows.map((row) => row.label.length + 2 * row.depth + 2)),
+  );
+  const sheet = workbook.addWorksheet(name, {
+    views: [{ state: 'frozen', xSplit: 1, ySplit: TITLE_ROWS + 2 }],
+    pageSetup: { orientation: headings.length > 4 ? 'landscape' : 'portrait', fitToWidth: 1 },
+  });
+  sheet.columns = [
+    { width: labelWidth },
+    ...headings.map((h) => ({ width: Math.max(14, h.length + 2) })),
+  ];
+  headingRows(sheet, heading, statement.title);
+  const header = sheet.addRow(['', ...headings]);
+  header.font = { bold: true };
+  header.alignment = { horizontal: 'right' };
+  header.getCell(1).alignment = { horizontal: 'left' };
+  header.commit();
+  const percentColumn = (i: number) => statement.comparison !== undefined && i % 4 === 3;
+  for (const row of statement.rows) {
+    const line = sheet.addRow([row.label, ...rowCells(statement, row)]);
+    line.getCell(1).alignment = { indent: row.depth * 2 };
+    headings.forEach((_, i) => {
+      line.getCell(i + 2).numFmt = percentColumn(i) ? PERCENT_FORMAT : AMOUNT_FORMAT;
+    });
+    if (row.kind !== 'line') line.font = { bold: true };
+    line.commit();
+  }
+  sheet.commit();
+}
+
+/** The Summary sheet: the key figures against their comparison, and what the pack holds. */
+function summarySheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  heading: PackHeading,
+  figures: KeyFigure[],
+  options: { comparisonLabel?: string | undefined; empty: boolean; sheets: string[] },
+): void {
+  const sheet = workbook.addWorksheet('Summary', {
+    views: [{ state: 'frozen', ySplit: TITLE_ROWS + 2 }],
+  });
+  sheet.columns = [{ width: 32 }, { width: 16 }, { width: 16 }, { width: 16 }, { width: 10 }];
+  headingRows(sheet, heading, 'Summary');
+  const compared = options.comparisonLabel !== undefined;
+  const header = sheet.addRow([
+    '',
+    'Amount',
+    ...(compared ? [options.comparisonLabel!, 'Change', '%'] : []),
+  ]);
+  header.font = { bold: true };
+  header.commit();
+  for (const figure of figures) {
+    const cell = comparedCell(figure.amount, compared ? (figure.comparison ?? 0) : null);
+    const line = sheet.addRow([
+      figure.label,
+      figure.amount,
+      ...(compared ? [cell.comparison, cell.change, asFraction(cell.changePercent)] : []),
+    ]);
+    for (const column of [2, 3, 4]) line.getCell(column).numFmt = AMOUNT_FORMAT;
+    line.getCell(5).numFmt = PERCENT_FORMAT;
+    line.commit();
+  }
+  sheet.addRow([]);
+  if (options.empty)
+    sheet.addRow(['No entries in the books for this period.']).font = { bold: true };
+  sheet.addRow([`Sheets: ${options.sheets.join(', ')}`]);
+  sheet.commit();
+}
+
+/** The General Ledger sheet, filled line by line as the ledger streams in. */
+async function generalLedgerSheet(
+  workbook: ExcelJS.stream.xlsx.WorkbookWriter,
+  heading: PackHeading,
+  rows: AsyncIterable<GeneralLedgerRow>,
+): Promise<void> {
+  const sheet = workbook.addWorksheet('General Ledger', {
+    views: [{ state: 'frozen', ySplit: TITLE_ROWS + 2 }],
+    pageSetup: { orientation: 'landscape', fitToWidth: 1 },
+  });
+  sheet.columns = [{ width: 12 }, { width: 48 }, { width: 14 }, { width: 14 }, { width: 16 }];
+  headingRows(sheet, heading, 'General Ledger');
+  const header = sheet.addRow(['Date', 'Description', 'Debit', 'Credit', 'Balance']);
+  header.font = { bold: true };
+  header.commit();
+  for await (const posting of rows) {
+    if (posting.kind === 'opening') {
+      const title = sheet.addRow([`${posting.accountCode} ${posting.accountName}`]);
+      title.font = { bold: true };
+      title.commit();
+    }
+    const row = sheet.addRow([
+      posting.date === '' ? null : new Date(`${posting.date}T00:00:00Z`),
+      posting.description,
+      posting.debit,
+      posting.credit,
+      posting.balance,
+    ]);
+    row.getCell(1).numFmt = 'yyyy-mm-dd';
+    row.getCell(2).alignment = { indent: 1 };
+    for (const column of [3, 4, 5]) row.getCell(column).numFmt = AMOUNT_FORMAT;
+    if (posting.kind === 'closing') row.font = { bold: true };
+    row.commit();
+  }
+  sheet.commit();
+}
+
+/**
+ * Writes the workbook to `file`: the Summary, each statement, and with `generalLedger` a General
+ * Ledger sheet filled account by account as they come (nothing of it held).
+ */
+export async function writePackWorkbook(
+  file: string,
+  heading: PackHeading,
+  content: {
+    figures: KeyFigure[];
+    comparisonLabel?: string | undefined;
+    empty: boolean;
+    statements: { sheet: string; statement: Statement }[];
+    generalLedger?: AsyncIterable<GeneralLedgerRow> | undefined;
+  },
+): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: file,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  workbook.creator = 'books';
+  const sheets = [
+    ...content.statements.map((s) => s.sheet),
+    ...(content.generalLedger ? ['General Ledger'] : []),
+  ];
+  summarySheet(workbook, heading, content.figures, {
+    comparisonLabel: content.comparisonLabel,
+    empty: content.empty,
+    sheets,
+  });
+  for (const { sheet, statement } of content.statements) {
+    statementSheet(workbook, sheet, heading, statement);
+  }
+  if (content.generalLedger) await generalLedgerSheet(workbook, heading, content.generalLedger);
+  await workbook.commit();
+}
