@@ -227,17 +227,13 @@ describe('books report pack', () => {
     expect(balances.map((b) => b.toFixed(2))).toEqual(csv.slice(1).map((row) => row[6]));
   });
 
+  /** January's packs of every entity of the workspace, into `dir`. */
+  const packAll = (dir: string) =>
+    run('report', 'pack', '--period', '2026-01', '--all-entities', '--out', dir);
+
   it('writes a pack per entity with --all-entities, one saying its books are empty', async () => {
     const dir = path.join(out, 'all');
-    const result = await run(
-      'report',
-      'pack',
-      '--period',
-      '2026-01',
-      '--all-entities',
-      '--out',
-      dir,
-    );
+    const result = await packAll(dir);
     expect(result.code, result.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual([
       'Müller-Łódź-GmbH-2026-01.xlsx',
@@ -268,15 +264,7 @@ describe('books report pack', () => {
     expect(fault.status).toBe(201);
     try {
       const dir = path.join(out, 'faulty');
-      const result = await run(
-        'report',
-        'pack',
-        '--period',
-        '2026-01',
-        '--all-entities',
-        '--out',
-        dir,
-      );
+      const result = await packAll(dir);
       expect(result.code).toBe(1);
       expect(readdirSync(dir).sort()).toEqual([
         'Müller-Łódź-GmbH-2026-01.xlsx',
