@@ -74,7 +74,7 @@ describe('books completion', () => {
 
   it('completes commands, flags and enum values from the registry, in bash', () => {
     expect(bash('books rep')).toEqual(['report']);
-    expect(bash('books report ')).toEqual(['pl', 'bs', 'cf', 'tb', 'gl']);
+    expect(bash('books report ')).toEqual(['pl', 'bs', 'cf', 'tb', 'gl', 'pack']);
     expect(bash('books report pl --com')).toEqual(['--compare']);
     expect(bash('books report pl --compare ')).toEqual(['prior-period', 'prior-year']);
     expect(bash('books report pl --by m')).toEqual(['month']);
