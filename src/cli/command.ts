@@ -138,6 +138,21 @@ export const argument = <const E extends { optional?: boolean; ask?: string } & 
   extra?: E,
 ): { readonly description: string } & E => ({ description, ...(extra as E) });
 
+/**
+ * A value that must be one of `choices`, or a usage error that lists them: `--layout must be
+ * wide or long, not "tall"`.
+ */
+export function oneOf<const T extends string>(
+  what: string,
+  given: string,
+  choices: readonly T[],
+): T {
+  if ((choices as readonly string[]).includes(given)) return given as T;
+  const listed =
+    choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+  throw new UsageError(`${what} must be ${listed}, not "${given}"`);
+}
+
 /** A whole-number option's value, from `min` to `max`, or a usage error that says so. */
 export function wholeNumber(text: string, flag: string, min: number, max: number): number {
   const value = Number(text);

@@ -11,16 +11,12 @@ export async function completeForShell(args: readonly string[], io: CliIo): Prom
   const [shell, how, ...rest] = args;
   if (!(SHELLS as readonly string[]).includes(shell ?? '')) return '';
   try {
-    // The line begins with the command's own name; the words come without it.
-    const { words, quote } =
-      how === '--line'
-        ? (({ words: [, ...typed], quote: opened }) => ({ words: typed, quote: opened }))(
-            shellWords(rest[0] ?? ''),
-          )
-        : {
-            words: rest.map((word) => shellWords(word).words.join(' ')),
-            quote: shellWords(rest.at(-1) ?? '').quote,
-          };
+    // A line begins with the command's own name; words come without it.
+    const typed = how === '--line' ? shellWords(rest[0] ?? '') : undefined;
+    const words = typed
+      ? typed.words.slice(1)
+      : rest.map((word) => shellWords(word).words.join(' '));
+    const quote = (typed ?? shellWords(rest.at(-1) ?? '')).quote;
     const completion = await complete(words, (kind, scope) =>
       platformNames(kind, scope, io).catch(() => []),
     );

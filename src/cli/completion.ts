@@ -1,5 +1,5 @@
 import { flagNames, type AnyCommand, type ValueKind, type ValueSpec } from './command.js';
-import { GLOBAL_OPTIONS, VALUED_GLOBALS } from './globals.js';
+import { GLOBAL_OPTIONS } from './globals.js';
 import { GROUPS, LEAVES } from './registry.js';
 
 /**
@@ -114,12 +114,11 @@ export async function complete(words: readonly string[], names: NameSource): Pro
     ...Object.values(leaf?.options ?? {}).map((o) => o as OptionLike),
     ...GLOBAL_OPTIONS,
   ];
+  // A global option's value chooses where names are looked up (`-w Acme`).
   const remember = (option: OptionLike, value: string) => {
+    if (!(GLOBAL_OPTIONS as readonly OptionLike[]).includes(option)) return;
     const key = flagNames(option.flags).at(-1)!.replace(/^--/, '');
-    if (VALUED_GLOBALS.has(`--${key}`)) {
-      const name = key === 'base-url' ? 'baseUrl' : key;
-      (scope as Record<string, string>)[name] = value;
-    }
+    (scope as Record<string, string>)[key === 'base-url' ? 'baseUrl' : key] = value;
   };
   for (const word of words.slice(0, -1)) {
     if (pending) {

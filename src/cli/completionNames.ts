@@ -126,10 +126,14 @@ async function fetchNames(kind: ValueKind, scope: NameScope, io: CliIo): Promise
           api.transactionRules.all(await ctx.workspaceId()),
           import('./commands/rule/shared.js'),
         ]);
-        return rules.map((rule) => ({
-          value: rule.id,
-          description: `${ruleFields(rule)[1]![1]} → ${ruleFields(rule)[2]![1]}`,
-        }));
+        return rules.map((rule) => {
+          const [, [, when], [, then]] = ruleFields(rule) as [
+            unknown,
+            [string, string],
+            [string, string],
+          ];
+          return { value: rule.id, description: `${when} → ${then}` };
+        });
       }
       default:
         return [];

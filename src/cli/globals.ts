@@ -44,9 +44,9 @@ export const GLOBAL_OPTIONS: readonly GlobalOption[] = [
   { flags: '--verbose', description: 'say more on stderr (which platform is used)' },
 ];
 
-/** The global options that take a value, by each of their flags (`-w`, `--workspace`). */
-export const VALUED_GLOBALS: ReadonlyMap<string, GlobalOption> = new Map(
+/** The flags of the global options that take a value (`-w`, `--workspace`, …). */
+export const VALUED_GLOBALS: ReadonlySet<string> = new Set(
   GLOBAL_OPTIONS.filter((option) => option.flags.includes('<')).flatMap((option) =>
-    flagNames(option.flags).map((flag) => [flag, option] as const),
+    flagNames(option.flags),
   ),
 );

@@ -1,6 +1,5 @@
-import { text } from './command.js';
+import { oneOf, text } from './command.js';
 import type { CommandContext } from './context.js';
-import { UsageError } from './exitCodes.js';
 
 export const PROGRESS_MODES = ['auto', 'plain', 'none'] as const;
 export type ProgressMode = (typeof PROGRESS_MODES)[number];
@@ -16,10 +15,8 @@ export const progressOption = text(
 );
 
 /** The `--progress` given, or a usage error naming the modes. */
-export function progressMode(given: string): ProgressMode {
-  if ((PROGRESS_MODES as readonly string[]).includes(given)) return given as ProgressMode;
-  throw new UsageError(`--progress must be auto, plain or none, not "${given}"`);
-}
+export const progressMode = (given: string): ProgressMode =>
+  oneOf('--progress', given, PROGRESS_MODES);
 
 /** How far work has come: `done` of `total` units, `moved` of them by this run (for the rate). */
 export interface Measure {

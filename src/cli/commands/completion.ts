@@ -1,7 +1,6 @@
-import { SHELLS, type Shell } from '../completion.js';
+import { SHELLS } from '../completion.js';
 import { COMPLETION_SCRIPTS } from '../completionScripts.js';
-import { argument, defineCommand } from '../command.js';
-import { UsageError } from '../exitCodes.js';
+import { argument, defineCommand, oneOf } from '../command.js';
 
 /**
  * `books completion bash|zsh|fish`: the script that completes books' commands, flags, their
@@ -18,9 +17,6 @@ export const command = defineCommand({
     'books completion fish > ~/.config/fish/completions/books.fish',
   ],
   async run(ctx, { shell }) {
-    if (!(SHELLS as readonly string[]).includes(shell)) {
-      throw new UsageError(`the shell must be bash, zsh or fish, not "${shell}"`);
-    }
-    ctx.output.write(COMPLETION_SCRIPTS[shell as Shell]);
+    ctx.output.write(COMPLETION_SCRIPTS[oneOf('the shell', shell, SHELLS)]);
   },
 });

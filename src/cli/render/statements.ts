@@ -133,6 +133,12 @@ function periodLabel(groupBy: string, period: { startDate: string; endDate: stri
   }
 }
 
+/** Positions: a column per period's end (`As of …` for one), no Total column. */
+const positionColumns = (report: { groupBy: string; periods: Period[] }) =>
+  report.periods.map((p) =>
+    report.groupBy === 'total' ? `As of ${p.endDate}` : periodLabel(report.groupBy, p),
+  );
+
 /** Period columns, plus a Total column when there is more than one period. */
 function columnsOf(
   report: { groupBy: string; periods: { startDate: string; endDate: string }[] },
@@ -242,10 +248,7 @@ export function balanceSheetStatement(report: BalanceSheet): Statement {
       ),
     });
   }
-  // Positions: a column per period end, no Total column.
-  const columns = report.periods.map((p) =>
-    report.groupBy === 'total' ? `As of ${p.endDate}` : periodLabel(report.groupBy, p),
-  );
+  const columns = positionColumns(report);
   return {
     title: 'Balance Sheet',
     subtitle: coverage(report),
@@ -331,22 +334,13 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
       : [report.totals.debit, report.totals.credit],
     section: 'accounts',
   });
-  // Tidy: each account's balance (debit less credit) per period, and the whole range's.
-  const balance = (a: { debit: number; credit: number }) =>
-    centsToAmount(subtractCents(answeredAmountToCents(a.debit), answeredAmountToCents(a.credit)));
-  // (A balance is a position: the report's whole range ends where its last period does.)
-  const tidy = report.rows.map((row) => ({
-    section: 'accounts',
-    code: row.accountCode,
-    name: row.accountName,
-    values: multi ? row.amountsByPeriod.map(balance) : [balance(row)],
-  }));
   return {
     title: 'Trial Balance',
     subtitle: coverage(report),
     columns,
     rows,
-    tidy: { periods: periodsOf(report, false), rows: tidy },
+    // Tidy: each account's balance (debit less credit) at each period's end.
+    tidy: trialBalanceBalances(report).tidy,
   };
 }
 
@@ -356,6 +350,7 @@ export function trialBalanceStatement(report: TrialBalance): Statement {
  */
 export function trialBalanceBalances(report: TrialBalance): Statement {
   const multi = report.periods.length > 1;
+  // (A balance is a position: the report's whole range ends where its last period does.)
   const balance = (a: { debit: number; credit: number }) =>
     centsToAmount(subtractCents(answeredAmountToCents(a.debit), answeredAmountToCents(a.credit)));
   const rows: StatementRow[] = report.rows.map((row) => ({
@@ -369,9 +364,7 @@ export function trialBalanceBalances(report: TrialBalance): Statement {
   return {
     title: 'Trial Balance',
     subtitle: `${coverage(report)}, balances (debit less credit)`,
-    columns: report.periods.map((p) =>
-      report.groupBy === 'total' ? `As of ${p.endDate}` : periodLabel(report.groupBy, p),
-    ),
+    columns: positionColumns(report),
     rows,
     tidy: { periods: periodsOf(report, false), rows: tidyRows(rows) },
   };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LEDGER_BASES, type LedgerBasis } from '../../../api/index.js';
 import type { BooksApi } from '../../../client/index.js';
 import { COMPARISONS, namedPeriod, type Comparison, type Period } from '../../../core/periods.js';
-import { defineCommand, flag, text } from '../../command.js';
+import { defineCommand, flag, oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { parseDateRange } from '../../dates.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
@@ -42,13 +42,8 @@ export const command = defineCommand({
   ],
   async run(ctx, flags) {
     const range = packPeriod(flags, ctx.today());
-    const basis = flags.basis as LedgerBasis;
-    if (!(LEDGER_BASES as readonly string[]).includes(flags.basis)) {
-      throw new UsageError(`--basis must be cash or accrual, not "${flags.basis}"`);
-    }
-    if (flags.format !== 'xlsx') {
-      throw new UsageError(`--format must be xlsx, not "${flags.format}"`);
-    }
+    const basis = oneOf('--basis', flags.basis, LEDGER_BASES);
+    oneOf('--format', flags.format, ['xlsx']);
     const compare = parseComparison(flags.compare);
     const directory = path.resolve(flags.out ?? '.');
     mkdirSync(directory, { recursive: true });

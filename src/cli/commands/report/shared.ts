@@ -16,7 +16,7 @@ import {
   precedingRange,
   type Comparison,
 } from '../../../core/periods.js';
-import { text } from '../../command.js';
+import { oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { parseDateRange } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
@@ -72,18 +72,12 @@ export const statementOptions = {
 } as const;
 
 /** `--compare`, checked before any request. */
-export function parseComparison(text: string | undefined): Comparison | undefined {
-  if (text === undefined || (COMPARISONS as readonly string[]).includes(text)) {
-    return text as Comparison | undefined;
-  }
-  throw new UsageError(`--compare must be prior-period or prior-year, not "${text}"`);
-}
+export const parseComparison = (text: string | undefined): Comparison | undefined =>
+  text === undefined ? undefined : oneOf('--compare', text, COMPARISONS);
 
 /** `--layout`, checked before any request. */
-export function parseLayout(text: string | undefined): RecordLayout {
-  if (text === undefined || text === 'wide' || text === 'long') return text ?? 'wide';
-  throw new UsageError(`--layout must be wide or long, not "${text}"`);
-}
+export const parseLayout = (text: string | undefined): RecordLayout =>
+  text === undefined ? 'wide' : oneOf('--layout', text, ['wide', 'long']);
 
 /** The examples of a statement. */
 export const statementExamples = (name: SummaryReport) => [
@@ -103,9 +97,7 @@ export function parseReportQuery(
       '--from and --to are required (a date YYYY-MM-DD or a word such as last-month)',
     );
   }
-  if (flags.basis !== undefined && flags.basis !== 'cash' && flags.basis !== 'accrual') {
-    throw new UsageError(`--basis must be cash or accrual, not "${flags.basis}"`);
-  }
+  if (flags.basis !== undefined) oneOf('--basis', flags.basis, LEDGER_BASES);
   if (flags.by !== undefined && !(GROUP_BY as readonly string[]).includes(flags.by)) {
     throw new UsageError(`--by must be one of ${GROUP_BY.join(', ')}, not "${flags.by}"`);
   }
