@@ -1,38 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
 import { writeGeneratedBooks } from '../helpers/benchBooks.js';
-import { BOOKS_BIN, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { serveBooks, temporaryHome } from '../helpers/cli.js';
 import { generateLedger } from '../helpers/generatedLedger.js';
-import { cpuSecondsOf } from '../helpers/benchProcesses.js';
+import { cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
 
 const ENTRIES = 440_000;
-
-/**
- * One command of the built binary, timed, with its peak resident memory (GNU time's %M, when
- * /usr/bin/time is there).
- */
-function timed(args: string[], env: NodeJS.ProcessEnv) {
-  const gnuTime = existsSync('/usr/bin/time');
-  const started = performance.now();
-  const result = spawnSync(
-    gnuTime ? '/usr/bin/time' : process.execPath,
-    gnuTime ? ['-f', 'peak-rss-kb %M', process.execPath, BOOKS_BIN, ...args] : [BOOKS_BIN, ...args],
-    { env, encoding: 'utf8', maxBuffer: 1 << 28 },
-  );
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0) {
-    throw new Error(`books ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
-  }
-  const rss = /peak-rss-kb (\d+)/.exec(result.stderr);
-  return {
-    seconds,
-    peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
-    stdout: result.stdout,
-  };
-}
 
 /**
  * Books' safety work on a big ledger: `books db check` and `books db backup` of a file of

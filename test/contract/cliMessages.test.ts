@@ -191,6 +191,10 @@ describe('what books says when something is off', () => {
         title: 'a pack in a format not written',
         args: ['report', 'pack', '--period', '2026-01', '--format', 'docx'],
       },
+      {
+        title: 'a pack on paper it does not print',
+        args: ['report', 'pack', '--period', '2026-01', '--paper', 'tabloid'],
+      },
       { title: 'a log --limit that is not a count', args: ['log', '--limit', '0'] },
       // Settings and profiles.
       { title: 'a setting never set', args: ['config', 'get', 'base-url'] },

@@ -1,10 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/clock.js';
+import { displayPercent } from '../../src/cli/render/comparatives.js';
+import { displayAmount } from '../../src/cli/render/statements.js';
 import { temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -14,6 +18,47 @@ import { startServer, type TestServer } from '../helpers/server.js';
  * against the same report's `--output csv`; and every entity of a workspace in one run, one of
  * them failing.
  */
+/** LibreOffice is optional: .ci/run installs it; without it, its check says why it did not run. */
+const sofficeInstalled = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!sofficeInstalled) {
+  console.warn(
+    'skipped: opening the workbook in LibreOffice needs soffice on the PATH (apt-get install libreoffice-calc-nogui)',
+  );
+}
+
+/** A cell of LibreOffice's CSV as a number: percent cells come as `24%`. */
+const libreOfficeNumber = (cell: string | null) =>
+  cell === null ? null : cell.endsWith('%') ? Number(cell.slice(0, -1)) / 100 : Number(cell);
+
+/** A PDF's pages as a reader gets them: each text item, the size, the paths drawn and how. */
+async function readPdf(file: string) {
+  const document = await getDocument({
+    data: new Uint8Array(readFileSync(file)),
+    isEvalSupported: false,
+    disableFontFace: true,
+    verbosity: 0,
+  }).promise;
+  const pages = [];
+  for (let n = 1; n <= document.numPages; n++) {
+    const page = await document.getPage(n);
+    const content = await page.getTextContent();
+    const operators = await page.getOperatorList();
+    const paths = operators.fnArray.flatMap((op, i) =>
+      op === OPS.constructPath ? [(operators.argsArray[i] as [number])[0]] : [],
+    );
+    pages.push({
+      text: content.items.flatMap((item) => ('str' in item && item.str.trim() ? [item.str] : [])),
+      /** The page's text run together, spaces kept (a name set in two fonts is two items). */
+      joined: content.items.map((item) => ('str' in item ? item.str : '')).join(''),
+      size: page.view.slice(2),
+      fills: paths.filter((op) => op === OPS.fill).length,
+      strokes: paths.filter((op) => op === OPS.stroke).length,
+    });
+  }
+  await document.destroy();
+  return pages;
+}
+
 const clock: Clock = { now: () => new Date('2026-02-10T09:30:00Z'), sleep: async () => undefined };
 
 describe('books report pack', () => {
@@ -63,9 +108,15 @@ describe('books report pack', () => {
       ['Rent', 'Operating Expenses'],
       ['Supplies', 'Operating Expenses'],
     ];
+    // Sub-accounts: Rent in the group Premises, Supplies in its child group Shop.
+    const groupOf: Record<string, string> = { Rent: 'Premises', Supplies: 'Shop' };
     for (const entity of ['Müller & Łódź GmbH', 'Tokyo 東京']) {
+      const group = ['group', 'create', '--type', 'Operating Expenses', '-e', entity];
+      await ok(...group, '--name', 'Premises');
+      await ok(...group, '--name', 'Shop', '--parent', 'Premises');
       for (const [name, type] of accounts) {
-        await ok('coa', 'create', '--name', name, '--type', type, '-e', entity);
+        const grouped = groupOf[name] ? ['--group', groupOf[name]] : [];
+        await ok('coa', 'create', '--name', name, '--type', type, ...grouped, '-e', entity);
       }
       for (const [date, debit, credit, amount] of entries) {
         await ok(
@@ -117,7 +168,7 @@ describe('books report pack', () => {
       out,
     );
     const file = path.join(out, 'Müller-Łódź-GmbH-2026-01.xlsx');
-    expect(stdout).toBe(`${file}\n`);
+    expect(stdout).toBe(`${file}\n${file.replace(/xlsx$/, 'pdf')}\n`);
     const workbook = await read(file);
     expect(workbook.worksheets.map((s) => s.name)).toEqual([
       'Summary',
@@ -182,6 +233,18 @@ describe('books report pack', () => {
       true,
     );
     expect(labels['4000 Sales']!.getCell(1).alignment?.indent).toBe(2);
+    // Sub-accounts stand indented under their groups, each group with its total.
+    const indent = (label: string) =>
+      (labels[label] ?? Object.entries(labels).find(([l]) => l.endsWith(label))![1]).getCell(1)
+        .alignment?.indent;
+    expect([indent('Premises'), indent(' Rent'), indent('Shop'), indent(' Supplies')]).toEqual([
+      2, 4, 4, 6,
+    ]);
+    const plRows = sheetRows(pl);
+    // (No percent on a zero base: the cell is empty.)
+    expect(plRows.get('Total Shop')).toEqual([86.4, 0, 86.4]);
+    expect(plRows.get('Total Premises')).toEqual([1286.4, 0, 1286.4]);
+    expect(labels['Total Premises']!.font?.bold).toBe(true);
     // The Summary's key figures: revenue, net income, cash at the end, against the prior year.
     const summary = sheetRows(workbook.getWorksheet('Summary')!);
     expect(summary.get('Revenue')).toEqual([3100.25, 2500.5, 599.75, 0.24]);
@@ -190,6 +253,138 @@ describe('books report pack', () => {
       14400.75, 12500.5, 1900.25, 0.152,
     ]);
   });
+
+  /** A statement's CSV report (January 2026, against the prior year) without its header. */
+  const csvReport = async (report: string, ...more: string[]) =>
+    (
+      parse(
+        await ok(
+          'report',
+          report,
+          '--from',
+          '2026-01-01',
+          '--to',
+          '2026-01-31',
+          '--compare',
+          'prior-year',
+          '-o',
+          'csv',
+          ...more,
+        ),
+      ) as string[][]
+    ).slice(1);
+
+  it('writes a PDF with a cover, a summary with a vector chart, and every figure of every statement as text', async () => {
+    const file = path.join(out, 'Müller-Łódź-GmbH-2026-01.pdf');
+    const pages = await readPdf(file);
+    const [cover, summary] = pages;
+    expect(cover!.text).toEqual(
+      expect.arrayContaining([
+        'Report pack',
+        'Müller & Łódź GmbH',
+        'January 2026',
+        '2026-01-01 to 2026-01-31, cash basis',
+        'Compared with the prior year',
+        'Prepared 2026-02-10 09:30 UTC',
+        'Contents',
+      ]),
+    );
+    // A4 unless asked otherwise (or the locale prints on letter).
+    expect(cover!.size).toEqual([595.28, 841.89]);
+    // The summary: the key figures against the prior year, then the chart drawn as paths:
+    // January's income and expense bars, the legend's three squares, a point per month.
+    expect(summary!.text).toEqual(
+      expect.arrayContaining(['Summary', 'Revenue', '3,100.25', '2,500.50', '599.75', '24.0%']),
+    );
+    expect(summary!.text).toEqual(expect.arrayContaining(['(686.65)', '-27.5%', '14,400.75']));
+    expect(summary!.fills).toBeGreaterThanOrEqual(2 + 3 + 12);
+    expect(summary!.strokes).toBeGreaterThanOrEqual(3);
+    const january = summary!.text.indexOf('Jan 2026');
+    expect(summary!.text.slice(january, january + 4)).toEqual([
+      'Jan 2026',
+      '3,100.25',
+      '1,286.40',
+      '1,813.85',
+    ]);
+    // Every page after the cover is numbered.
+    pages.slice(1).forEach((page, i) => expect(page.text).toContain(`Page ${i + 2}`));
+    // Each statement: every label and figure of its CSV report, as text on its pages.
+    for (const [title, report] of [
+      ['Profit and Loss', 'pl'],
+      ['Balance Sheet', 'bs'],
+      ['Cash Flow', 'cf'],
+      ['Trial Balance', 'tb'],
+    ] as const) {
+      const text = pages
+        .filter((page) => page.text.includes(title) || page.text.includes(`${title} (continued)`))
+        .flatMap((page) => page.text);
+      expect(text.length, title).toBeGreaterThan(0);
+      for (const [, code, name, ...figures] of await csvReport(report)) {
+        expect(text, `${title}: ${name}`).toContain(code ? `${code} ${name}` : name);
+        figures.forEach((figure, i) => {
+          if (figure === '') return;
+          const shown =
+            i % 4 === 3 ? displayPercent(Number(figure)) : displayAmount(Number(figure));
+          expect(text, `${title}: ${name} column ${i}`).toContain(shown);
+        });
+      }
+    }
+    // Sub-accounts under their groups in the PDF too.
+    const pl = pages[2]!.text;
+    expect(pl.slice(pl.indexOf('Total Shop'), pl.indexOf('Total Shop') + 4)).toEqual([
+      'Total Shop',
+      '86.40',
+      '0.00',
+      '86.40',
+    ]);
+    expect(pl).toContain('Total Premises');
+    // Fonts embedded: every font the PDF uses carries its own glyphs.
+    const raw = readFileSync(file, 'latin1');
+    const fonts = raw.match(/\/Type \/FontDescriptor/g)!.length;
+    expect(raw.match(/\/FontFile2/g)!.length).toBe(fonts);
+  });
+
+  it.skipIf(!sofficeInstalled)(
+    'the workbook opens in LibreOffice with the same numbers',
+    async () => {
+      const file = path.join(out, 'Müller-Łódź-GmbH-2026-01.xlsx');
+      const converted = path.join(out, 'libreoffice');
+      // Every sheet to its own CSV (the last token, -1), cells as stored, not as shown.
+      const result = spawnSync(
+        'soffice',
+        [
+          '--headless',
+          '--norestore',
+          `-env:UserInstallation=file://${path.join(out, 'libreoffice-profile')}`,
+          '--convert-to',
+          'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1',
+          '--outdir',
+          converted,
+          file,
+        ],
+        { encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const workbook = await read(file);
+      for (const sheet of workbook.worksheets) {
+        const csv = parse(
+          readFileSync(path.join(converted, `Müller-Łódź-GmbH-2026-01-${sheet.name}.csv`), 'utf8'),
+          { relax_column_count: true },
+        ) as string[][];
+        const fromLibreOffice = new Map(
+          csv.slice(6).map(([label, ...cells]) => [label!.trim(), cells.map((c) => c || null)]),
+        );
+        for (const [label, cells] of sheetRows(sheet)) {
+          const numbers = cells.map((c) => (typeof c === 'number' ? c : null));
+          expect(
+            fromLibreOffice.get(label)?.slice(0, numbers.length).map(libreOfficeNumber),
+            `${sheet.name}: ${label}`,
+          ).toEqual(numbers);
+        }
+      }
+    },
+    150_000,
+  );
 
   it("adds the general ledger sheet with --general-ledger, its balances the CSV ledger's", async () => {
     await ok(
@@ -225,6 +420,36 @@ describe('books report pack', () => {
         balances.push(row.getCell(5).value as number);
     });
     expect(balances.map((b) => b.toFixed(2))).toEqual(csv.slice(1).map((row) => row[6]));
+    // The PDF: the name in Japanese script, and the ledger's every balance as text.
+    const pages = await readPdf(path.join(out, 'Tokyo-東京-2026-01.pdf'));
+    // (Set in two fonts, the name comes back as two runs of text.)
+    expect(pages[0]!.joined).toContain('Tokyo 東京');
+    const raw = readFileSync(path.join(out, 'Tokyo-東京-2026-01.pdf'), 'latin1');
+    expect(raw).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansJP/);
+    const ledger = pages
+      .filter((page) => page.text.some((t) => t.startsWith('General Ledger')))
+      .flatMap((page) => page.text);
+    for (const row of csv.slice(1)) expect(ledger).toContain(displayAmount(Number(row[6])));
+  });
+
+  it('prints on the paper asked for, or the one of the locale', async () => {
+    const dir = path.join(out, 'paper');
+    const pack = (...more: string[]) =>
+      ok('report', 'pack', '--period', '2026-Q1', '--format', 'pdf', '--out', dir, ...more);
+    await pack('--paper', 'letter');
+    expect(readdirSync(dir)).toEqual(['Müller-Łódź-GmbH-2026-Q1.pdf']);
+    const pages = await readPdf(path.join(dir, 'Müller-Łódź-GmbH-2026-Q1.pdf'));
+    expect(pages.every((page) => page.size.join('x') === '612x792')).toBe(true);
+    expect(pages[0]!.text).toContain('Q1 2026');
+    rmSync(dir, { recursive: true });
+    const american = await runCli(
+      ['report', 'pack', '--period', '2026', '--format', 'pdf', '--out', dir],
+      { env: { ...env, LANG: 'en_US.UTF-8' }, services: { clock } },
+    );
+    expect(american.code, american.stderr).toBe(0);
+    const [cover] = await readPdf(path.join(dir, 'Müller-Łódź-GmbH-2026.pdf'));
+    expect(cover!.size).toEqual([612, 792]);
+    expect(cover!.text).toContain('Year 2026');
   });
 
   /** January's packs of every entity of the workspace, into `dir`. */
@@ -236,8 +461,11 @@ describe('books report pack', () => {
     const result = await packAll(dir);
     expect(result.code, result.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual([
+      'Müller-Łódź-GmbH-2026-01.pdf',
       'Müller-Łódź-GmbH-2026-01.xlsx',
+      'Quiet-Co-2026-01.pdf',
       'Quiet-Co-2026-01.xlsx',
+      'Tokyo-東京-2026-01.pdf',
       'Tokyo-東京-2026-01.xlsx',
     ]);
     expect(result.stdout.split('\n')[0]).toBe('Entity\tFiles\tStatus');
@@ -245,6 +473,8 @@ describe('books report pack', () => {
     const said: string[] = [];
     quiet.getWorksheet('Summary')!.eachRow((row) => said.push(String(row.getCell(1).value)));
     expect(said).toContain('No entries in the books for this period.');
+    const [cover] = await readPdf(path.join(dir, 'Quiet-Co-2026-01.pdf'));
+    expect(cover!.text).toContain('No entries in the books for this period.');
   });
 
   it('keeps going past an entity whose reports fail, and exits non-zero naming it', async () => {
@@ -266,8 +496,11 @@ describe('books report pack', () => {
       const dir = path.join(out, 'faulty');
       const result = await packAll(dir);
       expect(result.code).toBe(1);
+      // The failed entity's files are not there, not even in part.
       expect(readdirSync(dir).sort()).toEqual([
+        'Müller-Łódź-GmbH-2026-01.pdf',
         'Müller-Łódź-GmbH-2026-01.xlsx',
+        'Quiet-Co-2026-01.pdf',
         'Quiet-Co-2026-01.xlsx',
       ]);
       expect(result.stdout).toMatch(/Tokyo 東京\t\tfailed: /);

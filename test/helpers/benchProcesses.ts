@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { BOOKS_BIN } from './cli.js';
 
 /** CPU seconds (user + system) a process has used; NaN when it is gone. */
 export function cpuSecondsOf(pid: number): number {
@@ -64,3 +65,27 @@ export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 };
+
+/**
+ * One command of the built binary, timed, with its peak resident memory (GNU time's %M, when
+ * /usr/bin/time is there).
+ */
+export function timed(args: string[], env: NodeJS.ProcessEnv) {
+  const gnuTime = existsSync('/usr/bin/time');
+  const started = performance.now();
+  const result = spawnSync(
+    gnuTime ? '/usr/bin/time' : process.execPath,
+    gnuTime ? ['-f', 'peak-rss-kb %M', process.execPath, BOOKS_BIN, ...args] : [BOOKS_BIN, ...args],
+    { env, encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== 0) {
+    throw new Error(`books ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
+  }
+  const rss = /peak-rss-kb (\d+)/.exec(result.stderr);
+  return {
+    seconds,
+    peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
+    stdout: result.stdout,
+  };
+}

@@ -1,7 +1,14 @@
 import ExcelJS from 'exceljs';
 import type { GeneralLedgerRow } from './generalLedger.js';
 import type { Statement } from './statements.js';
-import { comparedCell } from './comparatives.js';
+import {
+  figureCells,
+  packCells,
+  packColumns,
+  type KeyFigure,
+  type PackColumn,
+  type PackHeading,
+} from './pack.js';
 
 /**
  * A month-end pack as one Excel workbook, written streamed (exceljs' WorkbookWriter: each row
@@ -16,25 +23,20 @@ import { comparedCell } from './comparatives.js';
 const asFraction = (percent: number | null) => (percent === null ? null : percent / PERCENT);
 const PERCENT = 100;
 
+/** Cells as a sheet holds them: percents as fractions. */
+const sheetCells = (columns: PackColumn[], cells: (number | null)[]) =>
+  cells.map((cell, i) => (columns[i]?.kind === 'percent' ? asFraction(cell) : cell));
+
+/** The Summary's columns when compared: amount, comparison, change, %. */
+const FIGURE_COLUMNS: PackColumn[] = [
+  { heading: 'Amount', kind: 'amount' },
+  { heading: 'Comparison', kind: 'amount' },
+  { heading: 'Change', kind: 'amount' },
+  { heading: '%', kind: 'percent' },
+];
+
 export const AMOUNT_FORMAT = '#,##0.00;(#,##0.00);0.00';
 export const PERCENT_FORMAT = '0.0%;-0.0%;0.0%';
-
-/** What every sheet of a pack says at its top. */
-export interface PackHeading {
-  entity: string;
-  /** `2025-01-01 to 2025-01-31` */
-  period: string;
-  basis: string;
-  /** When the pack was prepared, as the person reads it. */
-  preparedAt: string;
-}
-
-/** A key figure of the Summary sheet, with its comparison when the pack has one. */
-export interface KeyFigure {
-  label: string;
-  amount: number;
-  comparison?: number | undefined;
-}
 
 /** Rows of a sheet above its column headings: entity, title, period and basis, preparation. */
 const TITLE_ROWS = 4;
@@ -50,27 +52,6 @@ function headingRows(sheet: ExcelJS.Worksheet, heading: PackHeading, title: stri
   sheet.addRow([]);
 }
 
-/** A statement's column headings, as its comparative cells go: amount, comparison, change, %. */
-function columnHeadings(statement: Statement): string[] {
-  const compared = statement.comparison;
-  return statement.columns.flatMap((column, i) =>
-    compared ? [column, compared.labels[i]!, 'Change', '%'] : [column],
-  );
-}
-
-/** A statement row's cells: numbers (percents as fractions), blank where there is none. */
-function rowCells(statement: Statement, row: Statement['rows'][number]): (number | null)[] {
-  const compared = statement.comparison;
-  return statement.columns.flatMap((_, i) => {
-    const amount = row.values[i] ?? null;
-    if (!compared) return [amount];
-    if (row.kind === 'heading') return [null, null, null, null];
-    const cell = comparedCell(amount, row.comparisons?.[i] ?? null);
-    const percent = asFraction(cell.changePercent);
-    return [cell.amount, cell.comparison, cell.change, percent];
-  });
-}
-
 /** One statement on a sheet of its own. */
 function statementSheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -78,31 +59,30 @@ function statementSheet(
   heading: PackHeading,
   statement: Statement,
 ): void {
-  const headings = columnHeadings(statement);
+  const columns = packColumns(statement);
   const labelWidth = Math.min(
     60,
     Math.max(24, ...statement.rows.map((row) => row.label.length + 2 * row.depth + 2)),
   );
   const sheet = workbook.addWorksheet(name, {
     views: [{ state: 'frozen', xSplit: 1, ySplit: TITLE_ROWS + 2 }],
-    pageSetup: { orientation: headings.length > 4 ? 'landscape' : 'portrait', fitToWidth: 1 },
+    pageSetup: { orientation: columns.length > 4 ? 'landscape' : 'portrait', fitToWidth: 1 },
   });
   sheet.columns = [
     { width: labelWidth },
-    ...headings.map((h) => ({ width: Math.max(14, h.length + 2) })),
+    ...columns.map((c) => ({ width: Math.max(14, c.heading.length + 2) })),
   ];
   headingRows(sheet, heading, statement.title);
-  const header = sheet.addRow(['', ...headings]);
+  const header = sheet.addRow(['', ...columns.map((c) => c.heading)]);
   header.font = { bold: true };
   header.alignment = { horizontal: 'right' };
   header.getCell(1).alignment = { horizontal: 'left' };
   header.commit();
-  const percentColumn = (i: number) => statement.comparison !== undefined && i % 4 === 3;
   for (const row of statement.rows) {
-    const line = sheet.addRow([row.label, ...rowCells(statement, row)]);
+    const line = sheet.addRow([row.label, ...sheetCells(columns, packCells(statement, row))]);
     line.getCell(1).alignment = { indent: row.depth * 2 };
-    headings.forEach((_, i) => {
-      line.getCell(i + 2).numFmt = percentColumn(i) ? PERCENT_FORMAT : AMOUNT_FORMAT;
+    columns.forEach((column, i) => {
+      line.getCell(i + 2).numFmt = column.kind === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT;
     });
     if (row.kind !== 'line') line.font = { bold: true };
     line.commit();
@@ -131,12 +111,8 @@ function summarySheet(
   header.font = { bold: true };
   header.commit();
   for (const figure of figures) {
-    const cell = comparedCell(figure.amount, compared ? (figure.comparison ?? 0) : null);
-    const line = sheet.addRow([
-      figure.label,
-      figure.amount,
-      ...(compared ? [cell.comparison, cell.change, asFraction(cell.changePercent)] : []),
-    ]);
+    const cells = figureCells(figure, compared);
+    const line = sheet.addRow([figure.label, ...sheetCells(FIGURE_COLUMNS, cells)]);
     for (const column of [2, 3, 4]) line.getCell(column).numFmt = AMOUNT_FORMAT;
     line.getCell(5).numFmt = PERCENT_FORMAT;
     line.commit();

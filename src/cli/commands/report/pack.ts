@@ -1,25 +1,39 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { LEDGER_BASES, type LedgerBasis } from '../../../api/index.js';
 import type { BooksApi } from '../../../client/index.js';
-import { COMPARISONS, namedPeriod, type Comparison, type Period } from '../../../core/periods.js';
+import {
+  addMonths,
+  COMPARISONS,
+  namedPeriod,
+  type Comparison,
+  type Period,
+} from '../../../core/periods.js';
 import { defineCommand, flag, oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { parseDateRange } from '../../dates.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
+import { nestUnderGroups } from '../../render/accountGroups.js';
 import { generalLedgerRows } from '../../render/generalLedger.js';
+import { hasAmounts, monthlyResults, type KeyFigure, type PackHeading } from '../../render/pack.js';
 import type { Statement } from '../../render/statements.js';
-import type { KeyFigure, PackHeading } from '../../render/workbook.js';
 import { buildStatement, parseComparison, type SummaryReport } from './shared.js';
+
+const FORMATS = ['xlsx', 'pdf', 'both'] as const;
+const PAPERS = ['a4', 'letter'] as const;
+type Paper = (typeof PAPERS)[number];
 
 /**
  * `books report pack`: the month-end pack of the chosen entity (or, with `--all-entities`, of
- * every entity of the workspace) as one Excel workbook: a Summary of the key figures, then the
- * profit and loss, balance sheet, cash flow and trial balance of the period, each beside its
- * comparison with `--compare`, and with `--general-ledger` the general ledger, streamed.
+ * every entity of the workspace) as an Excel workbook and a PDF: a summary of the key figures,
+ * then the profit and loss, balance sheet, cash flow and trial balance of the period, each beside
+ * its comparison with `--compare`, and with `--general-ledger` the general ledger, streamed. The
+ * PDF adds a cover and a chart of the trailing twelve months. Accounts stand under their account
+ * groups (the chart's), with a total per group. A file appears only once whole: each is written
+ * beside its name and moved into place when done.
  */
 export const command = defineCommand({
-  summary: "Write the entity's month-end report pack: one workbook of its statements",
+  summary: "Write the entity's month-end report pack: a workbook and a PDF of its statements",
   options: {
     period: text('--period <period>', 'a month 2025-01, a quarter 2025-Q1 or a year 2025'),
     from: text('--from <date>', 'first day (instead of --period)'),
@@ -29,9 +43,12 @@ export const command = defineCommand({
       choices: COMPARISONS,
     }),
     out: text('--out <directory>', 'where the files go (default: the working directory)'),
-    format: text('--format <format>', 'xlsx (the workbook)', {
-      default: 'xlsx',
-      choices: ['xlsx'],
+    format: text('--format <format>', 'xlsx (the workbook), pdf or both', {
+      default: 'both',
+      choices: FORMATS,
+    }),
+    paper: text('--paper <size>', "the PDF's paper: a4 or letter (default: by the locale)", {
+      choices: PAPERS,
     }),
     generalLedger: flag('--general-ledger', 'add the general ledger (streamed; any size)'),
     allEntities: flag('--all-entities', 'a pack for every entity of the workspace (-w)'),
@@ -43,7 +60,9 @@ export const command = defineCommand({
   async run(ctx, flags) {
     const range = packPeriod(flags, ctx.today());
     const basis = oneOf('--basis', flags.basis, LEDGER_BASES);
-    oneOf('--format', flags.format, ['xlsx']);
+    const format = oneOf('--format', flags.format, FORMATS);
+    const paper =
+      flags.paper === undefined ? localePaper(ctx.io.env) : oneOf('--paper', flags.paper, PAPERS);
     const compare = parseComparison(flags.compare);
     const directory = path.resolve(flags.out ?? '.');
     mkdirSync(directory, { recursive: true });
@@ -54,6 +73,8 @@ export const command = defineCommand({
       compare,
       directory,
       generalLedger: Boolean(flags.generalLedger),
+      formats: format === 'both' ? (['xlsx', 'pdf'] as const) : ([format] as const),
+      paper,
     };
     if (!flags.allEntities) {
       const { entity } = await ctx.chosenEntity();
@@ -133,18 +154,53 @@ const SHEETS: [SummaryReport, string][] = [
   ['tb', 'Trial Balance'],
 ];
 
-/** One entity's pack: its statements fetched, its workbook written; the files' paths. */
+/** The paper of the locale: letter in the Americas that use it, else A4. */
+function localePaper(env: NodeJS.ProcessEnv): Paper {
+  const locale = env.LC_ALL || env.LC_PAPER || env.LANG || '';
+  return /_(US|CA|MX|PH|CL|CO|VE)\b/.test(locale) ? 'letter' : 'a4';
+}
+
+/** The period as a cover names it: `January 2026`, `Q1 2026`, `Year 2026`, or its days. */
+function periodTitle(name: string, range: Period): string {
+  const month = /^(\d{4})-(\d{2})$/.exec(name);
+  if (month) {
+    const date = new Date(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1));
+    return date.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  }
+  const quarter = /^(\d{4})-Q([1-4])$/.exec(name);
+  if (quarter) return `Q${quarter[2]} ${quarter[1]}`;
+  if (/^\d{4}$/.test(name)) return `Year ${name}`;
+  return `${range.startDate} to ${range.endDate}`;
+}
+
+/** Writes `file` through `write`, beside it first: a failed pack leaves no half a file. */
+async function writeWhole(file: string, write: (partial: string) => Promise<void>): Promise<void> {
+  const partial = `${file}.part`;
+  try {
+    await write(partial);
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+type PackOptions = Period & {
+  name: string;
+  basis: LedgerBasis;
+  compare: Comparison | undefined;
+  directory: string;
+  generalLedger: boolean;
+  formats: readonly ('xlsx' | 'pdf')[];
+  paper: Paper;
+};
+
+/** One entity's pack: its statements fetched, its workbook and PDF written; the files' paths. */
 async function writePack(
   ctx: CommandContext,
   api: BooksApi,
   entity: { id: string; name: string },
-  options: Period & {
-    name: string;
-    basis: LedgerBasis;
-    compare: Comparison | undefined;
-    directory: string;
-    generalLedger: boolean;
-  },
+  options: PackOptions,
 ): Promise<string[]> {
   const query = {
     startDate: options.startDate,
@@ -152,24 +208,41 @@ async function writePack(
     ledgerBasis: options.basis,
     groupBy: 'total' as const,
   };
-  const statements = await Promise.all(
-    SHEETS.map(async ([kind, sheet]) => ({
-      sheet,
-      statement: (await buildStatement(api, kind, entity.id, query, options.compare)).statement,
-    })),
-  );
-  const [pl, bs, cf] = statements.map((s) => s.statement) as [Statement, Statement, Statement];
+  const trailingYear = {
+    ...query,
+    startDate: `${addMonths(options.endDate, -11).slice(0, 7)}-01`,
+    groupBy: 'month' as const,
+  };
+  const [fetched, accounts, groups, trailing] = await Promise.all([
+    Promise.all(
+      SHEETS.map(async ([kind, sheet]) => ({
+        kind,
+        sheet,
+        statement: (await buildStatement(api, kind, entity.id, query, options.compare)).statement,
+      })),
+    ),
+    api.accounts.all(entity.id),
+    api.accountGroups.all(entity.id),
+    options.formats.includes('pdf')
+      ? api.reports.profitAndLoss(entity.id, trailingYear)
+      : undefined,
+  ]);
+  const [pl, bs, cf] = fetched.map((s) => s.statement) as [Statement, Statement, Statement];
+  // Accounts under their groups where a reader expects sub-accounts: income and expenses,
+  // assets, liabilities and equity. The cash flow and trial balance list accounts flat.
+  const statements = fetched.map(({ kind, sheet, statement }) => ({
+    sheet,
+    statement:
+      kind === 'pl' || kind === 'bs' ? nestUnderGroups(statement, accounts, groups) : statement,
+  }));
+  const preparedAt = ctx.clock.now();
   const heading: PackHeading = {
     entity: entity.name,
     period: `${options.startDate} to ${options.endDate}`,
     basis: options.basis,
-    preparedAt: ctx.clock.now().toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+    preparedAt: preparedAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
   };
-  const file = path.join(options.directory, `${fileSafe(entity.name)}-${options.name}.xlsx`);
-  const { writePackWorkbook } = await import('../../render/workbook.js');
-  // exceljs calls the deprecated Buffer(); the warning would reach the person, who can do nothing.
-  process.noDeprecation = true;
-  await writePackWorkbook(file, heading, {
+  const content = {
     figures: keyFigures(pl, cf),
     comparisonLabel:
       options.compare === undefined
@@ -177,11 +250,12 @@ async function writePack(
         : options.compare === 'prior-year'
           ? 'Prior year'
           : 'Prior period',
-    empty: ![pl, bs].some((s) =>
-      s.rows.some((row) => row.kind === 'line' && row.values.some(Boolean)),
-    ),
+    empty: !hasAmounts(pl) && !hasAmounts(bs),
     statements,
-    generalLedger: options.generalLedger
+  };
+  /** The general ledger, streamed afresh for each file that holds it. */
+  const generalLedger = async () =>
+    options.generalLedger
       ? generalLedgerRows(
           await api.reports.generalLedgerEvents(entity.id, {
             startDate: options.startDate,
@@ -189,9 +263,36 @@ async function writePack(
             ledgerBasis: options.basis,
           }),
         )
-      : undefined,
-  });
-  return [file];
+      : undefined;
+  const base = path.join(options.directory, `${fileSafe(entity.name)}-${options.name}`);
+  const files: string[] = [];
+  if (options.formats.includes('xlsx')) {
+    const { writePackWorkbook } = await import('../../render/workbook.js');
+    // exceljs calls the deprecated Buffer(); the warning would reach the person, who can do nothing.
+    process.noDeprecation = true;
+    const file = `${base}.xlsx`;
+    await writeWhole(file, async (partial) =>
+      writePackWorkbook(partial, heading, { ...content, generalLedger: await generalLedger() }),
+    );
+    files.push(file);
+  }
+  if (options.formats.includes('pdf')) {
+    const { writePackPdf } = await import('../../render/packPdf.js');
+    const file = `${base}.pdf`;
+    await writeWhole(file, async (partial) =>
+      writePackPdf(partial, {
+        ...content,
+        heading,
+        preparedAt,
+        periodTitle: periodTitle(options.name, options),
+        paper: options.paper,
+        months: trailing ? monthlyResults(trailing.report) : [],
+        generalLedger: await generalLedger(),
+      }),
+    );
+    files.push(file);
+  }
+  return files;
 }
 
 /** Revenue, net income and cash at the period's end, each with its comparison. */
