@@ -6,7 +6,7 @@ import {
 } from '../api/index.js';
 import { resolveReference } from '../client/references.js';
 import { nameKey } from '../core/names.js';
-import type { Problem } from './ledgerCsv.js';
+import type { Problem } from './formats/ledgerCsv.js';
 import { accountTypeOf } from './options.js';
 
 /** An account as the file names it (one per distinct way of naming it), from pass one. */

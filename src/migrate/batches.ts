@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { LedgerBasis } from '../api/index.js';
-import { hashId, type LedgerEntry, type LedgerLine } from './ledgerCsv.js';
+import { hashId, type LedgerEntry, type LedgerLine } from './formats/ledgerCsv.js';
 
 /** Entries per bulk request: the API's maximum. */
 export const BATCH_ENTRIES = 100;

@@ -2,10 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { csvField } from '../core/csv.js';
 import { nameKey } from '../core/names.js';
-import { namedColumns } from './csvRecords.js';
+import { namedColumns } from './formats/csvRecords.js';
 import type { FileAccount } from './accounts.js';
 import { accountTypeOf } from './options.js';
-import { accountKey, type LedgerLine, type Problem } from './ledgerCsv.js';
+import { accountKey, type LedgerLine, type Problem } from './formats/ledgerCsv.js';
 
 /** An account as a chart file (`--chart`) gives it. */
 export interface ChartFileAccount {

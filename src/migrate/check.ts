@@ -6,8 +6,8 @@ import type { FileAccount } from './accounts.js';
 import { BATCH_BYTES, BatchCutter, entryBytes, entryContent, type BatchPlan } from './batches.js';
 import type { SentBatch } from './checkpoint.js';
 import type { ClassBook } from './classes.js';
-import { reportProblem, type LedgerEntry, type Problem } from './ledgerCsv.js';
-import { newReadResult, readLedger, type ReadOptions, type ReadResult } from './reader.js';
+import { reportProblem, type LedgerEntry, type Problem } from './formats/ledgerCsv.js';
+import { newReadResult, readLedger, type ReadOptions, type ReadResult } from './formats/reader.js';
 import type { EntrySpool } from './spool.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Problem } from './ledgerCsv.js';
+import type { Problem } from './formats/ledgerCsv.js';
 
 /**
  * How an import ends when it does not succeed, for the caller to turn into its own terms (the

@@ -28,7 +28,7 @@ import { Checkpoint } from './checkpoint.js';
 import { ClassBook } from './classes.js';
 import { ImportError, invalidFile } from './errors.js';
 import { finalizeMigration, openMigration, type MigrationEvents } from './migration.js';
-import type { ReadOptions } from './reader.js';
+import type { ReadOptions } from './formats/reader.js';
 import { reconcile, type ReconciliationRow } from './reconcile.js';
 import { PartialImportError, sendBatches, type Receipt, type SendProgress } from './send.js';
 import { EntrySpool, type Batch } from './spool.js';

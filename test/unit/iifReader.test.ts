@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
 import { chartFiller, codeRangeFiller, readChartFile } from '../../src/migrate/chartFile.js';
 import { parseCodeRanges } from '../../src/migrate/options.js';
-import { parseIifDate } from '../../src/migrate/iif.js';
-import { formatOf } from '../../src/migrate/reader.js';
+import { parseIifDate } from '../../src/migrate/formats/iif.js';
+import { formatOf } from '../../src/migrate/formats/reader.js';
 
 /*
  * Fixtures written from the IIF Import Kit's description of the format (QuickBooks Desktop):

@@ -23,7 +23,7 @@ import {
 import { checkLedger, type PassOneRules } from '../../src/migrate/check.js';
 import { Checkpoint } from '../../src/migrate/checkpoint.js';
 import { ClassBook } from '../../src/migrate/classes.js';
-import { accountKey } from '../../src/migrate/ledgerCsv.js';
+import { accountKey } from '../../src/migrate/formats/ledgerCsv.js';
 import { reconcile } from '../../src/migrate/reconcile.js';
 import { sendBatches } from '../../src/migrate/send.js';
 import { EntrySpool } from '../../src/migrate/spool.js';

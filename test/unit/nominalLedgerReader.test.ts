@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
-import { formatOf } from '../../src/migrate/reader.js';
+import { formatOf } from '../../src/migrate/formats/reader.js';
 
 /*
  * Fixtures written from how Sage-style ERPs print a "Nominal Ledger Transaction History": a

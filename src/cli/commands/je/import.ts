@@ -1,7 +1,11 @@
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import type { ImportRequest } from '../../../migrate/index.js';
-import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../migrate/ledgerCsv.js';
+import {
+  DATE_FORMATS,
+  parseMapOption,
+  type DateFormat,
+} from '../../../migrate/formats/ledgerCsv.js';
 import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../migrate/options.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';

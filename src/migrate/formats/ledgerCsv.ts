@@ -1,4 +1,4 @@
-import { isCalendarDay, type CalendarDay } from '../core/calendar.js';
+import { isCalendarDay, type CalendarDay } from '../../core/calendar.js';
 import {
   addCents,
   formatCents,
@@ -8,7 +8,7 @@ import {
   subtractCents,
   ZERO_CENTS,
   type Cents,
-} from '../core/money.js';
+} from '../../core/money.js';
 
 /**
  * The CSV general ledger of cli.md, as pure functions: header mapping, amounts, dates, and the

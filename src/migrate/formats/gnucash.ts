@@ -1,4 +1,4 @@
-import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../core/money.js';
+import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   dayMonthOrder,

@@ -1,6 +1,6 @@
-import type { AccountType } from '../api/index.js';
-import { isCalendarDay } from '../core/calendar.js';
-import { InvalidAmountError, parseAmountText, ZERO_CENTS } from '../core/money.js';
+import type { AccountType } from '../../api/index.js';
+import { isCalendarDay } from '../../core/calendar.js';
+import { InvalidAmountError, parseAmountText, ZERO_CENTS } from '../../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,

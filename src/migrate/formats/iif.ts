@@ -1,11 +1,11 @@
-import type { AccountType } from '../api/index.js';
+import type { AccountType } from '../../api/index.js';
 import {
   InvalidAmountError,
   negateCents,
   parseAmountText,
   ZERO_CENTS,
   type Cents,
-} from '../core/money.js';
+} from '../../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,

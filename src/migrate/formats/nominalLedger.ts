@@ -5,7 +5,7 @@ import {
   sumCents,
   ZERO_CENTS,
   type Cents,
-} from '../core/money.js';
+} from '../../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   namesOfSeveralCodes,

@@ -6,7 +6,7 @@ import {
   parseRecordsOnWorker,
   type ReadFailure,
 } from './csvRecords.js';
-import { chartFiller, codeRangeFiller, readChartFile } from './chartFile.js';
+import { chartFiller, codeRangeFiller, readChartFile } from '../chartFile.js';
 import { fecDelimiter, looksLikeFec, readFec, type FecFacts } from './fec.js';
 import { looksLikeGnuCash, readGnuCash, type GnuCashFacts } from './gnucash.js';
 import { looksLikeGlReport, readGlReport, type GlReportFacts } from './glReport.js';
@@ -43,8 +43,8 @@ import {
   ZeroEntries,
 } from './ledgerCsv.js';
 
-export { LEDGER_FORMATS, type LedgerFormat } from './options.js';
-import type { LedgerFormat } from './options.js';
+export { LEDGER_FORMATS, type LedgerFormat } from '../options.js';
+import type { LedgerFormat } from '../options.js';
 
 export interface ReadOptions {
   /** The file's format; `auto` (the default) reads its first line to tell. */

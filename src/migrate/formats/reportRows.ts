@@ -4,7 +4,7 @@ import {
   parseAmountText,
   ZERO_CENTS,
   type Cents,
-} from '../core/money.js';
+} from '../../core/money.js';
 import {
   accountKey,
   parseLedgerDate,
