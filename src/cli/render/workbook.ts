@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import ExcelJS from 'exceljs';
 import type { GeneralLedgerRow } from './generalLedger.js';
 import type { Statement } from './statements.js';
@@ -124,6 +125,24 @@ function summarySheet(
   sheet.commit();
 }
 
+/**
+ * Waits while the sheet's compressor is behind. exceljs hands each sheet's XML to the zip
+ * without heeding backpressure (its StreamBuf ignores what write() returns), so a sheet of a
+ * million rows piled up hundreds of MB ahead of the deflate; its destination still says when it
+ * needs draining. (Reached through exceljs' own fields: if they are not there, no wait.)
+ */
+async function compressorCaughtUp(sheet: ExcelJS.Worksheet): Promise<void> {
+  const destination = (
+    sheet as unknown as {
+      stream?: { pipes?: (NodeJS.EventEmitter & { _writableState?: { needDrain?: boolean } })[] };
+    }
+  ).stream?.pipes?.[0];
+  if (destination?._writableState?.needDrain) await once(destination, 'drain');
+}
+
+/** Rows between checks that the compressor keeps up. */
+const ROWS_PER_CHECK = 1000;
+
 /** The General Ledger sheet, filled line by line as the ledger streams in. */
 async function generalLedgerSheet(
   workbook: ExcelJS.stream.xlsx.WorkbookWriter,
@@ -139,7 +158,9 @@ async function generalLedgerSheet(
   const header = sheet.addRow(['Date', 'Description', 'Debit', 'Credit', 'Balance']);
   header.font = { bold: true };
   header.commit();
+  let written = 0;
   for await (const posting of rows) {
+    if (++written % ROWS_PER_CHECK === 0) await compressorCaughtUp(sheet);
     if (posting.kind === 'opening') {
       const title = sheet.addRow([`${posting.accountCode} ${posting.accountName}`]);
       title.font = { bold: true };
