@@ -12,13 +12,17 @@ export interface ChartFileAccount {
   code: string | undefined;
   name: string;
   type: string;
+  /** Its line in the chart file. */
+  line: number;
 }
 
 /**
  * `--chart FILE`: a CSV with a header `code,name,type` (code may be empty; a `parent` column is
  * allowed and not read), naming the accounts an export uses and giving their codes and types.
  * For exports that carry no chart (an IIF without `!ACCNT`, a CSV without account_type): the
- * user writes it once and passes it with every run. Problems are by the chart file's lines.
+ * user writes it once and passes it with every run. Problems are by the chart file's lines: a
+ * code twice, or a name twice unless both rows have codes (real charts use one name under two
+ * codes: `2000130 Consumables`, `4050150 Consumables`; the export's codes tell them apart).
  */
 export function readChartFile(file: string): { accounts: ChartFileAccount[]; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -48,7 +52,8 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
     };
   }
   const accounts: ChartFileAccount[] = [];
-  const seen = new Map<string, number>();
+  const byName = new Map<string, ChartFileAccount>();
+  const byCode = new Map<string, ChartFileAccount>();
   rows.slice(1).forEach((row, index) => {
     const line = index + 2;
     const name = columns.cell(row, 'name');
@@ -58,49 +63,112 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
     if (name === '') return problems.push({ fileLine: 1, message: `${where}: the name is empty` });
     if (!accountTypeOf(type))
       return problems.push({ fileLine: 1, message: `${where}: "${type}" is not an account type` });
-    const earlier = seen.get(nameKey(name));
-    if (earlier !== undefined)
+    const sameCode = code === undefined ? undefined : byCode.get(code);
+    if (sameCode)
       return problems.push({
         fileLine: 1,
-        message: `${where}: "${name}" is also on line ${earlier}`,
+        message: `${where}: the code ${code} is also on line ${sameCode.line}`,
       });
-    seen.set(nameKey(name), line);
-    accounts.push({ code, name, type });
+    const sameName = byName.get(nameKey(name));
+    if (sameName && (code === undefined || sameName.code === undefined))
+      return problems.push({
+        fileLine: 1,
+        message: `${where}: "${name}" is also on line ${sameName.line} (give each its code to keep both)`,
+      });
+    const account = { code, name, type, line };
+    byName.set(nameKey(name), account);
+    if (code !== undefined) byCode.set(code, account);
+    accounts.push(account);
   });
   return { accounts, problems };
 }
 
 /**
- * Gives a line the code and type its account has in the chart file, when the export gave it
- * none: matched by name (trimmed, case-insensitive), the one rule of the CLI.
+ * Gives a line the type (and code) its account has in the chart file, when the export gave it
+ * none. An export that carries codes is matched by code: a chart row of that code whose name is
+ * not the export's is a problem naming both (once per code); a code the chart lacks may still be
+ * typed by a row of its name that has no code. An export without codes is matched by name
+ * (trimmed, case-insensitive), the one rule of the CLI; a name the chart has under two codes is
+ * then a problem, the export giving nothing to choose by.
  */
-export function chartFiller(accounts: readonly ChartFileAccount[]): (line: LedgerLine) => void {
-  const byName = new Map(accounts.map((account) => [nameKey(account.name), account]));
+export function chartFiller(
+  accounts: readonly ChartFileAccount[],
+  file: string,
+): (line: LedgerLine) => Problem | undefined {
+  const byCode = new Map(accounts.flatMap((a) => (a.code === undefined ? [] : [[a.code, a]])));
+  const byName = new Map<string, ChartFileAccount[]>();
+  for (const account of accounts) {
+    const key = nameKey(account.name);
+    byName.set(key, [...(byName.get(key) ?? []), account]);
+  }
+  const reported = new Set<string>();
+  const once = (key: string, problem: Problem) => {
+    if (reported.has(key)) return undefined;
+    reported.add(key);
+    return problem;
+  };
   return (line) => {
-    if (line.accountType !== undefined) return;
-    const named = line.accountName ?? (line.accountCode === undefined ? line.account : undefined);
-    const account = named === undefined ? undefined : byName.get(nameKey(named));
-    if (!account) return;
+    const code = line.accountCode;
+    if (code !== undefined) {
+      const account = byCode.get(code);
+      if (account === undefined) {
+        const uncoded = byName
+          .get(nameKey(line.accountName ?? ''))
+          ?.filter((named) => named.code === undefined);
+        if (uncoded?.length === 1) line.accountType ??= uncoded[0]!.type;
+        return undefined;
+      }
+      if (line.accountName !== undefined && !sameAccountName(line.accountName, account, code)) {
+        return once(`code:${code}`, {
+          fileLine: line.fileLine,
+          message: `account ${code} is "${line.accountName}" in the file but "${account.name}" in --chart ${file}:${account.line}`,
+        });
+      }
+      line.accountType ??= account.type;
+      return undefined;
+    }
+    if (line.accountType !== undefined) return undefined;
+    const named = line.accountName ?? line.account;
+    const candidates = byName.get(nameKey(named)) ?? [];
+    if (candidates.length > 1) {
+      return once(`name:${nameKey(named)}`, {
+        fileLine: line.fileLine,
+        message: `"${named}" is in --chart ${file} under ${candidates.length} codes (${candidates.map((c) => c.code).join(', ')}) and the file gives no code to choose by`,
+      });
+    }
+    const account = candidates[0];
+    if (!account) return undefined;
     line.accountType = account.type;
-    if (line.accountCode === undefined && account.code !== undefined) {
+    if (account.code !== undefined) {
       line.accountCode = account.code;
       line.accountName = named;
       line.account = accountKey(account.code, named);
     }
+    return undefined;
   };
 }
+
+/**
+ * Whether the export's name for an account is the chart row's: alike (trimmed, any case), or
+ * as a reader names apart accounts that share a name, `Name (code)`.
+ */
+const sameAccountName = (name: string, account: ChartFileAccount, code: string) =>
+  nameKey(name) === nameKey(account.name) || nameKey(name) === nameKey(`${account.name} (${code})`);
 
 /**
  * `--code-ranges 1=asset,2=liability,4=income`: a type for each account whose code starts with
  * the digits given (the longest that fits), when neither the export nor `--chart` typed it.
  */
-export function codeRangeFiller(ranges: readonly [string, string][]): (line: LedgerLine) => void {
+export function codeRangeFiller(
+  ranges: readonly [string, string][],
+): (line: LedgerLine) => undefined {
   const longestFirst = [...ranges].sort((a, b) => b[0].length - a[0].length);
   return (line) => {
-    if (line.accountType !== undefined || line.accountCode === undefined) return;
+    if (line.accountType !== undefined || line.accountCode === undefined) return undefined;
     const code = line.accountCode;
     const range = longestFirst.find(([prefix]) => code.startsWith(prefix));
     if (range) line.accountType = range[1];
+    return undefined;
   };
 }
 

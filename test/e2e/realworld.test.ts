@@ -193,6 +193,93 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(await trialBalance(where)).toEqual(expected);
   });
 
+  it('nibe with --chart: its accounts as the export prints them, one name under two codes, matched by code', async () => {
+    const file = path.join(REALWORLD, 'nominal_ledger_transaction_history_nibe_2018_excerpt.csv');
+    // Types by the chart's layout, as the user types them (the --code-ranges of the test above).
+    const ranges: [string, string][] = [
+      ['11', 'cogs'],
+      ['14', 'expense'],
+      ['15', 'income'],
+      ['17', 'cogs'],
+      ['19', 'expense'],
+      ['1', 'income'],
+      ['2', 'expense'],
+      ['4', 'expense'],
+      ['5', 'expense'],
+      ['6', 'fixed assets'],
+    ];
+    const typeOf = (code: string) => ranges.find(([prefix]) => code.startsWith(prefix))![1];
+    const offset = ['--offset-account', 'Report Offset'];
+    const expected = nominalLedgerTotals(file);
+    expected.set('Report Offset', -[...expected.values()].reduce((a, b) => a + b, 0));
+    const entityWithOffset = async (entity: string) => {
+      expect((await books('sandbox', 'entity', 'create', entity, '-w', 'Real Exports')).code).toBe(
+        0,
+      );
+      const where = ['-w', 'Real Exports', '-e', entity];
+      const account = ['coa', 'create', '--name', 'Report Offset', '--type', 'Equity', ...where];
+      expect((await books(...account)).code).toBe(0);
+      return where;
+    };
+    const importWithChart = async (where: string[], chart: string) => {
+      const imported = await books(
+        'je',
+        'import',
+        file,
+        '--create-missing-accounts',
+        '--chart',
+        chart,
+        ...offset,
+        ...where,
+      );
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(await trialBalance(where)).toEqual(expected);
+    };
+
+    // 1. A chart typed by hand from the report's section headings: "Consumables" twice.
+    const sections = [...readFileSync(file, 'utf8').matchAll(/Account: (\S+) - ([^,\n"]+)/g)].map(
+      (m) => [m[1]!, m[2]!.trim()] as const,
+    );
+    const chart = path.join(home.home, 'nibe-chart.csv');
+    writeFileSync(
+      chart,
+      `code,name,type\n${sections.map(([code, name]) => `${code},"${name}",${typeOf(code)}`).join('\n')}\n`,
+    );
+    expect(sections.filter(([, name]) => name === 'Consumables').map(([code]) => code)).toEqual([
+      '2000130',
+      '4050150',
+    ]);
+    await importWithChart(await entityWithOffset('nibe-charted'), chart);
+
+    // 2. The chart --write-chart wrote, once typed.
+    const written = path.join(home.home, 'nibe-written-chart.csv');
+    const where = await entityWithOffset('nibe-written');
+    const untyped = await books(
+      'je',
+      'import',
+      file,
+      '--create-missing-accounts',
+      ...offset,
+      '--write-chart',
+      written,
+      ...where,
+    );
+    expect(untyped.code).toBe(3);
+    expect(untyped.stderr).toContain(`wrote the file's 94 accounts to ${written}`);
+    const rows = (parse(readFileSync(written)) as string[][]).slice(1);
+    // (Named apart as the reader names them, "Consumables (2000130)"; either form reads back.)
+    expect(
+      rows.filter(([, name]) => /^Consumables( \(\d+\))?$/.test(name!)).map(([code]) => code),
+    ).toEqual(['2000130', '4050150']);
+    // The user types each coded account; the offset account (no code) is already in the books.
+    const typed = rows.filter(([code]) => code !== '');
+    writeFileSync(
+      written,
+      `code,name,type\n${typed.map(([code, name]) => `${code},"${name}",${typeOf(code!)}`).join('\n')}\n`,
+    );
+    await importWithChart(where, written);
+  });
+
   it('--write-chart writes what cannot be typed; filled in, it goes back with --chart', async () => {
     const file = path.join(REALWORLD, 'iif_intuit_kit_2007_general_journal.iif');
     const written = path.join(home.home, 'written-chart.csv');

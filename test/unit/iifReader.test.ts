@@ -227,10 +227,10 @@ describe('a chart file (--chart)', () => {
   });
 
   it('refuses a chart it cannot use, every problem at once', () => {
-    const chart = chartOf('code,name,type\n1,Cash,Cash\n2,,Cash\n3,cash,Cash\n4,Fees,Fun\n');
+    const chart = chartOf('code,name,type\n1,Cash,Cash\n2,,Cash\n,cash,Cash\n4,Fees,Fun\n');
     expect(readChartFile(chart).problems.map((p) => p.message)).toEqual([
       `--chart ${chart}:3: the name is empty`,
-      `--chart ${chart}:4: "cash" is also on line 2`,
+      `--chart ${chart}:4: "cash" is also on line 2 (give each its code to keep both)`,
       `--chart ${chart}:5: "Fun" is not an account type`,
     ]);
     const headless = chartOf('code,account\n1,Cash\n');
@@ -242,7 +242,7 @@ describe('a chart file (--chart)', () => {
   });
 
   it('leaves alone a line the export already typed', () => {
-    const fill = chartFiller([{ code: '9', name: 'Cash', type: 'Cash' }]);
+    const fill = chartFiller([{ code: '9', name: 'Cash', type: 'Cash', line: 2 }], 'chart.csv');
     const line = {
       account: 'Cash',
       accountType: 'Equity',

@@ -146,12 +146,12 @@ export async function* readLedger(
   options: ReadOptions,
   result: ReadResult,
 ): AsyncGenerator<LedgerEntry> {
-  const fillers: ((line: LedgerLine) => void)[] = [];
+  const fillers: ((line: LedgerLine) => Problem | undefined)[] = [];
   if (options.chartFile !== undefined) {
     const chart = readChartFile(options.chartFile);
     for (const problem of chart.problems) reportProblem(result, problem);
     if (chart.problems.length > 0) return;
-    fillers.push(chartFiller(chart.accounts));
+    fillers.push(chartFiller(chart.accounts, options.chartFile));
     result.notes.push(
       `${chart.accounts.length} accounts named, coded and typed by ${options.chartFile}`,
     );
@@ -188,7 +188,12 @@ export async function* readLedger(
     return;
   }
   for await (const entry of entries) {
-    for (const line of entry.lines) for (const fill of fillers) fill(line);
+    for (const line of entry.lines) {
+      for (const fill of fillers) {
+        const problem = fill(line);
+        if (problem) reportProblem(result, problem);
+      }
+    }
     yield entry;
   }
 }
