@@ -156,6 +156,26 @@ describe('books report pack', () => {
     return rows;
   };
 
+  /** A statement's CSV report (January 2026, against the prior year) without its header. */
+  const csvReport = async (report: string, ...more: string[]) =>
+    (
+      parse(
+        await ok(
+          'report',
+          report,
+          '--from',
+          '2026-01-01',
+          '--to',
+          '2026-01-31',
+          '--compare',
+          'prior-year',
+          '-o',
+          'csv',
+          ...more,
+        ),
+      ) as string[][]
+    ).slice(1);
+
   it("writes one workbook whose every figure is the CSV report's, as numbers with an accounting format", async () => {
     const stdout = await ok(
       'report',
@@ -188,22 +208,8 @@ describe('books report pack', () => {
       expect(sheet.getCell('A3').value).toBe('2026-01-01 to 2026-01-31, cash basis');
       expect(sheet.getCell('A4').value).toBe('Prepared 2026-02-10 09:30 UTC');
       expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 6 });
-      const csv = parse(
-        await ok(
-          'report',
-          report,
-          '--from',
-          '2026-01-01',
-          '--to',
-          '2026-01-31',
-          '--compare',
-          'prior-year',
-          '-o',
-          'csv',
-        ),
-      ) as string[][];
       const rows = sheetRows(sheet);
-      for (const [, code, name, ...figures] of csv.slice(1)) {
+      for (const [, code, name, ...figures] of await csvReport(report)) {
         const label = code ? `${code} ${name}` : name!;
         const cells = rows.get(label);
         expect(cells, `${sheetName}: ${label}`).toBeDefined();
@@ -253,26 +259,6 @@ describe('books report pack', () => {
       14400.75, 12500.5, 1900.25, 0.152,
     ]);
   });
-
-  /** A statement's CSV report (January 2026, against the prior year) without its header. */
-  const csvReport = async (report: string, ...more: string[]) =>
-    (
-      parse(
-        await ok(
-          'report',
-          report,
-          '--from',
-          '2026-01-01',
-          '--to',
-          '2026-01-31',
-          '--compare',
-          'prior-year',
-          '-o',
-          'csv',
-          ...more,
-        ),
-      ) as string[][]
-    ).slice(1);
 
   it('writes a PDF with a cover, a summary with a vector chart, and every figure of every statement as text', async () => {
     const file = path.join(out, 'Müller-Łódź-GmbH-2026-01.pdf');
