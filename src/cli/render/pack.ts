@@ -32,6 +32,10 @@ export interface KeyFigure {
   comparison?: number | undefined;
 }
 
+/** The PDF's paper sizes. */
+export const PAPERS = ['a4', 'letter'] as const;
+export type Paper = (typeof PAPERS)[number];
+
 export interface PackColumn {
   heading: string;
   kind: 'amount' | 'percent';
@@ -62,6 +66,18 @@ export function packCells(statement: Statement, row: StatementRow): (number | nu
     const cell = comparedCell(amount, row.comparisons?.[i] ?? null);
     return [cell.amount, cell.comparison, cell.change, cell.changePercent];
   });
+}
+
+/** The key figures' columns: the amount and, when compared, the comparison, change and %. */
+export function figureColumns(comparisonLabel: string | undefined): PackColumn[] {
+  return comparisonLabel === undefined
+    ? [{ heading: 'Amount', kind: 'amount' }]
+    : [
+        { heading: 'Amount', kind: 'amount' },
+        { heading: comparisonLabel, kind: 'amount' },
+        { heading: 'Change', kind: 'amount' },
+        { heading: '%', kind: 'percent' },
+      ];
 }
 
 /** A key figure's cells: the amount and, when compared, the comparison, change and percent. */

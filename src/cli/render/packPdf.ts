@@ -5,15 +5,23 @@ import { displayPercent } from './comparatives.js';
 import type { GeneralLedgerRow } from './generalLedger.js';
 import {
   figureCells,
+  figureColumns,
   packCells,
   packColumns,
   type KeyFigure,
   type MonthResult,
   type PackColumn,
   type PackHeading,
+  type Paper,
 } from './pack.js';
 import { PdfText, type TextStyle } from './pdfText.js';
-import { displayAmount, type Statement, type StatementRow } from './statements.js';
+import {
+  displayAmount,
+  monthLabel,
+  monthName,
+  type Statement,
+  type StatementRow,
+} from './statements.js';
 
 /**
  * A month-end pack as one PDF, drawn with pdfkit (no browser): a cover (entity, period, basis,
@@ -25,9 +33,6 @@ import { displayAmount, type Statement, type StatementRow } from './statements.j
  * page but the cover has a footer with the entity, the pack and the page number. All text is
  * text (a PDF-to-text tool finds each figure); the fonts are embedded subsets (pdfText.ts).
  */
-
-export const PAPERS = ['a4', 'letter'] as const;
-export type Paper = (typeof PAPERS)[number];
 
 /** Page sizes in points. */
 const PAGE_SIZES: Record<Paper, [number, number]> = {
@@ -305,22 +310,6 @@ function cover(pdf: PackDocument, contents: [string, number][]): void {
   }
 }
 
-const MONTH_NAMES = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-];
-const monthName = (month: string) => MONTH_NAMES[Number(month.slice(5, 7)) - 1]!;
-
 /** An axis label: whole amounts with thousands, decimals only when the step has them. */
 const axisLabel = (value: number, step: number) =>
   value.toLocaleString('en-US', {
@@ -399,14 +388,7 @@ function summaryPage(pdf: PackDocument): void {
   pdf.newPage();
   pdf.titleBlock('Summary');
   const compared = pack.comparisonLabel !== undefined;
-  const columns: PackColumn[] = compared
-    ? [
-        { heading: 'Amount', kind: 'amount' },
-        { heading: pack.comparisonLabel!, kind: 'amount' },
-        { heading: 'Change', kind: 'amount' },
-        { heading: '%', kind: 'percent' },
-      ]
-    : [{ heading: 'Amount', kind: 'amount' }];
+  const columns = figureColumns(pack.comparisonLabel);
   const rows = pack.figures.map((figure) => ({
     row: { label: figure.label, depth: 0, kind: 'line' },
     cells: figureCells(figure, compared).map((value, i) => cellText(columns[i]!, value)),
@@ -437,7 +419,7 @@ function summaryPage(pdf: PackDocument): void {
   const span =
     months.length === 0
       ? ''
-      : `, ${monthName(months[0]!.month)} ${months[0]!.month.slice(0, 4)} to ${monthName(months.at(-1)!.month)} ${months.at(-1)!.month.slice(0, 4)}`;
+      : `, ${monthLabel(months[0]!.month)} to ${monthLabel(months.at(-1)!.month)}`;
   pdf.text.draw(`Income, expenses and net income by month${span}`, MARGIN, y, SUBTITLE);
   y += 24;
   const chartHeight = Math.min(220, pdf.height * 0.26);
@@ -449,7 +431,7 @@ function summaryPage(pdf: PackDocument): void {
     kind: 'amount',
   }));
   const monthRows = months.map((m) => ({
-    row: { label: `${monthName(m.month)} ${m.month.slice(0, 4)}`, depth: 0, kind: 'line' },
+    row: { label: monthLabel(m.month), depth: 0, kind: 'line' },
     cells: [m.income, m.expenses, m.netIncome].map((v) => displayAmount(v)),
   }));
   const monthLayout = tableLayout(

@@ -25,8 +25,16 @@ const FONT_FILES = {
 
 type FontName = keyof typeof FONT_FILES;
 
-/** A font file with its layout tables renamed out of the layout engine's sight. */
-function unshapedFont(name: FontName): Buffer {
+const loaded = new Map<FontName, { file: Buffer; glyphs: fontkit.Font }>();
+
+/**
+ * A font file with its layout tables renamed out of the layout engine's sight, and the font as
+ * fontkit reads it (to ask which characters it has); read once a process, however many packs
+ * (`--all-entities`) are drawn with it.
+ */
+function unshapedFont(name: FontName): { file: Buffer; glyphs: fontkit.Font } {
+  const known = loaded.get(name);
+  if (known) return known;
   const font = Buffer.from(readFileSync(require.resolve(FONT_FILES[name])));
   const tables = font.readUInt16BE(4);
   for (let i = 0; i < tables; i++) {
@@ -35,7 +43,9 @@ function unshapedFont(name: FontName): Buffer {
     if (tag === 'GSUB' || tag === 'GPOS' || tag === 'GDEF')
       font.write(tag.toLowerCase(), at, 'latin1');
   }
-  return font;
+  const read = { file: font, glyphs: fontkit.create(font) as fontkit.Font };
+  loaded.set(name, read);
+  return read;
 }
 
 /** Printable ASCII: always in the Latin font. */
@@ -54,9 +64,9 @@ export class PdfText {
 
   constructor(private readonly doc: PDFKit.PDFDocument) {
     const regular = unshapedFont('regular');
-    this.latin = fontkit.create(regular) as fontkit.Font;
-    doc.registerFont('regular', regular);
-    doc.registerFont('bold', unshapedFont('bold'));
+    this.latin = regular.glyphs;
+    doc.registerFont('regular', regular.file);
+    doc.registerFont('bold', unshapedFont('bold').file);
   }
 
   /** `text` cut into runs of one font each. */
@@ -83,9 +93,9 @@ export class PdfText {
     if (!this.cjkLoaded) {
       this.cjkLoaded = true;
       const regular = unshapedFont('cjk');
-      this.cjk = fontkit.create(regular) as fontkit.Font;
-      this.doc.registerFont('cjk', regular);
-      this.doc.registerFont('cjkBold', unshapedFont('cjkBold'));
+      this.cjk = regular.glyphs;
+      this.doc.registerFont('cjk', regular.file);
+      this.doc.registerFont('cjkBold', unshapedFont('cjkBold').file);
     }
     return this.cjk;
   }

@@ -117,11 +117,17 @@ export function plainAmount(amount: number | null): string {
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** A month's short name, from its day or `YYYY-MM`: `Jan`. */
+export const monthName = (day: string) => MONTHS[Number(day.slice(5, 7)) - 1]!;
+
+/** A month as a column names it, from its day or `YYYY-MM`: `Jan 2026`. */
+export const monthLabel = (day: string) => `${monthName(day)} ${day.slice(0, 4)}`;
+
 function periodLabel(groupBy: string, period: { startDate: string; endDate: string }): string {
   const year = period.startDate.slice(0, 4);
   switch (groupBy) {
     case 'month':
-      return `${MONTHS[Number(period.startDate.slice(5, 7)) - 1]} ${year}`;
+      return monthLabel(period.startDate);
     case 'quarter':
       return `Q${Math.ceil(Number(period.startDate.slice(5, 7)) / 3)} ${year}`;
     case 'year':

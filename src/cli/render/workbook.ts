@@ -4,6 +4,7 @@ import type { GeneralLedgerRow } from './generalLedger.js';
 import type { Statement } from './statements.js';
 import {
   figureCells,
+  figureColumns,
   packCells,
   packColumns,
   type KeyFigure,
@@ -24,17 +25,20 @@ import {
 const asFraction = (percent: number | null) => (percent === null ? null : percent / PERCENT);
 const PERCENT = 100;
 
-/** Cells as a sheet holds them: percents as fractions. */
-const sheetCells = (columns: PackColumn[], cells: (number | null)[]) =>
-  cells.map((cell, i) => (columns[i]?.kind === 'percent' ? asFraction(cell) : cell));
-
-/** The Summary's columns when compared: amount, comparison, change, %. */
-const FIGURE_COLUMNS: PackColumn[] = [
-  { heading: 'Amount', kind: 'amount' },
-  { heading: 'Comparison', kind: 'amount' },
-  { heading: 'Change', kind: 'amount' },
-  { heading: '%', kind: 'percent' },
-];
+/** A row of a label and its figures, as numbers in each column's format (percents as fractions). */
+function figuresRow(
+  sheet: ExcelJS.Worksheet,
+  label: string,
+  columns: PackColumn[],
+  cells: (number | null)[],
+): ExcelJS.Row {
+  const percent = (i: number) => columns[i]?.kind === 'percent';
+  const line = sheet.addRow([label, ...cells.map((c, i) => (percent(i) ? asFraction(c) : c))]);
+  columns.forEach((_, i) => {
+    line.getCell(i + 2).numFmt = percent(i) ? PERCENT_FORMAT : AMOUNT_FORMAT;
+  });
+  return line;
+}
 
 export const AMOUNT_FORMAT = '#,##0.00;(#,##0.00);0.00';
 export const PERCENT_FORMAT = '0.0%;-0.0%;0.0%';
@@ -80,11 +84,8 @@ function statementSheet(
   header.getCell(1).alignment = { horizontal: 'left' };
   header.commit();
   for (const row of statement.rows) {
-    const line = sheet.addRow([row.label, ...sheetCells(columns, packCells(statement, row))]);
+    const line = figuresRow(sheet, row.label, columns, packCells(statement, row));
     line.getCell(1).alignment = { indent: row.depth * 2 };
-    columns.forEach((column, i) => {
-      line.getCell(i + 2).numFmt = column.kind === 'percent' ? PERCENT_FORMAT : AMOUNT_FORMAT;
-    });
     if (row.kind !== 'line') line.font = { bold: true };
     line.commit();
   }
@@ -103,19 +104,13 @@ function summarySheet(
   });
   sheet.columns = [{ width: 32 }, { width: 16 }, { width: 16 }, { width: 16 }, { width: 10 }];
   headingRows(sheet, heading, 'Summary');
-  const compared = options.comparisonLabel !== undefined;
-  const header = sheet.addRow([
-    '',
-    'Amount',
-    ...(compared ? [options.comparisonLabel!, 'Change', '%'] : []),
-  ]);
+  const columns = figureColumns(options.comparisonLabel);
+  const header = sheet.addRow(['', ...columns.map((column) => column.heading)]);
   header.font = { bold: true };
   header.commit();
   for (const figure of figures) {
-    const cells = figureCells(figure, compared);
-    const line = sheet.addRow([figure.label, ...sheetCells(FIGURE_COLUMNS, cells)]);
-    for (const column of [2, 3, 4]) line.getCell(column).numFmt = AMOUNT_FORMAT;
-    line.getCell(5).numFmt = PERCENT_FORMAT;
+    const cells = figureCells(figure, options.comparisonLabel !== undefined);
+    const line = figuresRow(sheet, figure.label, columns, cells);
     line.commit();
   }
   sheet.addRow([]);

@@ -15,13 +15,18 @@ import { parseDateRange } from '../../dates.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { nestUnderGroups } from '../../render/accountGroups.js';
 import { generalLedgerRows } from '../../render/generalLedger.js';
-import { hasAmounts, monthlyResults, type KeyFigure, type PackHeading } from '../../render/pack.js';
+import {
+  hasAmounts,
+  monthlyResults,
+  PAPERS,
+  type KeyFigure,
+  type PackHeading,
+  type Paper,
+} from '../../render/pack.js';
 import type { Statement } from '../../render/statements.js';
 import { buildStatement, parseComparison, type SummaryReport } from './shared.js';
 
 const FORMATS = ['xlsx', 'pdf', 'both'] as const;
-const PAPERS = ['a4', 'letter'] as const;
-type Paper = (typeof PAPERS)[number];
 
 /**
  * `books report pack`: the month-end pack of the chosen entity (or, with `--all-entities`, of
@@ -175,7 +180,7 @@ function periodTitle(name: string, range: Period): string {
 
 /** Writes `file` through `write`, beside it first: a failed pack leaves no half a file. */
 async function writeWhole(file: string, write: (partial: string) => Promise<void>): Promise<void> {
-  const partial = `${file}.part`;
+  const partial = `${file}.partial`;
   try {
     await write(partial);
     renameSync(partial, file);
