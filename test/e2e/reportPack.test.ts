@@ -497,6 +497,50 @@ describe('books report pack', () => {
     }
   });
 
+  it('takes --from/--to and --basis, and says what it wrote as JSON with --json', async () => {
+    const dir = path.join(out, 'json');
+    await ok('sandbox', 'entity', 'open-accrual', 'Quiet Co');
+    const single = JSON.parse(
+      await ok(
+        'report',
+        'pack',
+        '--from',
+        '2026-01-01',
+        '--to',
+        '2026-01-31',
+        '--basis',
+        'accrual',
+        '--format',
+        'xlsx',
+        '--out',
+        dir,
+        '-e',
+        'Quiet Co',
+        '--json',
+      ),
+    ) as unknown;
+    const file = path.join(dir, 'Quiet-Co-2026-01-01_2026-01-31.xlsx');
+    expect(single).toEqual({ entity: 'Quiet Co', files: [file] });
+    const workbook = await read(file);
+    expect(workbook.getWorksheet('Profit and Loss')!.getCell('A3').value).toBe(
+      '2026-01-01 to 2026-01-31, accrual basis',
+    );
+    const all = JSON.parse(
+      await ok('report', 'pack', '--period', '2026-01', '--all-entities', '--out', dir, '--json'),
+    ) as { packs: { entity: string; files: string[]; status: string }[] };
+    expect(
+      all.packs.map((pack) => [pack.entity, pack.files.map((f) => path.basename(f)), pack.status]),
+    ).toEqual([
+      [
+        'Müller & Łódź GmbH',
+        ['Müller-Łódź-GmbH-2026-01.xlsx', 'Müller-Łódź-GmbH-2026-01.pdf'],
+        'written',
+      ],
+      ['Quiet Co', ['Quiet-Co-2026-01.xlsx', 'Quiet-Co-2026-01.pdf'], 'written'],
+      ['Tokyo 東京', ['Tokyo-東京-2026-01.xlsx', 'Tokyo-東京-2026-01.pdf'], 'written'],
+    ]);
+  });
+
   it('refuses a period it cannot read', async () => {
     const result = await runCli(['report', 'pack', '--period', '2026-13'], { env });
     expect(result).toMatchObject({
