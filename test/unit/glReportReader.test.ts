@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatOf } from '../../src/migrate/formats/reader.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
+import { QBO_CURRENT_LAYOUT, QBO_CURRENT_LAYOUT_BALANCES } from '../helpers/reportFixtures.js';
 
 /*
  * Fixtures written from how QuickBooks Online, QuickBooks Desktop and Xero print a General
@@ -219,5 +220,67 @@ describe('QuickBooks and Xero ledger reports', () => {
     expect(problems).toEqual([]);
     expect(entries.map((e) => e.date)).toEqual(['2025-01-25', '2025-03-02']);
     expect(notes.join('\n')).toContain('dates DD/MM/YYYY');
+  });
+
+  describe("QuickBooks Online's current layout", () => {
+    it('imports to its trial balance: beginning balances, parentheses, dollar totals, a deleted account, a three-way split', async () => {
+      const file = fileOf([...QBO_CURRENT_LAYOUT]);
+      expect(formatOf(file, 'auto')).toBe('qb-report');
+      const { entries, problems, notes } = await readLedgerFile(file);
+      expect(problems).toEqual([]);
+      expect(balances(entries)).toEqual(QBO_CURRENT_LAYOUT_BALANCES);
+      const opening = entries.find((e) => e.entry === 'opening balances')!;
+      expect(opening.date).toBe('2026-01-02');
+      expect(opening.lines.map((l) => [l.accountCode, l.debitCents, l.creditCents])).toEqual([
+        ['1000', 9_012_479, 0],
+        ['1500', 500_000, 0],
+        ['1700', 18_000_000, 0],
+        ['2000', 0, 125_000],
+        ['2700', 0, 25_000_000],
+        ['3000', 0, 2_387_479],
+      ]);
+      const payment = entries.find((e) => e.date === '2026-02-02')!;
+      expect(payment.lines.map((l) => [l.accountName, l.debitCents, l.creditCents])).toEqual([
+        ['Checking - Umpqua 5658', 0, 256_245],
+        ['Loan - PennyMac', 201_000, 0],
+        ['Interest Expense', 55_245, 0],
+      ]);
+      expect(notes).toEqual(
+        expect.arrayContaining([
+          "ledger report: one Amount column in each account's own sense; 3 accounts are in the credit sense, told from the pairs",
+          "ledger report: 3000 Owner's Equity in the credit sense, told by the opening balances (no pair names it; they must balance)",
+          'ledger report: 1 deleted account kept, named as QuickBooks names them: 1500 Old Savings (deleted)',
+        ]),
+      );
+    });
+
+    it('reads the title rows in any order, and by --format qb-report', async () => {
+      const [title, company, dates, ...rest] = QBO_CURRENT_LAYOUT;
+      const file = fileOf([company!, dates!, title!, ...rest]);
+      const { entries, problems } = await readLedgerFile(file, { format: 'qb-report' });
+      expect(problems).toEqual([]);
+      expect(balances(entries)).toEqual(QBO_CURRENT_LAYOUT_BALANCES);
+    });
+
+    it('takes a Total for row that gives where the account ends, from its beginning balance', async () => {
+      const ending = QBO_CURRENT_LAYOUT.map((l) =>
+        l.startsWith('Total for 1700 Equipment')
+          ? 'Total for 1700 Equipment,,,,,,,,"$181,899.99",'
+          : l,
+      );
+      const { problems } = await readLedgerFile(fileOf(ending));
+      expect(problems).toEqual([]);
+    });
+
+    it('refuses a section whose rows disagree with its total, naming it', async () => {
+      const edited = QBO_CURRENT_LAYOUT.map((l) =>
+        l.startsWith('Total for 2700') ? 'Total for 2700 Loan - PennyMac,,,,,,,,"-$6,003.05",' : l,
+      );
+      const line = edited.findIndex((l) => l.startsWith('Total for 2700')) + 1;
+      const { problems } = await readLedgerFile(fileOf(edited));
+      expect(problems).toEqual([
+        `${line}: account 2700 Loan - PennyMac: its rows make -6,030.05, its total row says -6,003.05 (an edited or cut report)`,
+      ]);
+    });
   });
 });

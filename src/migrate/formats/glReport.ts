@@ -47,6 +47,13 @@ import {
  *   report sums them): a report whose rows do not make its totals is refused.
  * - Opening balances that are not zero are one entry on the first day of the report, when they
  *   balance (or against the offset account); else refused, listed.
+ * - QuickBooks Online's current layout heads its columns `Distribution account, Transaction date,
+ *   …, Split account, Amount, Balance`: each row repeats its account, the section's heading is
+ *   its first cell (`1000 Checking - Umpqua 5658`), the `Beginning Balance` sits under the
+ *   Distribution account with the balance in the Balance column, and `Total for …` carries the
+ *   section's sum (`"-$53,277.15"`) — accepted as the rows' sum or as where they end from the
+ *   beginning balance. Accounts QuickBooks deleted keep their sections, `Old Savings (deleted)`:
+ *   their books are real, so they are read as any other, under that name, and said.
  * - Dates: MM/DD/YYYY or DD/MM/YYYY (told over the whole file; `--date-format` when both read),
  *   `31 Jan 2023`, YYYY-MM-DD.
  * - Rows are held until the whole report is read (their sides are in later sections).
@@ -62,13 +69,22 @@ export interface GlReportFacts {
   /** Accounts whose sense the pairing turned (credit-sense accounts of a signed report). */
   creditSense: number;
   openingBalances: number;
+  /** Accounts whose sense only the opening balances told (no pair names it). */
+  senseFromOpenings: string[];
+  /** Sections of accounts QuickBooks marks `(deleted)`: read as any other, under that name. */
+  deletedAccounts: string[];
 }
+
+/** QuickBooks Online's current layout: its header names the Distribution and Split accounts. */
+export const looksLikeQboLedger = (head: string) =>
+  /^[,;\t"]*distribution account\b.*\btransaction date\b/im.test(head);
 
 /** A report's first 4 kB show a QuickBooks or Xero ledger report: its title and its Total rows. */
 export function looksLikeGlReport(head: string): boolean {
   return (
-    /general ledger|account transactions|transaction detail by account/i.test(head) &&
-    /^[,;\t"]*total\b/im.test(head)
+    looksLikeQboLedger(head) ||
+    (/general ledger|account transactions|transaction detail by account/i.test(head) &&
+      /^[,;\t"]*total\b/im.test(head))
   );
 }
 
@@ -80,6 +96,8 @@ interface Section {
   /** This section's own rows, and with its sub-sections'. */
   own: Cents;
   all: Cents;
+  /** Its Beginning (Opening) Balance, in its own sense. */
+  opening: Cents;
 }
 
 interface Row {
@@ -91,7 +109,19 @@ interface Row {
   cents: Cents;
 }
 
-const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
+/** Headings that name a column another layout names otherwise (QuickBooks Online's current one). */
+const SAME_COLUMN: Readonly<Record<string, string>> = {
+  transactiondate: 'date',
+  splitaccount: 'split',
+};
+
+const norm = (text: string) => {
+  const key = text.toLowerCase().replace(/[^a-z]/g, '');
+  return SAME_COLUMN[key] ?? key;
+};
+
+/** QuickBooks keeps a deleted account's books under its name and `(deleted)`. */
+const isDeleted = (section: Section) => /\(deleted\)$/i.test(section.name);
 
 /** `1000 · Checking`, `1000 Checking`, `Business Bank Account (090)`, `Checking`. */
 function accountOf(label: string): { code: string | undefined; name: string } {
@@ -174,7 +204,10 @@ export async function* readGlReport(
                 ? undefined
                 : subtractCents(debit, credit);
             })();
-        if (total !== undefined && money !== '' && total !== closing.own && total !== closing.all) {
+        // The rows' sum, with the sub-accounts' or without; or where they end, from the balance
+        // the section began with (QuickBooks Online prints either, by layout).
+        const made = [closing.own, closing.all, addCents(closing.opening, closing.all)];
+        if (total !== undefined && money !== '' && !made.includes(total)) {
           report({
             fileLine,
             message: `account ${label(closing)}: its rows make ${formatCents(closing.all)}, its total row says ${formatCents(total)} (an edited or cut report)`,
@@ -205,6 +238,7 @@ export async function* readGlReport(
                 : subtractCents(debit, credit);
             })();
         if (balance) {
+          section.opening = addCents(section.opening, balance);
           openings.push({
             fileLine,
             section,
@@ -223,7 +257,15 @@ export async function* readGlReport(
       const words = filled.filter((cell, i) => i === 0 || !balanceColumns.has(cell));
       if (words.length === 1 && !/basis|\d{1,2}:\d{2}/i.test(first)) {
         const { code, name } = accountOf(first);
-        section = { name, code, line: fileLine, parent: section, own: ZERO_CENTS, all: ZERO_CENTS };
+        section = {
+          name,
+          code,
+          line: fileLine,
+          parent: section,
+          own: ZERO_CENTS,
+          all: ZERO_CENTS,
+          opening: ZERO_CENTS,
+        };
         sections.push(section);
       }
       continue;
@@ -303,32 +345,54 @@ export async function* readGlReport(
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
 
-  // A signed report: each account's sense, from the pairs that must cancel.
+  // A signed report: each account's sense, from the transactions that must balance. Starting
+  // from the first section (debit sense), a group whose rows leave one, two or three accounts'
+  // senses open, and balances with one choice of them alone, settles them; and so on from each
+  // account settled. A part of the report no group links to the first is taken in the debit
+  // sense from its own first section.
   const sense = new Map<Section, 1 | -1>();
   if (signed && options.offsetAccount === undefined) {
-    const links = new Map<Section, { other: Section; same: boolean }[]>();
+    const groupsOf = new Map<Section, Row[][]>();
     for (const group of groups.values()) {
-      if (group.length !== 2 || group[0]!.section === group[1]!.section) continue;
-      const [a, b] = group as [Row, Row];
-      // The two sides cancel: with equal signs, the accounts are of opposite senses.
-      const same = a.cents > 0 !== b.cents > 0;
-      links.set(a.section, [...(links.get(a.section) ?? []), { other: b.section, same }]);
-      links.set(b.section, [...(links.get(b.section) ?? []), { other: a.section, same }]);
+      if (group.length < 2) continue;
+      for (const section of new Set(group.map((row) => row.section)))
+        groupsOf.set(section, [...(groupsOf.get(section) ?? []), group]);
     }
     for (const start of sections) {
-      if (sense.has(start) || !links.has(start)) continue;
+      if (sense.has(start) || !groupsOf.has(start)) continue;
       sense.set(start, 1);
       const queue = [start];
       while (queue.length > 0) {
-        const at = queue.shift()!;
-        for (const { other, same } of links.get(at) ?? []) {
-          const wanted = (same ? sense.get(at)! : -sense.get(at)!) as 1 | -1;
-          if (!sense.has(other)) {
-            sense.set(other, wanted);
-            queue.push(other);
+        for (const group of groupsOf.get(queue.shift()!) ?? []) {
+          for (const settled of settleSenses(group, sense)) {
+            sense.set(settled.section, settled.way);
+            queue.push(settled.section);
           }
         }
       }
+    }
+  }
+  // An account no pair places (a balance with no activity in the period, say) whose opening
+  // balance alone leaves the opening entry unbalanced in the debit sense and balanced in the
+  // credit sense: the opening balances must balance, so its sense is told by them. One such
+  // account at most; with more, which one is credit would be a guess.
+  const senseFromOpenings: Section[] = [];
+  const unplacedOpenings = [...new Set(openings.map((row) => row.section))].filter(
+    (section) => !sense.has(section) && section.opening !== 0,
+  );
+  if (
+    signed &&
+    sense.size > 0 &&
+    options.offsetAccount === undefined &&
+    unplacedOpenings.length === 1
+  ) {
+    const [alone] = unplacedOpenings as [Section];
+    const left = sumCents(
+      openings.map((row) => ((sense.get(row.section) ?? 1) * row.cents) as Cents),
+    );
+    if (left !== 0 && left === addCents(alone.opening, alone.opening)) {
+      sense.set(alone, -1);
+      senseFromOpenings.push(alone);
     }
   }
   const signOf = (s: Section): 1 | -1 => sense.get(s) ?? 1;
@@ -423,7 +487,44 @@ export async function* readGlReport(
     zeroRows,
     dateFormat: order,
     signedAmounts: signed,
-    creditSense: [...sense.values()].filter((s) => s === -1).length,
+    creditSense: [...sense].filter(([s, way]) => way === -1 && !senseFromOpenings.includes(s))
+      .length,
     openingBalances: openings.length,
+    senseFromOpenings: senseFromOpenings.map(label),
+    deletedAccounts: sections.filter(isDeleted).map(label),
   });
+}
+
+/** At most this many accounts of open sense are settled by one group (2^n choices tried). */
+const OPEN_SENSES_SETTLED = 3;
+
+/**
+ * The senses of a group's accounts not yet known, when exactly one choice of them makes the
+ * group balance; else none.
+ */
+function settleSenses(
+  group: readonly Row[],
+  sense: ReadonlyMap<Section, 1 | -1>,
+): { section: Section; way: 1 | -1 }[] {
+  const open = new Map<Section, Cents>();
+  let known = ZERO_CENTS;
+  for (const row of group) {
+    const way = sense.get(row.section);
+    if (way === undefined)
+      open.set(row.section, addCents(open.get(row.section) ?? ZERO_CENTS, row.cents));
+    else known = addCents(known, (way * row.cents) as Cents);
+  }
+  const sums = [...open];
+  if (sums.length === 0 || sums.length > OPEN_SENSES_SETTLED || sums.some(([, c]) => c === 0))
+    return [];
+  const fits: number[] = [];
+  for (let choice = 0; choice < 1 << sums.length; choice += 1) {
+    const left = sums.reduce(
+      (sum, [, cents], i) => sum + (choice & (1 << i) ? -cents : cents),
+      known as number,
+    );
+    if (left === 0) fits.push(choice);
+  }
+  if (fits.length !== 1) return [];
+  return sums.map(([section], i) => ({ section, way: fits[0]! & (1 << i) ? -1 : 1 }));
 }

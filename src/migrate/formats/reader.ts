@@ -9,7 +9,12 @@ import {
 import { chartFiller, codeRangeFiller, readChartFile } from '../chartFile.js';
 import { fecDelimiter, looksLikeFec, readFec, type FecFacts } from './fec.js';
 import { looksLikeGnuCash, readGnuCash, type GnuCashFacts } from './gnucash.js';
-import { looksLikeGlReport, readGlReport, type GlReportFacts } from './glReport.js';
+import {
+  looksLikeGlReport,
+  looksLikeQboLedger,
+  readGlReport,
+  type GlReportFacts,
+} from './glReport.js';
 import {
   looksLikeBeancount,
   looksLikeHledger,
@@ -127,6 +132,7 @@ function formatIn(head: string, given: LedgerFormat | undefined): Exclude<Ledger
   if (looksLikeLedgerCsv(first)) return 'ledger';
   if (looksLikeBeancount(first)) return 'beancount';
   if (looksLikeNominalLedger(head)) return 'nominal-ledger';
+  if (looksLikeQboLedger(head)) return 'qb-report';
   if (looksLikeGlReport(head))
     return /account transactions|\(\d+\)\s*["]?\s*(,|$)/im.test(head) ? 'xero-report' : 'qb-report';
   return 'books';
@@ -310,6 +316,10 @@ function readOtherFormat(
             `ledger report: one Amount column in each account's own sense; ${count(facts.creditSense, 'account is', 'accounts are')} in the credit sense, told from the pairs`,
           facts.openingBalances > 0 &&
             `ledger report: ${count(facts.openingBalances, 'opening balance', 'opening balances')} posted as one entry on the report's first day`,
+          facts.senseFromOpenings.length > 0 &&
+            `ledger report: ${facts.senseFromOpenings.join(', ')} in the credit sense, told by the opening balances (no pair names it; they must balance)`,
+          facts.deletedAccounts.length > 0 &&
+            `ledger report: ${count(facts.deletedAccounts.length, 'deleted account', 'deleted accounts')} kept, named as QuickBooks names them: ${facts.deletedAccounts.join(', ')}`,
           facts.zeroRows > 0 &&
             `ledger report: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
         ],
