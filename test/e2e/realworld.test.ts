@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBooks, temporaryHome } from '../helpers/cli.js';
+import { runBooks, temporaryHome, trialBalanceOf } from '../helpers/cli.js';
 
 /**
  * Real exports from other systems (../shared/realworld/, see its SOURCES.md), imported as they
@@ -87,20 +87,6 @@ function nominalLedgerTotals(file: string): Map<string, number> {
 }
 
 /** An entity's trial balance over all time, in cents by account name (debits positive). */
-async function trialBalanceOf(env: NodeJS.ProcessEnv, where: string[]) {
-  const tb = await runBooks(
-    ['report', 'tb', '--from', '1990-01-01', '--to', '2030-12-31', '-o', 'json', ...where],
-    env,
-  );
-  expect(tb.code, tb.stderr).toBe(0);
-  const rows = (
-    JSON.parse(tb.stdout) as {
-      report: { rows: { accountName: string; debit: number; credit: number }[] };
-    }
-  ).report.rows;
-  return new Map(rows.map((r) => [r.accountName, Math.round((r.debit - r.credit) * 100)]));
-}
-
 /**
  * A temporary HOME for a suite that runs: a skipped suite's body is still read, but its
  * afterAll never runs, so it must not make one.

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { serveFlagsFor } from './backend.js';
 
 /** A token strong enough for `books serve` (which refuses weak ones). */
@@ -151,4 +152,19 @@ export async function serveBooks(
       await server.result;
     },
   };
+}
+
+/** An entity's trial balance by account name, in cents (debits less credits), as `books` prints it. */
+export async function trialBalanceOf(env: NodeJS.ProcessEnv, where: string[]) {
+  const tb = await runBooks(
+    ['report', 'tb', '--from', '1990-01-01', '--to', '2030-12-31', '-o', 'json', ...where],
+    env,
+  );
+  expect(tb.code, tb.stderr).toBe(0);
+  const rows = (
+    JSON.parse(tb.stdout) as {
+      report: { rows: { accountName: string; debit: number; credit: number }[] };
+    }
+  ).report.rows;
+  return new Map(rows.map((r) => [r.accountName, Math.round((r.debit - r.credit) * 100)]));
 }

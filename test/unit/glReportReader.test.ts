@@ -4,7 +4,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatOf } from '../../src/migrate/formats/reader.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
-import { QBO_CURRENT_LAYOUT, QBO_CURRENT_LAYOUT_BALANCES } from '../helpers/reportFixtures.js';
+import {
+  QB_DESKTOP,
+  QBO_CURRENT_LAYOUT,
+  QBO_CURRENT_LAYOUT_BALANCES,
+  QBO_OLDER_LAYOUT,
+  XERO_ACCOUNT_TRANSACTIONS,
+} from '../helpers/reportFixtures.js';
 
 /*
  * Fixtures written from how QuickBooks Online, QuickBooks Desktop and Xero print a General
@@ -32,41 +38,9 @@ const balances = (entries: Awaited<ReturnType<typeof readLedgerFile>>['entries']
   return Object.fromEntries(totals);
 };
 
-/** QuickBooks Online: one Amount column, in each account's own sense; sub-accounts nest. */
-const QBO = [
-  'Blue Bottle Bakery',
-  'General Ledger',
-  'January 1-31, 2025',
-  '',
-  ',Date,Transaction Type,Num,Name,Memo/Description,Split,Amount,Balance',
-  'Checking,,,,,,,,',
-  ',01/03/2025,Deposit,,,January sales,Sales,"1,200.00","1,200.00"',
-  ',01/15/2025,Expense,101,Landlord LLC,Rent,Rent,-650.00,550.00',
-  ',01/20/2025,Bill Payment (Check),102,Sysco,,Accounts Payable (A/P),-300.00,250.00',
-  'Total for Checking,,,,,,,$250.00,',
-  'Accounts Payable (A/P),,,,,,,,',
-  ',01/10/2025,Bill,B-7,Sysco,Flour,Ingredients,300.00,300.00',
-  ',01/20/2025,Bill Payment (Check),102,Sysco,,Checking,-300.00,0.00',
-  'Total for Accounts Payable (A/P),,,,,,,$0.00,',
-  'Sales,,,,,,,,',
-  ',01/03/2025,Deposit,,,January sales,Checking,"1,200.00","1,200.00"',
-  'Total for Sales,,,,,,,"$1,200.00",',
-  'Expenses,,,,,,,,',
-  'Ingredients,,,,,,,,',
-  ',01/10/2025,Bill,B-7,Sysco,Flour,Accounts Payable (A/P),300.00,300.00',
-  'Total for Ingredients,,,,,,,$300.00,',
-  'Rent,,,,,,,,',
-  ',01/15/2025,Expense,101,Landlord LLC,Rent,Checking,650.00,650.00',
-  'Total for Rent,,,,,,,$650.00,',
-  'Total for Expenses,,,,,,,$950.00,',
-  'TOTAL,,,,,,,"$2,400.00",',
-  '',
-  '"Accrual Basis Tuesday, February 4, 2025 09:12 AM GMT-08:00"',
-];
-
 describe('QuickBooks and Xero ledger reports', () => {
   it('QuickBooks Online: signs told from the pairs, sub-accounts, totals checked', async () => {
-    const file = fileOf(QBO);
+    const file = fileOf([...QBO_OLDER_LAYOUT]);
     expect(formatOf(file, 'auto')).toBe('qb-report');
     const { entries, problems, notes } = await readLedgerFile(file);
     expect(problems).toEqual([]);
@@ -84,7 +58,7 @@ describe('QuickBooks and Xero ledger reports', () => {
   });
 
   it('a total that its rows do not make is refused', async () => {
-    const edited = QBO.map((l) =>
+    const edited = QBO_OLDER_LAYOUT.map((l) =>
       l.startsWith('Total for Rent') ? 'Total for Rent,,,,,,,$600.00,' : l,
     );
     const { problems } = await readLedgerFile(fileOf(edited));
@@ -94,23 +68,7 @@ describe('QuickBooks and Xero ledger reports', () => {
   });
 
   it('QuickBooks Desktop: Debit and Credit, codes with " · ", Total rows', async () => {
-    const file = fileOf([
-      'Blue Bottle Bakery',
-      'General Ledger',
-      'As of January 31, 2025',
-      ',,Type,Date,Num,Adj,Name,Memo,Split,Debit,Credit,Balance',
-      '1000 · Checking,,,,,,,,,,,0.00',
-      ',,Deposit,01/03/2025,,,,January sales,4000 · Sales,"1,200.00",,"1,200.00"',
-      ',,Check,01/15/2025,101,,Landlord LLC,Rent,6000 · Rent,,650.00,550.00',
-      'Total 1000 · Checking,,,,,,,,,"1,200.00",650.00,550.00',
-      '4000 · Sales,,,,,,,,,,,0.00',
-      ',,Deposit,01/03/2025,,,,January sales,1000 · Checking,,"1,200.00","1,200.00"',
-      'Total 4000 · Sales,,,,,,,,,0.00,"1,200.00","1,200.00"',
-      '6000 · Rent,,,,,,,,,,,0.00',
-      ',,Check,01/15/2025,101,,Landlord LLC,Rent,1000 · Checking,650.00,,650.00',
-      'Total 6000 · Rent,,,,,,,,,650.00,0.00,650.00',
-      'TOTAL,,,,,,,,,"1,850.00","1,850.00",0.00',
-    ]);
+    const file = fileOf([...QB_DESKTOP]);
     expect(formatOf(file, 'auto')).toBe('qb-report');
     const { entries, problems } = await readLedgerFile(file);
     expect(problems).toEqual([]);
@@ -128,24 +86,7 @@ describe('QuickBooks and Xero ledger reports', () => {
   });
 
   it('Xero Account Transactions: codes in parentheses, named months, opening balances', async () => {
-    const file = fileOf([
-      'Account Transactions',
-      'Demo Company (AU)',
-      'For the period 1 January 2025 to 31 January 2025',
-      '',
-      'Date,Source,Description,Reference,Debit,Credit,Running Balance,Gross,GST',
-      'Business Bank Account (090),,,,,,,,',
-      'Opening Balance,,,,,,500.00,,',
-      '03 Jan 2025,Receive Money,January sales,RM-1,"1,200.00",,"1,700.00","1,200.00",0.00',
-      'Total Business Bank Account (090),,,,"1,200.00",0.00,,,',
-      'Closing Balance,,,,,,"1,700.00",,',
-      "Owner's Equity (300),,,,,,,,",
-      'Opening Balance,,,,,,-500.00,,',
-      "Total Owner's Equity (300),,,,0.00,0.00,,,",
-      'Sales (200),,,,,,,,',
-      '03 Jan 2025,Receive Money,January sales,RM-1,,"1,200.00","-1,200.00","-1,200.00",0.00',
-      'Total Sales (200),,,,0.00,"1,200.00",,,',
-    ]);
+    const file = fileOf([...XERO_ACCOUNT_TRANSACTIONS]);
     expect(formatOf(file, 'auto')).toBe('xero-report');
     const { entries, problems, notes } = await readLedgerFile(file);
     expect(problems).toEqual([]);

@@ -4,6 +4,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
 import { formatOf } from '../../src/migrate/formats/reader.js';
+import {
+  NOMINAL_HEADER as HEADER,
+  NOMINAL_TWO_SIDED,
+  nominalLedgerFile,
+  nominalOpening as opening,
+  nominalRow as row,
+} from '../helpers/reportFixtures.js';
 
 /*
  * Fixtures written from how Sage-style ERPs print a "Nominal Ledger Transaction History": a
@@ -13,57 +20,17 @@ import { formatOf } from '../../src/migrate/formats/reader.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-nominal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let count = 0;
-const HEADER = ',Pr.,Mod.,Reference,Details,Doc Date,Post Date,Debit,,Credit,,Balance';
-const opening = (balance: string) =>
-  `,,,,Opening Balance as at :01/01/2018,,,0.00,,0.00,,${balance}`;
-const row = (
-  ref: string,
-  details: string,
-  date: string,
-  debit: string,
-  credit: string,
-  balance: string,
-) => `,JN,GL,${ref},${details},${date},${date},${debit},,${credit},,${balance}`;
-const fileOf = (lines: string[]) => {
+const fileOf = (lines: readonly string[]) => {
   const file = path.join(dir, `n${(count += 1)}.csv`);
-  writeFileSync(
-    file,
-    [
-      ',Acme Ltd',
-      'Nominal Ledger Transaction History',
-      'Report Period from 01/01/2018 to 31/12/2018',
-      ...lines,
-      '"Printed on Wed, September 18, 2019 at 10:57"',
-      'Page 1 of 1',
-    ].join('\n') + '\n',
-  );
+  writeFileSync(file, nominalLedgerFile(lines).join('\n') + '\n');
   return file;
 };
 
 const read = readLedgerFile;
 
-const twoSided = [
-  ',Account: 1200 - Bank',
-  HEADER,
-  opening('0.00'),
-  row('J1', 'Takings', '15/01/2018', '"1,200.00"', '0.00', '"1,200.00"'),
-  row('J2', 'Rent', '31/01/2018', '0.00', '500.00', '700.00'),
-  '',
-  ',Account: 4000 - Sales',
-  HEADER,
-  opening('0.00'),
-  row('J1', 'Takings', '15/01/2018', '0.00', '"1,200.00"', '"-1,200.00"'),
-  '',
-  ',Account: 7100 - Rent',
-  HEADER,
-  opening('0.00'),
-  row('J2', 'Rent', '31/01/2018', '500.00', '0.00', '500.00'),
-  row('J3', 'Nothing', '31/01/2018', '0.00', '0.00', '500.00'),
-];
-
 describe('reading a nominal ledger report', () => {
   it('pairs the rows of each reference and day across the sections into balanced entries', async () => {
-    const { entries, problems, notes } = await read(fileOf(twoSided));
+    const { entries, problems, notes } = await read(fileOf(NOMINAL_TWO_SIDED));
     expect(problems).toEqual([]);
     expect(notes).toEqual([
       'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
@@ -175,7 +142,7 @@ describe('reading a nominal ledger report', () => {
   });
 
   it('is told apart by its title or sections, and says when it holds none', async () => {
-    expect(formatOf(fileOf(twoSided), 'auto')).toBe('nominal-ledger');
+    expect(formatOf(fileOf(NOMINAL_TWO_SIDED), 'auto')).toBe('nominal-ledger');
     const none = path.join(dir, 'none.csv');
     writeFileSync(none, 'Nominal Ledger Transaction History\nnothing here\n');
     expect((await read(none)).problems).toEqual([

@@ -27,6 +27,7 @@ export interface ImportFlags {
   dateFormat?: string | undefined;
   decimalComma?: boolean | undefined;
   encoding?: string | undefined;
+  sheet?: string | undefined;
   concurrency?: string | undefined;
   receipt?: string | undefined;
   createMissingAccounts?: boolean | undefined;
@@ -74,6 +75,7 @@ export const importOptions = {
     '--encoding <name>',
     "the file's encoding when not UTF-8: windows-1252, latin1, utf-16le, ...",
   ),
+  sheet: text('--sheet <name>', 'the sheet of an .xlsx workbook to read (else its first)'),
   concurrency: text('--concurrency <n>', 'batches in flight', { default: '4' }),
   receipt: text('--receipt <file>', 'write, per file entry, the id of the journal entry it became'),
   progress: progressOption,
@@ -132,6 +134,7 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
       decimalComma: Boolean(flags.decimalComma),
       ...(flags.encoding !== undefined && { encoding: flags.encoding }),
+      ...(flags.sheet !== undefined && { sheet: flags.sheet }),
     },
     concurrency,
     ...(flags.receipt && { receipt: path.resolve(flags.receipt) }),
