@@ -255,7 +255,10 @@ describe('je import of a workbook', () => {
       writeFileSync(broken, Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(64, 7)]));
       const cases: [string[], string][] = [
         [[old], 'an Excel 97-2003 workbook (.xls): books reads .xlsx workbooks and CSV'],
-        [[csv, '--sheet', 'Ledger'], '--sheet names a sheet of an .xlsx workbook'],
+        [
+          [csv, '--sheet', 'Ledger'],
+          '--sheet names a sheet of an .xlsx workbook, and this file is not one',
+        ],
         [[broken], 'not a workbook books can read (.xlsx, Office Open XML)'],
       ];
       for (const [args, message] of cases) {
@@ -277,7 +280,7 @@ describe('je import of a workbook', () => {
       );
       expect(wrongFormat.code).toBe(3);
       expect(wrongFormat.stderr).toContain(
-        'sheet "Notes" reads as iif: a workbook is read as a books CSV, a QuickBooks or Xero ledger report or a nominal ledger',
+        'sheet "Notes" reads as iif: a workbook is read as a books CSV, a QuickBooks or Xero ledger report or a nominal ledger; export the iif file as it comes',
       );
     } finally {
       rmSync(directory, { recursive: true, force: true });
