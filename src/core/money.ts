@@ -261,3 +261,14 @@ export function changeInPercent(current: Cents, base: Cents): number | null {
   const tenths = Math.round((Math.abs(change) * 1000) / Math.abs(base));
   return (change < 0 ? -tenths : tenths) / 10 || 0;
 }
+
+/**
+ * The tax included in a gross amount at `ratePercent` (19 for 19 %): gross × rate / (100 +
+ * rate), rounded half up to the cent (half away from zero for a negative gross), in integers.
+ */
+export function taxIncluded(gross: Cents, ratePercent: number): Cents {
+  const magnitude = Math.abs(gross);
+  const denominator = 100 + ratePercent;
+  const tax = Math.floor((2 * magnitude * ratePercent + denominator) / (2 * denominator));
+  return asCents(gross < 0 ? -tax : tax);
+}

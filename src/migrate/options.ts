@@ -18,6 +18,10 @@ export const LEDGER_FORMATS = [
   'hledger',
   'ledger',
   'beancount',
+  'saft',
+  'xaf',
+  'sie',
+  'datev',
 ] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 

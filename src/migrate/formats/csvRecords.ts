@@ -283,7 +283,7 @@ function incompleteTail(data: Buffer): number {
 }
 
 /** The offset of the first byte of `bytes` that does not begin a valid UTF-8 character. */
-function firstInvalidUtf8(bytes: Buffer): number {
+export function firstInvalidUtf8(bytes: Buffer): number {
   for (let i = 0; i < bytes.length;) {
     const byte = bytes[i]!;
     const length =
@@ -353,7 +353,7 @@ async function bytesFailure(
 }
 
 /** The file line holding byte `offset`, that byte, and the bytes around it (as latin1). */
-async function lineAt(
+export async function lineAt(
   file: string,
   offset: number,
 ): Promise<{ line: number; byte: number | undefined; around: string }> {

@@ -1,5 +1,6 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { formatCents, negateCents } from '../../core/money.js';
 import path from 'node:path';
 import {
   detectDelimiter,
@@ -25,6 +26,11 @@ import {
   type HledgerFacts,
 } from './hledger.js';
 import { looksLikeIif, readIif, type IifFacts } from './iif.js';
+import { looksLikeSaft, readSaft, type SaftFacts } from './saft.js';
+import { looksLikeXaf, readXaf } from './xaf.js';
+import { looksLikeSie, readSie } from './sie.js';
+import { looksLikeDatev, readDatev, type DatevFacts, type DatevVat, type Skr } from './datev.js';
+import type { AuditFacts } from './auditFile.js';
 import {
   looksLikeNominalLedger,
   readNominalLedger,
@@ -79,6 +85,10 @@ export interface ReadOptions {
   decimalComma?: boolean;
   /** The file's encoding (`--encoding`); else UTF-8, or UTF-16 with its byte order mark. */
   encoding?: string;
+  /** `--datev-vat`: how a DATEV file's rows that imply VAT are posted. */
+  datevVat?: DatevVat;
+  /** `--skr`: the DATEV chart (SKR03 or SKR04) when the file's header names none. */
+  skr?: Skr;
   /** `--sheet`: the sheet of an .xlsx workbook to read; else its first. */
   sheet?: string;
   /**
@@ -137,6 +147,10 @@ const firstLineOf = (head: string) => head.split(/\r?\n/)[0] ?? '';
 function formatIn(head: string, given: LedgerFormat | undefined): Exclude<LedgerFormat, 'auto'> {
   if (given !== undefined && given !== 'auto') return given;
   const first = firstLineOf(head);
+  if (looksLikeSaft(head)) return 'saft';
+  if (looksLikeXaf(head)) return 'xaf';
+  if (looksLikeSie(head)) return 'sie';
+  if (looksLikeDatev(head)) return 'datev';
   if (looksLikeIif(first)) return 'iif';
   if (looksLikeGnuCash(first)) return 'gnucash';
   if (looksLikeFec(first)) return 'fec';
@@ -274,13 +288,25 @@ async function* readText(
                 ? 'read as `ledger csv` output: eight quoted fields, no header'
                 : format === 'beancount'
                   ? 'read as bean-query CSV: its header has date, account and a position (or number and currency)'
-                  : format === 'nominal-ledger'
-                    ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
-                    : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
+                  : format === 'saft'
+                    ? 'read as SAF-T Financial: its root is an AuditFile in a SAF-T namespace'
+                    : format === 'datev'
+                      ? 'read as a DATEV Buchungsstapel: its first line is an EXTF header'
+                      : format === 'sie'
+                        ? 'read as SIE 4: its first line is a SIE label (#FLAGGA)'
+                        : format === 'xaf'
+                          ? 'read as an XML Auditfile Financieel (XAF): its root is an auditfile in the auditfiles.nl namespace'
+                          : format === 'nominal-ledger'
+                            ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
+                            : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
     );
   }
-  if (format !== 'books' && !fromSheet)
-    result.notes.push(`encoding ${encodingShown(head, options.encoding)}`);
+  if (format !== 'books' && format !== 'datev' && !fromSheet)
+    result.notes.push(
+      format === 'sie' && options.encoding === undefined
+        ? 'encoding CP437 (PC8, as SIE files are written)'
+        : `encoding ${encodingShown(head, options.encoding)}`,
+    );
   const entries =
     format === 'books'
       ? readBooksCsv(file, head, options, result)
@@ -298,6 +324,25 @@ async function* readText(
     }
     yield entry;
   }
+}
+
+/** What an audit file's reader found, said: counts, the opening entry, what contradicts. */
+function auditNotes(
+  format: string,
+  facts: AuditFacts,
+  offsetAccount: string | undefined,
+  typedBy: string,
+): (string | false)[] {
+  return [
+    `${format}: ${count(facts.journals, 'journal', 'journals')}, ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.lines, 'line', 'lines')}; ${count(facts.accounts, 'account', 'accounts')} in its chart, typed by ${typedBy}`,
+    facts.openingBalances > 0 &&
+      `${format}: the opening balances of ${count(facts.openingBalances, 'account', 'accounts')} posted as one entry on ${facts.firstDay}, the first day of its period`,
+    facts.offsetTook !== undefined &&
+      `${format}: the opening balances do not net to zero; ${offsetAccount} (--offset-account) took ${formatCents(facts.offsetTook < 0 ? negateCents(facts.offsetTook) : facts.offsetTook)} as a ${facts.offsetTook < 0 ? 'credit' : 'debit'}`,
+    facts.zeroLines > 0 && `${format}: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
+    ...facts.leftOut.map((said) => `${format}: ${said}`),
+    ...facts.contradictions.map((said) => `${format}: ${said}`),
+  ];
 }
 
 /** `3 entries`, `1 entry`. */
@@ -363,6 +408,10 @@ function readOtherFormat(
     ...decimals,
     ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
   };
+  const auditOptions = {
+    ...text,
+    ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
+  };
   switch (format) {
     case 'iif':
       return readExport<IifFacts>(
@@ -418,6 +467,60 @@ function readOtherFormat(
             `ledger report: ${count(facts.deletedAccounts.length, 'deleted account', 'deleted accounts')} kept, named as QuickBooks names them: ${facts.deletedAccounts.join(', ')}`,
           facts.zeroRows > 0 &&
             `ledger report: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+        ],
+      );
+    case 'saft':
+      return readExport<SaftFacts>(
+        result,
+        (...hooks) => readSaft(file, auditOptions, ...hooks),
+        (facts) =>
+          auditNotes(
+            'SAF-T',
+            facts,
+            options.offsetAccount,
+            "Norway's standard chart (StandardAccountID)",
+          ),
+      );
+    case 'xaf':
+      return readExport<AuditFacts>(
+        result,
+        (...hooks) => readXaf(file, auditOptions, ...hooks),
+        (facts) =>
+          auditNotes(
+            'XAF',
+            facts,
+            options.offsetAccount,
+            'the RGS code of each (leadReference), else its class of the Dutch chart',
+          ),
+      );
+    case 'sie':
+      return readExport<AuditFacts>(
+        result,
+        (...hooks) => readSie(file, auditOptions, ...hooks),
+        (facts) =>
+          auditNotes('SIE', facts, options.offsetAccount, "#KTYP and the BAS chart's classes"),
+      );
+    case 'datev':
+      return readExport<DatevFacts>(
+        result,
+        (...hooks) =>
+          readDatev(
+            file,
+            {
+              ...text,
+              ...(options.datevVat !== undefined && { datevVat: options.datevVat }),
+              ...(options.skr !== undefined && { skr: options.skr }),
+            },
+            ...hooks,
+          ),
+        (facts) => [
+          `DATEV: ${count(facts.transactions, 'booking', 'bookings')}, ${facts.encoding}; accounts typed by ${facts.skr ? `SKR${facts.skr}` : 'nothing (no SKR: --skr 03 or 04, or --chart)'}`,
+          facts.grossRows > 0 &&
+            `DATEV: ${count(facts.grossRows, 'row', 'rows')} with a tax key, a Skonto or an automatic account posted as written (--datev-vat gross): the VAT DATEV would post beside them is not posted`,
+          facts.vatLines > 0 &&
+            `DATEV: the VAT of ${count(facts.vatLines, 'row', 'rows')} posted to the VAT accounts of SKR${facts.skr} (--datev-vat split)`,
+          facts.zeroLines > 0 &&
+            `DATEV: ${count(facts.zeroLines / 2, 'booking', 'bookings')} of zero left out`,
         ],
       );
     case 'fec':

@@ -28,6 +28,8 @@ export interface ImportFlags {
   decimalComma?: boolean | undefined;
   encoding?: string | undefined;
   sheet?: string | undefined;
+  datevVat?: string | undefined;
+  skr?: string | undefined;
   concurrency?: string | undefined;
   receipt?: string | undefined;
   createMissingAccounts?: boolean | undefined;
@@ -75,6 +77,14 @@ export const importOptions = {
     '--encoding <name>',
     "the file's encoding when not UTF-8: windows-1252, latin1, utf-16le, ...",
   ),
+  datevVat: text(
+    '--datev-vat <how>',
+    'DATEV rows whose tax key, Skonto or automatic account imply VAT: gross (as written) or split',
+    { choices: ['gross', 'split'] },
+  ),
+  skr: text('--skr <chart>', "a DATEV file's chart when its header names none: 03 or 04", {
+    choices: ['03', '04'],
+  }),
   sheet: text('--sheet <name>', 'the sheet of an .xlsx workbook to read (else its first)'),
   concurrency: text('--concurrency <n>', 'batches in flight', { default: '4' }),
   receipt: text('--receipt <file>', 'write, per file entry, the id of the journal entry it became'),
@@ -105,6 +115,10 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       `--encoding: "${flags.encoding}" is not an encoding books knows (utf-8, utf-16le, windows-1252, latin1, iso-8859-15, macintosh, cp850, ...)`,
     );
   }
+  if (flags.datevVat !== undefined && flags.datevVat !== 'gross' && flags.datevVat !== 'split')
+    throw new UsageError(`--datev-vat must be gross or split, not "${flags.datevVat}"`);
+  if (flags.skr !== undefined && flags.skr !== '03' && flags.skr !== '04')
+    throw new UsageError(`--skr must be 03 or 04, not "${flags.skr}"`);
   const concurrency = Number(flags.concurrency ?? 4);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
     throw new UsageError('--concurrency must be 1 to 16');
@@ -135,6 +149,8 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       decimalComma: Boolean(flags.decimalComma),
       ...(flags.encoding !== undefined && { encoding: flags.encoding }),
       ...(flags.sheet !== undefined && { sheet: flags.sheet }),
+      ...(flags.datevVat !== undefined && { datevVat: flags.datevVat as 'gross' | 'split' }),
+      ...(flags.skr !== undefined && { skr: flags.skr as '03' | '04' }),
     },
     concurrency,
     ...(flags.receipt && { receipt: path.resolve(flags.receipt) }),

@@ -1,0 +1,215 @@
+import type { AccountType } from '../../api/index.js';
+import {
+  addCents,
+  formatCents,
+  InvalidAmountError,
+  negateCents,
+  parseAmountText,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
+import { accountKey, type LedgerEntry, type LedgerLine, type Problem } from './ledgerCsv.js';
+
+/*
+ * What the readers of the audit files tax law asks for (SAF-T, XAF, SIE, DATEV) share: a chart
+ * that types its accounts, opening and closing balances per account, and the file's own control
+ * figures, against which the import is checked.
+ */
+
+/** An account of an audit file's chart; balances debit-positive, in cents. */
+export interface AuditAccount {
+  code: string;
+  name: string;
+  type: AccountType | undefined;
+  opening?: Cents;
+  closing?: Cents;
+  /** The file line where the account is described. */
+  fileLine: number;
+}
+
+/** What an audit file's reader found beside its entries, for the import to say. */
+export interface AuditFacts {
+  journals: number;
+  transactions: number;
+  lines: number;
+  zeroLines: number;
+  accounts: number;
+  openingBalances: number;
+  /** What `--offset-account` took of opening balances that do not net (debit-positive). */
+  offsetTook?: Cents;
+  firstDay: string | undefined;
+  contradictions: string[];
+  /** Closing balances stated by the file, by account code (debit-positive). */
+  closingBalances: Map<string, Cents>;
+  /** Lines, transactions or years the file holds that are not the books' (counted, said). */
+  leftOut: string[];
+}
+
+/** Facts before anything is read. */
+export const newAuditFacts = (): AuditFacts => ({
+  journals: 0,
+  transactions: 0,
+  lines: 0,
+  zeroLines: 0,
+  accounts: 0,
+  openingBalances: 0,
+  firstDay: undefined,
+  contradictions: [],
+  closingBalances: new Map(),
+  leftOut: [],
+});
+
+/** The entry that opens the books, or why it cannot. */
+export interface Opening {
+  entry: LedgerEntry | undefined;
+  /** Debits over credits left by the opening balances (zero when they net). */
+  left: Cents;
+  /** What `--offset-account` took (the opposite of `left`), when it took anything. */
+  offsetTook?: Cents;
+}
+
+/** An audit file's amount: a decimal point, and no grouping. */
+export function auditAmount(
+  text: string,
+  fileLine: number,
+  what: string,
+  report: (problem: Problem) => void,
+  decimalComma = false,
+): Cents | undefined {
+  try {
+    return parseAmountText(text.trim(), { decimalComma }) ?? ZERO_CENTS;
+  } catch (error) {
+    if (!(error instanceof InvalidAmountError)) throw error;
+    report({ fileLine, message: `${what} ${error.message}` });
+    return undefined;
+  }
+}
+
+/** One line of an entry on `account`: debit-positive `cents`. */
+export function auditLine(
+  line: {
+    fileLine: number;
+    date: string;
+    entry: string;
+    description: string;
+    memo: string;
+  },
+  account: Pick<AuditAccount, 'code' | 'name' | 'type'>,
+  cents: Cents,
+): LedgerLine {
+  return {
+    fileLine: line.fileLine,
+    date: line.date,
+    account: accountKey(account.code, account.name),
+    accountCode: account.code,
+    accountName: account.name,
+    accountType: account.type,
+    debitCents: cents > 0 ? cents : ZERO_CENTS,
+    creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
+    description: line.description,
+    memo: line.memo,
+    classes: [],
+    entry: line.entry,
+  };
+}
+
+/** Debits less credits of `lines`. */
+export const netOf = (lines: readonly LedgerLine[]): Cents =>
+  lines.reduce<Cents>(
+    (sum, line) => addCents(sum, subtractCents(line.debitCents, line.creditCents)),
+    ZERO_CENTS,
+  );
+
+/**
+ * The opening balances as one entry on `day`. Balances that do not net to zero are a problem
+ * stating the difference, unless `offsetAccount` takes it (typed Equity, so that
+ * `--create-missing-accounts` can make it).
+ */
+export function openingEntry(
+  accounts: Iterable<AuditAccount>,
+  day: string,
+  offsetAccount: string | undefined,
+  report: (problem: Problem) => void,
+): Opening {
+  const entry = 'opening balances';
+  const lines: LedgerLine[] = [];
+  let first: number | undefined;
+  for (const account of accounts) {
+    if (!account.opening) continue;
+    first ??= account.fileLine;
+    const side = { fileLine: account.fileLine, date: day, entry, description: 'Opening balance' };
+    lines.push(auditLine({ ...side, memo: 'Opening balance' }, account, account.opening));
+  }
+  const left = netOf(lines);
+  if (lines.length === 0) return { entry: undefined, left };
+  let offsetTook: Cents | undefined;
+  if (left !== 0) {
+    if (offsetAccount === undefined) {
+      report({
+        fileLine: first!,
+        message: `the opening balances do not net to zero: debits exceed credits by ${formatCents(left)}; pass --offset-account ACCOUNT to take the difference (made as Equity with --create-missing-accounts)`,
+      });
+      return { entry: undefined, left };
+    }
+    offsetTook = negateCents(left);
+    // Named as the user named it (by code or name), as every reader's offset side is.
+    lines.push({
+      ...auditLine(
+        {
+          fileLine: first!,
+          date: day,
+          entry,
+          description: 'Opening balance',
+          memo: 'Opening balance',
+        },
+        { code: '', name: offsetAccount, type: 'Equity' },
+        offsetTook,
+      ),
+      account: offsetAccount,
+      accountCode: undefined,
+      accountName: undefined,
+    });
+  }
+  return {
+    entry: { fileLine: first!, entry, date: day, memo: 'Opening balances', lines },
+    left,
+    ...(offsetTook !== undefined && { offsetTook }),
+  };
+}
+
+/**
+ * The accounts whose stated closing balance is not their opening balance and lines: the file
+ * contradicting itself, said with both figures.
+ */
+export function contradictions(
+  accounts: Iterable<AuditAccount>,
+  movements: ReadonlyMap<string, Cents>,
+): string[] {
+  const said: string[] = [];
+  for (const account of accounts) {
+    if (account.closing === undefined) continue;
+    const made = addCents(account.opening ?? ZERO_CENTS, movements.get(account.code) ?? ZERO_CENTS);
+    if (made !== account.closing) {
+      said.push(
+        `account ${account.code} ${account.name}: the file states a closing balance of ${formatCents(account.closing)}, its opening balance and lines make ${formatCents(made)} (the file contradicts itself; its lines are imported)`,
+      );
+    }
+  }
+  return said;
+}
+
+/** A control figure the file states against what its lines make: a problem when they differ. */
+export function checkControl(
+  what: string,
+  stated: string | undefined,
+  made: string,
+  fileLine: number,
+  report: (problem: Problem) => void,
+): void {
+  if (stated === undefined || stated === made) return;
+  report({
+    fileLine,
+    message: `the file states ${what} ${stated}, its lines make ${made}: the file is cut or was changed`,
+  });
+}

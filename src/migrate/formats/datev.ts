@@ -1,0 +1,412 @@
+import { isUtf8 } from 'node:buffer';
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { AccountType } from '../../api/index.js';
+import { isCalendarDay } from '../../core/calendar.js';
+import { negateCents, subtractCents, taxIncluded, type Cents } from '../../core/money.js';
+import { auditAmount, auditLine, newAuditFacts, type AuditFacts } from './auditFile.js';
+import { eachRecord } from './csvRecords.js';
+import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+
+/**
+ * A DATEV "Buchungsstapel" (the DATEV format, EXTF or DTVF, category 21), as DATEV and the
+ * programs that write for German tax advisers export it.
+ *
+ * - Line 1 is the header: format, version, category (21, else refused by name), the fiscal
+ *   year's start, the period (Datum vom, Datum bis), the currency, the SKR (chart) when given.
+ *   Line 2 names the columns; then one booking a row.
+ * - A booking: `Umsatz` (unsigned, decimal comma) between `Konto` and `Gegenkonto`, `S` when
+ *   Konto is debited, `H` when credited; `Belegdatum` is TTMM, its year the one that puts it in
+ *   the header's period (a fiscal year across two calendar years reads right). A row in a foreign
+ *   currency (`WKZ Umsatz` not the header's) posts its `Basis-Umsatz`.
+ * - Windows-1252 unless the bytes are UTF-8 (or `--encoding`).
+ * - What DATEV would post beside the row — the VAT of a tax key (`BU-Schlüssel`), of an
+ *   automatic account of the SKR, a `Skonto` — is not in the file. Such rows are problems unless
+ *   `--datev-vat gross` (each row as written, counted) or `--datev-vat split` (the VAT of keys 2,
+ *   3, 8, 9 and of the 7 % and 19 % automatic revenue and purchase accounts of SKR03 and SKR04
+ *   posted to that SKR's VAT accounts; Berichtigungsschlüssel 2 reverses the row, 4 turns the
+ *   automatic off). Any other key, or a Skonto, stays a problem.
+ * - Types by the SKR03 or SKR04 classes (`--skr`, else the header's).
+ */
+
+export type DatevVat = 'gross' | 'split';
+export type Skr = '03' | '04';
+
+export interface DatevOptions {
+  encoding?: string;
+  datevVat?: DatevVat;
+  skr?: Skr;
+}
+
+/** The first bytes show a DATEV file: `"EXTF";` or `"DTVF";` and a version. */
+export const looksLikeDatev = (head: string) => /^(\xef\xbb\xbf)?"?(EXTF|DTVF)"?;\d+;/.test(head);
+
+/** The VAT accounts of each chart, by rate and side (USt: on revenue, VSt: on purchases). */
+const VAT_ACCOUNTS: Record<Skr, Record<'USt 7' | 'USt 19' | 'VSt 7' | 'VSt 19', string>> = {
+  '03': { 'USt 7': '1771', 'USt 19': '1776', 'VSt 7': '1571', 'VSt 19': '1576' },
+  '04': { 'USt 7': '3801', 'USt 19': '3806', 'VSt 7': '1401', 'VSt 19': '1406' },
+};
+
+/** Tax keys (Steuerschlüssel) `--datev-vat split` posts: rate and side. */
+const TAX_KEYS: Record<string, { rate: 7 | 19; side: 'USt' | 'VSt' }> = {
+  '2': { rate: 7, side: 'USt' },
+  '3': { rate: 19, side: 'USt' },
+  '8': { rate: 7, side: 'VSt' },
+  '9': { rate: 19, side: 'VSt' },
+};
+
+/** The automatic accounts (Automatikkonten) of each chart: 7 % and 19 % revenue and purchases. */
+const AUTOMATIC: Record<Skr, Record<string, { rate: 7 | 19; side: 'USt' | 'VSt' }>> = {
+  '03': {
+    '8300': { rate: 7, side: 'USt' },
+    '8400': { rate: 19, side: 'USt' },
+    '3300': { rate: 7, side: 'VSt' },
+    '3400': { rate: 19, side: 'VSt' },
+  },
+  '04': {
+    '4300': { rate: 7, side: 'USt' },
+    '4400': { rate: 19, side: 'USt' },
+    '5300': { rate: 7, side: 'VSt' },
+    '5400': { rate: 19, side: 'VSt' },
+  },
+};
+
+/** Types by account-number range of each chart; the last range that holds the number wins. */
+const SKR_TYPES: Record<Skr, [number, number, AccountType][]> = {
+  '03': [
+    [0, 999, 'Fixed Assets'],
+    [10, 199, 'Intangible Assets'],
+    [500, 699, 'Long-Term Loans'],
+    [800, 899, 'Equity'],
+    [900, 999, 'Other Liabilities'],
+    [1000, 1299, 'Cash'],
+    [1300, 1399, 'Investments'],
+    [1400, 1499, 'Accounts Receivable'],
+    [1500, 1599, 'Other Current Assets'],
+    [1600, 1699, 'Accounts Payable'],
+    [1700, 1799, 'Other Current Liabilities'],
+    [1740, 1759, 'Payroll Liabilities'],
+    [1800, 1999, 'Equity'],
+    [2000, 2499, 'Other Expenses'],
+    [2200, 2299, 'Tax Expenses'],
+    [2500, 2799, 'Other Income'],
+    [3000, 3999, 'COGS'],
+    [4000, 4999, 'Operating Expenses'],
+    [7000, 7999, 'Inventory'],
+    [8000, 8999, 'Income'],
+    [9000, 9099, 'Equity'],
+  ],
+  '04': [
+    [0, 999, 'Fixed Assets'],
+    [10, 199, 'Intangible Assets'],
+    [500, 999, 'Investments'],
+    [1000, 1199, 'Inventory'],
+    [1200, 1299, 'Accounts Receivable'],
+    [1300, 1499, 'Other Current Assets'],
+    [1500, 1599, 'Investments'],
+    [1600, 1899, 'Cash'],
+    [1900, 1999, 'Prepaid Expenses'],
+    [2000, 2999, 'Equity'],
+    [3000, 3099, 'Other Liabilities'],
+    [3100, 3299, 'Long-Term Loans'],
+    [3300, 3399, 'Accounts Payable'],
+    [3400, 3999, 'Other Current Liabilities'],
+    [3700, 3799, 'Payroll Liabilities'],
+    [4000, 4999, 'Income'],
+    [4800, 4999, 'Other Income'],
+    [5000, 5999, 'COGS'],
+    [6000, 6999, 'Operating Expenses'],
+    [7000, 7299, 'Other Income'],
+    [7300, 7599, 'Other Expenses'],
+    [7600, 7699, 'Tax Expenses'],
+    [9000, 9099, 'Equity'],
+  ],
+};
+
+/** The type an account of the chart stands for (its first four digits), or undefined. */
+export function skrType(code: string, skr: Skr | undefined): AccountType | undefined {
+  if (skr === undefined || !/^\d{4}/.test(code)) return undefined;
+  const number = Number(code.slice(0, 4));
+  return SKR_TYPES[skr].filter(([from, to]) => number >= from && number <= to).at(-1)?.[2];
+}
+
+/** Whether the file's first megabyte is UTF-8 (else it is read as Windows-1252). */
+function utf8Bytes(file: string): boolean {
+  const descriptor = openSync(file, 'r');
+  try {
+    const bytes = Buffer.alloc(1 << 20);
+    const read = readSync(descriptor, bytes, 0, bytes.length, 0);
+    let end = read;
+    // A character cut by the megabyte's end is not a reason to doubt the rest.
+    while (end > 0 && end > read - 4 && (bytes[end - 1]! & 0xc0) === 0x80) end -= 1;
+    if (end > 0 && end < read && bytes[end - 1]! >= 0xc0) end -= 1;
+    return isUtf8(bytes.subarray(0, read === bytes.length ? end : read));
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+const column = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+
+/** The day of `ttmm` within the period from `from` to `to` (YYYY-MM-DD). */
+export function datevDay(ttmm: string, from: string, to: string): string | undefined {
+  const text = ttmm.trim().padStart(4, '0');
+  if (!/^\d{4}$/.test(text)) return undefined;
+  const [day, month] = [text.slice(0, 2), text.slice(2, 4)];
+  for (const year of new Set([from.slice(0, 4), to.slice(0, 4)])) {
+    const candidate = `${year}-${month}-${day}`;
+    if (isCalendarDay(candidate) && candidate >= from && candidate <= to) return candidate;
+  }
+  return undefined;
+}
+
+/** `YYYYMMDD` as YYYY-MM-DD. */
+const headerDay = (text: string | undefined) => {
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec((text ?? '').trim());
+  const day = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
+  return day && isCalendarDay(day) ? day : undefined;
+};
+
+export interface DatevFacts extends AuditFacts {
+  /** Rows posted as written under `--datev-vat gross` that carried a key, a Skonto, or an automatic account. */
+  grossRows: number;
+  /** VAT lines `--datev-vat split` posted. */
+  vatLines: number;
+  skr: Skr | undefined;
+  encoding: string;
+}
+
+/** The entries of a DATEV Buchungsstapel; problems go to `report`. */
+export async function* readDatev(
+  file: string,
+  options: DatevOptions,
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: DatevFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const encoding = options.encoding ?? (utf8Bytes(file) ? 'utf-8' : 'windows-1252');
+  const facts: DatevFacts = {
+    ...newAuditFacts(),
+    grossRows: 0,
+    vatLines: 0,
+    skr: options.skr,
+    encoding,
+  };
+  let header: string[] | undefined;
+  let names: Map<string, number> | undefined;
+  /** The column each field prefix names (the first whose name starts so). */
+  const columnOf = new Map<string, number | undefined>();
+  let period: { from: string; to: string } | undefined;
+  let currency = '';
+  let hash = '';
+  for await (const { record, fileLine } of eachRecord(
+    file,
+    { encoding, delimiter: ';' },
+    onLine,
+    (digest) => (hash = digest),
+  )) {
+    if (!header) {
+      header = record;
+      const category = (record[2] ?? '').trim();
+      if (category !== '21') {
+        report({
+          fileLine,
+          message: `a DATEV file of category ${category} (${record[3] ?? '?'}): books reads category 21, Buchungsstapel (bookings)`,
+        });
+        return;
+      }
+      const from = headerDay(record[14]);
+      const to = headerDay(record[15]);
+      if (!from || !to) {
+        report({
+          fileLine,
+          message: 'the DATEV header lacks its period (Datum vom, Datum bis: YYYYMMDD)',
+        });
+        return;
+      }
+      period = { from, to };
+      currency = (record[21] ?? '').trim();
+      const skr = (record[26] ?? '').trim().padStart(2, '0');
+      facts.skr ??= skr === '03' || skr === '04' ? skr : undefined;
+      facts.firstDay = from;
+      continue;
+    }
+    if (!names) {
+      names = new Map();
+      record.forEach((name, at) => {
+        const key = column(name);
+        if (!names!.has(key)) names!.set(key, at);
+      });
+      const missing = ['umsatz', 'sollhaben', 'konto', 'gegenkonto', 'belegdatum'].filter(
+        (wanted) => ![...names!.keys()].some((key) => key.startsWith(wanted)),
+      );
+      if (missing.length > 0) {
+        report({ fileLine, message: `the DATEV column names lack ${missing.join(', ')}` });
+        return;
+      }
+      continue;
+    }
+    if (record.every((field) => field.trim() === '')) continue;
+    const field = (prefix: string) => {
+      let at = columnOf.get(prefix);
+      if (!columnOf.has(prefix)) {
+        at = [...names!].find(([key]) => key.startsWith(prefix))?.[1];
+        columnOf.set(prefix, at);
+      }
+      return at === undefined ? '' : (record[at] ?? '').trim();
+    };
+    facts.transactions += 1;
+    yield* bookingOf(fileLine, field);
+  }
+  onEnd(hash, facts);
+
+  function* bookingOf(
+    fileLine: number,
+    field: (prefix: string) => string,
+  ): Generator<LedgerEntry, void> {
+    const date = datevDay(field('belegdatum'), period!.from, period!.to);
+    if (!date) {
+      report({
+        fileLine,
+        message: `Belegdatum "${field('belegdatum')}" is not a day (TTMM) of the file's period ${period!.from} to ${period!.to}`,
+      });
+      return;
+    }
+    const foreign = field('wkzumsatz') !== '' && currency !== '' && field('wkzumsatz') !== currency;
+    const amountText = foreign ? field('basisumsatz') : field('umsatz');
+    const amount = auditAmount(
+      amountText,
+      fileLine,
+      foreign ? 'Basis-Umsatz' : 'Umsatz',
+      report,
+      true,
+    );
+    if (amount === undefined) return;
+    const sign = field('sollhaben').toUpperCase();
+    if (sign !== 'S' && sign !== 'H') {
+      report({ fileLine, message: `Soll/Haben-Kennzeichen "${sign}" is neither S nor H` });
+      return;
+    }
+    const konto = field('konto');
+    const gegenkonto = field('gegenkonto');
+    if (konto === '' || gegenkonto === '') {
+      report({ fileLine, message: 'Konto or Gegenkonto is empty' });
+      return;
+    }
+    facts.lines += 2;
+    if (amount === 0) {
+      facts.zeroLines += 2;
+      return;
+    }
+    const key = field('buschlussel');
+    const skonto = field('skonto');
+    const skr = facts.skr;
+    const automatic = skr
+      ? ((AUTOMATIC[skr][konto] !== undefined ? konto : undefined) ??
+        (AUTOMATIC[skr][gegenkonto] !== undefined ? gegenkonto : undefined))
+      : undefined;
+    const implied = [
+      key !== '' && `BU-Schlüssel ${key}`,
+      skonto !== '' && `Skonto ${skonto}`,
+      automatic !== undefined && `automatic account ${automatic} (SKR${skr})`,
+    ].filter(Boolean) as string[];
+    const text = field('buchungstext');
+    const reference = field('belegfeld1');
+    const entry = `${reference || 'row'} (line ${fileLine})`;
+    const side = {
+      fileLine,
+      date,
+      entry,
+      description: text,
+      memo: [reference, text].filter(Boolean).join(' ').slice(0, 1000),
+    };
+    const account = (code: string) => ({ code, name: code, type: skrType(code, skr) });
+    // Konto debited (S) or credited (H), Gegenkonto the other side.
+    const kontoCents = (sign === 'S' ? amount : negateCents(amount)) as Cents;
+    let lines: LedgerLine[] = [
+      auditLine(side, account(konto), kontoCents),
+      auditLine(side, account(gegenkonto), negateCents(kontoCents)),
+    ];
+    if (implied.length > 0) {
+      if (options.datevVat === undefined) {
+        report({
+          fileLine,
+          message: `${implied.join(', ')}: DATEV would post more than the row (VAT, a discount) and the file does not carry it; pass --datev-vat gross to post each row as written, or --datev-vat split to post the VAT of tax keys 2, 3, 8, 9 and of the automatic accounts`,
+        });
+        return;
+      }
+      if (options.datevVat === 'gross') {
+        facts.grossRows += 1;
+      } else {
+        const split = splitVat(key, skonto, automatic, skr, konto, gegenkonto);
+        if (typeof split === 'string') {
+          report({
+            fileLine,
+            message: `${split}: --datev-vat split posts only tax keys 2, 3, 8, 9 (with Berichtigungsschlüssel 2 or 4) and the 7 % and 19 % automatic accounts; post this row by hand, or use --datev-vat gross`,
+          });
+          return;
+        }
+        if (split.reversed)
+          lines = lines.map((l) => ({
+            ...l,
+            debitCents: l.creditCents,
+            creditCents: l.debitCents,
+          }));
+        if (split.vat) {
+          // The account the tax is on keeps the net; the VAT account takes the tax, same side.
+          const taxed = lines.find((l) => l.accountCode === split.vat!.on)!;
+          const gross = subtractCents(taxed.debitCents, taxed.creditCents);
+          const tax = taxIncluded(gross, split.vat.rate);
+          const net = subtractCents(gross, tax);
+          lines = lines.map((l) =>
+            l === taxed ? auditLine(side, account(l.accountCode!), net) : l,
+          );
+          lines.push(auditLine(side, account(split.vat.account), tax));
+          facts.vatLines += 1;
+        }
+      }
+    }
+    yield { fileLine, entry, date, memo: side.memo, lines };
+  }
+}
+
+/**
+ * What `--datev-vat split` posts for a row: the VAT (its rate, its account, the account it is
+ * on) and whether the row reverses; or why it cannot.
+ */
+function splitVat(
+  key: string,
+  skonto: string,
+  automatic: string | undefined,
+  skr: Skr | undefined,
+  konto: string,
+  gegenkonto: string,
+): { reversed: boolean; vat?: { rate: 7 | 19; account: string; on: string } } | string {
+  if (skonto !== '') return `Skonto ${skonto}`;
+  if (skr === undefined) return 'no SKR (the header names none: pass --skr 03 or --skr 04)';
+  // A key of two digits: a Berichtigungsschlüssel (2 reversal, 4 automatic off), then the tax key.
+  const correction = key.length === 2 ? key.charAt(0) : '';
+  const taxKey = key.length === 2 ? key.charAt(1) : key;
+  if (key.length > 2 || (correction !== '' && correction !== '2' && correction !== '4'))
+    return `BU-Schlüssel ${key}`;
+  const reversed = correction === '2';
+  if (correction === '4') return { reversed };
+  const rule =
+    taxKey !== '' && taxKey !== '0'
+      ? TAX_KEYS[taxKey]
+      : automatic !== undefined
+        ? AUTOMATIC[skr][automatic]
+        : undefined;
+  if (rule === undefined) return taxKey === '0' ? { reversed } : `BU-Schlüssel ${key}`;
+  // A tax key belongs to the Gegenkonto (unless that is the money side: then the Konto); an
+  // automatic account carries its own.
+  const on = automatic ?? (TAX_KEYS[taxKey] && gegenkonto !== '' ? gegenkonto : konto);
+  return {
+    reversed,
+    vat: { rate: rule.rate, account: VAT_ACCOUNTS[skr][`${rule.side} ${rule.rate}`], on },
+  };
+}

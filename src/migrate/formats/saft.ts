@@ -1,0 +1,340 @@
+import type { AccountType } from '../../api/index.js';
+import { isCalendarDay } from '../../core/calendar.js';
+import { addCents, formatCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import {
+  auditAmount,
+  auditLine,
+  checkControl,
+  contradictions,
+  netOf,
+  openingEntry,
+  type AuditAccount,
+  newAuditFacts,
+  type AuditFacts,
+} from './auditFile.js';
+import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+import { readXml } from './xmlStream.js';
+
+/**
+ * SAF-T Financial (the OECD Standard Audit File for Tax, as Norway's 1.x schema and the national
+ * ones built on it write it): one XML document, read as a stream.
+ *
+ * - The chart is `MasterFiles/GeneralLedgerAccounts/Account`: AccountID (the code),
+ *   AccountDescription, StandardAccountID (the national standard account or group it maps to),
+ *   and Opening/Closing Debit/Credit Balance.
+ * - An entry is a `GeneralLedgerEntries/Journal/Transaction` (JournalID and TransactionID name
+ *   it), dated TransactionDate; its lines carry `DebitAmount/Amount` or `CreditAmount/Amount` in
+ *   the file's currency. VAT is on lines of its own already.
+ * - The opening balances are one entry on the first day of the period
+ *   (`SelectionCriteria`), before the transactions.
+ * - The file checks the import: `NumberOfEntries`, `TotalDebit` and `TotalCredit` against the
+ *   transactions read; a closing balance that is not the opening balance and the lines is said.
+ * - Types by the Norwegian standard chart (NS 4102) classes of StandardAccountID (its first two
+ *   digits), else of AccountID.
+ */
+
+export type SaftFacts = AuditFacts;
+
+/** Norway's standard chart: the type of each two-digit group (NS 4102). */
+const NORWEGIAN_GROUPS: [string, AccountType][] = [
+  ['10', 'Intangible Assets'],
+  ['11', 'Fixed Assets'],
+  ['12', 'Fixed Assets'],
+  ['13', 'Investments'],
+  ['14', 'Inventory'],
+  ['15', 'Accounts Receivable'],
+  ['16', 'Other Current Assets'],
+  ['17', 'Prepaid Expenses'],
+  ['18', 'Investments'],
+  ['19', 'Cash'],
+  ['20', 'Equity'],
+  ['21', 'Other Liabilities'],
+  ['22', 'Long-Term Loans'],
+  ['23', 'Short-Term Loans'],
+  ['24', 'Accounts Payable'],
+  ['25', 'Other Current Liabilities'],
+  ['26', 'Payroll Liabilities'],
+  ['27', 'Other Current Liabilities'],
+  ['28', 'Other Current Liabilities'],
+  ['29', 'Other Current Liabilities'],
+  ['3', 'Income'],
+  ['38', 'Other Income'],
+  ['39', 'Other Income'],
+  ['4', 'COGS'],
+  ['5', 'Operating Expenses'],
+  ['6', 'Operating Expenses'],
+  ['7', 'Operating Expenses'],
+  ['80', 'Other Income'],
+  ['81', 'Other Expenses'],
+  ['83', 'Tax Expenses'],
+  ['84', 'Other Expenses'],
+  ['85', 'Tax Expenses'],
+  ['88', 'Equity'],
+  ['89', 'Equity'],
+];
+
+/** The type a Norwegian standard account (or an account numbered by that chart) stands for. */
+export function norwegianType(code: string): AccountType | undefined {
+  if (!/^\d{2}/.test(code)) return undefined;
+  return (
+    NORWEGIAN_GROUPS.find(([group]) => group === code.slice(0, 2))?.[1] ??
+    NORWEGIAN_GROUPS.find(([group]) => group === code.slice(0, 1))?.[1]
+  );
+}
+
+/** The first bytes show a SAF-T file: its root is an AuditFile in a SAF-T namespace. */
+export const looksLikeSaft = (head: string) =>
+  /<(\w+:)?AuditFile\b[^>]*StandardAuditFile/i.test(head);
+
+interface OpenLine {
+  fileLine: number;
+  account: string;
+  description: string;
+  debit?: string;
+  credit?: string;
+}
+
+/** The entries of a SAF-T Financial file; problems go to `report`. */
+export async function* readSaft(
+  file: string,
+  options: { encoding?: string; offsetAccount?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: SaftFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const accounts = new Map<string, AuditAccount>();
+  const movements = new Map<string, Cents>();
+  const facts = newAuditFacts();
+  const ready: LedgerEntry[] = [];
+  const period: Record<string, string> = {};
+  const control: Record<string, { text: string; line: number }> = {};
+  let account: (AuditAccount & { balances: Record<string, string> }) | undefined;
+  let journal = '';
+  let transaction: { id: string; date: string; description: string; fileLine: number } | undefined;
+  let lines: LedgerLine[] = [];
+  let line: OpenLine | undefined;
+  let openingSent = false;
+  let totalDebit = ZERO_CENTS;
+  let totalCredit = ZERO_CENTS;
+  let hash = '';
+
+  const accountOf = (code: string): Pick<AuditAccount, 'code' | 'name' | 'type'> =>
+    accounts.get(code) ?? { code, name: code, type: norwegianType(code) };
+
+  const sendOpening = (fileLine: number) => {
+    if (openingSent) return;
+    openingSent = true;
+    const day = firstDayOf(period);
+    facts.firstDay = day;
+    if (day === undefined) {
+      if ([...accounts.values()].some((a) => a.opening))
+        report({
+          fileLine,
+          message: 'the file states opening balances but not its period (SelectionCriteria)',
+        });
+      return;
+    }
+    const opening = openingEntry(accounts.values(), day, options.offsetAccount, report);
+    facts.openingBalances =
+      opening.entry?.lines.filter((l) => l.accountCode !== undefined).length ?? 0;
+    if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
+    if (opening.entry) ready.push(opening.entry);
+  };
+
+  const closeLine = (fileLine: number) => {
+    if (!line || !transaction) return;
+    const debit = auditAmount(line.debit ?? '', line.fileLine, 'DebitAmount', report);
+    const credit = auditAmount(line.credit ?? '', line.fileLine, 'CreditAmount', report);
+    facts.lines += 1;
+    if (debit === undefined || credit === undefined) return;
+    totalDebit = addCents(totalDebit, debit);
+    totalCredit = addCents(totalCredit, credit);
+    const cents = subtractCents(debit, credit);
+    if (line.account === '') {
+      report({ fileLine, message: 'a Line without an AccountID' });
+      return;
+    }
+    movements.set(line.account, addCents(movements.get(line.account) ?? ZERO_CENTS, cents));
+    if (cents === 0) {
+      facts.zeroLines += 1;
+      return;
+    }
+    const entry = `${journal} ${transaction.id}`;
+    lines.push(
+      auditLine(
+        {
+          fileLine: line.fileLine,
+          date: transaction.date,
+          entry,
+          description: line.description || transaction.description,
+          memo: [transaction.description, line.description]
+            .filter((text, i, all) => text && all.indexOf(text) === i)
+            .join(' — ')
+            .slice(0, 1000),
+        },
+        accountOf(line.account),
+        cents,
+      ),
+    );
+  };
+
+  const closeTransaction = (fileLine: number) => {
+    if (!transaction) return;
+    facts.transactions += 1;
+    const entry = `${journal} ${transaction.id}`;
+    if (!isCalendarDay(transaction.date)) {
+      report({
+        fileLine: transaction.fileLine,
+        message: `transaction ${entry}: TransactionDate "${transaction.date}" is not a date (YYYY-MM-DD)`,
+      });
+    } else if (lines.length > 0) {
+      const left = netOf(lines);
+      if (left !== 0) {
+        report({
+          fileLine: transaction.fileLine,
+          message: `transaction ${entry} (lines ${transaction.fileLine}-${fileLine}) does not balance: ${formatCents(left)} left over`,
+        });
+      } else {
+        ready.push({
+          fileLine: transaction.fileLine,
+          entry,
+          date: transaction.date,
+          memo: transaction.description,
+          lines,
+        });
+      }
+    }
+    transaction = undefined;
+    lines = [];
+  };
+
+  for await (const _ of readXml(
+    file,
+    options.encoding,
+    {
+      open(path, _attributes, fileLine) {
+        const name = path.at(-1)!;
+        const parent = path.at(-2);
+        if (name === 'Account' && parent === 'GeneralLedgerAccounts') {
+          account = { code: '', name: '', type: undefined, fileLine, balances: {} };
+        } else if (name === 'GeneralLedgerEntries') {
+          sendOpening(fileLine);
+        } else if (name === 'Journal' && parent === 'GeneralLedgerEntries') {
+          facts.journals += 1;
+          journal = '';
+        } else if (name === 'Transaction' && parent === 'Journal') {
+          transaction = { id: '', date: '', description: '', fileLine };
+        } else if (name === 'Line' && parent === 'Transaction') {
+          line = { fileLine, account: '', description: '' };
+        }
+      },
+      close(path, text, fileLine) {
+        onLine(fileLine);
+        const name = path.at(-1)!;
+        const parent = path.at(-2);
+        if (account && parent === 'Account') {
+          if (name === 'AccountID') account.code = text;
+          else if (name === 'AccountDescription') account.name = text;
+          else if (name === 'StandardAccountID') account.type = norwegianType(text);
+          else if (/^(Opening|Closing)(Debit|Credit)Balance$/.test(name))
+            account.balances[name] = text;
+        } else if (account && name === 'Account' && parent === 'GeneralLedgerAccounts') {
+          const { balances, ...described } = account;
+          const balance = (kind: 'Opening' | 'Closing') => {
+            const debit = balances[`${kind}DebitBalance`];
+            const credit = balances[`${kind}CreditBalance`];
+            if (debit === undefined && credit === undefined) return undefined;
+            const d = auditAmount(debit ?? '', fileLine, `${kind}DebitBalance`, report);
+            const c = auditAmount(credit ?? '', fileLine, `${kind}CreditBalance`, report);
+            return d === undefined || c === undefined ? undefined : subtractCents(d, c);
+          };
+          const opening = balance('Opening');
+          const closing = balance('Closing');
+          const typed = described.type ?? norwegianType(described.code);
+          accounts.set(described.code, {
+            ...described,
+            name: described.name || described.code,
+            type: typed,
+            ...(opening !== undefined && { opening }),
+            ...(closing !== undefined && { closing }),
+          });
+          if (closing !== undefined) facts.closingBalances.set(described.code, closing);
+          account = undefined;
+        } else if (parent === 'SelectionCriteria') {
+          period[name] = text;
+        } else if (
+          parent === 'GeneralLedgerEntries' &&
+          /^(NumberOfEntries|TotalDebit|TotalCredit)$/.test(name)
+        ) {
+          control[name] = { text, line: fileLine };
+        } else if (parent === 'Journal' && name === 'JournalID') {
+          journal = text;
+        } else if (transaction && parent === 'Transaction' && !line) {
+          if (name === 'TransactionID') transaction.id = text;
+          else if (name === 'TransactionDate') transaction.date = text;
+          else if (name === 'Description') transaction.description = text;
+        } else if (name === 'Transaction' && parent === 'Journal') {
+          closeTransaction(fileLine);
+        } else if (line && parent === 'Line') {
+          if (name === 'AccountID') line.account = text;
+          else if (name === 'Description') line.description = text;
+        } else if (line && name === 'Amount' && path.at(-3) === 'Line') {
+          if (parent === 'DebitAmount') line.debit = text;
+          else if (parent === 'CreditAmount') line.credit = text;
+        } else if (line && name === 'Line' && parent === 'Transaction') {
+          closeLine(fileLine);
+          line = undefined;
+        }
+      },
+    },
+    (digest) => (hash = digest),
+  )) {
+    yield* ready;
+    ready.length = 0;
+  }
+  sendOpening(1);
+  yield* ready;
+  ready.length = 0;
+
+  const entriesLine = control.NumberOfEntries?.line ?? 1;
+  checkControl(
+    'NumberOfEntries',
+    control.NumberOfEntries?.text,
+    String(facts.transactions),
+    entriesLine,
+    report,
+  );
+  const stated = (name: string) => {
+    const text = control[name]?.text;
+    if (text === undefined) return undefined;
+    const cents = auditAmount(text, control[name]!.line, name, report);
+    return cents === undefined ? text : formatCents(cents);
+  };
+  checkControl(
+    'TotalDebit',
+    stated('TotalDebit'),
+    formatCents(totalDebit),
+    control.TotalDebit?.line ?? 1,
+    report,
+  );
+  checkControl(
+    'TotalCredit',
+    stated('TotalCredit'),
+    formatCents(totalCredit),
+    control.TotalCredit?.line ?? 1,
+    report,
+  );
+  facts.accounts = accounts.size;
+  facts.contradictions = contradictions(accounts.values(), movements);
+  onEnd(hash, facts);
+}
+
+/** The first day of the period a SAF-T file covers, from its SelectionCriteria. */
+function firstDayOf(period: Record<string, string>): string | undefined {
+  if (period.SelectionStartDate && isCalendarDay(period.SelectionStartDate))
+    return period.SelectionStartDate;
+  const month = Number(period.PeriodStart);
+  const year = period.PeriodStartYear;
+  if (!year || !/^\d{4}$/.test(year) || !(month >= 1 && month <= 12)) return undefined;
+  return `${year}-${String(month).padStart(2, '0')}-01`;
+}

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import iconv from 'iconv-lite';
+import { SaxesParser } from 'saxes';
+import { CsvReadError, firstInvalidUtf8, lineAt } from './csvRecords.js';
+
+/*
+ * An XML export read as a stream of elements (saxes, a SAX parser): never the document whole.
+ * Names come without their namespace prefix (`n1:Amount` is `Amount`): an audit file's namespace
+ * is told from its root, and its elements are named alike in every version.
+ */
+
+export interface XmlElements {
+  /** An element opens, `path` its ancestors' names and its own (the root first). */
+  open(path: readonly string[], attributes: Readonly<Record<string, string>>, line: number): void;
+  /** It closes: the text directly inside it, trimmed. */
+  close(path: readonly string[], text: string, line: number): void;
+}
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/**
+ * Feeds the file to `elements`, yielding after each chunk (so that what a chunk completed can be
+ * handed on before the next is read); `onEnd` gets the SHA-256 of its bytes. The bytes are
+ * UTF-8 unless `encoding` says otherwise (or the file starts with a UTF-16 byte order mark):
+ * bytes that are not are a CsvReadError of kind `bytes` naming the line and the byte, and an
+ * XML error one of kind `csv` (the kind the readers report as a file's own).
+ */
+export async function* readXml(
+  file: string,
+  encoding: string | undefined,
+  elements: XmlElements,
+  onEnd: (hash: string) => void,
+): AsyncGenerator<void> {
+  const hash = createHash('sha256');
+  const parser = new SaxesParser({ position: true });
+  const path: string[] = [];
+  const texts: string[] = [];
+  let failure: Error | undefined;
+  parser.on('opentag', (tag) => {
+    path.push(localName(tag.name));
+    texts.push('');
+    elements.open(path, tag.attributes as Record<string, string>, parser.line);
+  });
+  const text = (t: string) => {
+    if (texts.length > 0) texts[texts.length - 1] += t;
+  };
+  parser.on('text', text);
+  parser.on('cdata', text);
+  parser.on('closetag', () => {
+    elements.close(path, texts.pop()!.trim(), parser.line);
+    path.pop();
+  });
+  parser.on('error', (error) => (failure ??= error));
+
+  const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+  let decoder: { write(bytes: Buffer): string; end(): string | undefined } | undefined;
+  let offset = 0;
+  try {
+    for await (const bytes of input as AsyncIterable<Buffer>) {
+      hash.update(bytes);
+      decoder ??= xmlDecoder(bytes, encoding);
+      const chunk = await decodeOrFail(decoder, bytes, file, offset);
+      offset += bytes.length;
+      parser.write(chunk);
+      if (failure) throw xmlFailure(failure, parser.line);
+      yield;
+    }
+    const rest = decoder?.end();
+    if (rest) parser.write(rest);
+    parser.close();
+    if (failure) throw xmlFailure(failure, parser.line);
+    yield;
+    onEnd(hash.digest('hex'));
+  } finally {
+    input.destroy();
+  }
+}
+
+/** An XML error in the words of someone fixing the file: saxes' message without its position. */
+function xmlFailure(error: Error, line: number): CsvReadError {
+  const message = error.message.replace(/^[^:]*:\d+:\d+: /, '');
+  return new CsvReadError('csv', `not well-formed XML: ${message}`, line);
+}
+
+/**
+ * The decoder of the file's bytes: `--encoding`, else a UTF-16 byte order mark, else the
+ * encoding its XML declaration names, else UTF-8 (checked: never a U+FFFD in silence).
+ */
+function xmlDecoder(
+  first: Buffer,
+  encoding: string | undefined,
+): { write(bytes: Buffer): string; end(): string | undefined } {
+  if (encoding === undefined && first[0] === 0xff && first[1] === 0xfe)
+    return iconv.getDecoder('utf-16le');
+  if (encoding === undefined && first[0] === 0xfe && first[1] === 0xff)
+    return iconv.getDecoder('utf-16be');
+  const declared = /^(?:\uFEFF|\xEF\xBB\xBF)?<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/.exec(
+    first.subarray(0, 256).toString('latin1'),
+  )?.[1];
+  const chosen = encoding ?? declared;
+  if (chosen === undefined || /^utf-?8$/i.test(chosen) || !iconv.encodingExists(chosen)) {
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    return {
+      write: (bytes) => decoder.decode(bytes, { stream: true }),
+      end: () => decoder.decode(),
+    };
+  }
+  return iconv.getDecoder(chosen);
+}
+
+/** A chunk decoded; bytes that are not UTF-8 fail with their line and offset. */
+async function decodeOrFail(
+  decoder: { write(bytes: Buffer): string },
+  bytes: Buffer,
+  file: string,
+  offset: number,
+): Promise<string> {
+  try {
+    return decoder.write(bytes);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    // A character split across chunks is decoded whole: the first bad byte is in this chunk,
+    // or within the three before it.
+    const at = offset + firstInvalidUtf8(bytes);
+    const { line, byte } = await lineAt(file, at);
+    return Promise.reject(
+      new CsvReadError(
+        'bytes',
+        `byte 0x${(byte ?? 0).toString(16).toUpperCase().padStart(2, '0')} (at byte ${at}) is not UTF-8, which the file is read as (its XML declaration, or no --encoding): if it was saved in another encoding, name it with --encoding (latin1, windows-1252)`,
+        line,
+      ),
+    );
+  }
+}
