@@ -278,6 +278,11 @@ describe('what books says when something is off', () => {
       },
       { title: 'an unknown encoding', args: ['je', 'import', ledger, '--encoding', 'klingon'] },
       {
+        title: 'an unknown way to post DATEV VAT',
+        args: ['je', 'import', ledger, '--datev-vat', 'net'],
+      },
+      { title: 'an unknown DATEV chart', args: ['je', 'import', ledger, '--skr', '05'] },
+      {
         title: 'too many batches in flight',
         args: ['je', 'import', ledger, '--concurrency', '99'],
       },

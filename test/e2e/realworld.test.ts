@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, temporaryHome, trialBalanceOf } from '../helpers/cli.js';
 
@@ -87,6 +88,108 @@ function nominalLedgerTotals(file: string): Map<string, number> {
 }
 
 /** An entity's trial balance over all time, in cents by account name (debits positive). */
+
+/** Cents of a decimal text with a point (or, `comma`, a comma). */
+const centsOf = (text: string, comma = false) =>
+  Math.round(Number((comma ? text.replace(/\./g, '').replace(',', '.') : text).trim()) * 100);
+
+/** Adds `cents` to `name` in `totals`. */
+const add = (totals: Map<string, number>, name: string, cents: number) =>
+  totals.set(name, (totals.get(name) ?? 0) + cents);
+
+/** Drops accounts at zero: the trial balance lists none. */
+const nonZero = (totals: Map<string, number>) =>
+  new Map([...totals].filter(([, cents]) => cents !== 0));
+
+/**
+ * A SAF-T file's own figures, by account name: each account's opening balance and lines (what
+ * its closing balance says, where the file agrees with itself), and the opening balances' sum.
+ */
+function saftTotals(file: string) {
+  const text = readFileSync(file, 'utf8');
+  const totals = new Map<string, number>();
+  const names = new Map<string, string>();
+  let openings = 0;
+  const tag = (block: string, name: string) =>
+    new RegExp(`<n1:${name}>([^<]*)</n1:${name}>`).exec(block)?.[1];
+  const ledger = text.slice(0, text.indexOf('</n1:GeneralLedgerAccounts>'));
+  for (const [block] of ledger.matchAll(/<n1:Account>[\s\S]*?<\/n1:Account>/g)) {
+    const name = tag(block, 'AccountDescription')!;
+    names.set(tag(block, 'AccountID')!, name);
+    const opening =
+      centsOf(tag(block, 'OpeningDebitBalance') ?? '0') -
+      centsOf(tag(block, 'OpeningCreditBalance') ?? '0');
+    openings += opening;
+    add(totals, name, opening);
+  }
+  for (const [block] of text.matchAll(/<n1:Line>[\s\S]*?<\/n1:Line>/g)) {
+    const debit = /<n1:DebitAmount>\s*<n1:Amount>([^<]*)</.exec(block)?.[1];
+    const credit = /<n1:CreditAmount>\s*<n1:Amount>([^<]*)</.exec(block)?.[1];
+    add(
+      totals,
+      names.get(tag(block, 'AccountID')!)!,
+      centsOf(debit ?? '0') - centsOf(credit ?? '0'),
+    );
+  }
+  return { totals, openings };
+}
+
+/** An XAF file's own figures, by account name: its lines, `amnt` by `amntTp`. */
+function xafTotals(file: string) {
+  const text = readFileSync(file, 'utf8');
+  const names = new Map<string, string>();
+  for (const [, id, name] of text.matchAll(
+    /<ledgerAccount>\s*<accID>([^<]*)<\/accID>\s*<accDesc>([^<]*)<\/accDesc>/g,
+  ))
+    names.set(id!, name!.replace(/&amp;/g, '&'));
+  const totals = new Map<string, number>();
+  for (const [block] of text.matchAll(/<trLine>[\s\S]*?<\/trLine>/g)) {
+    const id = /<accID>([^<]*)</.exec(block)![1]!;
+    const cents = centsOf(/<amnt>([^<]*)</.exec(block)![1]!);
+    add(totals, names.get(id)!, /<amntTp>D</.test(block) ? cents : -cents);
+  }
+  return totals;
+}
+
+/**
+ * A SIE 4 file's own figures, by account name: `#UB 0` and `#RES 0` where it states them, else
+ * `#IB 0` and its `#TRANS` rows; and the `#IB 0` balances' sum.
+ */
+function sieTotals(file: string) {
+  const lines = iconv.decode(readFileSync(file), 'cp437').split(/\r?\n/);
+  const names = new Map<string, string>();
+  const made = new Map<string, number>();
+  const stated = new Map<string, number>();
+  let openings = 0;
+  for (const line of lines) {
+    const konto = /^#KONTO (\S+) "(.*)"/.exec(line);
+    if (konto) names.set(konto[1]!, konto[2]!);
+    const balance = /^#(IB|UB|RES) 0 (\S+) (\S+)/.exec(line);
+    if (balance?.[1] === 'IB') {
+      add(made, balance[2]!, centsOf(balance[3]!));
+      openings += centsOf(balance[3]!);
+    } else if (balance) stated.set(balance[2]!, centsOf(balance[3]!));
+    const trans = /^#TRANS (\S+) \{[^}]*\} (\S+)/.exec(line);
+    if (trans) add(made, trans[1]!, centsOf(trans[2]!));
+  }
+  const totals = new Map<string, number>();
+  for (const [code, cents] of made) totals.set(names.get(code)!, stated.get(code) ?? cents);
+  return { totals, openings };
+}
+
+/** A DATEV Buchungsstapel's own figures, by account number: Umsatz by S/H, Konto against Gegenkonto. */
+function datevTotals(file: string) {
+  const rows = readFileSync(file, 'utf8').split(/\r?\n/).slice(2).filter(Boolean);
+  const totals = new Map<string, number>();
+  for (const row of rows) {
+    const fields = row.split(';').map((f) => f.replace(/^"(.*)"$/, '$1'));
+    const cents = centsOf(fields[0]!, true) * (fields[1] === 'S' ? 1 : -1);
+    add(totals, fields[6]!, cents);
+    add(totals, fields[7]!, -cents);
+  }
+  return totals;
+}
+
 /**
  * A temporary HOME for a suite that runs: a skipped suite's body is still read, but its
  * afterAll never runs, so it must not make one.
@@ -264,6 +367,70 @@ describe.skipIf(!present)('real exports import as they are', () => {
       `code,name,type\n${typed.map(([code, name]) => `${code},"${name}",${typeOf(code!)}`).join('\n')}\n`,
     );
     await importWithChart(where, written);
+  });
+
+  it('saft-no_financial-example (SAF-T Financial): every account ends at the file’s own figure; its three contradictions named', async () => {
+    const file = path.join(REALWORLD, 'saft-no_financial-example-888888888_skatteetaten.xml');
+    const { imported, where } = await importInto('toyen-lekefabrikk', file, [
+      '--offset-account',
+      'Opening Offset',
+    ]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as SAF-T Financial');
+    for (const account of ['1920 Bankinnskudd', '2711 Inngående', '2740 Oppgjørskonto'])
+      expect(imported.stderr).toContain(`account ${account}`);
+    const { totals, openings } = saftTotals(file);
+    totals.set('Opening Offset', -openings);
+    expect(await trialBalance(where)).toEqual(nonZero(totals));
+  });
+
+  it('exact-online_xaf32 (XAF 3.2): every account ends at the file’s own lines, typed by RGS', async () => {
+    const file = path.join(
+      REALWORLD,
+      'exact-online_xaf32_auditfile_2016_bananaaccounting-netherlands.xml',
+    );
+    const { imported, where } = await importInto('toro-rosso', file);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as an XML Auditfile Financieel (XAF)');
+    expect(await trialBalance(where)).toEqual(nonZero(xafTotals(file)));
+  });
+
+  it('sie4_bl-administration (SIE 4, CP437): every account ends at its #UB or #RES', async () => {
+    const file = path.join(
+      REALWORLD,
+      'sie4_bl-administration_ovningsforetaget-2017_blinfo-sie4j.se',
+    );
+    const { imported, where } = await importInto('ovningsforetaget', file, [
+      '--offset-account',
+      'Opening Offset',
+    ]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as SIE 4');
+    const { totals, openings } = sieTotals(file);
+    totals.set('Opening Offset', -openings);
+    expect(await trialBalance(where)).toEqual(nonZero(totals));
+  });
+
+  it('datev-extf_buchungsstapel: refused listing its VAT rows; with --datev-vat gross --skr 03 every account ends at its rows', async () => {
+    const file = path.join(
+      REALWORLD,
+      'datev-extf_buchungsstapel_banana-export_bananaaccounting-germany.csv',
+    );
+    const refused = await importInto('datev-refused', file, ['--skr', '03']);
+    expect(refused.imported.code).toBe(3);
+    expect(refused.imported.stderr).toContain('13 problems');
+    expect(refused.imported.stderr).toContain(
+      ':3: BU-Schlüssel 101: DATEV would post more than the row',
+    );
+    const { imported, where } = await importInto('datev-gross', file, [
+      '--datev-vat',
+      'gross',
+      '--skr',
+      '03',
+    ]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('13 rows with a tax key');
+    expect(await trialBalance(where)).toEqual(nonZero(datevTotals(file)));
   });
 
   it('--write-chart writes what cannot be typed; filled in, it goes back with --chart', async () => {

@@ -166,157 +166,149 @@ export async function* readSie(
   });
 
   let fileLine = 0;
-  try {
-    for await (const raw of createInterface({ input: text, crlfDelay: Infinity })) {
-      fileLine += 1;
-      onLine(fileLine);
-      const row = raw.replace(/^\uFEFF/, '').trim();
-      if (row === '') continue;
-      if (row === '{') {
-        inBlock = true;
-        continue;
-      }
-      if (row === '}') {
-        inBlock = false;
-        if (voucher) {
-          const done = voucher;
-          voucher = undefined;
-          if (lines.length > 0) {
-            const left = netOf(lines);
-            if (left !== 0) {
-              report({
-                fileLine: done.fileLine,
-                message: `voucher ${done.entry} (lines ${done.fileLine}-${fileLine}) does not balance: ${formatCents(left)} left over`,
-              });
-            } else {
-              if (!openingSent) yield* sendOpening();
-              yield {
-                fileLine: done.fileLine,
-                entry: done.entry,
-                date: done.date,
-                memo: done.text,
-                lines,
-              };
-            }
-          }
-          lines = [];
-        }
-        continue;
-      }
-      const [label = '', ...fields] = sieFields(row);
-      switch (label.toUpperCase()) {
-        case '#KONTO':
-          accounts.set(fields[0] ?? '', {
-            code: fields[0] ?? '',
-            name: fields[1] || fields[0] || '',
-            type: undefined,
-            fileLine,
-          });
-          break;
-        case '#KTYP':
-          types.set(fields[0] ?? '', fields[1] ?? '');
-          break;
-        case '#RAR':
-          if (fields[0] === '0') firstDay = sieDate(fields[1]);
-          break;
-        case '#IB':
-        case '#UB':
-        case '#RES': {
-          if (fields[0] !== '0') {
-            count(`${label.toUpperCase()} of other years than this one (0)`);
-            break;
-          }
-          const cents = auditAmount(fields[2] ?? '', fileLine, `${label} ${fields[1]}`, report);
-          if (cents === undefined) break;
-          const code = fields[1] ?? '';
-          if (label.toUpperCase() === '#IB') {
-            const account = accountOf(code);
-            accounts.set(code, {
-              ...account,
-              fileLine: account.fileLine || fileLine,
-              opening: addCents(account.opening ?? ZERO_CENTS, cents),
+  for await (const raw of createInterface({ input: text, crlfDelay: Infinity })) {
+    fileLine += 1;
+    onLine(fileLine);
+    const row = raw.replace(/^\uFEFF/, '').trim();
+    if (row === '') continue;
+    if (row === '{') {
+      inBlock = true;
+      continue;
+    }
+    if (row === '}') {
+      inBlock = false;
+      if (voucher) {
+        const done = voucher;
+        voucher = undefined;
+        if (lines.length > 0) {
+          const left = netOf(lines);
+          if (left !== 0) {
+            report({
+              fileLine: done.fileLine,
+              message: `voucher ${done.entry} (lines ${done.fileLine}-${fileLine}) does not balance: ${formatCents(left)} left over`,
             });
           } else {
-            closing.set(code, { cents, fileLine, label: label.toUpperCase() });
-            facts.closingBalances.set(code, cents);
+            if (!openingSent) yield* sendOpening();
+            yield {
+              fileLine: done.fileLine,
+              entry: done.entry,
+              date: done.date,
+              memo: done.text,
+              lines,
+            };
           }
-          break;
         }
-        case '#VER': {
-          const date = sieDate(fields[2]);
-          const entry = `${fields[0] ?? ''} ${fields[1] ?? ''}`.trim();
-          facts.transactions += 1;
-          if (!date) {
-            report({
-              fileLine,
-              message: `voucher ${entry}: its date "${fields[2] ?? ''}" is not a date (YYYYMMDD)`,
-            });
-            break;
-          }
-          voucher = { entry, date, text: fields[3] ?? '', fileLine };
-          lines = [];
-          break;
-        }
-        case '#TRANS':
-        case '#RTRANS':
-        case '#BTRANS': {
-          const kind = label.toUpperCase();
-          if (!inBlock || !voucher) {
-            if (kind === '#TRANS' && !inBlock)
-              report({ fileLine, message: '#TRANS outside a voucher' });
-            break;
-          }
-          if (kind === '#BTRANS') {
-            count('#BTRANS rows (struck out)');
-            break;
-          }
-          if (kind === '#TRANS' && repeated !== undefined && repeated === fields.join(' ')) {
-            repeated = undefined;
-            break;
-          }
-          repeated = kind === '#RTRANS' ? fields.join(' ') : undefined;
-          facts.lines += 1;
-          const code = fields[0] ?? '';
-          const cents = auditAmount(fields[2] ?? '', fileLine, `#TRANS ${code}`, report);
-          if (cents === undefined) break;
-          movements.set(code, addCents(movements.get(code) ?? ZERO_CENTS, cents));
-          if (cents === 0) {
-            facts.zeroLines += 1;
-            break;
-          }
-          const rowText = fields[4] ?? '';
-          lines.push(
-            auditLine(
-              {
-                fileLine,
-                date: voucher.date,
-                entry: voucher.entry,
-                description: rowText || voucher.text,
-                memo: [voucher.text, rowText].filter(Boolean).join(' — ').slice(0, 1000),
-              },
-              accountOf(code),
-              cents,
-            ),
-          );
-          break;
-        }
-        case '#BUDGET':
-        case '#PBUDGET':
-          count(`${label.toUpperCase()} rows (budgets)`);
-          break;
-        case '#PSALDO':
-          count('#PSALDO rows (period balances)');
-          break;
-        default:
-          break;
+        lines = [];
       }
+      continue;
     }
-  } catch (error) {
-    if (error instanceof Error && /encoding/i.test(error.message)) {
-      report({ fileLine: 1, message: `the encoding: ${error.message}` });
-      return;
+    const [label = '', ...fields] = sieFields(row);
+    switch (label.toUpperCase()) {
+      case '#KONTO':
+        accounts.set(fields[0] ?? '', {
+          code: fields[0] ?? '',
+          name: fields[1] || fields[0] || '',
+          type: undefined,
+          fileLine,
+        });
+        break;
+      case '#KTYP':
+        types.set(fields[0] ?? '', fields[1] ?? '');
+        break;
+      case '#RAR':
+        if (fields[0] === '0') firstDay = sieDate(fields[1]);
+        break;
+      case '#IB':
+      case '#UB':
+      case '#RES': {
+        if (fields[0] !== '0') {
+          count(`${label.toUpperCase()} of other years than this one (0)`);
+          break;
+        }
+        const cents = auditAmount(fields[2] ?? '', fileLine, `${label} ${fields[1]}`, report);
+        if (cents === undefined) break;
+        const code = fields[1] ?? '';
+        if (label.toUpperCase() === '#IB') {
+          const account = accountOf(code);
+          accounts.set(code, {
+            ...account,
+            fileLine: account.fileLine || fileLine,
+            opening: addCents(account.opening ?? ZERO_CENTS, cents),
+          });
+        } else {
+          closing.set(code, { cents, fileLine, label: label.toUpperCase() });
+          facts.closingBalances.set(code, cents);
+        }
+        break;
+      }
+      case '#VER': {
+        const date = sieDate(fields[2]);
+        const entry = `${fields[0] ?? ''} ${fields[1] ?? ''}`.trim();
+        facts.transactions += 1;
+        if (!date) {
+          report({
+            fileLine,
+            message: `voucher ${entry}: its date "${fields[2] ?? ''}" is not a date (YYYYMMDD)`,
+          });
+          break;
+        }
+        voucher = { entry, date, text: fields[3] ?? '', fileLine };
+        lines = [];
+        break;
+      }
+      case '#TRANS':
+      case '#RTRANS':
+      case '#BTRANS': {
+        const kind = label.toUpperCase();
+        if (!inBlock || !voucher) {
+          if (kind === '#TRANS' && !inBlock)
+            report({ fileLine, message: '#TRANS outside a voucher' });
+          break;
+        }
+        if (kind === '#BTRANS') {
+          count('#BTRANS rows (struck out)');
+          break;
+        }
+        if (kind === '#TRANS' && repeated !== undefined && repeated === fields.join(' ')) {
+          repeated = undefined;
+          break;
+        }
+        repeated = kind === '#RTRANS' ? fields.join(' ') : undefined;
+        facts.lines += 1;
+        const code = fields[0] ?? '';
+        const cents = auditAmount(fields[2] ?? '', fileLine, `#TRANS ${code}`, report);
+        if (cents === undefined) break;
+        movements.set(code, addCents(movements.get(code) ?? ZERO_CENTS, cents));
+        if (cents === 0) {
+          facts.zeroLines += 1;
+          break;
+        }
+        const rowText = fields[4] ?? '';
+        lines.push(
+          auditLine(
+            {
+              fileLine,
+              date: voucher.date,
+              entry: voucher.entry,
+              description: rowText || voucher.text,
+              memo: [voucher.text, rowText].filter(Boolean).join(' — ').slice(0, 1000),
+            },
+            accountOf(code),
+            cents,
+          ),
+        );
+        break;
+      }
+      case '#BUDGET':
+      case '#PBUDGET':
+        count(`${label.toUpperCase()} rows (budgets)`);
+        break;
+      case '#PSALDO':
+        count('#PSALDO rows (period balances)');
+        break;
+      default:
+        break;
     }
-    throw error;
   }
   if (!openingSent) yield* sendOpening();
 

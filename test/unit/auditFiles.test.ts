@@ -1,0 +1,421 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { taxIncluded, type Cents } from '../../src/core/money.js';
+import { datevDay, skrType } from '../../src/migrate/formats/datev.js';
+import { formatOf } from '../../src/migrate/formats/reader.js';
+import { basType, sieFields } from '../../src/migrate/formats/sie.js';
+import { readLedgerFile } from '../helpers/readLedgerFile.js';
+
+/*
+ * The audit files tax law asks for: SAF-T, XAF, SIE 4, DATEV. The real files (../shared/
+ * realworld/, see its SOURCES.md) are changed here in copies, to show the file checks the import.
+ */
+const REALWORLD = path.resolve(import.meta.dirname, '../../../shared/realworld/files');
+const SAFT = path.join(REALWORLD, 'saft-no_financial-example-888888888_skatteetaten.xml');
+const XAF = path.join(
+  REALWORLD,
+  'exact-online_xaf32_auditfile_2016_bananaaccounting-netherlands.xml',
+);
+const SIE = path.join(REALWORLD, 'sie4_bl-administration_ovningsforetaget-2017_blinfo-sie4j.se');
+const present = existsSync(SAFT);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'books-audit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+const copyOf = (text: string | Buffer, extension: string) => {
+  const file = path.join(dir, `f${(count += 1)}.${extension}`);
+  writeFileSync(file, text);
+  return file;
+};
+
+describe.skipIf(!present)('the file checks the import', () => {
+  it('SAF-T: the real file reads, its three contradicting accounts said', async () => {
+    expect(formatOf(SAFT, 'auto')).toBe('saft');
+    const { problems, notes, entries } = await readLedgerFile(SAFT, { offsetAccount: 'Offset' });
+    expect(problems).toEqual([]);
+    expect(entries).toHaveLength(54);
+    expect(entries[0]!.entry).toBe('opening balances');
+    expect(notes.filter((n) => n.includes('the file contradicts itself'))).toEqual([
+      'SAF-T: account 1920 Bankinnskudd: the file states a closing balance of 670,568.75, its opening balance and lines make 724,407.00 (the file contradicts itself; its lines are imported)',
+      'SAF-T: account 2711 Inngående merverdiavgift, middels sats: the file states a closing balance of 0.00, its opening balance and lines make -0.35 (the file contradicts itself; its lines are imported)',
+      'SAF-T: account 2740 Oppgjørskonto merverdiavgift: the file states a closing balance of 0.00, its opening balance and lines make 0.35 (the file contradicts itself; its lines are imported)',
+    ]);
+    expect(notes).toContain(
+      'SAF-T: the opening balances do not net to zero; Offset (--offset-account) took 2,545,410.00 as a credit',
+    );
+  });
+
+  it('SAF-T: opening balances that do not net are a problem without --offset-account', async () => {
+    const { problems } = await readLedgerFile(SAFT);
+    expect(problems).toEqual([
+      '46: the opening balances do not net to zero: debits exceed credits by 2,545,410.00; pass --offset-account ACCOUNT to take the difference (made as Equity with --create-missing-accounts)',
+    ]);
+  });
+
+  it('SAF-T: a transaction cut out, or an amount changed, is refused by its own totals', async () => {
+    const text = readFileSync(SAFT, 'utf8');
+    const first = text.indexOf('<n1:Transaction>');
+    const second = text.indexOf('<n1:Transaction>', first + 1);
+    const cut = await readLedgerFile(copyOf(text.slice(0, first) + text.slice(second), 'xml'), {
+      offsetAccount: 'Offset',
+    });
+    expect(cut.problems).toEqual([
+      '1093: the file states NumberOfEntries 53, its lines make 52: the file is cut or was changed',
+      '1094: the file states TotalDebit 9,487,049.35, its lines make 9,474,549.35: the file is cut or was changed',
+      '1095: the file states TotalCredit 9,487,049.35, its lines make 9,474,549.35: the file is cut or was changed',
+    ]);
+    // Transaction 1001 made 100.00 larger on both sides: it still balances; the totals do not.
+    const changed = text
+      .replace('<n1:Amount>12500</n1:Amount>', '<n1:Amount>12600</n1:Amount>')
+      .replace(/(<n1:DebitAmount>\s*<n1:Amount>)10000(<)/, '$110100$2');
+    const edited = await readLedgerFile(copyOf(changed, 'xml'), { offsetAccount: 'Offset' });
+    expect(edited.problems).toEqual([
+      '1094: the file states TotalDebit 9,487,049.35, its lines make 9,487,149.35: the file is cut or was changed',
+      '1095: the file states TotalCredit 9,487,049.35, its lines make 9,487,149.35: the file is cut or was changed',
+    ]);
+  });
+
+  it('SAF-T: a file cut in the middle of its XML is refused at its line', async () => {
+    const bytes = readFileSync(SAFT);
+    const { problems } = await readLedgerFile(copyOf(bytes.subarray(0, bytes.length / 2), 'xml'), {
+      offsetAccount: 'Offset',
+    });
+    expect(problems.at(-1)).toMatch(/^\d+: not well-formed XML: /);
+  });
+
+  it('XAF: reads, typed by RGS or the Dutch chart; an amount changed is refused', async () => {
+    expect(formatOf(XAF, 'auto')).toBe('xaf');
+    const read = await readLedgerFile(XAF);
+    expect(read.problems).toEqual([]);
+    expect(read.entries).toHaveLength(57);
+    expect(read.entries.flatMap((e) => e.lines).filter((l) => !l.accountType)).toEqual([]);
+    const text = readFileSync(XAF, 'utf8');
+    const changed = text.replace('<amnt>15000.00</amnt>', '<amnt>15100.00</amnt>');
+    const edited = await readLedgerFile(copyOf(changed, 'xml'));
+    expect(edited.problems).toEqual([
+      '1384: the file states transactions totalDebit 999,954.06, its lines make 1,000,054.06: the file is cut or was changed',
+      '1391: transaction 10 16100001 (lines 1391-1412) does not balance: 100.00 left over',
+    ]);
+    const first = text.indexOf('<transaction>');
+    const second = text.indexOf('<transaction>', first + 1);
+    const cut = await readLedgerFile(copyOf(text.slice(0, first) + text.slice(second), 'xml'));
+    expect(cut.problems).toEqual([
+      '1383: the file states transactions linesCount 167, its lines make 165: the file is cut or was changed',
+      '1384: the file states transactions totalDebit 999,954.06, its lines make 984,954.06: the file is cut or was changed',
+      '1385: the file states transactions totalCredit 999,954.06, its lines make 984,954.06: the file is cut or was changed',
+    ]);
+  });
+
+  it('XAF: opening balances from openingBalance, checked by its own totals', async () => {
+    const text = readFileSync(XAF, 'utf8').replace(
+      '<transactions>',
+      `<openingBalance><opBalDate>2016-01-01</opBalDate><linesCount>2</linesCount><totalDebit>500.00</totalDebit><totalCredit>500.00</totalCredit>
+        <obLine><nr>1</nr><accID>1000</accID><amnt>500.00</amnt><amntTp>D</amntTp></obLine>
+        <obLine><nr>2</nr><accID>0300</accID><amnt>500.00</amnt><amntTp>C</amntTp></obLine>
+      </openingBalance><transactions>`,
+    );
+    const { problems, entries, notes } = await readLedgerFile(copyOf(text, 'xml'));
+    expect(problems).toEqual([]);
+    expect(entries[0]).toMatchObject({ entry: 'opening balances', date: '2016-01-01' });
+    expect(entries[0]!.lines.map((l) => [l.accountCode, l.debitCents, l.creditCents])).toEqual([
+      ['0300', 0, 50_000],
+      ['1000', 50_000, 0],
+    ]);
+    expect(notes).toContain(
+      'XAF: the opening balances of 2 accounts posted as one entry on 2016-01-01, the first day of its period',
+    );
+  });
+
+  it('SIE: reads in CP437; a changed pair of rows is refused by #UB and #RES', async () => {
+    expect(formatOf(SIE, 'auto')).toBe('sie');
+    const read = await readLedgerFile(SIE, { offsetAccount: 'Offset' });
+    expect(read.problems).toEqual([]);
+    expect(read.entries[1]!.lines[0]!.accountName).toBe('Checkräkningskonto');
+    expect(read.notes).toContain('SIE: 276 #PBUDGET rows (budgets) left out');
+    const text = iconv
+      .decode(readFileSync(SIE), 'cp437')
+      .replace('#TRANS 1930 {} -1000.00 20170101 ""', '#TRANS 1930 {} -1100.00 20170101 ""')
+      .replace('#TRANS 6072 {} 928.00 20170101 ""', '#TRANS 6072 {} 1028.00 20170101 ""');
+    const edited = await readLedgerFile(copyOf(iconv.encode(text, 'cp437'), 'se'), {
+      offsetAccount: 'Offset',
+    });
+    expect(edited.problems).toEqual([
+      expect.stringMatching(
+        /^\d+: account 1930 Checkräkningskonto: the file states #UB 0 [-\d,.]+, its #IB 0 and lines make [-\d,.]+: the file is cut or was changed$/,
+      ),
+      expect.stringMatching(
+        /^\d+: account 6072 .+: the file states #RES 0 [-\d,.]+, its lines make [-\d,.]+: the file is cut or was changed$/,
+      ),
+    ]);
+  });
+});
+
+describe('SIE 4 by its description', () => {
+  it('fields: quoted ones keep their backslashes, \\" is a quote, {} lists whole', () => {
+    expect(sieFields('#TRANS 7820 {1 "456"} 1666.00 20170131 "1110\\1002 Hus 1:1"')).toEqual([
+      '#TRANS',
+      '7820',
+      '{1 "456"}',
+      '1666.00',
+      '20170131',
+      '1110\\1002 Hus 1:1',
+    ]);
+    expect(sieFields('#KONTO 1910 "Kassa \\"A\\""')).toEqual(['#KONTO', '1910', 'Kassa "A"']);
+  });
+
+  it('#RTRANS is read and the #TRANS repeating it skipped; #BTRANS left out', async () => {
+    const file = copyOf(
+      iconv.encode(
+        [
+          '#FLAGGA 0',
+          '#FORMAT PC8',
+          '#RAR 0 20250101 20251231',
+          '#KONTO 1930 "Företagskonto"',
+          '#KONTO 3010 "Försäljning"',
+          '#KONTO 6110 "Kontorsmateriel"',
+          '#VER A 1 20250105 "Försäljning"',
+          '{',
+          '#TRANS 1930 {} 500.00',
+          '#TRANS 3010 {} -500.00',
+          '#BTRANS 6110 {} 10.00',
+          '#RTRANS 6110 {} 20.00 20250105 "tillagd"',
+          '#TRANS 6110 {} 20.00 20250105 "tillagd"',
+          '#RTRANS 1930 {} -20.00 20250105 "tillagd"',
+          '#TRANS 1930 {} -20.00 20250105 "tillagd"',
+          '}',
+          '#UB 0 1930 480.00',
+          '#RES 0 3010 -500.00',
+          '#RES 0 6110 20.00',
+        ].join('\r\n'),
+        'cp437',
+      ),
+      'se',
+    );
+    const { problems, entries, notes } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries[0]!.lines.map((l) => [l.accountName, l.debitCents - l.creditCents])).toEqual([
+      ['Företagskonto', 50_000],
+      ['Försäljning', -50_000],
+      ['Kontorsmateriel', 2_000],
+      ['Företagskonto', -2_000],
+    ]);
+    expect(notes).toContain('SIE: 1 #BTRANS rows (struck out) left out');
+  });
+
+  it('types by #KTYP within the BAS classes', () => {
+    expect(basType('1930')).toBe('Cash');
+    expect(basType('2440')).toBe('Accounts Payable');
+    expect(basType('3010')).toBe('Income');
+    expect(basType('1930', 'S')).toBe('Other Current Liabilities');
+    expect(basType('8310', 'I')).toBe('Other Income');
+  });
+});
+
+/** A DATEV Buchungsstapel as DATEV writes one: its header, the column names, bookings. */
+function datevFile(rows: string[], skr = '03'): string {
+  const header = `"EXTF";700;21;"Buchungsstapel";13;20250110120000000;;"";"";"";1001;20001;20250101;4;20250101;20251231;"Januar";"";1;0;0;"EUR";;"";;;"${skr}";;;"";""`;
+  const columns =
+    'Umsatz (ohne Soll/Haben-Kz);Soll/Haben-Kennzeichen;WKZ Umsatz;Kurs;Basis-Umsatz;WKZ Basis-Umsatz;Konto;Gegenkonto (ohne BU-Schlüssel);BU-Schlüssel;Belegdatum;Belegfeld 1;Belegfeld 2;Skonto;Buchungstext';
+  return copyOf(iconv.encode([header, columns, ...rows].join('\r\n'), 'windows-1252'), 'csv');
+}
+
+describe('DATEV Buchungsstapel', () => {
+  const rows = [
+    '119,00;"S";"EUR";;;;1200;8400;"";1501;"R1";"";;"Verkauf 19 %"',
+    '107,00;"S";"EUR";;;;1200;8300;"";1601;"R2";"";;"Verkauf 7 %"',
+    '59,50;"H";"EUR";;;;1200;4930;"9";1701;"E1";"";;"Bürobedarf"',
+    '119,00;"S";"EUR";;;;1200;8400;"23";1801;"R1S";"";;"Storno R1"',
+    '238,00;"S";"EUR";;;;1200;8400;"";1901;"R3";"";2,38;"Verkauf mit Skonto"',
+  ];
+
+  it('without --datev-vat: every row that implies VAT is listed, with both ways out', async () => {
+    const { problems } = await readLedgerFile(datevFile(rows));
+    expect(problems).toHaveLength(5);
+    expect(problems[0]).toBe(
+      '3: automatic account 8400 (SKR03): DATEV would post more than the row (VAT, a discount) and the file does not carry it; pass --datev-vat gross to post each row as written, or --datev-vat split to post the VAT of tax keys 2, 3, 8, 9 and of the automatic accounts',
+    );
+  });
+
+  it('--datev-vat split posts the VAT DATEV would; the Skonto row stays a problem', async () => {
+    const { problems, entries, notes } = await readLedgerFile(datevFile(rows), {
+      datevVat: 'split',
+    });
+    expect(problems).toEqual([
+      '7: Skonto 2,38: --datev-vat split posts only tax keys 2, 3, 8, 9 (with Berichtigungsschlüssel 2 or 4) and the 7 % and 19 % automatic accounts; post this row by hand, or use --datev-vat gross',
+    ]);
+    const posted = entries.map((e) => [
+      e.date,
+      e.lines.map((l) => [l.accountCode, l.debitCents - l.creditCents]),
+    ]);
+    expect(posted).toEqual([
+      [
+        '2025-01-15',
+        [
+          ['1200', 11_900],
+          ['8400', -10_000],
+          ['1776', -1_900],
+        ],
+      ],
+      [
+        '2025-01-16',
+        [
+          ['1200', 10_700],
+          ['8300', -10_000],
+          ['1771', -700],
+        ],
+      ],
+      [
+        '2025-01-17',
+        [
+          ['1200', -5_950],
+          ['4930', 5_000],
+          ['1576', 950],
+        ],
+      ],
+      [
+        '2025-01-18',
+        [
+          ['1200', -11_900],
+          ['8400', 10_000],
+          ['1776', 1_900],
+        ],
+      ],
+    ]);
+    expect(notes).toContain(
+      'DATEV: the VAT of 4 rows posted to the VAT accounts of SKR03 (--datev-vat split)',
+    );
+    expect(entries.flatMap((e) => e.lines).every((l) => l.accountType !== undefined)).toBe(true);
+  });
+
+  it('--datev-vat gross posts each row as written, and counts them', async () => {
+    const { problems, entries, notes } = await readLedgerFile(datevFile(rows), {
+      datevVat: 'gross',
+    });
+    expect(problems).toEqual([]);
+    expect(entries).toHaveLength(5);
+    expect(notes).toContain(
+      'DATEV: 5 rows with a tax key, a Skonto or an automatic account posted as written (--datev-vat gross): the VAT DATEV would post beside them is not posted',
+    );
+  });
+
+  it('Belegdatum TTMM reads in the period, across two calendar years', () => {
+    expect(datevDay('3112', '2024-07-01', '2025-06-30')).toBe('2024-12-31');
+    expect(datevDay('0301', '2024-07-01', '2025-06-30')).toBe('2025-01-03');
+    expect(datevDay('301', '2025-01-01', '2025-12-31')).toBe('2025-01-03');
+    expect(datevDay('3102', '2025-01-01', '2025-12-31')).toBeUndefined();
+  });
+
+  it('refuses other categories by name; types by SKR03 and SKR04', async () => {
+    const file = copyOf(
+      '"EXTF";700;16;"Debitoren/Kreditoren";5;20250110120000000;;"";"";"";1001;20001;20250101;4\r\n',
+      'csv',
+    );
+    expect((await readLedgerFile(file)).problems).toEqual([
+      '1: a DATEV file of category 16 (Debitoren/Kreditoren): books reads category 21, Buchungsstapel (bookings)',
+    ]);
+    expect(skrType('1200', '03')).toBe('Cash');
+    expect(skrType('8400', '03')).toBe('Income');
+    expect(skrType('1776', '03')).toBe('Other Current Liabilities');
+    expect(skrType('4400', '04')).toBe('Income');
+    expect(skrType('1800', '04')).toBe('Cash');
+  });
+
+  it('VAT in a gross amount, rounded half up', () => {
+    expect(taxIncluded(11_900 as Cents, 19)).toBe(1_900);
+    expect(taxIncluded(100 as Cents, 19)).toBe(16);
+    expect(taxIncluded(-5_950 as Cents, 19)).toBe(-950);
+  });
+});
+
+describe('encodings said, never guessed', () => {
+  const xml = (body: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<n1:AuditFile xmlns:n1="urn:StandardAuditFile-Taxation-Financial:NO">\n<n1:Header><n1:SelectionCriteria><n1:PeriodStart>1</n1:PeriodStart><n1:PeriodStartYear>2025</n1:PeriodStartYear></n1:SelectionCriteria></n1:Header>\n${body}\n</n1:AuditFile>\n`;
+  const body =
+    '<n1:MasterFiles><n1:GeneralLedgerAccounts><n1:Account><n1:AccountID>1920</n1:AccountID><n1:AccountDescription>Bankinnskudd Ærlig</n1:AccountDescription></n1:Account></n1:GeneralLedgerAccounts></n1:MasterFiles>';
+
+  it('an XML declaring UTF-8 over bytes that are not is refused with its line and byte; --encoding latin1 reads it', async () => {
+    const file = copyOf(iconv.encode(xml(body), 'latin1'), 'xml');
+    expect((await readLedgerFile(file)).problems).toEqual([
+      '4: byte 0xC6 (at byte 380) is not UTF-8, which the file is read as (its XML declaration, or no --encoding): if it was saved in another encoding, name it with --encoding (latin1, windows-1252)',
+    ]);
+    expect((await readLedgerFile(file, { encoding: 'latin1' })).problems).toEqual([]);
+  });
+});
+
+describe('what is wrong in a malformed audit file is said, by line', () => {
+  it('DATEV: a header without its period, missing columns, bad rows', async () => {
+    const noPeriod = copyOf(
+      '"EXTF";700;21;"Buchungsstapel";13;20250110120000000;;"";"";"";1001;20001;20250101;4;;\r\n',
+      'csv',
+    );
+    expect((await readLedgerFile(noPeriod)).problems).toEqual([
+      '1: the DATEV header lacks its period (Datum vom, Datum bis: YYYYMMDD)',
+    ]);
+    const header = `"EXTF";700;21;"Buchungsstapel";13;20250110120000000;;"";"";"";1001;20001;20250101;4;20250101;20251231;"";"";1;0;0;"EUR";;"";;;"03"`;
+    const noColumns = copyOf(`${header}\r\nUmsatz (ohne Soll/Haben-Kz);Konto\r\n`, 'csv');
+    expect((await readLedgerFile(noColumns)).problems).toEqual([
+      '2: the DATEV column names lack sollhaben, gegenkonto, belegdatum',
+    ]);
+    const bad = datevFile([
+      '10,00;"S";"EUR";;;;1200;8200;"";3102;"X1";"";;"no such day"',
+      '10,00;"X";"EUR";;;;1200;8200;"";0102;"X2";"";;"no side"',
+      '10,00;"S";"EUR";;;;;8200;"";0102;"X3";"";;"no Konto"',
+    ]);
+    expect((await readLedgerFile(bad)).problems).toEqual([
+      `3: Belegdatum "3102" is not a day (TTMM) of the file's period 2025-01-01 to 2025-12-31`,
+      '4: Soll/Haben-Kennzeichen "X" is neither S nor H',
+      '5: Konto or Gegenkonto is empty',
+    ]);
+  });
+
+  it('SAF-T: opening balances without a period, a line without an account', async () => {
+    const file = copyOf(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<AuditFile xmlns="urn:StandardAuditFile-Taxation-Financial:NO">',
+        '<MasterFiles><GeneralLedgerAccounts><Account><AccountID>1920</AccountID><AccountDescription>Bank</AccountDescription>',
+        '<OpeningDebitBalance>100</OpeningDebitBalance></Account></GeneralLedgerAccounts></MasterFiles>',
+        '<GeneralLedgerEntries><Journal><JournalID>GL</JournalID><Transaction><TransactionID>1</TransactionID><TransactionDate>2025-01-05</TransactionDate>',
+        '<Line><DebitAmount><Amount>5</Amount></DebitAmount></Line>',
+        '</Transaction></Journal></GeneralLedgerEntries>',
+        '</AuditFile>',
+      ].join('\n'),
+      'xml',
+    );
+    expect((await readLedgerFile(file)).problems).toEqual([
+      '5: the file states opening balances but not its period (SelectionCriteria)',
+      '6: a Line without an AccountID',
+    ]);
+  });
+
+  it('SIE: a #TRANS outside a voucher, opening balances without #RAR 0', async () => {
+    const file = copyOf(
+      iconv.encode(
+        ['#FLAGGA 0', '#KONTO 1930 "Bank"', '#IB 0 1930 100.00', '#TRANS 1930 {} 5.00'].join('\n'),
+        'cp437',
+      ),
+      'se',
+    );
+    expect((await readLedgerFile(file)).problems).toEqual([
+      '1: the file states opening balances (#IB 0) but not its year (#RAR 0)',
+      '4: #TRANS outside a voucher',
+    ]);
+  });
+
+  it('XAF: an amntTp neither D nor C', async () => {
+    const file = copyOf(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<auditfile xmlns="http://www.auditfiles.nl/XAF/3.2"><header><startDate>2025-01-01</startDate></header>',
+        '<company><transactions><journal><jrnID>10</jrnID><transaction><nr>1</nr><trDt>2025-01-05</trDt>',
+        '<trLine><nr>1</nr><accID>1000</accID><amnt>5.00</amnt><amntTp>X</amntTp></trLine>',
+        '</transaction></journal></transactions></company></auditfile>',
+      ].join('\n'),
+      'xml',
+    );
+    expect((await readLedgerFile(file)).problems).toEqual(['4: amntTp "X" is neither D nor C']);
+  });
+});
