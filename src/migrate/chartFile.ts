@@ -85,7 +85,7 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
 
 /**
  * Gives a line the type (and code) its account has in the chart file, when the export gave it
- * none. An export that carries codes is matched by code: a chart row of that code whose name is
+ * none, or only one inferred from a national chart's classes. An export that carries codes is matched by code: a chart row of that code whose name is
  * not the export's is a problem naming both (once per code); a code the chart lacks may still be
  * typed by a row of its name that has no code. An export without codes is matched by name
  * (trimmed, case-insensitive), the one rule of the CLI; a name the chart has under two codes is
@@ -115,7 +115,7 @@ export function chartFiller(
         const uncoded = byName
           .get(nameKey(line.accountName ?? ''))
           ?.filter((named) => named.code === undefined);
-        if (uncoded?.length === 1) line.accountType ??= uncoded[0]!.type;
+        if (uncoded?.length === 1) typeFromChart(line, uncoded[0]!.type);
         return undefined;
       }
       if (line.accountName !== undefined && !sameAccountName(line.accountName, account, code)) {
@@ -124,10 +124,10 @@ export function chartFiller(
           message: `account ${code} is "${line.accountName}" in the file but "${account.name}" in --chart ${file}:${account.line}`,
         });
       }
-      line.accountType ??= account.type;
+      typeFromChart(line, account.type);
       return undefined;
     }
-    if (line.accountType !== undefined) return undefined;
+    if (line.accountType !== undefined && !line.typeInferred) return undefined;
     const named = line.accountName ?? line.account;
     const candidates = byName.get(nameKey(named)) ?? [];
     if (candidates.length > 1) {
@@ -138,7 +138,7 @@ export function chartFiller(
     }
     const account = candidates[0];
     if (!account) return undefined;
-    line.accountType = account.type;
+    typeFromChart(line, account.type);
     if (account.code !== undefined) {
       line.accountCode = account.code;
       line.accountName = named;
@@ -146,6 +146,16 @@ export function chartFiller(
     }
     return undefined;
   };
+}
+
+/**
+ * The chart's type for a line the export left untyped, or typed only by inference (a national
+ * chart's class): the export's own type stands, the chart's overrides an inference.
+ */
+function typeFromChart(line: LedgerLine, type: string): void {
+  if (line.accountType !== undefined && !line.typeInferred) return;
+  line.accountType = type;
+  delete line.typeInferred;
 }
 
 /**

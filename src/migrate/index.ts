@@ -16,6 +16,7 @@ import { csvField, spreadsheetText } from '../core/csv.js';
 import {
   amountToCents,
   centsToAmount,
+  formatCents,
   subtractCents,
   ZERO_CENTS,
   type Cents,
@@ -91,6 +92,8 @@ export interface Reconciliation {
   matches: boolean;
   startDate: string;
   endDate: string;
+  /** Each file account's balance at `endDate`, by the file's code (debit-positive). */
+  balancesAtEnd: Map<string, Cents>;
 }
 
 /** Where and with what an import runs, given by its caller. */
@@ -454,7 +457,7 @@ async function sendAndReconcile(
     `${results.entriesDone === 1 ? '1 entry' : `${results.entriesDone} entries`} of ${path.basename(request.file)} ${results.entriesDone === 1 ? 'is' : 'are'} in the ${request.basis} ledger${request.migration ? ' (migrated)' : ''}`,
   );
   if (request.receipt) {
-    writeReceipt(request.receipt, results.receipt);
+    writeReceipt(request.receipt, results.receipt, summary.fileChecks);
     events.note(`receipt written to ${request.receipt}`);
   }
 
@@ -479,6 +482,7 @@ async function sendAndReconcile(
   events.note(
     `reconciled ${reconciliation.rows.length} accounts with the trial balance to the cent`,
   );
+  for (const said of closingBalancesSaid(summary, reconciliation)) events.note(said);
   const migration =
     request.migration?.finalize === true
       ? await finalizeMigration(api, scope.entity.id, {
@@ -542,7 +546,15 @@ function bulkBodies(
   }));
 }
 
-function writeReceipt(file: string, receipt: Receipt): void {
+/**
+ * The receipt: per file entry, the journal entry it became; then, with no id, what the file
+ * said against itself or what the import took for it (an audit file's checks), by line.
+ */
+function writeReceipt(
+  file: string,
+  receipt: Receipt,
+  fileChecks: readonly { fileLine: number; message: string }[],
+): void {
   const rows = ['line,entry,journal_entry_id'];
   for (const number of [...receipt.keys()].sort((a, b) => a - b)) {
     const { entries, ids: journalEntryIds } = receipt.get(number)!;
@@ -554,6 +566,8 @@ function writeReceipt(file: string, receipt: Receipt): void {
       ),
     );
   }
+  for (const check of fileChecks)
+    rows.push(`${check.fileLine},${csvField(spreadsheetText(`note: ${check.message}`))},`);
   writeFileSync(file, `${rows.join('\n')}\n`);
 }
 
@@ -605,5 +619,36 @@ async function reconcileWithPlatform(
     codesKept,
     remembered,
   });
-  return { rows, matches, startDate, endDate };
+  // Each file account's balance at the end, by the file's code (the platform may number it
+  // otherwise).
+  const codeOfId = new Map(chart.map((account) => [account.id, account.code]));
+  const balancesAtEnd = new Map<string, Cents>();
+  for (const account of summary.accounts.values()) {
+    const platformCode = codeOfId.get(accountIds.get(account.key) ?? '');
+    if (account.code !== undefined && platformCode !== undefined)
+      balancesAtEnd.set(account.code, end.get(platformCode) ?? ZERO_CENTS);
+  }
+  return { rows, matches, startDate, endDate, balancesAtEnd };
+}
+
+/**
+ * An audit file's closing balances against the trial balance at the end of its entries, per
+ * account code: how many agree, and each that does not (where the file contradicts itself, the
+ * lines were imported, so it differs as said before).
+ */
+function closingBalancesSaid(summary: LedgerSummary, reconciliation: Reconciliation): string[] {
+  if (summary.closingBalances.size === 0) return [];
+  const differing: string[] = [];
+  for (const [code, stated] of summary.closingBalances) {
+    const balance = reconciliation.balancesAtEnd.get(code) ?? ZERO_CENTS;
+    if (balance !== stated)
+      differing.push(
+        `closing balance of account ${code}: the file states ${formatCents(stated)}, the trial balance at ${reconciliation.endDate} is ${formatCents(balance)}`,
+      );
+  }
+  const agreeing = summary.closingBalances.size - differing.length;
+  return [
+    `${agreeing} of the file's ${summary.closingBalances.size} closing balances are the trial balance at ${reconciliation.endDate}, to the cent`,
+    ...differing,
+  ];
 }

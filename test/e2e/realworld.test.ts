@@ -371,14 +371,32 @@ describe.skipIf(!present)('real exports import as they are', () => {
 
   it('saft-no_financial-example (SAF-T Financial): every account ends at the file’s own figure; its three contradictions named', async () => {
     const file = path.join(REALWORLD, 'saft-no_financial-example-888888888_skatteetaten.xml');
+    const receipt = path.join(home.home, 'saft-receipt.csv');
     const { imported, where } = await importInto('toyen-lekefabrikk', file, [
       '--offset-account',
       'Opening Offset',
+      '--receipt',
+      receipt,
     ]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain('read as SAF-T Financial');
     for (const account of ['1920 Bankinnskudd', '2711 Inngående', '2740 Oppgjørskonto'])
       expect(imported.stderr).toContain(`account ${account}`);
+    // After sending: the file's closing balances against the trial balance at its end; the
+    // three that contradict the lines differ, as said before.
+    expect(imported.stderr).toContain(
+      "19 of the file's 22 closing balances are the trial balance at 2017-04-30, to the cent",
+    );
+    expect(imported.stderr).toContain(
+      'closing balance of account 1920: the file states 670,568.75, the trial balance at 2017-04-30 is 724,407.00',
+    );
+    const notes = readFileSync(receipt, 'utf8')
+      .split('\n')
+      .filter((row) => row.includes('note: '));
+    expect(notes).toHaveLength(4);
+    expect(notes[0]).toMatch(
+      /^46,"note: SAF-T: the opening balances do not net to zero; Opening Offset \(--offset-account\) took 2,545,410.00 as a credit",$/,
+    );
     const { totals, openings } = saftTotals(file);
     totals.set('Opening Offset', -openings);
     expect(await trialBalance(where)).toEqual(nonZero(totals));

@@ -419,3 +419,26 @@ describe('what is wrong in a malformed audit file is said, by line', () => {
     expect((await readLedgerFile(file)).problems).toEqual(['4: amntTp "X" is neither D nor C']);
   });
 });
+
+describe('--chart and the national charts', () => {
+  it.skipIf(!present)(
+    "--chart overrides a type inferred from the national chart's classes",
+    async () => {
+      const chart = copyOf('code,name,type\n1920,Bankinnskudd,Other Current Assets\n', 'csv');
+      const { entries, problems } = await readLedgerFile(SAFT, {
+        offsetAccount: 'Offset',
+        chartFile: chart,
+      });
+      expect(problems).toEqual([]);
+      const types = new Set(
+        entries
+          .flatMap((e) => e.lines)
+          .filter((l) => l.accountCode === '1920')
+          .map((l) => l.accountType),
+      );
+      expect([...types]).toEqual(['Other Current Assets']);
+      const inferred = entries.flatMap((e) => e.lines).find((l) => l.accountCode === '1250');
+      expect(inferred?.accountType).toBe('Fixed Assets');
+    },
+  );
+});

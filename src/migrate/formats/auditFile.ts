@@ -39,7 +39,10 @@ export interface AuditFacts {
   /** What `--offset-account` took of opening balances that do not net (debit-positive). */
   offsetTook?: Cents;
   firstDay: string | undefined;
-  contradictions: string[];
+  /** The file line of the opening entry (its first account's). */
+  openingLine?: number;
+  /** Closing balances its opening balance and lines do not make, by the account's line. */
+  contradictions: { fileLine: number; message: string }[];
   /** Closing balances stated by the file, by account code (debit-positive). */
   closingBalances: Map<string, Cents>;
   /** Lines, transactions or years the file holds that are not the books' (counted, said). */
@@ -105,6 +108,7 @@ export function auditLine(
     accountCode: account.code,
     accountName: account.name,
     accountType: account.type,
+    ...(account.type !== undefined && { typeInferred: true as const }),
     debitCents: cents > 0 ? cents : ZERO_CENTS,
     creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
     description: line.description,
@@ -185,15 +189,16 @@ export function openingEntry(
 export function contradictions(
   accounts: Iterable<AuditAccount>,
   movements: ReadonlyMap<string, Cents>,
-): string[] {
-  const said: string[] = [];
+): { fileLine: number; message: string }[] {
+  const said: { fileLine: number; message: string }[] = [];
   for (const account of accounts) {
     if (account.closing === undefined) continue;
     const made = addCents(account.opening ?? ZERO_CENTS, movements.get(account.code) ?? ZERO_CENTS);
     if (made !== account.closing) {
-      said.push(
-        `account ${account.code} ${account.name}: the file states a closing balance of ${formatCents(account.closing)}, its opening balance and lines make ${formatCents(made)} (the file contradicts itself; its lines are imported)`,
-      );
+      said.push({
+        fileLine: account.fileLine,
+        message: `account ${account.code} ${account.name}: the file states a closing balance of ${formatCents(account.closing)}, its opening balance and lines make ${formatCents(made)} (the file contradicts itself; its lines are imported)`,
+      });
     }
   }
   return said;

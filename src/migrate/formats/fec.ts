@@ -175,6 +175,7 @@ export async function* readFec(
       accountCode: code,
       accountName: name,
       accountType: pcgType(code),
+      ...(pcgType(code) !== undefined && { typeInferred: true as const }),
       debitCents: debit,
       creditCents: credit,
       description: [label, field('compauxlib')].filter(Boolean).join(' — '),

@@ -238,6 +238,8 @@ export interface LedgerLine {
   accountCode: string | undefined;
   accountName: string | undefined;
   accountType: string | undefined;
+  /** The type is the reader's inference (a national chart's class), which `--chart` overrides. */
+  typeInferred?: true;
   debitCents: Cents;
   creditCents: Cents;
   description: string;

@@ -1,6 +1,6 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { formatCents, negateCents } from '../../core/money.js';
+import { formatCents, negateCents, type Cents } from '../../core/money.js';
 import path from 'node:path';
 import {
   detectDelimiter,
@@ -108,6 +108,14 @@ export interface ReadResult {
   problemCount: number;
   /** What the reader chose or skipped, for the import to say (format, lines left out…). */
   notes: string[];
+  /**
+   * What an audit file says against itself or what the import took for it (a closing balance
+   * its lines do not make, the difference `--offset-account` took), by file line: said on
+   * stderr, and kept in the receipt.
+   */
+  fileChecks: { fileLine: number; message: string }[];
+  /** The closing balance an audit file states per account code (debit-positive). */
+  closingBalances: Map<string, Cents>;
 }
 
 export const newReadResult = (): ReadResult => ({
@@ -116,6 +124,8 @@ export const newReadResult = (): ReadResult => ({
   problems: [],
   problemCount: 0,
   notes: [],
+  fileChecks: [],
+  closingBalances: new Map(),
 });
 
 /** The file's first 4 kB, to tell formats apart; '' when unreadable. */
@@ -326,22 +336,33 @@ async function* readText(
   }
 }
 
-/** What an audit file's reader found, said: counts, the opening entry, what contradicts. */
+/**
+ * What an audit file's reader found, said: counts, the opening entry, what it left out; what
+ * the file says against itself, and what `--offset-account` took, also go to the receipt.
+ */
 function auditNotes(
   format: string,
   facts: AuditFacts,
   offsetAccount: string | undefined,
   typedBy: string,
+  result: ReadResult,
 ): (string | false)[] {
+  const took =
+    facts.offsetTook !== undefined &&
+    `the opening balances do not net to zero; ${offsetAccount} (--offset-account) took ${formatCents(facts.offsetTook < 0 ? negateCents(facts.offsetTook) : facts.offsetTook)} as a ${facts.offsetTook < 0 ? 'credit' : 'debit'}`;
+  const checks = [
+    ...(took ? [{ fileLine: facts.openingLine ?? 1, message: took }] : []),
+    ...facts.contradictions,
+  ];
+  result.fileChecks.push(...checks.map((c) => ({ ...c, message: `${format}: ${c.message}` })));
+  for (const [code, cents] of facts.closingBalances) result.closingBalances.set(code, cents);
   return [
     `${format}: ${count(facts.journals, 'journal', 'journals')}, ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.lines, 'line', 'lines')}; ${count(facts.accounts, 'account', 'accounts')} in its chart, typed by ${typedBy}`,
     facts.openingBalances > 0 &&
       `${format}: the opening balances of ${count(facts.openingBalances, 'account', 'accounts')} posted as one entry on ${facts.firstDay}, the first day of its period`,
-    facts.offsetTook !== undefined &&
-      `${format}: the opening balances do not net to zero; ${offsetAccount} (--offset-account) took ${formatCents(facts.offsetTook < 0 ? negateCents(facts.offsetTook) : facts.offsetTook)} as a ${facts.offsetTook < 0 ? 'credit' : 'debit'}`,
     facts.zeroLines > 0 && `${format}: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
     ...facts.leftOut.map((said) => `${format}: ${said}`),
-    ...facts.contradictions.map((said) => `${format}: ${said}`),
+    ...checks.map((c) => `${format}: ${c.message}`),
   ];
 }
 
@@ -479,6 +500,7 @@ function readOtherFormat(
             facts,
             options.offsetAccount,
             "Norway's standard chart (StandardAccountID)",
+            result,
           ),
       );
     case 'xaf':
@@ -491,6 +513,7 @@ function readOtherFormat(
             facts,
             options.offsetAccount,
             'the RGS code of each (leadReference), else its class of the Dutch chart',
+            result,
           ),
       );
     case 'sie':
@@ -498,7 +521,13 @@ function readOtherFormat(
         result,
         (...hooks) => readSie(file, auditOptions, ...hooks),
         (facts) =>
-          auditNotes('SIE', facts, options.offsetAccount, "#KTYP and the BAS chart's classes"),
+          auditNotes(
+            'SIE',
+            facts,
+            options.offsetAccount,
+            "#KTYP and the BAS chart's classes",
+            result,
+          ),
       );
     case 'datev':
       return readExport<DatevFacts>(

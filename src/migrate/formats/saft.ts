@@ -138,6 +138,7 @@ export async function* readSaft(
     facts.openingBalances =
       opening.entry?.lines.filter((l) => l.accountCode !== undefined).length ?? 0;
     if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
+    if (opening.entry) facts.openingLine = opening.entry.fileLine;
     if (opening.entry) ready.push(opening.entry);
   };
 

@@ -349,6 +349,7 @@ export async function* readSie(
     facts.openingBalances =
       opening.entry?.lines.filter((l) => l.accountCode !== undefined).length ?? 0;
     if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
+    if (opening.entry) facts.openingLine = opening.entry.fileLine;
     if (opening.entry) yield opening.entry;
   }
 }
