@@ -301,6 +301,17 @@ describe('DATEV Buchungsstapel', () => {
     );
   });
 
+  it('a row in another currency posts its Basis-Umsatz', async () => {
+    const { entries, problems } = await readLedgerFile(
+      datevFile(['110,00;"S";"USD";1,1;100,00;"EUR";1200;2700;"";1501;"U1";"";;"in Dollar"']),
+    );
+    expect(problems).toEqual([]);
+    expect(entries[0]!.lines.map((l) => [l.accountCode, l.debitCents - l.creditCents])).toEqual([
+      ['1200', 10_000],
+      ['2700', -10_000],
+    ]);
+  });
+
   it('Belegdatum TTMM reads in the period, across two calendar years', () => {
     expect(datevDay('3112', '2024-07-01', '2025-06-30')).toBe('2024-12-31');
     expect(datevDay('0301', '2024-07-01', '2025-06-30')).toBe('2025-01-03');

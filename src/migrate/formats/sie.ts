@@ -148,6 +148,8 @@ export async function* readSie(
   const leftOut = new Map<string, number>();
   const count = (what: string) => leftOut.set(what, (leftOut.get(what) ?? 0) + 1);
   let firstDay: string | undefined;
+  /** The voucher series (A, B…): a SIE file's journals. */
+  const series = new Set<string>();
   let openingSent = false;
   let voucher: { entry: string; date: string; text: string; fileLine: number } | undefined;
   let lines: LedgerLine[] = [];
@@ -252,6 +254,7 @@ export async function* readSie(
           });
           break;
         }
+        series.add(fields[0] ?? '');
         voucher = { entry, date, text: fields[3] ?? '', fileLine };
         lines = [];
         break;
@@ -326,6 +329,7 @@ export async function* readSie(
     }
   }
   facts.accounts = accounts.size;
+  facts.journals = series.size;
   facts.firstDay = firstDay;
   facts.leftOut = [...leftOut].map(([what, n]) => `${n} ${what} left out`);
   onEnd(hash.digest('hex'), facts);
