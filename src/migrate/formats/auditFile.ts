@@ -89,7 +89,7 @@ export function auditAmount(
   }
 }
 
-/** One line of an entry on `account`: debit-positive `cents`. */
+/** One line of an entry on `account` (no code: ''): debit-positive `cents`. */
 export function auditLine(
   line: {
     fileLine: number;
@@ -104,8 +104,8 @@ export function auditLine(
   return {
     fileLine: line.fileLine,
     date: line.date,
-    account: accountKey(account.code, account.name),
-    accountCode: account.code,
+    account: accountKey(account.code || undefined, account.name),
+    accountCode: account.code || undefined,
     accountName: account.name,
     accountType: account.type,
     ...(account.type !== undefined && { typeInferred: true as const }),
@@ -124,6 +124,29 @@ export const netOf = (lines: readonly LedgerLine[]): Cents =>
     (sum, line) => addCents(sum, subtractCents(line.debitCents, line.creditCents)),
     ZERO_CENTS,
   );
+
+/**
+ * A transaction's lines as one entry, when they balance; else it is reported (naming it and
+ * its lines, `what` saying what the file calls it) and there is none.
+ */
+export function balancedEntry(
+  transaction: { fileLine: number; entry: string; date: string; memo: string },
+  lines: LedgerLine[],
+  lastLine: number,
+  report: (problem: Problem) => void,
+  what = 'transaction',
+): LedgerEntry | undefined {
+  if (lines.length === 0) return undefined;
+  const left = netOf(lines);
+  if (left !== 0) {
+    report({
+      fileLine: transaction.fileLine,
+      message: `${what} ${transaction.entry} (lines ${transaction.fileLine}-${lastLine}) does not balance: ${formatCents(left)} left over`,
+    });
+    return undefined;
+  }
+  return { ...transaction, lines };
+}
 
 /**
  * The opening balances as one entry on `day`. Balances that do not net to zero are a problem

@@ -4,9 +4,9 @@ import { addCents, formatCents, subtractCents, ZERO_CENTS, type Cents } from '..
 import {
   auditAmount,
   auditLine,
+  balancedEntry,
   checkControl,
   contradictions,
-  netOf,
   openingEntry,
   type AuditAccount,
   newAuditFacts,
@@ -188,22 +188,19 @@ export async function* readSaft(
         fileLine: transaction.fileLine,
         message: `transaction ${entry}: TransactionDate "${transaction.date}" is not a date (YYYY-MM-DD)`,
       });
-    } else if (lines.length > 0) {
-      const left = netOf(lines);
-      if (left !== 0) {
-        report({
-          fileLine: transaction.fileLine,
-          message: `transaction ${entry} (lines ${transaction.fileLine}-${fileLine}) does not balance: ${formatCents(left)} left over`,
-        });
-      } else {
-        ready.push({
+    } else {
+      const balanced = balancedEntry(
+        {
           fileLine: transaction.fileLine,
           entry,
           date: transaction.date,
           memo: transaction.description,
-          lines,
-        });
-      }
+        },
+        lines,
+        fileLine,
+        report,
+      );
+      if (balanced) ready.push(balanced);
     }
     transaction = undefined;
     lines = [];

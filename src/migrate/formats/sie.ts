@@ -8,7 +8,7 @@ import { addCents, formatCents, ZERO_CENTS, type Cents } from '../../core/money.
 import {
   auditAmount,
   auditLine,
-  netOf,
+  balancedEntry,
   newAuditFacts,
   openingEntry,
   type AuditAccount,
@@ -182,23 +182,16 @@ export async function* readSie(
       if (voucher) {
         const done = voucher;
         voucher = undefined;
-        if (lines.length > 0) {
-          const left = netOf(lines);
-          if (left !== 0) {
-            report({
-              fileLine: done.fileLine,
-              message: `voucher ${done.entry} (lines ${done.fileLine}-${fileLine}) does not balance: ${formatCents(left)} left over`,
-            });
-          } else {
-            if (!openingSent) yield* sendOpening();
-            yield {
-              fileLine: done.fileLine,
-              entry: done.entry,
-              date: done.date,
-              memo: done.text,
-              lines,
-            };
-          }
+        const balanced = balancedEntry(
+          { fileLine: done.fileLine, entry: done.entry, date: done.date, memo: done.text },
+          lines,
+          fileLine,
+          report,
+          'voucher',
+        );
+        if (balanced) {
+          if (!openingSent) yield* sendOpening();
+          yield balanced;
         }
         lines = [];
       }

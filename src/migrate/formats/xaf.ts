@@ -4,8 +4,8 @@ import { addCents, formatCents, negateCents, ZERO_CENTS, type Cents } from '../.
 import {
   auditAmount,
   auditLine,
+  balancedEntry,
   checkControl,
-  netOf,
   newAuditFacts,
   openingEntry,
   type AuditAccount,
@@ -229,22 +229,19 @@ export async function* readXaf(
               fileLine: transaction.fileLine,
               message: `transaction ${entry}: trDt "${transaction.date}" is not a date (YYYY-MM-DD)`,
             });
-          } else if (lines.length > 0) {
-            const left = netOf(lines);
-            if (left !== 0) {
-              report({
-                fileLine: transaction.fileLine,
-                message: `transaction ${entry} (lines ${transaction.fileLine}-${fileLine}) does not balance: ${formatCents(left)} left over`,
-              });
-            } else {
-              ready.push({
+          } else {
+            const balanced = balancedEntry(
+              {
                 fileLine: transaction.fileLine,
                 entry,
                 date: transaction.date,
                 memo: transaction.description,
-                lines,
-              });
-            }
+              },
+              lines,
+              fileLine,
+              report,
+            );
+            if (balanced) ready.push(balanced);
           }
           transaction = undefined;
           lines = [];
