@@ -22,6 +22,9 @@ export const LEDGER_FORMATS = [
   'xaf',
   'sie',
   'datev',
+  'wave',
+  'bexio',
+  'infoniqa',
 ] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 

@@ -283,6 +283,10 @@ describe('what books says when something is off', () => {
       },
       { title: 'an unknown DATEV chart', args: ['je', 'import', ledger, '--skr', '05'] },
       {
+        title: 'an opening date that is not a day',
+        args: ['je', 'import', ledger, '--opening-date', '31.12.2025'],
+      },
+      {
         title: 'too many batches in flight',
         args: ['je', 'import', ledger, '--concurrency', '99'],
       },

@@ -190,6 +190,55 @@ function datevTotals(file: string) {
   return totals;
 }
 
+/** A Wave export's own figures, by account name: its two-column debits less credits. */
+function waveTotals(file: string) {
+  const [header, ...rows] = parse(readFileSync(file)) as string[][];
+  const at = (name: string) => header!.indexOf(name);
+  const totals = new Map<string, number>();
+  for (const row of rows) {
+    const debit = centsOf(row[at('Debit Amount (Two Column Approach)')] || '0');
+    const credit = centsOf(row[at('Credit Amount (Two Column Approach)')] || '0');
+    add(totals, row[at('Account Name')]!, debit - credit);
+  }
+  return totals;
+}
+
+/** A bexio journal's own figures, by account name: the base amount to Soll, from Haben. */
+function bexioTotals(file: string) {
+  const [header, ...rows] = parse(readFileSync(file), { delimiter: ';' }) as string[][];
+  const at = (name: string) => header!.indexOf(name);
+  const totals = new Map<string, number>();
+  // A name used under two codes is told apart by its code, as books names such accounts.
+  const codesOf = new Map<string, Set<string>>();
+  for (const row of rows)
+    for (const side of [row[at('Soll')]!, row[at('Haben')]!]) {
+      const [code, name] = side.split(' - ', 2) as [string, string];
+      codesOf.set(name.trim(), (codesOf.get(name.trim()) ?? new Set()).add(code));
+    }
+  const nameOf = (account: string) => {
+    const [code, name] = account.split(' - ', 2) as [string, string];
+    return codesOf.get(name.trim())!.size > 1 ? `${name.trim()} (${code})` : name.trim();
+  };
+  for (const row of rows) {
+    const cents = centsOf(row[at('Betrag in Basiswährung')]!.replace(/['\u00a0]/g, ''));
+    add(totals, nameOf(row[at('Soll')]!), cents);
+    add(totals, nameOf(row[at('Haben')]!), -cents);
+  }
+  return totals;
+}
+
+/** An Infoniqa journal's own figures, by account number: Netto by S/H. */
+function infoniqaTotals(file: string) {
+  const [header, ...rows] = parse(readFileSync(file)) as string[][];
+  const at = (name: string) => header!.indexOf(name);
+  const totals = new Map<string, number>();
+  for (const row of rows) {
+    const cents = centsOf(row[at('Netto')]!);
+    add(totals, row[at('Kto')]!, row[at('S/H')] === 'S' ? cents : -cents);
+  }
+  return totals;
+}
+
 /**
  * A temporary HOME for a suite that runs: a skipped suite's body is still read, but its
  * afterAll never runs, so it must not make one.
@@ -449,6 +498,79 @@ describe.skipIf(!present)('real exports import as they are', () => {
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stderr).toContain('13 rows with a tax key');
     expect(await trialBalance(where)).toEqual(nonZero(datevTotals(file)));
+  });
+
+  it('wave_accounting_transactions (Wave): every account ends at the sum of its lines, typed by Wave', async () => {
+    const file = path.join(REALWORLD, 'wave_accounting_transactions_invoiceninja_expenses.csv');
+    const { imported, where } = await importInto('wave-expenses', file);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as a Wave "Account Transactions" export');
+    expect(await trialBalance(where)).toEqual(nonZero(waveTotals(file)));
+  });
+
+  it('bexio_journal_export (CSV, and its Excel workbook): every account ends at the sum of its lines in the base currency', async () => {
+    const csv = path.join(REALWORLD, 'bexio_journal_export_2022_bananaaccounting-switzerland.csv');
+    const fromCsv = await importInto('bexio-csv', csv);
+    expect(fromCsv.imported.code, fromCsv.imported.stderr).toBe(0);
+    expect(fromCsv.imported.stderr).toContain(
+      'rows hold characters a past re-encoding already lost',
+    );
+    const expected = nonZero(bexioTotals(csv));
+    expect(await trialBalance(fromCsv.where)).toEqual(expected);
+    const xlsx = path.join(
+      REALWORLD,
+      'bexio_journal_export_2022_bananaaccounting-switzerland.xlsx',
+    );
+    const fromXlsx = await importInto('bexio-xlsx', xlsx);
+    expect(fromXlsx.imported.code, fromXlsx.imported.stderr).toBe(0);
+    // The workbook Excel saved holds the same amounts (2584.8000000000002 is 2,584.80); its
+    // names lost other characters than the CSV's, so accounts are compared by their balances.
+    const [fromCsvTb, fromXlsxTb] = [
+      await trialBalance(fromCsv.where),
+      await trialBalance(fromXlsx.where),
+    ];
+    expect([...fromXlsxTb.values()].sort()).toEqual([...fromCsvTb.values()].sort());
+  });
+
+  it('infoniqa-one50_journal_export (Infoniqa ONE 50): every account ends at the sum of its lines', async () => {
+    const file = path.join(
+      REALWORLD,
+      'infoniqa-one50_journal_export_2024_bananaaccounting-switzerland.csv',
+    );
+    const { imported, where } = await importInto('infoniqa', file);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as an Infoniqa ONE 50 journal');
+    expect(await trialBalance(where)).toEqual(nonZero(infoniqaTotals(file)));
+  });
+
+  it('QuickBooks Desktop lists with OBAMOUNTs: one opening entry on --opening-date; uneven ones need --offset-account', async () => {
+    const file = path.join(home.home, 'lists.iif');
+    writeFileSync(
+      file,
+      [
+        '!ACCNT\tNAME\tACCNTTYPE\tACCNUM\tOBAMOUNT',
+        'ACCNT\tChecking\tBANK\t1000\t"99,250.02"',
+        'ACCNT\tAccounts Payable\tAP\t2000\t-1250.02',
+        'ACCNT\tOwner Equity\tEQUITY\t3000\t"-98,000.00"',
+      ].join('\r\n'),
+    );
+    const { imported, where } = await importInto('iif-lists', file, [
+      '--opening-date',
+      '2025-12-31',
+    ]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(await trialBalance(where)).toEqual(
+      new Map([
+        ['Checking', 9_925_002],
+        ['Accounts Payable', -125_002],
+        ['Owner Equity', -9_800_000],
+      ]),
+    );
+    const uneven = path.join(home.home, 'uneven.iif');
+    writeFileSync(uneven, readFileSync(file, 'utf8').replace('-1250.02', '-1200.02'));
+    const refused = await importInto('iif-uneven', uneven, ['--opening-date', '2025-12-31']);
+    expect(refused.imported.code).toBe(3);
+    expect(refused.imported.stderr).toContain('the opening balances do not net to zero');
   });
 
   it('--write-chart writes what cannot be typed; filled in, it goes back with --chart', async () => {

@@ -6,6 +6,8 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
+import { addDays } from '../../core/calendar.js';
+import { openingEntry, type AuditAccount } from './auditFile.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,
@@ -23,7 +25,13 @@ import {
  * `!TRNS`, `!SPL`, `!ENDTRNS`, …) naming its columns, then its rows (`ACCNT`, `TRNS`, …).
  *
  * - `!ACCNT` rows are the chart: NAME, ACCNTTYPE (mapped to ours below) and ACCNUM (the code).
- *   OBAMOUNT, the balance an account had when exported, is not read: the transactions make it.
+ *   OBAMOUNT, the balance an account had when exported, is how a QuickBooks user hands over a
+ *   chart with its opening balances: in a file of lists only (or with `--opening-balances`) the
+ *   OBAMOUNTs are one opening entry, on `--opening-date` or else the day before the first
+ *   transaction, signed as every IIF amount (positive a debit; income and expense accounts carry
+ *   the year to date); a difference goes to `--offset-account` (QuickBooks calls that account
+ *   Opening Balance Equity). In a file with transactions they are left aside, counted: the
+ *   transactions make the balances.
  * - A transaction is a `TRNS` row, its `SPL` rows, then `ENDTRNS`, of any TRNSTYPE (GENERAL
  *   JOURNAL, CHECK, INVOICE, CASH SALE, DEPOSIT, …). Each row posts AMOUNT to ACCNT: positive
  *   is a debit, negative a credit. The entry takes the TRNS row's DATE (QuickBooks writes
@@ -60,6 +68,23 @@ export interface IifFacts {
   zeroEntries: number;
   /** Rows of lists that are not the books (customers, vendors, items…), by kind. */
   skippedLists: Map<string, number>;
+  /** Accounts whose OBAMOUNT made the opening entry. */
+  openingBalances: number;
+  openingDay?: string;
+  /** What `--offset-account` took of OBAMOUNTs that do not net (debit-positive). */
+  offsetTook?: Cents;
+  /** OBAMOUNTs left aside: the file has transactions, and no `--opening-balances`. */
+  obAmountsLeftAside: number;
+}
+
+/** What reading an IIF file is told by the import's flags. */
+export interface IifOptions {
+  encoding?: string;
+  /** `--opening-date`: the day the chart's OBAMOUNTs stand at. */
+  openingDate?: string;
+  /** `--opening-balances`: post the OBAMOUNTs of a file that also has transactions. */
+  openingBalances?: boolean;
+  offsetAccount?: string;
 }
 
 /** True when a file's first line is an IIF header row (`!HDR`, `!ACCNT`, `!TRNS`…). */
@@ -87,7 +112,7 @@ interface ChartAccount {
  */
 export async function* readIif(
   file: string,
-  options: { encoding?: string },
+  options: IifOptions,
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: IifFacts) => void,
@@ -98,7 +123,12 @@ export async function* readIif(
     zeroLines: 0,
     zeroEntries: 0,
     skippedLists: new Map(),
+    openingBalances: 0,
+    obAmountsLeftAside: 0,
   };
+  /** The chart's accounts with an OBAMOUNT that is not zero. */
+  const openings: AuditAccount[] = [];
+  let firstDay: string | undefined;
   /** Each kind's columns, as its `!KIND` row names them (the kind's own cell included). */
   const headers = new Map<string, NamedColumns>();
   const chart = new Map<string, ChartAccount>();
@@ -169,7 +199,11 @@ export async function* readIif(
 
   for await (const { record, fileLine } of eachRecord(
     file,
-    { ...options, delimiter: '\t', quotesAreText: true },
+    {
+      ...(options.encoding !== undefined && { encoding: options.encoding }),
+      delimiter: '\t',
+      quotesAreText: true,
+    },
     onLine,
     (digest) => (hash = digest),
   )) {
@@ -198,6 +232,24 @@ export async function* readIif(
           break;
         }
         chart.set(name, { code: code || undefined, type: IIF_ACCOUNT_TYPES[iifType], iifType });
+        const obAmount = field(kind, record, 'OBAMOUNT');
+        if (obAmount !== '') {
+          let cents: Cents | null = null;
+          try {
+            cents = parseAmountText(obAmount);
+          } catch (error) {
+            if (!(error instanceof InvalidAmountError)) throw error;
+            report({ fileLine, message: `ACCNT: OBAMOUNT ${error.message}` });
+          }
+          if (cents)
+            openings.push({
+              code: code,
+              name,
+              type: IIF_ACCOUNT_TYPES[iifType],
+              opening: cents,
+              fileLine,
+            });
+        }
         break;
       }
       case 'TRNS': {
@@ -211,6 +263,7 @@ export async function* readIif(
         const text = field(kind, record, 'DATE');
         const date = parseIifDate(text);
         if (!date) report({ fileLine, message: `TRNS: DATE "${text}" is not a date (M/D/YYYY)` });
+        else if (firstDay === undefined || date < firstDay) firstDay = date;
         const type = field(kind, record, 'TRNSTYPE') || 'TRNS';
         const number = field(kind, record, 'DOCNUM') || field(kind, record, 'TRNSID');
         let id = number ? `${type} ${number}` : `${type} at line ${fileLine}`;
@@ -241,6 +294,34 @@ export async function* readIif(
   }
   grouper.finish();
   yield* ready;
+  if (openings.length > 0 && facts.transactions > 0 && !options.openingBalances) {
+    facts.obAmountsLeftAside = openings.length;
+  } else if (openings.length > 0) {
+    const day = options.openingDate ?? (firstDay === undefined ? undefined : addDays(firstDay, -1));
+    if (day === undefined) {
+      report({
+        fileLine: openings[0]!.fileLine,
+        message: `the chart's OBAMOUNTs are opening balances and the file has no transaction to date them by: pass --opening-date YYYY-MM-DD, the day they stand at`,
+      });
+    } else {
+      const opening = openingEntry(openings, day, options.offsetAccount, report);
+      if (opening.entry) {
+        facts.openingBalances = openings.length;
+        facts.openingDay = day;
+        if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
+        // Named as the transactions name them: an account without ACCNUM by its name alone;
+        // its type is the one the file states.
+        yield {
+          ...opening.entry,
+          lines: opening.entry.lines.map(({ typeInferred: _inferred, ...line }) =>
+            line.accountCode === undefined && line.accountName !== undefined
+              ? { ...line, account: line.accountName, accountName: undefined }
+              : line,
+          ),
+        };
+      }
+    }
+  }
   zeros.finish();
   onEnd(hash, { ...facts, zeroEntries: zeros.count });
 }

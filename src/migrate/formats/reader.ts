@@ -29,6 +29,9 @@ import { looksLikeIif, readIif, type IifFacts } from './iif.js';
 import { looksLikeSaft, readSaft, type SaftFacts } from './saft.js';
 import { looksLikeXaf, readXaf } from './xaf.js';
 import { looksLikeSie, readSie } from './sie.js';
+import { looksLikeWave, readWave, type WaveFacts } from './wave.js';
+import { looksLikeBexio, readBexio, type BexioFacts } from './bexio.js';
+import { looksLikeInfoniqa, readInfoniqa, type InfoniqaFacts } from './infoniqa.js';
 import { looksLikeDatev, readDatev, type DatevFacts, type DatevVat, type Skr } from './datev.js';
 import type { AuditFacts } from './auditFile.js';
 import {
@@ -89,6 +92,10 @@ export interface ReadOptions {
   datevVat?: DatevVat;
   /** `--skr`: the DATEV chart (SKR03 or SKR04) when the file's header names none. */
   skr?: Skr;
+  /** `--opening-date`: the day an IIF chart's OBAMOUNTs stand at. */
+  openingDate?: string;
+  /** `--opening-balances`: post an IIF chart's OBAMOUNTs though the file has transactions. */
+  openingBalances?: boolean;
   /** `--sheet`: the sheet of an .xlsx workbook to read; else its first. */
   sheet?: string;
   /**
@@ -164,6 +171,9 @@ function formatIn(head: string, given: LedgerFormat | undefined): Exclude<Ledger
   if (looksLikeIif(first)) return 'iif';
   if (looksLikeGnuCash(first)) return 'gnucash';
   if (looksLikeFec(first)) return 'fec';
+  if (looksLikeWave(first)) return 'wave';
+  if (looksLikeBexio(first)) return 'bexio';
+  if (looksLikeInfoniqa(first)) return 'infoniqa';
   if (looksLikeHledger(first)) return 'hledger';
   if (looksLikeLedgerCsv(first)) return 'ledger';
   if (looksLikeBeancount(first)) return 'beancount';
@@ -213,6 +223,9 @@ const WORKBOOK_FORMATS: readonly LedgerFormat[] = [
   'qb-report',
   'xero-report',
   'nominal-ledger',
+  'wave',
+  'bexio',
+  'infoniqa',
 ];
 
 /**
@@ -248,7 +261,7 @@ async function* readWorkbook(
     if (!WORKBOOK_FORMATS.includes(format)) {
       reportProblem(result, {
         fileLine: 1,
-        message: `sheet "${written.sheet}" reads as ${format}: a workbook is read as a books CSV, a QuickBooks or Xero ledger report or a nominal ledger; export the ${format} file as it comes`,
+        message: `sheet "${written.sheet}" reads as ${format}: a workbook is read as a books CSV, a QuickBooks or Xero ledger report, a nominal ledger, or a Wave, bexio or Infoniqa journal; export the ${format} file as it comes`,
       });
       return;
     }
@@ -300,15 +313,21 @@ async function* readText(
                   ? 'read as bean-query CSV: its header has date, account and a position (or number and currency)'
                   : format === 'saft'
                     ? 'read as SAF-T Financial: its root is an AuditFile in a SAF-T namespace'
-                    : format === 'datev'
-                      ? 'read as a DATEV Buchungsstapel: its first line is an EXTF header'
-                      : format === 'sie'
-                        ? 'read as SIE 4: its first line is a SIE label (#FLAGGA)'
-                        : format === 'xaf'
-                          ? 'read as an XML Auditfile Financieel (XAF): its root is an auditfile in the auditfiles.nl namespace'
-                          : format === 'nominal-ledger'
-                            ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
-                            : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
+                    : format === 'wave'
+                      ? 'read as a Wave "Account Transactions" export: its header has Transaction ID and two-column amounts'
+                      : format === 'bexio'
+                        ? 'read as a bexio export: its header has Datum, Soll, Haben and Betrag in Basiswährung (a journal) or Kontonummer, GK and Saldo (an account ledger)'
+                        : format === 'infoniqa'
+                          ? 'read as an Infoniqa ONE 50 journal: its header has Blg, Kto, S/H and Netto'
+                          : format === 'datev'
+                            ? 'read as a DATEV Buchungsstapel: its first line is an EXTF header'
+                            : format === 'sie'
+                              ? 'read as SIE 4: its first line is a SIE label (#FLAGGA)'
+                              : format === 'xaf'
+                                ? 'read as an XML Auditfile Financieel (XAF): its root is an auditfile in the auditfiles.nl namespace'
+                                : format === 'nominal-ledger'
+                                  ? 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"'
+                                  : `read as a ${format === 'xero-report' ? 'Xero' : 'QuickBooks'} ledger report: its title, and a Total row per account section`,
     );
   }
   if (format !== 'books' && format !== 'datev' && !fromSheet)
@@ -437,11 +456,28 @@ function readOtherFormat(
     case 'iif':
       return readExport<IifFacts>(
         result,
-        (...hooks) => readIif(file, text, ...hooks),
+        (...hooks) =>
+          readIif(
+            file,
+            {
+              ...auditOptions,
+              ...(options.openingDate !== undefined && { openingDate: options.openingDate }),
+              ...(options.openingBalances !== undefined && {
+                openingBalances: options.openingBalances,
+              }),
+            },
+            ...hooks,
+          ),
         (facts) => [
           `IIF: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.chartAccounts, 'chart account', 'chart accounts')} (!ACCNT)`,
           facts.zeroLines > 0 &&
             `IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
+          facts.openingBalances > 0 &&
+            `IIF: the OBAMOUNTs of ${count(facts.openingBalances, 'account', 'accounts')} posted as one opening entry on ${facts.openingDay}${options.openingDate === undefined ? ' (the day before the first transaction; --opening-date to say another)' : ' (--opening-date)'}`,
+          facts.offsetTook !== undefined &&
+            `IIF: the OBAMOUNTs do not net to zero; ${options.offsetAccount} (--offset-account) took ${formatCents(facts.offsetTook < 0 ? negateCents(facts.offsetTook) : facts.offsetTook)} as a ${facts.offsetTook < 0 ? 'credit' : 'debit'}`,
+          facts.obAmountsLeftAside > 0 &&
+            `IIF: ${count(facts.obAmountsLeftAside, 'OBAMOUNT', 'OBAMOUNTs')} of the chart left aside: the transactions make the balances (--opening-balances posts them as well)`,
           facts.skippedLists.size > 0 &&
             `IIF: lists that are not the books left out: ${[...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`).join(', ')}`,
         ],
@@ -550,6 +586,42 @@ function readOtherFormat(
             `DATEV: the VAT of ${count(facts.vatLines, 'row', 'rows')} posted to the VAT accounts of SKR${facts.skr} (--datev-vat split)`,
           facts.zeroLines > 0 &&
             `DATEV: ${count(facts.zeroLines / 2, 'booking', 'bookings')} of zero left out`,
+        ],
+      );
+    case 'wave':
+      return readExport<WaveFacts>(
+        result,
+        (...hooks) => readWave(file, text, ...hooks),
+        (facts) => [
+          `Wave: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.rows, 'row', 'rows')}; posted from the two-column Debit and Credit amounts (the one-column Amount, signed by account type, left aside); accounts typed by the Account Type and Account Group Wave writes`,
+          facts.zeroRows > 0 && `Wave: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+        ],
+      );
+    case 'bexio':
+      return readExport<BexioFacts>(
+        result,
+        (...hooks) => readBexio(file, text, ...hooks),
+        (facts) => [
+          `bexio ${facts.layout}: ${count(facts.bookings, 'booking', 'bookings')}; accounts typed by the Swiss SME chart (Kontenrahmen KMU)`,
+          facts.layout === 'journal' &&
+            `bexio journal: amounts in the base currency (Betrag in Basiswährung)${facts.foreignRows > 0 ? `; ${count(facts.foreignRows, 'row is', 'rows are')} in another currency, its Betrag left aside` : ''}`,
+          facts.layout === 'account ledger' &&
+            'bexio account ledger: each row against its GK account; the running Saldo checked row by row',
+          facts.lostCharacters > 0 &&
+            `bexio: ${count(facts.lostCharacters, 'row holds', 'rows hold')} characters a past re-encoding already lost (U+FFFD, �), read as they are`,
+          facts.zeroRows > 0 && `bexio: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+        ],
+      );
+    case 'infoniqa':
+      return readExport<InfoniqaFacts>(
+        result,
+        (...hooks) => readInfoniqa(file, text, ...hooks),
+        (facts) => [
+          `Infoniqa: ${count(facts.vouchers, 'voucher', 'vouchers')}, ${count(facts.rows, 'row', 'rows')}, gathered by Blg over the whole file; Netto posted${facts.taxRows > 0 ? ` (on ${count(facts.taxRows, 'tax row', 'tax rows')}, BTyp 2, it is the tax)` : ''}; accounts typed by the Swiss SME chart (Kontenrahmen KMU)`,
+          facts.foreignAmounts > 0 &&
+            `Infoniqa: ${count(facts.foreignAmounts, 'FW-Betrag', 'FW-Beträge')} (a foreign amount, its currency not in the file) left aside`,
+          facts.zeroRows > 0 &&
+            `Infoniqa: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
         ],
       );
     case 'fec':

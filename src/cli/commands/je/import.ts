@@ -1,5 +1,6 @@
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import { isCalendarDay } from '../../../core/calendar.js';
 import type { ImportRequest } from '../../../migrate/index.js';
 import {
   DATE_FORMATS,
@@ -28,6 +29,8 @@ export interface ImportFlags {
   decimalComma?: boolean | undefined;
   encoding?: string | undefined;
   sheet?: string | undefined;
+  openingDate?: string | undefined;
+  openingBalances?: boolean | undefined;
   datevVat?: string | undefined;
   skr?: string | undefined;
   concurrency?: string | undefined;
@@ -77,6 +80,14 @@ export const importOptions = {
     '--encoding <name>',
     "the file's encoding when not UTF-8: windows-1252, latin1, utf-16le, ...",
   ),
+  openingDate: text(
+    '--opening-date <date>',
+    "the day an IIF chart's OBAMOUNTs (opening balances) stand at (YYYY-MM-DD)",
+  ),
+  openingBalances: flag(
+    '--opening-balances',
+    "post an IIF chart's OBAMOUNTs as an opening entry though the file has transactions",
+  ),
   datevVat: text(
     '--datev-vat <how>',
     'DATEV rows whose tax key, Skonto or automatic account imply VAT: gross (as written) or split',
@@ -115,6 +126,8 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       `--encoding: "${flags.encoding}" is not an encoding books knows (utf-8, utf-16le, windows-1252, latin1, iso-8859-15, macintosh, cp850, ...)`,
     );
   }
+  if (flags.openingDate !== undefined && !isCalendarDay(flags.openingDate))
+    throw new UsageError(`--opening-date must be a day, YYYY-MM-DD, not "${flags.openingDate}"`);
   if (flags.datevVat !== undefined && flags.datevVat !== 'gross' && flags.datevVat !== 'split')
     throw new UsageError(`--datev-vat must be gross or split, not "${flags.datevVat}"`);
   if (flags.skr !== undefined && flags.skr !== '03' && flags.skr !== '04')
@@ -149,6 +162,8 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       decimalComma: Boolean(flags.decimalComma),
       ...(flags.encoding !== undefined && { encoding: flags.encoding }),
       ...(flags.sheet !== undefined && { sheet: flags.sheet }),
+      ...(flags.openingDate !== undefined && { openingDate: flags.openingDate }),
+      ...(flags.openingBalances && { openingBalances: true }),
       ...(flags.datevVat !== undefined && { datevVat: flags.datevVat as 'gross' | 'split' }),
       ...(flags.skr !== undefined && { skr: flags.skr as '03' | '04' }),
     },

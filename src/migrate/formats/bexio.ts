@@ -1,0 +1,226 @@
+import { isCalendarDay } from '../../core/calendar.js';
+import {
+  addCents,
+  formatCents,
+  negateCents,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
+import { auditAmount, auditLine } from './auditFile.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import type { LedgerEntry, Problem } from './ledgerCsv.js';
+import { namesOfSeveralCodes } from './reportRows.js';
+import { kmuType } from './swissChart.js';
+
+/**
+ * bexio's exports (Switzerland), `;`-separated (or as a workbook's sheet is written out), dates `DD.MM.YYYY`, amounts with a point and
+ * `'` or no-break-space thousands:
+ *
+ * - The journal (`Datum;Referenz;Soll;Haben;Beschreibung;Betrag;Buchungswährung;
+ *   Umrechnungsfaktor;Betrag in Basiswährung;…`): one booking a row, from the `Soll` (debit)
+ *   account to the `Haben` (credit) account, each written `6555 - Name`; the amount posted is
+ *   `Betrag in Basiswährung` (the base currency; a foreign-currency row's `Betrag` is in its own).
+ * - One account's ledger (`Kontonummer;Datum;…;GK;…;Soll;Haben;Saldo`): each row a booking of the
+ *   account against the `GK` (counter) account, debit `Soll`, credit `Haben`, its running `Saldo`
+ *   checked row by row.
+ *
+ * Accounts are typed by the Swiss SME chart (Kontenrahmen KMU); a name used under two codes is
+ * named apart, `Darlehen (1140)`. Text whose characters a past
+ * re-encoding already lost (U+FFFD in the file) is read as it is, and counted.
+ */
+
+export interface BexioFacts {
+  layout: 'journal' | 'account ledger';
+  bookings: number;
+  zeroRows: number;
+  /** Rows in another currency than the base, posted in the base currency. */
+  foreignRows: number;
+  /** Rows holding U+FFFD: characters lost before the file reached us. */
+  lostCharacters: number;
+}
+
+const norm = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+
+/** The header of a bexio journal or account ledger. */
+export function looksLikeBexio(headerLine: string): boolean {
+  const names = headerLine.split(/[;,\t]/).map(norm);
+  const has = (name: string) => names.includes(name);
+  return (
+    has('datum') &&
+    has('soll') &&
+    has('haben') &&
+    (has('betraginbasiswahrung') || (has('kontonummer') && has('gk') && has('saldo')))
+  );
+}
+
+/** `6555 - Uebrige Büro-/Verwaltungsaufwand` as its code and name. */
+export function bexioAccount(text: string): { code: string; name: string } {
+  const match = /^(\d[\w.]*)\s+-\s+(.+)$/.exec(text.trim());
+  return match
+    ? { code: match[1]!, name: match[2]!.trim() }
+    : { code: text.trim(), name: text.trim() };
+}
+
+/** `DD.MM.YYYY` (or `D.M.YYYY`; or YYYY-MM-DD, as a workbook's date cell is written) as a day. */
+export function swissDate(text: string): string | undefined {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text.trim()))
+    return isCalendarDay(text.trim()) ? text.trim() : undefined;
+  const match = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text.trim());
+  if (!match) return undefined;
+  const day = `${match[3]}-${match[2]!.padStart(2, '0')}-${match[1]!.padStart(2, '0')}`;
+  return isCalendarDay(day) ? day : undefined;
+}
+
+/** The entries of a bexio journal or account ledger; problems go to `report`. */
+export async function* readBexio(
+  file: string,
+  options: { encoding?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: BexioFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const facts: BexioFacts = {
+    layout: 'journal',
+    bookings: 0,
+    zeroRows: 0,
+    foreignRows: 0,
+    lostCharacters: 0,
+  };
+  const shared = await namesOfSeveralCodesIn(file, options);
+  let columns: NamedColumns | undefined;
+  let hash = '';
+  /** An account ledger's running balance, after the row before. */
+  let saldo: Cents | undefined;
+  for await (const { record, fileLine } of eachRecord(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    onLine,
+    (digest) => (hash = digest),
+  )) {
+    if (!columns) {
+      columns = namedColumns(record, norm);
+      if (columns.has('kontonummer') && columns.has('saldo')) facts.layout = 'account ledger';
+      continue;
+    }
+    if (record.every((field) => field.trim() === '')) continue;
+    if (record.some((field) => field.includes('\uFFFD'))) facts.lostCharacters += 1;
+    const field = (name: string) => columns!.cell(record, name);
+    const date = swissDate(field('datum'));
+    if (!date) {
+      report({ fileLine, message: `Datum "${field('datum')}" is not a date (DD.MM.YYYY)` });
+      continue;
+    }
+    const reference = field('referenz');
+    const text = field('beschreibung') || field('buchungstext') || field('text');
+    const side = {
+      fileLine,
+      date,
+      entry: `${reference || 'row'} (line ${fileLine})`,
+      description: text,
+      memo: [reference, text].filter(Boolean).join(' ').slice(0, 1000),
+    };
+    const typed = (text: string) => {
+      const { code, name } = bexioAccount(text);
+      return {
+        code,
+        name: shared.has(name.toLowerCase()) ? `${name} (${code})` : name,
+        type: kmuType(code),
+      };
+    };
+    let debitAccount: string;
+    let creditAccount: string;
+    let cents: Cents | undefined;
+    if (facts.layout === 'journal') {
+      const base = columns.has('betraginbasiswahrung');
+      cents = auditAmount(
+        base ? field('betraginbasiswahrung') : field('betrag'),
+        fileLine,
+        base ? 'Betrag in Basiswährung' : 'Betrag',
+        report,
+      );
+      const currency = field('buchungswahrung');
+      const baseCurrency = field('wahrunginbasiswahrung');
+      if (currency !== '' && baseCurrency !== '' && currency !== baseCurrency)
+        facts.foreignRows += 1;
+      debitAccount = field('soll');
+      creditAccount = field('haben');
+    } else {
+      const debit = auditAmount(field('soll'), fileLine, 'Soll', report);
+      const credit = auditAmount(field('haben'), fileLine, 'Haben', report);
+      const stated = auditAmount(field('saldo'), fileLine, 'Saldo', report);
+      if (debit === undefined || credit === undefined || stated === undefined) continue;
+      cents = subtractCents(debit, credit);
+      const made = addCents(saldo ?? subtractCents(stated, cents), cents);
+      if (made !== stated) {
+        report({
+          fileLine,
+          message: `the running Saldo says ${formatCents(stated)}, the row before and this row's Soll and Haben make ${formatCents(made)}: a row is missing or was changed`,
+        });
+      }
+      saldo = stated;
+      // The account debited by a positive movement, the counter account the other side.
+      debitAccount = cents >= 0 ? field('kontonummer') : field('gk');
+      creditAccount = cents >= 0 ? field('gk') : field('kontonummer');
+      cents = cents >= 0 ? cents : negateCents(cents);
+    }
+    if (cents === undefined) continue;
+    if (cents === ZERO_CENTS) {
+      facts.zeroRows += 1;
+      continue;
+    }
+    if (debitAccount === '' || creditAccount === '') {
+      report({
+        fileLine,
+        message:
+          facts.layout === 'journal' ? 'Soll or Haben is empty' : 'Kontonummer or GK is empty',
+      });
+      continue;
+    }
+    facts.bookings += 1;
+    yield {
+      fileLine,
+      entry: side.entry,
+      date,
+      memo: side.memo,
+      lines: [
+        auditLine(side, typed(debitAccount), cents),
+        auditLine(side, typed(creditAccount), negateCents(cents)),
+      ],
+    };
+  }
+  onEnd(hash, facts);
+}
+
+/**
+ * The account names a bexio journal uses under more than one code (`1140 - Darlehen` and
+ * `2400 - Darlehen`), found in a first pass over the file: such accounts are named apart as
+ * `Name (code)`, as every reader does.
+ */
+async function namesOfSeveralCodesIn(
+  file: string,
+  options: { encoding?: string },
+): Promise<Set<string>> {
+  const accounts: { code: string; name: string }[] = [];
+  let columns: NamedColumns | undefined;
+  for await (const { record } of eachRecord(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    () => {},
+    () => {},
+  )) {
+    if (!columns) {
+      columns = namedColumns(record, norm);
+      continue;
+    }
+    for (const side of ['soll', 'haben'])
+      if (columns.cell(record, side) !== '')
+        accounts.push(bexioAccount(columns.cell(record, side)));
+  }
+  return namesOfSeveralCodes(accounts);
+}

@@ -1,0 +1,157 @@
+import type { AccountType } from '../../api/index.js';
+import { isCalendarDay } from '../../core/calendar.js';
+import { subtractCents, ZERO_CENTS } from '../../core/money.js';
+import { auditAmount, auditLine } from './auditFile.js';
+import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { EntryGrouper, type LedgerEntry, type Problem } from './ledgerCsv.js';
+
+/**
+ * Wave's "Account Transactions" export: one row per posting, the rows of a transaction together
+ * under its `Transaction ID` (18 or 19 digits: read as text, never as a number). Amounts come
+ * twice — `Debit Amount (Two Column Approach)` and `Credit Amount (Two Column Approach)`, and an
+ * `Amount (One column)` signed by the account's type — and the two columns are what is posted.
+ * Accounts are typed by the `Account Group` and `Account Type` Wave writes beside them (a type
+ * it names, else its group). Rows of zero are left out and counted; an unnamed column (` `) is
+ * left alone.
+ */
+
+export interface WaveFacts {
+  transactions: number;
+  rows: number;
+  zeroRows: number;
+}
+
+/** The header of a Wave export: its Transaction ID and two-column amounts. */
+export const looksLikeWave = (headerLine: string) =>
+  /transaction id/i.test(headerLine) && /two column approach/i.test(headerLine);
+
+/** Wave's account types, as its chart names them. */
+const WAVE_TYPES: Record<string, AccountType> = {
+  'cash and bank': 'Cash',
+  'money in transit': 'Other Current Assets',
+  'accounts receivable': 'Accounts Receivable',
+  inventory: 'Inventory',
+  'property, plant, equipment': 'Fixed Assets',
+  'depreciation and amortization': 'Fixed Assets',
+  'vendor prepayments and vendor credits': 'Prepaid Expenses',
+  'other short-term asset': 'Other Current Assets',
+  'other long-term asset': 'Other Assets',
+  'credit card': 'Credit Cards',
+  'loan and line of credit': 'Short-Term Loans',
+  'accounts payable': 'Accounts Payable',
+  'sales taxes': 'Other Current Liabilities',
+  'due for payroll': 'Payroll Liabilities',
+  'due to you and other business owners': 'Other Liabilities',
+  'customer prepayments and customer credits': 'Other Current Liabilities',
+  'other short-term liability': 'Other Current Liabilities',
+  'other long-term liability': 'Long-Term Loans',
+  'business owner contribution and drawing': 'Equity',
+  'retained earnings: profit': 'Equity',
+  'retained earnings': 'Equity',
+  income: 'Income',
+  discount: 'Income',
+  'other income': 'Other Income',
+  'gain on foreign exchange': 'Other Income',
+  'operating expense': 'Operating Expenses',
+  'cost of goods sold': 'COGS',
+  'payment processing fee': 'Operating Expenses',
+  'payroll expense': 'Operating Expenses',
+  'loss on foreign exchange': 'Other Expenses',
+};
+
+/** Wave's account groups, for a type it does not name. */
+const WAVE_GROUPS: Record<string, AccountType> = {
+  asset: 'Other Current Assets',
+  liability: 'Other Current Liabilities',
+  equity: 'Equity',
+  income: 'Income',
+  expense: 'Operating Expenses',
+};
+
+/** The type of an account Wave writes with this type and group. */
+export const waveType = (type: string, group: string): AccountType | undefined =>
+  WAVE_TYPES[type.trim().toLowerCase()] ?? WAVE_GROUPS[group.trim().toLowerCase()];
+
+const norm = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+
+/** The entries of a Wave export; problems go to `report`. */
+export async function* readWave(
+  file: string,
+  options: { encoding?: string },
+  report: (problem: Problem) => void,
+  onLine: (line: number) => void,
+  onEnd: (hash: string, facts: WaveFacts) => void,
+): AsyncGenerator<LedgerEntry> {
+  const facts: WaveFacts = { transactions: 0, rows: 0, zeroRows: 0 };
+  const ready: LedgerEntry[] = [];
+  const grouper = new EntryGrouper(
+    true,
+    (entry) => {
+      facts.transactions += 1;
+      ready.push(entry);
+    },
+    report,
+  );
+  let columns: NamedColumns | undefined;
+  let hash = '';
+  for await (const { record, fileLine } of eachRecord(
+    file,
+    options.encoding === undefined ? {} : { encoding: options.encoding },
+    onLine,
+    (digest) => (hash = digest),
+  )) {
+    yield* ready;
+    ready.length = 0;
+    if (!columns) {
+      columns = namedColumns(record, norm);
+      continue;
+    }
+    if (record.every((field) => field.trim() === '')) continue;
+    const field = (name: string) => columns!.cell(record, name);
+    facts.rows += 1;
+    const id = field('transactionid');
+    const date = field('transactiondate');
+    if (!isCalendarDay(date)) {
+      report({ fileLine, message: `Transaction Date "${date}" is not a date (YYYY-MM-DD)` });
+      continue;
+    }
+    const debit = auditAmount(field('debitamounttwocolumnapproach'), fileLine, 'the debit', report);
+    const credit = auditAmount(
+      field('creditamounttwocolumnapproach'),
+      fileLine,
+      'the credit',
+      report,
+    );
+    if (debit === undefined || credit === undefined) continue;
+    const cents = subtractCents(debit, credit);
+    if (cents === ZERO_CENTS) {
+      facts.zeroRows += 1;
+      continue;
+    }
+    const name = field('accountname');
+    const description = field('transactionlinedescription') || field('transactiondescription');
+    grouper.add(
+      auditLine(
+        {
+          fileLine,
+          date,
+          entry: id,
+          description,
+          memo: [field('transactiondescription'), field('notesmemo')]
+            .filter(Boolean)
+            .join(' — ')
+            .slice(0, 1000),
+        },
+        { code: '', name, type: waveType(field('accounttype'), field('accountgroup')) },
+        cents,
+      ),
+    );
+  }
+  grouper.finish();
+  yield* ready;
+  onEnd(hash, facts);
+}
