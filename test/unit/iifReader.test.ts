@@ -70,6 +70,7 @@ describe('reading a QuickBooks Desktop IIF file', () => {
       'read as IIF (QuickBooks Desktop): its first line is an IIF header',
       'encoding UTF-8',
       'IIF: 1 transaction, 3 chart accounts (!ACCNT)',
+      'IIF: 1 OBAMOUNT of the chart left aside: the transactions make the balances (--opening-balances posts them as well)',
     ]);
     expect(entries).toHaveLength(1);
     const [entry] = entries;

@@ -1,4 +1,5 @@
 import type { AccountType } from '../../api/index.js';
+import { isCalendarDay } from '../../core/calendar.js';
 import {
   addCents,
   formatCents,
@@ -126,16 +127,25 @@ export const netOf = (lines: readonly LedgerLine[]): Cents =>
   );
 
 /**
- * A transaction's lines as one entry, when they balance; else it is reported (naming it and
- * its lines, `what` saying what the file calls it) and there is none.
+ * A transaction's lines as one entry, when its date is a day and they balance; else it is
+ * reported (naming it, its date field, its lines; `what` says what the file calls it) and there
+ * is none.
  */
 export function balancedEntry(
   transaction: { fileLine: number; entry: string; date: string; memo: string },
   lines: LedgerLine[],
   lastLine: number,
   report: (problem: Problem) => void,
-  what = 'transaction',
+  names: { what?: string; dateField: string },
 ): LedgerEntry | undefined {
+  const what = names.what ?? 'transaction';
+  if (!isCalendarDay(transaction.date)) {
+    report({
+      fileLine: transaction.fileLine,
+      message: `${what} ${transaction.entry}: ${names.dateField} "${transaction.date}" is not a date (YYYY-MM-DD)`,
+    });
+    return undefined;
+  }
   if (lines.length === 0) return undefined;
   const left = netOf(lines);
   if (left !== 0) {

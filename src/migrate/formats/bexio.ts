@@ -8,7 +8,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
-import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { eachNamedRow } from './csvRecords.js';
 import type { LedgerEntry, Problem } from './ledgerCsv.js';
 import { namesOfSeveralCodes } from './reportRows.js';
 import { kmuType } from './swissChart.js';
@@ -93,24 +93,18 @@ export async function* readBexio(
     lostCharacters: 0,
   };
   const shared = await namesOfSeveralCodesIn(file, options);
-  let columns: NamedColumns | undefined;
   let hash = '';
   /** An account ledger's running balance, after the row before. */
   let saldo: Cents | undefined;
-  for await (const { record, fileLine } of eachRecord(
+  for await (const { record, fileLine, columns, field } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    norm,
     onLine,
     (digest) => (hash = digest),
   )) {
-    if (!columns) {
-      columns = namedColumns(record, norm);
-      if (columns.has('kontonummer') && columns.has('saldo')) facts.layout = 'account ledger';
-      continue;
-    }
-    if (record.every((field) => field.trim() === '')) continue;
-    if (record.some((field) => field.includes('\uFFFD'))) facts.lostCharacters += 1;
-    const field = (name: string) => columns!.cell(record, name);
+    if (columns.has('kontonummer') && columns.has('saldo')) facts.layout = 'account ledger';
+    if (record.some((cell) => cell.includes('\uFFFD'))) facts.lostCharacters += 1;
     const date = swissDate(field('datum'));
     if (!date) {
       report({ fileLine, message: `Datum "${field('datum')}" is not a date (DD.MM.YYYY)` });
@@ -207,20 +201,15 @@ async function namesOfSeveralCodesIn(
   options: { encoding?: string },
 ): Promise<Set<string>> {
   const accounts: { code: string; name: string }[] = [];
-  let columns: NamedColumns | undefined;
-  for await (const { record } of eachRecord(
+  for await (const { field } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    norm,
     () => {},
     () => {},
   )) {
-    if (!columns) {
-      columns = namedColumns(record, norm);
-      continue;
-    }
     for (const side of ['soll', 'haben'])
-      if (columns.cell(record, side) !== '')
-        accounts.push(bexioAccount(columns.cell(record, side)));
+      if (field(side) !== '') accounts.push(bexioAccount(field(side)));
   }
   return namesOfSeveralCodes(accounts);
 }

@@ -179,6 +179,38 @@ export async function* eachRecord(
   }
 }
 
+/** A row of a file with a header row: its cells by the header's names. */
+export interface NamedRow {
+  record: string[];
+  fileLine: number;
+  columns: NamedColumns;
+  /** The row's cell under `name` (as `normalize` writes names), trimmed; '' when none. */
+  field(name: string): string;
+}
+
+/**
+ * Each row after the header row of a file (its names as `normalize` writes them), rows of empty
+ * cells skipped; `onLine` hears each line, `onEnd` the file's SHA-256.
+ */
+export async function* eachNamedRow(
+  file: string,
+  options: TextOptions,
+  normalize: (name: string) => string,
+  onLine: (line: number) => void,
+  onEnd: (hash: string) => void,
+): AsyncGenerator<NamedRow> {
+  let columns: NamedColumns | undefined;
+  for await (const { record, fileLine } of eachRecord(file, options, onLine, onEnd)) {
+    if (!columns) {
+      columns = namedColumns(record, normalize);
+      continue;
+    }
+    if (record.every((cell) => cell.trim() === '')) continue;
+    const named = columns;
+    yield { record, fileLine, columns, field: (name) => named.cell(record, name) };
+  }
+}
+
 /** A header row's columns by name, as `normalize` writes names (the first of a name wins). */
 export interface NamedColumns {
   has(name: string): boolean;

@@ -1,7 +1,7 @@
 import { negateCents, ZERO_CENTS } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
 import { swissDate } from './bexio.js';
-import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { eachNamedRow } from './csvRecords.js';
 import { EntryGrouper, type LedgerEntry, type LedgerLine, type Problem } from './ledgerCsv.js';
 import { kmuType } from './swissChart.js';
 
@@ -52,20 +52,14 @@ export async function* readInfoniqa(
     foreignAmounts: 0,
   };
   const vouchers = new Map<string, LedgerLine[]>();
-  let columns: NamedColumns | undefined;
   let hash = '';
-  for await (const { record, fileLine } of eachRecord(
+  for await (const { field, fileLine } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    norm,
     onLine,
     (digest) => (hash = digest),
   )) {
-    if (!columns) {
-      columns = namedColumns(record, norm);
-      continue;
-    }
-    if (record.every((field) => field.trim() === '')) continue;
-    const field = (name: string) => columns!.cell(record, name);
     facts.rows += 1;
     const voucher = field('blg');
     const date = swissDate(field('datum'));

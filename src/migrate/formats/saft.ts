@@ -183,25 +183,19 @@ export async function* readSaft(
     if (!transaction) return;
     facts.transactions += 1;
     const entry = `${journal} ${transaction.id}`;
-    if (!isCalendarDay(transaction.date)) {
-      report({
+    const balanced = balancedEntry(
+      {
         fileLine: transaction.fileLine,
-        message: `transaction ${entry}: TransactionDate "${transaction.date}" is not a date (YYYY-MM-DD)`,
-      });
-    } else {
-      const balanced = balancedEntry(
-        {
-          fileLine: transaction.fileLine,
-          entry,
-          date: transaction.date,
-          memo: transaction.description,
-        },
-        lines,
-        fileLine,
-        report,
-      );
-      if (balanced) ready.push(balanced);
-    }
+        entry,
+        date: transaction.date,
+        memo: transaction.description,
+      },
+      lines,
+      fileLine,
+      report,
+      { dateField: 'TransactionDate' },
+    );
+    if (balanced) ready.push(balanced);
     transaction = undefined;
     lines = [];
   };

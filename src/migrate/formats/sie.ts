@@ -187,7 +187,7 @@ export async function* readSie(
           lines,
           fileLine,
           report,
-          'voucher',
+          { what: 'voucher', dateField: 'its date' },
         );
         if (balanced) {
           if (!openingSent) yield* sendOpening();

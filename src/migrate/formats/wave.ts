@@ -2,7 +2,7 @@ import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import { subtractCents, ZERO_CENTS } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
-import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { eachNamedRow } from './csvRecords.js';
 import { EntryGrouper, type LedgerEntry, type Problem } from './ledgerCsv.js';
 
 /**
@@ -96,22 +96,16 @@ export async function* readWave(
     },
     report,
   );
-  let columns: NamedColumns | undefined;
   let hash = '';
-  for await (const { record, fileLine } of eachRecord(
+  for await (const { field, fileLine } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
+    norm,
     onLine,
     (digest) => (hash = digest),
   )) {
     yield* ready;
     ready.length = 0;
-    if (!columns) {
-      columns = namedColumns(record, norm);
-      continue;
-    }
-    if (record.every((field) => field.trim() === '')) continue;
-    const field = (name: string) => columns!.cell(record, name);
     facts.rows += 1;
     const id = field('transactionid');
     const date = field('transactiondate');

@@ -224,25 +224,19 @@ export async function* readXaf(
         } else if (name === 'transaction' && transaction) {
           facts.transactions += 1;
           const entry = `${journal} ${transaction.nr}`;
-          if (!isCalendarDay(transaction.date)) {
-            report({
+          const balanced = balancedEntry(
+            {
               fileLine: transaction.fileLine,
-              message: `transaction ${entry}: trDt "${transaction.date}" is not a date (YYYY-MM-DD)`,
-            });
-          } else {
-            const balanced = balancedEntry(
-              {
-                fileLine: transaction.fileLine,
-                entry,
-                date: transaction.date,
-                memo: transaction.description,
-              },
-              lines,
-              fileLine,
-              report,
-            );
-            if (balanced) ready.push(balanced);
-          }
+              entry,
+              date: transaction.date,
+              memo: transaction.description,
+            },
+            lines,
+            fileLine,
+            report,
+            { dateField: 'trDt' },
+          );
+          if (balanced) ready.push(balanced);
           transaction = undefined;
           lines = [];
         }
