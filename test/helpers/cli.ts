@@ -37,6 +37,24 @@ export function temporaryHome() {
 }
 
 /**
+ * A temporary HOME made when first used (by a test or a hook), so that a suite skipped or
+ * filtered out (`-t`), whose hooks never run, leaves none behind; `cleanup` removes it if made.
+ */
+export function lazyTemporaryHome() {
+  let made: ReturnType<typeof temporaryHome> | undefined;
+  const home = () => (made ??= temporaryHome());
+  return {
+    get home() {
+      return home().home;
+    },
+    get env() {
+      return home().env;
+    },
+    cleanup: () => made?.cleanup(),
+  };
+}
+
+/**
  * The commands that make a workspace and an entity with a bookkeeping start date (what a
  * migration needs) and choose both for the commands after.
  */
