@@ -312,6 +312,25 @@ describe('DATEV Buchungsstapel', () => {
     ]);
   });
 
+  it('is read as UTF-8 when its bytes are, even with a character cut by the first megabyte', async () => {
+    const header = `"EXTF";700;21;"Buchungsstapel";13;20250110120000000;;"";"";"";1001;20001;20250101;4;20250101;20251231;"";"";1;0;0;"EUR";;"";;;"03"`;
+    const columns =
+      'Umsatz (ohne Soll/Haben-Kz);Soll/Haben-Kennzeichen;Konto;Gegenkonto (ohne BU-Schlüssel);BU-Schlüssel;Belegdatum;Belegfeld 1;Buchungstext';
+    const row = (text: string) => `1,00;"S";1200;4930;"";1501;"B";"${text}"\r\n`;
+    const filler = row('Porto');
+    const head = `${header}\r\n${columns}\r\n`;
+    const rows = Math.floor(((1 << 20) - 200 - Buffer.byteLength(head)) / filler.length);
+    let text = head + filler.repeat(rows);
+    // The last row's ü (two bytes in UTF-8) starts on the megabyte's last byte.
+    const start = Buffer.byteLength(text) + row('').indexOf('""\r') + 1;
+    text += row(`${'x'.repeat((1 << 20) - 1 - start - 1)}Bürobedarf`);
+    expect(Buffer.from(text)[(1 << 20) - 1]).toBe(0xc3);
+    const { problems, entries, notes } = await readLedgerFile(copyOf(text, 'csv'));
+    expect(problems).toEqual([]);
+    expect(entries.at(-1)!.lines[0]!.description).toMatch(/xBürobedarf$/);
+    expect(notes.some((n) => n.includes('utf-8'))).toBe(true);
+  });
+
   it('Belegdatum TTMM reads in the period, across two calendar years', () => {
     expect(datevDay('3112', '2024-07-01', '2025-06-30')).toBe('2024-12-31');
     expect(datevDay('0301', '2024-07-01', '2025-06-30')).toBe('2025-01-03');

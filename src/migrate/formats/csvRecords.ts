@@ -302,7 +302,7 @@ function utf8Decoding(): TextDecoding {
 }
 
 /** Bytes at the end of `data` that start a character the chunk does not finish. */
-function incompleteTail(data: Buffer): number {
+export function incompleteTail(data: Buffer): number {
   for (let back = 1; back <= Math.min(3, data.length); back += 1) {
     const byte = data[data.length - back]!;
     if (byte < 0x80) return 0;

@@ -4,7 +4,7 @@ import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import { negateCents, subtractCents, taxIncluded, type Cents } from '../../core/money.js';
 import { auditAmount, auditLine, newAuditFacts, type AuditFacts } from './auditFile.js';
-import { eachRecord } from './csvRecords.js';
+import { eachRecord, incompleteTail } from './csvRecords.js';
 import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 
 /**
@@ -135,11 +135,9 @@ function utf8Bytes(file: string): boolean {
   try {
     const bytes = Buffer.alloc(1 << 20);
     const read = readSync(descriptor, bytes, 0, bytes.length, 0);
-    let end = read;
     // A character cut by the megabyte's end is not a reason to doubt the rest.
-    while (end > 0 && end > read - 4 && (bytes[end - 1]! & 0xc0) === 0x80) end -= 1;
-    if (end > 0 && end < read && bytes[end - 1]! >= 0xc0) end -= 1;
-    return isUtf8(bytes.subarray(0, read === bytes.length ? end : read));
+    const whole = bytes.subarray(0, read);
+    return isUtf8(read < bytes.length ? whole : whole.subarray(0, read - incompleteTail(whole)));
   } finally {
     closeSync(descriptor);
   }
