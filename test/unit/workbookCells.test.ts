@@ -65,3 +65,17 @@ describe('a sheet written out as CSV', () => {
     );
   });
 });
+
+describe('a number a spreadsheet could not keep whole', () => {
+  it('is refused naming its cell: an 18-digit id typed as a number has lost its last digits', async () => {
+    const file = path.join(dir, 'ids.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Wave');
+    sheet.addRow(['Transaction ID', 'Transaction Date']);
+    sheet.addRow([537537669383611013, '2015-12-30']);
+    await workbook.xlsx.writeFile(file);
+    await expect(writeSheetAsCsv(file, {}, path.join(dir, 'ids.csv'))).rejects.toThrow(
+      'cell A2 holds the number 537537669383611000, more digits than a spreadsheet keeps (15 or 16): its last ones are lost; export the file as CSV, or keep the column as text',
+    );
+  });
+});

@@ -61,6 +61,7 @@ export async function writeSheetAsCsv(
   let failed: Error | undefined;
   output.on('error', (error) => (failed ??= error));
   let written: { sheet: string; rows: number } | undefined;
+  let unreadable: WorkbookError | undefined;
   const seen: string[] = [];
   try {
     for await (const worksheet of workbook) {
@@ -77,7 +78,14 @@ export async function writeSheetAsCsv(
         for await (const row of worksheet) void row;
         continue;
       }
-      written = { sheet: name, rows: await writeRows(worksheet, choice, output) };
+      try {
+        written = { sheet: name, rows: await writeRows(worksheet, choice, output) };
+      } catch (error) {
+        if (!(error instanceof WorkbookError)) throw error;
+        // Read the other sheets through too (exceljs lets go of their files), then say it.
+        unreadable ??= error;
+        written = { sheet: name, rows: 0 };
+      }
     }
   } catch (error) {
     if (error instanceof WorkbookError) throw error;
@@ -89,6 +97,7 @@ export async function writeSheetAsCsv(
     await new Promise((resolve) => output.end(resolve));
   }
   if (failed) throw failed;
+  if (unreadable) throw unreadable;
   if (written === undefined) {
     throw new WorkbookError(
       seen.length === 0
@@ -111,6 +120,7 @@ async function writeRows(
 ): Promise<number> {
   let line = 0;
   let pending = '';
+  let lost: WorkbookError | undefined;
   // Each row as wide as the widest so far, as a spreadsheet saves its rows (and csv-parse reads
   // rows of one width fastest: each other width costs it an Error object, stack and all).
   let width = 0;
@@ -120,6 +130,14 @@ async function writeRows(
     const cells: string[] = [];
     row.eachCell({ includeEmpty: false }, (cell, column) => {
       while (cells.length < column - 1) cells.push('');
+      if (typeof cell.value === 'number' && Math.abs(cell.value) > Number.MAX_SAFE_INTEGER) {
+        // An id of 18 digits (Wave's transactions) typed as a number has lost its last ones:
+        // read on, two transactions could become one. The sheet is read to its end all the
+        // same, so that exceljs removes the file it may keep it in.
+        lost ??= new WorkbookError(
+          `cell ${cell.address} holds the number ${numberText(cell.value, false)}, more digits than a spreadsheet keeps (15 or 16): its last ones are lost; export the file as CSV, or keep the column as text`,
+        );
+      }
       cells.push(csvField(cellText(cell, choice)));
     });
     width = Math.max(width, cells.length);
@@ -132,6 +150,7 @@ async function writeRows(
     }
   }
   output.write(pending);
+  if (lost) throw lost;
   return line;
 }
 
