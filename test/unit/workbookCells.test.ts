@@ -72,7 +72,7 @@ describe('a number a spreadsheet could not keep whole', () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Wave');
     sheet.addRow(['Transaction ID', 'Transaction Date']);
-    sheet.addRow([537537669383611013, '2015-12-30']);
+    sheet.addRow([Number('537537669383611013'), '2015-12-30']);
     await workbook.xlsx.writeFile(file);
     await expect(writeSheetAsCsv(file, {}, path.join(dir, 'ids.csv'))).rejects.toThrow(
       'cell A2 holds the number 537537669383611000, more digits than a spreadsheet keeps (15 or 16): its last ones are lost; export the file as CSV, or keep the column as text',
