@@ -8,7 +8,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
-import { eachNamedRow } from './csvRecords.js';
+import { eachNamedRow, lettersOf } from './csvRecords.js';
 import type { LedgerEntry, Problem } from './ledgerCsv.js';
 import { namesOfSeveralCodes } from './reportRows.js';
 import { kmuType } from './swissChart.js';
@@ -40,16 +40,9 @@ export interface BexioFacts {
   lostCharacters: number;
 }
 
-const norm = (name: string) =>
-  name
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
-
 /** The header of a bexio journal or account ledger. */
 export function looksLikeBexio(headerLine: string): boolean {
-  const names = headerLine.split(/[;,\t]/).map(norm);
+  const names = headerLine.split(/[;,\t]/).map(lettersOf);
   const has = (name: string) => names.includes(name);
   return (
     has('datum') &&
@@ -99,7 +92,7 @@ export async function* readBexio(
   for await (const { record, fileLine, columns, field } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
-    norm,
+    lettersOf,
     onLine,
     (digest) => (hash = digest),
   )) {
@@ -204,7 +197,7 @@ async function namesOfSeveralCodesIn(
   for await (const { field } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
-    norm,
+    lettersOf,
     () => {},
     () => {},
   )) {

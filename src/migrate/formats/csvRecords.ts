@@ -179,6 +179,17 @@ export async function* eachRecord(
   }
 }
 
+/**
+ * A column's name as the readers match it: its letters, in lower case, accents taken off
+ * (`BU-Schlüssel` is `buschlussel`, `Memo/Description` is `memodescription`).
+ */
+export const lettersOf = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+
 /** A row of a file with a header row: its cells by the header's names. */
 export interface NamedRow {
   record: string[];

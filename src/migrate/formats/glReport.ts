@@ -6,7 +6,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
-import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { eachRecord, lettersOf, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   namesOfSeveralCodes,
   offsetSide,
@@ -116,7 +116,7 @@ const SAME_COLUMN: Readonly<Record<string, string>> = {
 };
 
 const norm = (text: string) => {
-  const key = text.toLowerCase().replace(/[^a-z]/g, '');
+  const key = lettersOf(text);
   return SAME_COLUMN[key] ?? key;
 };
 

@@ -1,7 +1,7 @@
 import { negateCents, ZERO_CENTS } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
 import { swissDate } from './bexio.js';
-import { eachNamedRow } from './csvRecords.js';
+import { eachNamedRow, lettersOf } from './csvRecords.js';
 import { EntryGrouper, type LedgerEntry, type LedgerLine, type Problem } from './ledgerCsv.js';
 import { kmuType } from './swissChart.js';
 
@@ -30,12 +30,6 @@ export const looksLikeInfoniqa = (headerLine: string) => {
   return ['blg', 'kto', 's/h', 'netto'].every((name) => names.includes(name));
 };
 
-const norm = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
-
 /** The entries of an Infoniqa journal; problems go to `report`. */
 export async function* readInfoniqa(
   file: string,
@@ -56,7 +50,7 @@ export async function* readInfoniqa(
   for await (const { field, fileLine } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
-    norm,
+    lettersOf,
     onLine,
     (digest) => (hash = digest),
   )) {

@@ -6,7 +6,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
-import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { eachRecord, lettersOf, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   namesOfSeveralCodes,
   offsetSide,
@@ -72,7 +72,6 @@ interface Row {
   cents: Cents;
 }
 
-const norm = (text: string) => text.toLowerCase().replace(/[^a-z]/g, '');
 const SECTION = /^\s*Account:\s*(\S+)\s+-\s+(.+?)\s*$/;
 
 /** The entries of a nominal ledger report; problems go to `report`. */
@@ -153,7 +152,7 @@ export async function* readNominalLedger(
     }
     if (!section) continue; // the title block
     if (!columns) {
-      const header = namedColumns(cells, norm);
+      const header = namedColumns(cells, lettersOf);
       if (header.has('debit') && header.has('credit')) columns = header;
       continue;
     }

@@ -2,7 +2,7 @@ import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import { subtractCents, ZERO_CENTS } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
-import { eachNamedRow } from './csvRecords.js';
+import { eachNamedRow, lettersOf } from './csvRecords.js';
 import { EntryGrouper, type LedgerEntry, type Problem } from './ledgerCsv.js';
 
 /**
@@ -72,12 +72,6 @@ const WAVE_GROUPS: Record<string, AccountType> = {
 export const waveType = (type: string, group: string): AccountType | undefined =>
   WAVE_TYPES[type.trim().toLowerCase()] ?? WAVE_GROUPS[group.trim().toLowerCase()];
 
-const norm = (name: string) =>
-  name
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
-
 /** The entries of a Wave export; problems go to `report`. */
 export async function* readWave(
   file: string,
@@ -100,7 +94,7 @@ export async function* readWave(
   for await (const { field, fileLine } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
-    norm,
+    lettersOf,
     onLine,
     (digest) => (hash = digest),
   )) {
