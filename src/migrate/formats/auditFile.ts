@@ -30,18 +30,13 @@ export interface AuditAccount {
 }
 
 /** What an audit file's reader found beside its entries, for the import to say. */
-export interface AuditFacts {
+export interface AuditFacts extends OpeningFacts {
   journals: number;
   transactions: number;
   lines: number;
   zeroLines: number;
   accounts: number;
-  openingBalances: number;
-  /** What `--offset-account` took of opening balances that do not net (debit-positive). */
-  offsetTook?: Cents;
   firstDay: string | undefined;
-  /** The file line of the opening entry (its first account's). */
-  openingLine?: number;
   /** Closing balances its opening balance and lines do not make, by the account's line. */
   contradictions: { fileLine: number; message: string }[];
   /** Closing balances stated by the file, by account code (debit-positive). */
@@ -63,15 +58,6 @@ export const newAuditFacts = (): AuditFacts => ({
   closingBalances: new Map(),
   leftOut: [],
 });
-
-/** The entry that opens the books, or why it cannot. */
-export interface Opening {
-  entry: LedgerEntry | undefined;
-  /** Debits over credits left by the opening balances (zero when they net). */
-  left: Cents;
-  /** What `--offset-account` took (the opposite of `left`), when it took anything. */
-  offsetTook?: Cents;
-}
 
 /** An audit file's amount: a decimal point, and no grouping. */
 export function auditAmount(
@@ -158,61 +144,68 @@ export function balancedEntry(
   return { ...transaction, lines };
 }
 
+/** What a reader's opening entry did, for the import to say. */
+export interface OpeningFacts {
+  /** Accounts whose opening balance is in the entry. */
+  openingBalances: number;
+  /** What `--offset-account` took of opening balances that do not net (debit-positive). */
+  offsetTook?: Cents;
+  /** The file line of the opening entry (its first account's). */
+  openingLine?: number;
+}
+
 /**
- * The opening balances as one entry on `day`. Balances that do not net to zero are a problem
- * stating the difference, unless `offsetAccount` takes it (typed Equity, so that
- * `--create-missing-accounts` can make it).
+ * The opening balances as one entry on `day`, what it did said in `facts`. Balances that do
+ * not net to zero are a problem stating the difference, unless `offsetAccount` takes it (typed
+ * Equity, so that `--create-missing-accounts` can make it).
  */
 export function openingEntry(
+  facts: OpeningFacts,
   accounts: Iterable<AuditAccount>,
   day: string,
   offsetAccount: string | undefined,
   report: (problem: Problem) => void,
-): Opening {
+): LedgerEntry | undefined {
   const entry = 'opening balances';
+  const side = (fileLine: number) => ({
+    fileLine,
+    date: day,
+    entry,
+    description: 'Opening balance',
+    memo: 'Opening balance',
+  });
   const lines: LedgerLine[] = [];
-  let first: number | undefined;
   for (const account of accounts) {
-    if (!account.opening) continue;
-    first ??= account.fileLine;
-    const side = { fileLine: account.fileLine, date: day, entry, description: 'Opening balance' };
-    lines.push(auditLine({ ...side, memo: 'Opening balance' }, account, account.opening));
+    if (account.opening) lines.push(auditLine(side(account.fileLine), account, account.opening));
   }
+  if (lines.length === 0) return undefined;
+  const first = lines[0]!.fileLine;
   const left = netOf(lines);
-  if (lines.length === 0) return { entry: undefined, left };
-  let offsetTook: Cents | undefined;
+  const balances = lines.length;
   if (left !== 0) {
     if (offsetAccount === undefined) {
       report({
-        fileLine: first!,
+        fileLine: first,
         message: `the opening balances do not net to zero: debits exceed credits by ${formatCents(left)}; pass --offset-account ACCOUNT to take the difference (made as Equity with --create-missing-accounts)`,
       });
-      return { entry: undefined, left };
+      return undefined;
     }
-    offsetTook = negateCents(left);
+    facts.offsetTook = negateCents(left);
     // Named as the user named it (by code or name), as every reader's offset side is.
     lines.push({
       ...auditLine(
-        {
-          fileLine: first!,
-          date: day,
-          entry,
-          description: 'Opening balance',
-          memo: 'Opening balance',
-        },
+        side(first),
         { code: '', name: offsetAccount, type: 'Equity' },
-        offsetTook,
+        facts.offsetTook,
       ),
       account: offsetAccount,
       accountCode: undefined,
       accountName: undefined,
     });
   }
-  return {
-    entry: { fileLine: first!, entry, date: day, memo: 'Opening balances', lines },
-    left,
-    ...(offsetTook !== undefined && { offsetTook }),
-  };
+  facts.openingBalances = balances;
+  facts.openingLine = first;
+  return { fileLine: first, entry, date: day, memo: 'Opening balances', lines };
 }
 
 /**
@@ -237,17 +230,38 @@ export function contradictions(
   return said;
 }
 
-/** A control figure the file states against what its lines make: a problem when they differ. */
-export function checkControl(
+/** A control figure as the file states it, with its line. */
+export interface StatedFigure {
+  text: string;
+  line: number;
+}
+
+/** What the file is told of when its own control figures disagree with its lines. */
+const disagree = (what: string, stated: string, made: string, fileLine: number): Problem => ({
+  fileLine,
+  message: `the file states ${what} ${stated}, its lines make ${made}: the file is cut or was changed`,
+});
+
+/** A count the file states against what its lines make: a problem when they differ. */
+export function checkStatedCount(
   what: string,
-  stated: string | undefined,
-  made: string,
-  fileLine: number,
+  stated: StatedFigure | undefined,
+  made: number,
   report: (problem: Problem) => void,
 ): void {
-  if (stated === undefined || stated === made) return;
-  report({
-    fileLine,
-    message: `the file states ${what} ${stated}, its lines make ${made}: the file is cut or was changed`,
-  });
+  if (stated !== undefined && stated.text !== String(made))
+    report(disagree(what, stated.text, String(made), stated.line));
+}
+
+/** A total the file states against what its lines make: a problem when they differ. */
+export function checkStatedTotal(
+  what: string,
+  stated: StatedFigure | undefined,
+  made: Cents,
+  report: (problem: Problem) => void,
+): void {
+  if (stated === undefined) return;
+  const cents = auditAmount(stated.text, stated.line, what, report);
+  if (cents !== undefined && cents !== made)
+    report(disagree(what, formatCents(cents), formatCents(made), stated.line));
 }

@@ -194,13 +194,15 @@ async function namesOfSeveralCodesIn(
   options: { encoding?: string },
 ): Promise<Set<string>> {
   const accounts: { code: string; name: string }[] = [];
-  for await (const { field } of eachNamedRow(
+  for await (const { field, columns } of eachNamedRow(
     file,
     options.encoding === undefined ? {} : { encoding: options.encoding },
     lettersOf,
     () => {},
     () => {},
   )) {
+    // An account ledger names its counter accounts by number alone: nothing to tell apart.
+    if (!columns.has('betraginbasiswahrung') && columns.has('kontonummer')) break;
     for (const side of ['soll', 'haben'])
       if (field(side) !== '') accounts.push(bexioAccount(field(side)));
   }

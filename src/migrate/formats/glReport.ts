@@ -10,20 +10,19 @@ import { eachRecord, lettersOf, namedColumns, type NamedColumns } from './csvRec
 import {
   namesOfSeveralCodes,
   offsetSide,
+  orderOfReportDates,
   reportAmounts,
   reportDate,
   sideLine,
   type ReportReadOptions,
 } from './reportRows.js';
 import {
-  dayMonthOrder,
   parseLedgerDate,
   type DateFormat,
   type LedgerEntry,
   type LedgerLine,
   type Problem,
   slashedPair,
-  dateOrderOrProblem,
 } from './ledgerCsv.js';
 
 /**
@@ -318,16 +317,12 @@ export async function* readGlReport(
 
   let order = options.dateFormat;
   if (!order) {
-    const slashed = [...rows, ...openings].filter((row) => slashedPair(row.date));
-    const found = dateOrderOrProblem(
-      dayMonthOrder(slashed.map((row) => slashedPair(row.date)!)),
-      slashed[0]?.date,
-    );
-    if (typeof found !== 'string') {
+    const found = orderOfReportDates([...rows, ...openings].map((row) => row.date));
+    if (typeof found === 'object') {
       report({ fileLine: 1, message: found.problem });
       return;
     }
-    order = found;
+    order = found ?? 'YYYY-MM-DD';
   }
 
   // Group the rows: by date and transaction (type, number, name), or each on its own against the

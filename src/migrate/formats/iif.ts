@@ -7,7 +7,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { addDays } from '../../core/calendar.js';
-import { openingEntry, type AuditAccount } from './auditFile.js';
+import { openingEntry, type AuditAccount, type OpeningFacts } from './auditFile.js';
 import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
 import {
   accountKey,
@@ -60,7 +60,7 @@ export const IIF_ACCOUNT_TYPES: Record<string, AccountType> = {
 };
 
 /** What reading an IIF file found beside its entries, for the import to say. */
-export interface IifFacts {
+export interface IifFacts extends OpeningFacts {
   transactions: number;
   chartAccounts: number;
   zeroLines: number;
@@ -68,11 +68,7 @@ export interface IifFacts {
   zeroEntries: number;
   /** Rows of lists that are not the books (customers, vendors, items…), by kind. */
   skippedLists: Map<string, number>;
-  /** Accounts whose OBAMOUNT made the opening entry. */
-  openingBalances: number;
   openingDay?: string;
-  /** What `--offset-account` took of OBAMOUNTs that do not net (debit-positive). */
-  offsetTook?: Cents;
   /** OBAMOUNTs left aside: the file has transactions, and no `--opening-balances`. */
   obAmountsLeftAside: number;
 }
@@ -304,16 +300,14 @@ export async function* readIif(
         message: `the chart's OBAMOUNTs are opening balances and the file has no transaction to date them by: pass --opening-date YYYY-MM-DD, the day they stand at`,
       });
     } else {
-      const opening = openingEntry(openings, day, options.offsetAccount, report);
-      if (opening.entry) {
-        facts.openingBalances = openings.length;
+      const opening = openingEntry(facts, openings, day, options.offsetAccount, report);
+      if (opening) {
         facts.openingDay = day;
-        if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
         // Named as the transactions name them: an account without ACCNUM by its name alone;
         // its type is the one the file states.
         yield {
-          ...opening.entry,
-          lines: opening.entry.lines.map(({ typeInferred: _inferred, ...line }) =>
+          ...opening,
+          lines: opening.lines.map(({ typeInferred: _inferred, ...line }) =>
             line.accountCode === undefined && line.accountName !== undefined
               ? { ...line, account: line.accountName, accountName: undefined }
               : line,

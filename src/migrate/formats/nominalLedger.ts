@@ -10,6 +10,7 @@ import { eachRecord, lettersOf, namedColumns, type NamedColumns } from './csvRec
 import {
   namesOfSeveralCodes,
   offsetSide,
+  orderOfReportDates,
   reportAmounts,
   reportDate,
   sideLine,
@@ -17,13 +18,10 @@ import {
 } from './reportRows.js';
 import {
   accountKey,
-  dayMonthOrder,
   type DateFormat,
   type LedgerEntry,
   type LedgerLine,
   type Problem,
-  slashedPair,
-  dateOrderOrProblem,
 } from './ledgerCsv.js';
 
 /**
@@ -204,15 +202,13 @@ export async function* readNominalLedger(
 
   let order = options.dateFormat;
   if (!order) {
-    const slashed = rows.filter((row) => slashedPair(row.date));
-    const pairs = slashed.map((row) => slashedPair(row.date)!);
-    const found = dateOrderOrProblem(dayMonthOrder(pairs), slashed[0]?.date);
-    if (typeof found !== 'string') {
+    const found = orderOfReportDates(rows.map((row) => row.date));
+    if (typeof found === 'object') {
       report({ fileLine: 1, message: found.problem });
       return;
     }
     // Without any a/b/year date the order does not matter; Sage-style ERPs write day first.
-    order = pairs.length === 0 ? 'DD/MM/YYYY' : found;
+    order = found ?? 'DD/MM/YYYY';
   }
 
   // Two codes under one name: each is named with its code, and said.

@@ -26,7 +26,7 @@ import {
   type HledgerFacts,
 } from './hledger.js';
 import { looksLikeIif, readIif, type IifFacts } from './iif.js';
-import { looksLikeSaft, readSaft, type SaftFacts } from './saft.js';
+import { looksLikeSaft, readSaft } from './saft.js';
 import { looksLikeXaf, readXaf } from './xaf.js';
 import { looksLikeSie, readSie } from './sie.js';
 import { looksLikeWave, readWave, type WaveFacts } from './wave.js';
@@ -527,7 +527,7 @@ function readOtherFormat(
         ],
       );
     case 'saft':
-      return readExport<SaftFacts>(
+      return readExport<AuditFacts>(
         result,
         (...hooks) => readSaft(file, auditOptions, ...hooks),
         (facts) =>

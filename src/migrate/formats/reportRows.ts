@@ -7,7 +7,10 @@ import {
 } from '../../core/money.js';
 import {
   accountKey,
+  dateOrderOrProblem,
+  dayMonthOrder,
   parseLedgerDate,
+  slashedPair,
   type DateFormat,
   type LedgerLine,
   type Problem,
@@ -25,6 +28,24 @@ export interface ReportReadOptions {
   /** `--offset-account`: the other side of every row of a single-sided report. */
   offsetAccount?: string;
   decimalComma?: boolean;
+}
+
+/**
+ * The order of day and month of a report's `a/b/year` dates, told over them all (their rows
+ * are held until the report is read); undefined when it writes none so.
+ */
+export function orderOfReportDates(
+  dates: Iterable<string>,
+): DateFormat | undefined | { problem: string } {
+  const pairs: [number, number][] = [];
+  let example: string | undefined;
+  for (const date of dates) {
+    const pair = slashedPair(date);
+    if (!pair) continue;
+    pairs.push(pair);
+    example ??= date;
+  }
+  return pairs.length === 0 ? undefined : dateOrderOrProblem(dayMonthOrder(pairs), example);
 }
 
 /** A report's date (any shape `parseLedgerDate` reads), `a/b/year` in the order found. */

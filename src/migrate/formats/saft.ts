@@ -1,16 +1,18 @@
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
-import { addCents, formatCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import {
   auditAmount,
   auditLine,
   balancedEntry,
-  checkControl,
+  checkStatedCount,
+  checkStatedTotal,
   contradictions,
   openingEntry,
   type AuditAccount,
   newAuditFacts,
   type AuditFacts,
+  type StatedFigure,
 } from './auditFile.js';
 import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 import { readXml } from './xmlStream.js';
@@ -32,8 +34,6 @@ import { readXml } from './xmlStream.js';
  * - Types by the Norwegian standard chart (NS 4102) classes of StandardAccountID (its first two
  *   digits), else of AccountID.
  */
-
-export type SaftFacts = AuditFacts;
 
 /** Norway's standard chart: the type of each two-digit group (NS 4102). */
 const NORWEGIAN_GROUPS: [string, AccountType][] = [
@@ -100,14 +100,14 @@ export async function* readSaft(
   options: { encoding?: string; offsetAccount?: string },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
-  onEnd: (hash: string, facts: SaftFacts) => void,
+  onEnd: (hash: string, facts: AuditFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
   const accounts = new Map<string, AuditAccount>();
   const movements = new Map<string, Cents>();
   const facts = newAuditFacts();
   const ready: LedgerEntry[] = [];
   const period: Record<string, string> = {};
-  const control: Record<string, { text: string; line: number }> = {};
+  const control: Record<string, StatedFigure> = {};
   let account: (AuditAccount & { balances: Record<string, string> }) | undefined;
   let journal = '';
   let transaction: { id: string; date: string; description: string; fileLine: number } | undefined;
@@ -134,12 +134,8 @@ export async function* readSaft(
         });
       return;
     }
-    const opening = openingEntry(accounts.values(), day, options.offsetAccount, report);
-    facts.openingBalances =
-      opening.entry?.lines.filter((l) => l.accountCode !== undefined).length ?? 0;
-    if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
-    if (opening.entry) facts.openingLine = opening.entry.fileLine;
-    if (opening.entry) ready.push(opening.entry);
+    const opening = openingEntry(facts, accounts.values(), day, options.offsetAccount, report);
+    if (opening) ready.push(opening);
   };
 
   const closeLine = (fileLine: number) => {
@@ -288,34 +284,9 @@ export async function* readSaft(
   yield* ready;
   ready.length = 0;
 
-  const entriesLine = control.NumberOfEntries?.line ?? 1;
-  checkControl(
-    'NumberOfEntries',
-    control.NumberOfEntries?.text,
-    String(facts.transactions),
-    entriesLine,
-    report,
-  );
-  const stated = (name: string) => {
-    const text = control[name]?.text;
-    if (text === undefined) return undefined;
-    const cents = auditAmount(text, control[name]!.line, name, report);
-    return cents === undefined ? text : formatCents(cents);
-  };
-  checkControl(
-    'TotalDebit',
-    stated('TotalDebit'),
-    formatCents(totalDebit),
-    control.TotalDebit?.line ?? 1,
-    report,
-  );
-  checkControl(
-    'TotalCredit',
-    stated('TotalCredit'),
-    formatCents(totalCredit),
-    control.TotalCredit?.line ?? 1,
-    report,
-  );
+  checkStatedCount('NumberOfEntries', control.NumberOfEntries, facts.transactions, report);
+  checkStatedTotal('TotalDebit', control.TotalDebit, totalDebit, report);
+  checkStatedTotal('TotalCredit', control.TotalCredit, totalCredit, report);
   facts.accounts = accounts.size;
   facts.contradictions = contradictions(accounts.values(), movements);
   onEnd(hash, facts);

@@ -338,15 +338,12 @@ export async function* readSie(
       return;
     }
     const opening = openingEntry(
+      facts,
       [...accounts.keys()].map(accountOf),
       firstDay,
       options.offsetAccount,
       report,
     );
-    facts.openingBalances =
-      opening.entry?.lines.filter((l) => l.accountCode !== undefined).length ?? 0;
-    if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
-    if (opening.entry) facts.openingLine = opening.entry.fileLine;
-    if (opening.entry) yield opening.entry;
+    if (opening) yield opening;
   }
 }

@@ -1,15 +1,17 @@
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
-import { addCents, formatCents, negateCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import { addCents, negateCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import {
   auditAmount,
   auditLine,
   balancedEntry,
-  checkControl,
+  checkStatedCount,
+  checkStatedTotal,
   newAuditFacts,
   openingEntry,
   type AuditAccount,
   type AuditFacts,
+  type StatedFigure,
 } from './auditFile.js';
 import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 import { readXml } from './xmlStream.js';
@@ -98,7 +100,7 @@ export async function* readXaf(
   const ready: LedgerEntry[] = [];
   const header: Record<string, string> = {};
   /** Control figures of `transactions` and `openingBalance`, by section. */
-  const control = new Map<string, Record<string, { text: string; line: number }>>();
+  const control = new Map<string, Record<string, StatedFigure>>();
   const made = new Map<string, { lines: number; debit: Cents; credit: Cents }>();
   let account: (AuditAccount & { balanceSheet?: boolean }) | undefined;
   let journal = '';
@@ -254,34 +256,9 @@ export async function* readXaf(
   for (const section of ['transactions', 'openingBalance']) {
     const figures = control.get(section) ?? {};
     const sums = made.get(section) ?? { lines: 0, debit: ZERO_CENTS, credit: ZERO_CENTS };
-    const stated = (name: string) => {
-      const figure = figures[name];
-      if (figure === undefined) return undefined;
-      const cents = auditAmount(figure.text, figure.line, name, report);
-      return cents === undefined ? figure.text : formatCents(cents);
-    };
-    const at = (name: string) => figures[name]?.line ?? 1;
-    checkControl(
-      `${section} linesCount`,
-      figures.linesCount?.text,
-      String(sums.lines),
-      at('linesCount'),
-      report,
-    );
-    checkControl(
-      `${section} totalDebit`,
-      stated('totalDebit'),
-      formatCents(sums.debit),
-      at('totalDebit'),
-      report,
-    );
-    checkControl(
-      `${section} totalCredit`,
-      stated('totalCredit'),
-      formatCents(sums.credit),
-      at('totalCredit'),
-      report,
-    );
+    checkStatedCount(`${section} linesCount`, figures.linesCount, sums.lines, report);
+    checkStatedTotal(`${section} totalDebit`, figures.totalDebit, sums.debit, report);
+    checkStatedTotal(`${section} totalCredit`, figures.totalCredit, sums.credit, report);
   }
   facts.accounts = accounts.size;
   onEnd(hash, facts);
@@ -292,11 +269,7 @@ export async function* readXaf(
     const day = openingDay || header.startDate || undefined;
     facts.firstDay = day;
     if (day === undefined || !isCalendarDay(day)) return;
-    const opening = openingEntry(accounts.values(), day, options.offsetAccount, report);
-    facts.openingBalances =
-      opening.entry?.lines.filter((l) => l.accountCode !== undefined).length ?? 0;
-    if (opening.offsetTook !== undefined) facts.offsetTook = opening.offsetTook;
-    if (opening.entry) facts.openingLine = opening.entry.fileLine;
-    if (opening.entry) ready.push(opening.entry);
+    const opening = openingEntry(facts, accounts.values(), day, options.offsetAccount, report);
+    if (opening) ready.push(opening);
   }
 }
