@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -296,4 +297,141 @@ describe('hostile requests against every operation', () => {
       );
     }
   });
+
+  it('after a 413, reads the rest of the body and serves the next request on that connection', async () => {
+    // The server must not close under a client still sending: the kernel would reset the
+    // connection, and a client busy writing may meet the reset (EPIPE) before it reads the 413.
+    const client = await rawClient(server.baseUrl);
+    client.socket.write(chunkedPostHead(server.orgToken) + chunkOf('{"name":"'));
+    for (let i = 0; i < 96; i += 1) client.socket.write(chunkOf(X64K));
+    const refused = await client.nextResponse();
+    expect(refused.status).toBe(413);
+    expect(refused.headers.connection).not.toBe('close');
+    // Only now does the client finish its body, then asks again on the same connection.
+    for (let i = 0; i < 8; i += 1) client.socket.write(chunkOf(X64K));
+    client.socket.write(chunkOf('"}') + '0\r\n\r\n');
+    client.socket.write(
+      `GET /platform/v1/workspaces HTTP/1.1\r\nHost: books\r\nAuthorization: Bearer ${server.orgToken}\r\n\r\n`,
+    );
+    const next = await client.nextResponse();
+    expect(next.status).toBe(200);
+    expect(JSON.parse(next.body).data).toBeInstanceOf(Array);
+    client.socket.end();
+  });
+
+  it('closes the connection of a client that goes on sending 64 MB past its 413', async () => {
+    const client = await rawClient(server.baseUrl);
+    client.socket.write(chunkedPostHead(server.orgToken) + chunkOf('{"name":"'));
+    let written = 0;
+    while (!client.closed() && written < 200 * MB) {
+      written += X64K.length;
+      if (!client.socket.write(chunkOf(X64K))) await client.drainedOrClosed();
+    }
+    expect(client.closed()).toBe(true);
+    expect((await client.nextResponse()).status).toBe(413);
+    expect(written).toBeGreaterThan(64 * MB);
+    expect(written).toBeLessThan(96 * MB);
+  });
 });
+
+const MB = 1024 * 1024;
+const X64K = 'x'.repeat(64 * 1024);
+
+function chunkedPostHead(token: string): string {
+  return (
+    'POST /platform/v1/workspaces HTTP/1.1\r\nHost: books\r\n' +
+    `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+    'Transfer-Encoding: chunked\r\n\r\n'
+  );
+}
+
+function chunkOf(text: string): string {
+  return `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** HTTP/1.1 by hand on one socket: what a client writes and when, to the byte. */
+async function rawClient(baseUrl: string) {
+  const url = new URL(baseUrl);
+  const socket = net.connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let received = '';
+  let closed = false;
+  let failure: Error | undefined;
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const waiter of waiters) waiter();
+  };
+  socket.on('data', (data: Buffer) => {
+    received += data.toString('latin1');
+    wake();
+  });
+  socket.on('drain', wake);
+  socket.on('error', (error) => {
+    failure = error;
+    wake();
+  });
+  socket.on('close', () => {
+    closed = true;
+    wake();
+  });
+  const until = (ready: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!ready()) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return {
+    socket,
+    closed: () => closed || failure !== undefined,
+    drainedOrClosed: () =>
+      until(() => closed || failure !== undefined || socket.writableLength === 0),
+    async nextResponse(): Promise<RawResponse> {
+      let response: RawResponse | undefined;
+      await until(() => {
+        response = parseResponse(received);
+        return response !== undefined || closed || failure !== undefined;
+      });
+      if (response === undefined) {
+        throw failure ?? new Error(`the connection closed after: ${received.slice(0, 200)}`);
+      }
+      received = received.slice(responseLength(received));
+      return response;
+    },
+  };
+}
+
+function responseLength(text: string): number {
+  const end = text.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+  return end + 4 + Number(length?.[1] ?? 0);
+}
+
+/** The first whole response in `text` (with a Content-Length, as every answer here has). */
+function parseResponse(text: string): RawResponse | undefined {
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0 || text.length < responseLength(text)) return undefined;
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return {
+    status: Number(statusLine!.split(' ')[1]),
+    headers,
+    body: Buffer.from(text.slice(end + 4, responseLength(text)), 'latin1').toString('utf8'),
+  };
+}

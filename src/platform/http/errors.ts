@@ -6,6 +6,7 @@ import { DATABASE_STATE_HEADER, type ErrorBody } from '../../api/index.js';
 import { CentsOverflow } from '../../core/money.js';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import { DatabaseDamaged } from '../store/schema.js';
+import { DISCARDED_BODY_LIMIT_BYTES } from './routeTable.js';
 
 /**
  * The one place where errors become HTTP responses. Every error answers `{ message, traceId }`
@@ -159,6 +160,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = fastifyError.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
+      if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') discardTheRest(request, reply);
       const known = fastifyError.code ? FRAMEWORK_MESSAGES[fastifyError.code] : undefined;
       const message =
         known ??
@@ -174,6 +176,23 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, request, 404, `no route for ${request.method} ${request.url.split('?')[0]}`),
   );
+}
+
+/**
+ * A body over the limit is answered at once, but its connection is not closed under a client
+ * still sending it: a socket closed with bytes unread is reset by the kernel, and a client busy
+ * writing can meet the reset (EPIPE) before it reads its 413. So, as nginx's lingering close,
+ * the rest of the body is read and dropped, and the connection then serves the next request;
+ * past DISCARDED_BODY_LIMIT_BYTES more it is closed. (A client that trickles is ended by the
+ * server's request timeout, as any other.)
+ */
+function discardTheRest(request: FastifyRequest, reply: FastifyReply): void {
+  reply.removeHeader('connection');
+  let discarded = 0;
+  request.raw.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARDED_BODY_LIMIT_BYTES) request.raw.socket.destroy();
+  });
 }
 
 /**

@@ -3,6 +3,9 @@ import type { Static, TSchema } from '@sinclair/typebox';
 /** The largest request body taken (the spec's 5 MB); a larger one is a 413. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
+/** How much more of a body over the limit is read and dropped before its connection is closed. */
+export const DISCARDED_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /**
  * A success answered as JSON text written piece by piece (the general ledger of any size), not
  * built whole: the route's schema documents its shape but does not project it.
