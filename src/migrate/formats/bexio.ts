@@ -91,7 +91,7 @@ export async function* readBexio(
   let saldo: Cents | undefined;
   for await (const { record, fileLine, columns, field } of eachNamedRow(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     lettersOf,
     onLine,
     (digest) => (hash = digest),
@@ -196,7 +196,7 @@ async function namesOfSeveralCodesIn(
   const accounts: { code: string; name: string }[] = [];
   for await (const { field, columns } of eachNamedRow(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     lettersOf,
     () => {},
     () => {},

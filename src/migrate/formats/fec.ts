@@ -106,7 +106,7 @@ export async function* readFec(
   for await (const { record, fileLine } of eachRecord(
     file,
     {
-      ...(options.encoding !== undefined && { encoding: options.encoding }),
+      encoding: options.encoding,
       delimiter: options.delimiter,
       quotesAreText: true,
     },

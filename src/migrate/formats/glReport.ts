@@ -10,9 +10,9 @@ import { eachRecord, lettersOf, namedColumns, type NamedColumns } from './csvRec
 import {
   namesOfSeveralCodes,
   offsetSide,
-  orderOfReportDates,
   reportAmounts,
   reportDate,
+  reportDateOrder,
   sideLine,
   type ReportReadOptions,
 } from './reportRows.js';
@@ -159,7 +159,7 @@ export async function* readGlReport(
 
   for await (const { record, fileLine } of eachRecord(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     onLine,
     (digest) => (hash = digest),
   )) {
@@ -315,15 +315,13 @@ export async function* readGlReport(
     return;
   }
 
-  let order = options.dateFormat;
-  if (!order) {
-    const found = orderOfReportDates([...rows, ...openings].map((row) => row.date));
-    if (typeof found === 'object') {
-      report({ fileLine: 1, message: found.problem });
-      return;
-    }
-    order = found ?? 'YYYY-MM-DD';
-  }
+  const order = reportDateOrder(
+    options.dateFormat,
+    [...rows, ...openings].map((row) => row.date),
+    'YYYY-MM-DD',
+    report,
+  );
+  if (!order) return;
 
   // Group the rows: by date and transaction (type, number, name), or each on its own against the
   // offset account.

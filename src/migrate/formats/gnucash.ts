@@ -75,7 +75,7 @@ async function dateOrderOf(
   let columns: NamedColumns | undefined;
   for await (const { record } of eachRecord(
     file,
-    encoding === undefined ? {} : { encoding },
+    { encoding },
     () => {},
     () => {},
   )) {
@@ -140,7 +140,7 @@ export async function* readGnuCash(
   let hash = '';
   for await (const { record, fileLine } of eachRecord(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     onLine,
     (digest) => (hash = digest),
   )) {

@@ -125,7 +125,7 @@ export async function* readHledger(
   let hash = '';
   for await (const { record, fileLine } of eachRecord(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     onLine,
     (digest) => (hash = digest),
   )) {

@@ -196,7 +196,7 @@ export async function* readIif(
   for await (const { record, fileLine } of eachRecord(
     file,
     {
-      ...(options.encoding !== undefined && { encoding: options.encoding }),
+      encoding: options.encoding,
       delimiter: '\t',
       quotesAreText: true,
     },

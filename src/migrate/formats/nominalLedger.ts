@@ -10,9 +10,9 @@ import { eachRecord, lettersOf, namedColumns, type NamedColumns } from './csvRec
 import {
   namesOfSeveralCodes,
   offsetSide,
-  orderOfReportDates,
   reportAmounts,
   reportDate,
+  reportDateOrder,
   sideLine,
   type ReportReadOptions,
 } from './reportRows.js';
@@ -127,7 +127,7 @@ export async function* readNominalLedger(
 
   for await (const { record, fileLine } of eachRecord(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     onLine,
     (digest) => (hash = digest),
   )) {
@@ -200,16 +200,14 @@ export async function* readNominalLedger(
     return;
   }
 
-  let order = options.dateFormat;
-  if (!order) {
-    const found = orderOfReportDates(rows.map((row) => row.date));
-    if (typeof found === 'object') {
-      report({ fileLine: 1, message: found.problem });
-      return;
-    }
-    // Without any a/b/year date the order does not matter; Sage-style ERPs write day first.
-    order = found ?? 'DD/MM/YYYY';
-  }
+  // Without any a/b/year date the order does not matter; Sage-style ERPs write day first.
+  const order = reportDateOrder(
+    options.dateFormat,
+    rows.map((row) => row.date),
+    'DD/MM/YYYY',
+    report,
+  );
+  if (!order) return;
 
   // Two codes under one name: each is named with its code, and said.
   const shared = namesOfSeveralCodes(

@@ -436,7 +436,7 @@ function readOtherFormat(
   options: ReadOptions,
   result: ReadResult,
 ): AsyncGenerator<LedgerEntry> {
-  const text = { ...(options.encoding !== undefined && { encoding: options.encoding }) };
+  const text = { encoding: options.encoding };
   const dates = { ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }) };
   const currency = { ...(options.currency !== undefined && { currency: options.currency }) };
   const decimals = {
@@ -684,7 +684,7 @@ async function dateOrderOfColumn(
   let header = true;
   for await (const { record } of eachRecord(
     file,
-    encoding === undefined ? {} : { encoding },
+    { encoding },
     () => {},
     () => {},
   )) {
@@ -713,7 +713,7 @@ async function* readBooksCsv(
   let hash = '';
   const chunks = (options.parseOnWorker ? parseRecordsOnWorker : parseRecords)(
     file,
-    { ...(options.encoding !== undefined && { encoding: options.encoding }) },
+    { encoding: options.encoding },
     (digest) => (hash = digest),
   );
   const ready: LedgerEntry[] = [];

@@ -31,12 +31,17 @@ export interface ReportReadOptions {
 }
 
 /**
- * The order of day and month of a report's `a/b/year` dates, told over them all (their rows
- * are held until the report is read); undefined when it writes none so.
+ * The order of day and month of a report's `a/b/year` dates: `given` (`--date-format`), else
+ * told over them all (their rows are held until the report is read), else `fallback` when it
+ * writes none so. Dates that cannot tell are reported, and there is none.
  */
-export function orderOfReportDates(
+export function reportDateOrder(
+  given: DateFormat | undefined,
   dates: Iterable<string>,
-): DateFormat | undefined | { problem: string } {
+  fallback: DateFormat,
+  report: (problem: Problem) => void,
+): DateFormat | undefined {
+  if (given) return given;
   const pairs: [number, number][] = [];
   let example: string | undefined;
   for (const date of dates) {
@@ -45,7 +50,13 @@ export function orderOfReportDates(
     pairs.push(pair);
     example ??= date;
   }
-  return pairs.length === 0 ? undefined : dateOrderOrProblem(dayMonthOrder(pairs), example);
+  if (pairs.length === 0) return fallback;
+  const found = dateOrderOrProblem(dayMonthOrder(pairs), example);
+  if (typeof found === 'object') {
+    report({ fileLine: 1, message: found.problem });
+    return undefined;
+  }
+  return found;
 }
 
 /** A report's date (any shape `parseLedgerDate` reads), `a/b/year` in the order found. */

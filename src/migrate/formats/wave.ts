@@ -93,7 +93,7 @@ export async function* readWave(
   let hash = '';
   for await (const { field, fileLine } of eachNamedRow(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     lettersOf,
     onLine,
     (digest) => (hash = digest),
