@@ -99,7 +99,9 @@ export function chartFiller(
   const byName = new Map<string, ChartFileAccount[]>();
   for (const account of accounts) {
     const key = nameKey(account.name);
-    byName.set(key, [...(byName.get(key) ?? []), account]);
+    const named = byName.get(key);
+    if (named) named.push(account);
+    else byName.set(key, [account]);
   }
   const reported = new Set<string>();
   const once = (key: string, problem: Problem) => {

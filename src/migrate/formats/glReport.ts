@@ -335,7 +335,9 @@ export async function* readGlReport(
     row.date = day;
     const key =
       options.offsetAccount !== undefined ? `line ${row.fileLine}` : `${day}\u0000${row.key}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
   }
 
   // A signed report: each account's sense, from the transactions that must balance. Starting
@@ -348,8 +350,11 @@ export async function* readGlReport(
     const groupsOf = new Map<Section, Row[][]>();
     for (const group of groups.values()) {
       if (group.length < 2) continue;
-      for (const section of new Set(group.map((row) => row.section)))
-        groupsOf.set(section, [...(groupsOf.get(section) ?? []), group]);
+      for (const section of new Set(group.map((row) => row.section))) {
+        const named = groupsOf.get(section);
+        if (named) named.push(group);
+        else groupsOf.set(section, [group]);
+      }
     }
     for (const start of sections) {
       if (sense.has(start) || !groupsOf.has(start)) continue;

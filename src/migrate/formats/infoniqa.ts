@@ -49,7 +49,7 @@ export async function* readInfoniqa(
   let hash = '';
   for await (const { field, fileLine } of eachNamedRow(
     file,
-    options.encoding === undefined ? {} : { encoding: options.encoding },
+    { encoding: options.encoding },
     lettersOf,
     onLine,
     (digest) => (hash = digest),
@@ -82,7 +82,9 @@ export async function* readInfoniqa(
       { code, name: code, type: kmuType(code) },
       side === 'S' ? cents : negateCents(cents),
     );
-    vouchers.set(voucher, [...(vouchers.get(voucher) ?? []), line]);
+    const held = vouchers.get(voucher);
+    if (held) held.push(line);
+    else vouchers.set(voucher, [line]);
   }
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(
