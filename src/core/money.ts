@@ -82,6 +82,12 @@ export interface AmountTextOptions {
 
 /** Spaces that group thousands: space, no-break space, narrow no-break space, thin space. */
 const GROUP_SPACES = /[ \u00A0\u202F\u2009]/g;
+/**
+ * Apostrophes that group thousands (de-CH writes `1’000.00`, older software `1'000.00`), and
+ * U+FFFD, which a past re-encoding left where one was: between groups of three digits it can
+ * only have been a separator.
+ */
+const GROUP_APOSTROPHES = ["'", '\u2019', '\uFFFD'];
 const CURRENCY_SYMBOLS = /^[$€£¥]|[$€£¥]$/;
 /** An ISO 4217 code before or after the number: `USD 12.00`, `12,00 EUR`. */
 const CURRENCY_CODE = /^[A-Z]{3}\s*(?=[\d(+\-.,$€£¥])|(?<=[\d).])\s*[A-Z]{3}$/;
@@ -93,7 +99,8 @@ const PLAIN_AMOUNT = /^-?\d{1,12}(?:\.\d{1,2})?$/;
  * An amount as a person or an export writes it, to signed cents: `1,234.56`, `0001.50`,
  * `-0.00`, `(12.00)`, `$12`, `-$5`, `12.00-`, `+3`, `.50`, `USD 12.00`, `12.00 EUR`,
  * `12.00 Dr`, `12.00 Cr` (a credit, negative); thousands grouped by `,`, spaces (also no-break
- * ones) or `'` in groups of three. With `decimalComma`, `1.234,56` and `12,34`. Never a guess: a
+ * ones, narrow and thin ones), `'` or `’` in groups of three (or U+FFFD where a re-encoding
+ * lost the `’`). With `decimalComma`, `1.234,56` and `12,34`. Never a guess: a
  * separator that could be read both ways (`12,34` without `decimalComma`, `12.34` with it),
  * groups that are not of three (`1,2,3`), more than 2 decimals, or anything else is an
  * InvalidAmountError saying why. Empty text is null.
@@ -177,7 +184,7 @@ function ungrouped(whole: string, group: string, shown: string): string {
   if (/^\d*$/.test(whole)) return whole;
   const separators = new Set(whole.replace(/\d/g, ''));
   const [separator] = separators;
-  if (separators.size !== 1 || ![group, ' ', "'"].includes(separator!)) {
+  if (separators.size !== 1 || ![group, ' ', ...GROUP_APOSTROPHES].includes(separator!)) {
     throw new InvalidAmountError(`"${shown}" is not an amount`);
   }
   const groups = whole.split(separator!);

@@ -2,11 +2,13 @@ import {
   ACCOUNT_TYPES,
   CLASS_OF_TYPE,
   type Account,
+  type AccountType,
   type CreateAccountBody,
 } from '../api/index.js';
 import { resolveReference } from '../client/references.js';
+import { addCents, ZERO_CENTS, type Cents } from '../core/money.js';
 import { nameKey } from '../core/names.js';
-import type { Problem } from './formats/ledgerCsv.js';
+import type { AccountKind, Problem } from './formats/ledgerCsv.js';
 import { accountTypeOf } from './options.js';
 
 /** An account as the file names it (one per distinct way of naming it), from pass one. */
@@ -22,6 +24,8 @@ export interface FileAccount {
   lines: number;
   /** The first `account_type` given for it, and its line. */
   accountType: { text: string; line: number } | undefined;
+  /** What the file states of it without a type (balance sheet, or profit and loss), and where. */
+  kind?: { kind: AccountKind; line: number } | undefined;
 }
 
 export { accountTypeOf, TYPE_OF_CLASS } from './options.js';
@@ -44,6 +48,11 @@ export interface AccountPlanOptions {
    * hold on the standard chart even when renamed since.
    */
   remembered: ReadonlyMap<string, string>;
+  /**
+   * Debits less credits of each file key over the whole file (pass one's totals): the side of
+   * the balance that types an account the file states only as balance sheet or profit and loss.
+   */
+  netOfKey?: ReadonlyMap<string, Cents>;
 }
 
 /** An account to create, and the file's keys that name it. */
@@ -82,6 +91,9 @@ interface Identity extends FileIdentity {
   lines: number;
   /** The first `account_type` given for it, and its line. */
   accountType: { text: string; line: number } | undefined;
+  kind: { kind: AccountKind; line: number } | undefined;
+  /** The name as the file writes it, when `name` is it named apart as `Name (code)`. */
+  sharedName?: string;
 }
 
 const quoted = (code: string | undefined, name: string | undefined) =>
@@ -126,7 +138,7 @@ export function planAccounts(
     problems: [],
     notes: [],
   };
-  const identities = identify([...fileAccounts], plan.problems);
+  const identities = identify([...fileAccounts], plan.problems, plan.notes);
   if (!options.codesKept && identities.some((i) => i.code !== undefined && i.text === undefined)) {
     plan.notes.push(
       "the workspace's chart of accounts is the standard one, whose codes the platform allocates: the file's account codes cannot be kept. Accounts are matched and created by name, and each code keeps to the account it first went to, on every rerun",
@@ -136,6 +148,7 @@ export function planAccounts(
   const byCode = new Map(chart.map((a) => [a.code, a]));
   const byName = new Map(chart.map((a) => [nameKey(a.name), a]));
   const missing = new Map<string, MissingAccount>();
+  const typedBySide: string[] = [];
 
   for (const identity of identities) {
     const told: FileIdentity = {
@@ -189,6 +202,13 @@ export function planAccounts(
         });
         continue;
       }
+      if (!type && identity.kind && kindOfClass(account.class) !== identity.kind.kind) {
+        plan.problems.push({
+          fileLine: identity.kind.line,
+          message: `the file states account ${fileLabel(identity)} is a ${identity.kind.kind} account, but the chart's ${chartLabel(account)} is ${account.type} (${account.class}): a different account`,
+        });
+        continue;
+      }
       for (const key of identity.keys) plan.resolved.set(key, account.id);
       plan.identities.set(identity.id, account.id);
       continue;
@@ -236,19 +256,56 @@ export function planAccounts(
       planned.identities.push(identity.id);
       continue;
     }
-    if (!type) {
-      problem(`account ${label} is not in the chart and has no account_type to create it with`);
+    const sided =
+      type ?? (identity.kind && typeBySide(identity.kind.kind, netOf(identity, options.netOfKey)));
+    if (!sided) {
+      problem(
+        `account ${label} is not in the chart, and neither the file nor a flag types it: give its type in an account_type column, or pass --chart FILE (code,name,type) or --code-ranges PREFIX=TYPE`,
+      );
       continue;
     }
+    if (!type) typedBySide.push(`${label} ${sided}`);
     missing.set(sameAccount, {
-      body: { name: name.trim(), type, ...(code !== undefined && { code }) },
+      body: { name: name.trim(), type: sided, ...(code !== undefined && { code }) },
       keys: [...identity.keys],
       identities: [identity.id],
       firstLine: identity.firstLine,
     });
   }
   plan.missing = [...missing.values()];
+  if (typedBySide.length > 0) {
+    plan.notes.push(
+      `${typedBySide.length === 1 ? '1 account' : `${typedBySide.length} accounts`} typed by the side of ${typedBySide.length === 1 ? 'its' : 'their'} balance, the file stating only balance sheet or profit and loss (a debit balance an asset or an expense, a credit one a liability or income): ${listed(typedBySide)}; --chart FILE types them exactly`,
+    );
+  }
   return plan;
+}
+
+/** Up to eight items, then how many more. */
+const listed = (items: readonly string[]) =>
+  items.length > 8
+    ? `${items.slice(0, 8).join(', ')} and ${items.length - 8} more`
+    : items.join(', ');
+
+/** The balance sheet holds assets, liabilities and equity; the rest is profit and loss. */
+const kindOfClass = (accountClass: string): AccountKind =>
+  accountClass === 'Income' || accountClass === 'Expenses' ? 'profit and loss' : 'balance sheet';
+
+/**
+ * The type of an account the file states only as balance sheet or profit and loss, by the side
+ * of its balance: debit an asset or an expense, credit a liability or income (zero: debit).
+ */
+export function typeBySide(kind: AccountKind, net: Cents): AccountType {
+  if (kind === 'balance sheet')
+    return net < 0 ? 'Other Current Liabilities' : 'Other Current Assets';
+  return net < 0 ? 'Income' : 'Operating Expenses';
+}
+
+/** Debits less credits of an account over the file, all its keys together. */
+function netOf(identity: Identity, netOfKey: ReadonlyMap<string, Cents> | undefined): Cents {
+  let net = ZERO_CENTS;
+  for (const key of identity.keys) net = addCents(net, netOfKey?.get(key) ?? ZERO_CENTS);
+  return net;
 }
 
 /** The account an identity names in the chart; undefined when it has none; or why not. */
@@ -280,7 +337,11 @@ function find(
     if (
       other &&
       (other.code !== identity.code ||
-        (identity.name !== undefined && nameKey(other.name) !== nameKey(identity.name)))
+        (identity.name !== undefined &&
+          nameKey(other.name) !== nameKey(identity.name) &&
+          // A name the file uses under two codes is named apart; the chart may hold it plain.
+          (identity.sharedName === undefined ||
+            nameKey(other.name) !== nameKey(identity.sharedName))))
     ) {
       return {
         problem: `the file's account ${label} does not match the chart's ${chartLabel(other)}: rename one of them so that they agree`,
@@ -297,49 +358,72 @@ function find(
 }
 
 /**
- * The file's accounts put together: lines naming a code alone, a name alone, or both, are one
- * account when they agree. A code given two names, or a name given two codes, is a problem.
+ * The file's accounts put together, by code where it has codes: lines naming a code alone, a
+ * name alone, or both, are one account when they agree. A name the file gives several codes
+ * (real charts do: "Kundfordringar" at 1510 and 1511) names that many accounts, each called
+ * `Name (code)`, and said once. A code given two names is a problem, and so is a name alone that
+ * could be any of the codes it has.
  */
-function identify(accounts: FileAccount[], problems: Problem[]): Identity[] {
+function identify(accounts: FileAccount[], problems: Problem[], notes: string[]): Identity[] {
   const codes = new Map<string, FileAccount>();
-  const names = new Map<string, FileAccount>();
+  const codesOfName = new Map<string, string[]>();
   for (const account of accounts) {
     if (account.code === undefined || account.name === undefined) continue;
     const sameCode = codes.get(account.code);
-    const sameName = names.get(nameKey(account.name));
     if (sameCode && nameKey(sameCode.name!) !== nameKey(account.name)) {
       problems.push({
         fileLine: account.firstLine,
         message: `account code ${account.code} is "${account.name}" here and "${sameCode.name}" on line ${sameCode.firstLine}`,
       });
-    } else if (sameName && sameName.code !== account.code) {
-      problems.push({
-        fileLine: account.firstLine,
-        message: `account "${account.name}" has code ${account.code} here and ${sameName.code} on line ${sameName.firstLine}`,
-      });
     }
-    if (!sameCode) codes.set(account.code, account);
-    if (!sameName) names.set(nameKey(account.name), account);
+    if (sameCode) continue;
+    codes.set(account.code, account);
+    const named = codesOfName.get(nameKey(account.name));
+    if (named) named.push(account.code);
+    else codesOfName.set(nameKey(account.name), [account.code]);
+  }
+  const shared = [...codesOfName].filter(([, of]) => of.length > 1);
+  if (shared.length > 0) {
+    const said = shared.map(
+      ([name, of]) =>
+        `"${accounts.find((a) => nameKey(a.name ?? '') === name)!.name}" (${of.join(', ')})`,
+    );
+    notes.push(
+      `${shared.length === 1 ? '1 name is' : `${shared.length} names are`} used by more than one account code in the file, each such account named "Name (code)": ${listed(said)}`,
+    );
   }
   const identities = new Map<string, Identity>();
   for (const account of accounts) {
-    const code =
-      account.code ??
-      (account.name === undefined ? undefined : names.get(nameKey(account.name))?.code);
+    const ofName = account.name === undefined ? undefined : codesOfName.get(nameKey(account.name));
+    if (account.code === undefined && ofName !== undefined && ofName.length > 1) {
+      problems.push({
+        fileLine: account.firstLine,
+        message: `account "${account.name}" is the name of ${ofName.length} accounts of the file (codes ${ofName.join(', ')}), and these lines give no code to choose by`,
+      });
+      continue;
+    }
+    const code = account.code ?? ofName?.[0];
     const name =
       account.name ?? (account.code === undefined ? undefined : codes.get(account.code)?.name);
-    const id = identityOf({ code, name, text: account.text });
+    const sharedName =
+      name !== undefined && code !== undefined && (codesOfName.get(nameKey(name))?.length ?? 0) > 1
+        ? name
+        : undefined;
+    const shown = sharedName === undefined ? name : `${sharedName} (${code})`;
+    const id = identityOf({ code, name: shown, text: account.text });
     const identity = identities.get(id);
     if (!identity) {
       identities.set(id, {
         id,
         code,
-        name,
+        name: shown,
         text: account.text,
         keys: [account.key],
         firstLine: account.firstLine,
         lines: account.lines,
         accountType: account.accountType,
+        kind: account.kind,
+        ...(sharedName !== undefined && { sharedName }),
       });
       continue;
     }
@@ -357,6 +441,7 @@ function identify(accounts: FileAccount[], problems: Problem[]): Identity[] {
       });
     }
     identity.accountType ??= account.accountType;
+    identity.kind ??= account.kind;
   }
   return [...identities.values()];
 }

@@ -85,9 +85,12 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
 
 /**
  * Gives a line the type (and code) its account has in the chart file, when the export gave it
- * none, or only one inferred from a national chart's classes. An export that carries codes is matched by code: a chart row of that code whose name is
- * not the export's is a problem naming both (once per code); a code the chart lacks may still be
- * typed by a row of its name that has no code. An export without codes is matched by name
+ * none, or only one inferred from a national chart's classes. An export that carries codes is
+ * matched by code (a number also without its leading zeros, `85` as `0085`): a chart row of that
+ * code whose name is not the export's is a problem naming both (once per code), unless the
+ * export names the account only by its number (a DATEV Buchungsstapel names none), when the
+ * chart's name is taken; a code the chart lacks may still be typed by a row of its name that has
+ * no code. An export without codes is matched by name
  * (trimmed, case-insensitive), the one rule of the CLI; a name the chart has under two codes is
  * then a problem, the export giving nothing to choose by.
  */
@@ -109,10 +112,20 @@ export function chartFiller(
     reported.add(key);
     return problem;
   };
+  // Numbers without their leading zeros (DATEV writes 0085 as 85), where that names one row.
+  const byNumber = new Map<string, ChartFileAccount | undefined>();
+  for (const account of accounts) {
+    if (account.code === undefined || !/^\d+$/.test(account.code)) continue;
+    const number = account.code.replace(/^0+(?=\d)/, '');
+    byNumber.set(number, byNumber.has(number) ? undefined : account);
+  }
+  const ofCode = (code: string) =>
+    byCode.get(code) ??
+    (/^\d+$/.test(code) ? byNumber.get(code.replace(/^0+(?=\d)/, '')) : undefined);
   return (line) => {
     const code = line.accountCode;
     if (code !== undefined) {
-      const account = byCode.get(code);
+      const account = ofCode(code);
       if (account === undefined) {
         const uncoded = byName
           .get(nameKey(line.accountName ?? ''))
@@ -120,7 +133,15 @@ export function chartFiller(
         if (uncoded?.length === 1) typeFromChart(line, uncoded[0]!.type);
         return undefined;
       }
-      if (line.accountName !== undefined && !sameAccountName(line.accountName, account, code)) {
+      // A file that names no account (a DATEV Buchungsstapel) writes the number for its name:
+      // the chart's is the name.
+      if (line.accountName === code) {
+        line.accountName = account.name;
+        line.account = accountKey(code, account.name);
+      } else if (
+        line.accountName !== undefined &&
+        !sameAccountName(line.accountName, account, code)
+      ) {
         return once(`code:${code}`, {
           fileLine: line.fileLine,
           message: `account ${code} is "${line.accountName}" in the file but "${account.name}" in --chart ${file}:${account.line}`,

@@ -113,6 +113,8 @@ export async function checkLedger(
               message: `account_type is "${line.accountType}" here and "${account.accountType.text}" on line ${account.accountType.line} for the same account`,
             });
         }
+        if (line.accountKind !== undefined && account.kind === undefined)
+          account.kind = { kind: line.accountKind, line: line.fileLine };
       } else {
         summary.accounts.set(line.account, {
           key: line.account,
@@ -128,6 +130,10 @@ export async function checkLedger(
             line.accountType === undefined
               ? undefined
               : { text: line.accountType, line: line.fileLine },
+          kind:
+            line.accountKind === undefined
+              ? undefined
+              : { kind: line.accountKind, line: line.fileLine },
         });
       }
       summary.totals.set(

@@ -295,8 +295,11 @@ export async function runImport(
           codesKept: live.codesKept,
           createMissing: request.createMissingAccounts,
           remembered: checkpoint?.accounts() ?? new Map(),
+          netOfKey: summary.totals,
         })
       : undefined;
+    // What the plan decided for the file's accounts, said even when it is refused.
+    for (const note of plan?.notes ?? []) events.note(note);
     const problems = [...summary.problems, ...(plan?.problems ?? [])];
     if (request.basis === 'accrual' && live?.entity && !live.entity.accrualLedgerOpen) {
       problems.push({
@@ -310,7 +313,6 @@ export async function runImport(
     const found = problems.length - summary.problems.length;
     if (problems.length > 0)
       throw invalidFile(request.file, problems, summary.problemCount + found);
-    for (const note of plan?.notes ?? []) events.note(note);
     const accounts = plan
       ? new Set(plan.identities.values()).size + plan.missing.length
       : undefined;

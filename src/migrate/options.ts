@@ -13,6 +13,7 @@ export const LEDGER_FORMATS = [
   'gnucash',
   'nominal-ledger',
   'qb-report',
+  'qb-detail',
   'xero-report',
   'fec',
   'hledger',
@@ -27,6 +28,11 @@ export const LEDGER_FORMATS = [
   'infoniqa',
 ] as const;
 export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
+
+/** `--datev-vat`: how a DATEV file's rows that imply VAT are posted. */
+export type DatevVat = 'gross' | 'split';
+/** `--skr`: DATEV's standard chart, SKR03 or SKR04. */
+export type Skr = '03' | '04';
 
 /**
  * `account_type` as files write it: one of the API's types, or a class of accounts (asset,

@@ -576,7 +576,9 @@ describe.skipIf(!present)('real exports import as they are', () => {
     const written = path.join(home.home, 'written-chart.csv');
     const { imported, where } = await importInto('round-trip', file, ['--write-chart', written]);
     expect(imported.code).toBe(3);
-    expect(imported.stderr).toContain('"Checking" is not in the chart and has no account_type');
+    expect(imported.stderr).toContain(
+      '"Checking" is not in the chart, and neither the file nor a flag types it',
+    );
     expect(readFileSync(written, 'utf8')).toBe('code,name,type\n,Checking,\n,Expense Account,\n');
     expect(imported.stderr).toContain(
       `wrote the file's 2 accounts to ${written}: fill the blank types, then pass it with --chart`,

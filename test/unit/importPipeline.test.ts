@@ -143,20 +143,25 @@ describe('planAccounts: one rule for the accounts a file names', () => {
     ]);
   });
 
-  it('refuses a code given two names, or a name given two codes, within the file', () => {
+  it('refuses a code given two names; a name given two codes names two accounts, "Name (code)"', () => {
     const plan = planAccounts(
       [
         byPair('1000', 'Cash', 2),
         byPair('1000', 'Bank', 7),
-        byPair('4000', 'Sales', 3),
-        byPair('4010', 'sales', 9),
+        byPair('4000', 'Sales', 3, 'income'),
+        byPair('4010', 'sales', 9, 'income'),
       ],
       [],
       options(),
     );
-    expect(messages(plan).slice(0, 2)).toEqual([
-      '7: account code 1000 is "Bank" here and "Cash" on line 2',
-      '9: account "sales" has code 4010 here and 4000 on line 3',
+    expect(messages(plan)[0]).toEqual('7: account code 1000 is "Bank" here and "Cash" on line 2');
+    expect(messages(plan).some((m) => m.includes('sales'))).toBe(false);
+    expect(plan.notes).toContain(
+      '1 name is used by more than one account code in the file, each such account named "Name (code)": "Sales" (4000, 4010)',
+    );
+    expect(plan.missing.map((m) => m.body.name).filter((n) => /sales/i.test(n))).toEqual([
+      'Sales (4000)',
+      'sales (4010)',
     ]);
   });
 
@@ -278,7 +283,7 @@ describe('planAccounts: one rule for the accounts a file names', () => {
       expect.stringMatching(
         /^4: account "Gadgets": "widgets" is not an account type \(one of Cash, /,
       ),
-      '5: account "Untyped" is not in the chart and has no account_type to create it with (1 line)',
+      '5: account "Untyped" is not in the chart, and neither the file nor a flag types it: give its type in an account_type column, or pass --chart FILE (code,name,type) or --code-ranges PREFIX=TYPE (1 line)',
       `6: account "${'x'.repeat(256)}": a name is at most 255 characters (1 line)`,
       '7: account 61-00 "Rent": a code of a custom chart of accounts is digits only (1 line)',
     ]);

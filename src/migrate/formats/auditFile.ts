@@ -10,7 +10,13 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
-import { accountKey, type LedgerEntry, type LedgerLine, type Problem } from './ledgerCsv.js';
+import {
+  accountKey,
+  type AccountKind,
+  type LedgerEntry,
+  type LedgerLine,
+  type Problem,
+} from './ledgerCsv.js';
 
 /*
  * What the readers of the audit files tax law asks for (SAF-T, XAF, SIE, DATEV) share: a chart
@@ -23,6 +29,8 @@ export interface AuditAccount {
   code: string;
   name: string;
   type: AccountType | undefined;
+  /** What the file states of it when no type is known: balance sheet, or profit and loss. */
+  kind?: AccountKind;
   opening?: Cents;
   closing?: Cents;
   /** The file line where the account is described. */
@@ -31,13 +39,20 @@ export interface AuditAccount {
 
 /** What an audit file's reader found beside its entries, for the import to say. */
 export interface AuditFacts extends OpeningFacts {
+  /** The version of the format the file says it is in (`3.2`, `1.30`), when it says. */
+  version?: string;
+  /** What typed the accounts of its chart, and how many each (said in that order). */
+  typedBy: Map<string, number>;
   journals: number;
   transactions: number;
   lines: number;
   zeroLines: number;
   accounts: number;
   firstDay: string | undefined;
-  /** Closing balances its opening balance and lines do not make, by the account's line. */
+  /**
+   * What the file states against itself that does not stop the import (a closing balance its
+   * opening balance and lines do not make, a count that is not its lines'), by file line.
+   */
   contradictions: { fileLine: number; message: string }[];
   /** Closing balances stated by the file, by account code (debit-positive). */
   closingBalances: Map<string, Cents>;
@@ -47,6 +62,7 @@ export interface AuditFacts extends OpeningFacts {
 
 /** Facts before anything is read. */
 export const newAuditFacts = (): AuditFacts => ({
+  typedBy: new Map(),
   journals: 0,
   transactions: 0,
   lines: 0,
@@ -85,7 +101,7 @@ export function auditLine(
     description: string;
     memo: string;
   },
-  account: Pick<AuditAccount, 'code' | 'name' | 'type'>,
+  account: Pick<AuditAccount, 'code' | 'name' | 'type' | 'kind'>,
   cents: Cents,
 ): LedgerLine {
   return {
@@ -96,6 +112,7 @@ export function auditLine(
     accountName: account.name,
     accountType: account.type,
     ...(account.type !== undefined && { typeInferred: true as const }),
+    ...(account.type === undefined && account.kind !== undefined && { accountKind: account.kind }),
     debitCents: cents > 0 ? cents : ZERO_CENTS,
     creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
     description: line.description,
@@ -242,15 +259,27 @@ const disagree = (what: string, stated: string, made: string, fileLine: number):
   message: `the file states ${what} ${stated}, its lines make ${made}: the file is cut or was changed`,
 });
 
-/** A count the file states against what its lines make: a problem when they differ. */
+/**
+ * A count the file states against what its lines make: when they differ it is said (in
+ * `said`), not refused — money decides, through the totals. `transactions`, when given, is the
+ * number of transactions, named when the count is that (a producer wrote it there).
+ */
 export function checkStatedCount(
   what: string,
   stated: StatedFigure | undefined,
   made: number,
-  report: (problem: Problem) => void,
+  said: { fileLine: number; message: string }[],
+  transactions?: number,
 ): void {
-  if (stated !== undefined && stated.text !== String(made))
-    report(disagree(what, stated.text, String(made), stated.line));
+  if (stated === undefined || stated.text === String(made)) return;
+  const why =
+    transactions !== undefined && stated.text === String(transactions)
+      ? ` (${stated.text} is its number of transactions)`
+      : '';
+  said.push({
+    fileLine: stated.line,
+    message: `the file states ${what} ${stated.text}, its lines make ${made}${why}: a count, said and not refused; its totals decide`,
+  });
 }
 
 /** A total the file states against what its lines make: a problem when they differ. */

@@ -12,10 +12,12 @@ import { eachNamedRow, lettersOf } from './csvRecords.js';
 import type { LedgerEntry, Problem } from './ledgerCsv.js';
 import { namesOfSeveralCodes } from './reportRows.js';
 import { kmuType } from './swissChart.js';
+import { count, readExport, type LedgerFormatDefinition } from './format.js';
 
 /**
- * bexio's exports (Switzerland), `;`-separated (or as a workbook's sheet is written out), dates `DD.MM.YYYY`, amounts with a point and
- * `'` or no-break-space thousands:
+ * bexio's exports (Switzerland), `;`-separated (or as a workbook's sheet is written out), dates
+ * `DD.MM.YYYY`, amounts with a point and thousands grouped as de-CH writes them (`1’000.00`,
+ * `1'000.00`, a no-break space), or by a U+FFFD where a past re-encoding lost the `’`:
  *
  * - The journal (`Datum;Referenz;Soll;Haben;Beschreibung;Betrag;Buchungswährung;
  *   Umrechnungsfaktor;Betrag in Basiswährung;…`): one booking a row, from the `Soll` (debit)
@@ -38,6 +40,8 @@ export interface BexioFacts {
   foreignRows: number;
   /** Rows holding U+FFFD: characters lost before the file reached us. */
   lostCharacters: number;
+  /** Of those, amounts with U+FFFD between digit groups: the separator `’` it replaced. */
+  lostSeparators: number;
 }
 
 /** The header of a bexio journal or account ledger. */
@@ -84,6 +88,7 @@ export async function* readBexio(
     zeroRows: 0,
     foreignRows: 0,
     lostCharacters: 0,
+    lostSeparators: 0,
   };
   const shared = await namesOfSeveralCodesIn(file, options);
   let hash = '';
@@ -97,7 +102,10 @@ export async function* readBexio(
     (digest) => (hash = digest),
   )) {
     if (columns.has('kontonummer') && columns.has('saldo')) facts.layout = 'account ledger';
-    if (record.some((cell) => cell.includes('\uFFFD'))) facts.lostCharacters += 1;
+    if (record.some((cell) => cell.includes('\uFFFD'))) {
+      facts.lostCharacters += 1;
+      facts.lostSeparators += record.filter((cell) => /\d\uFFFD\d{3}\b/.test(cell)).length;
+    }
     const date = swissDate(field('datum'));
     if (!date) {
       report({ fileLine, message: `Datum "${field('datum')}" is not a date (DD.MM.YYYY)` });
@@ -208,3 +216,28 @@ async function namesOfSeveralCodesIn(
   }
   return namesOfSeveralCodes(accounts);
 }
+
+/** bexio's journal, or one account's ledger (Switzerland). */
+export const bexio: LedgerFormatDefinition = {
+  name: 'bexio',
+  title: 'bexio journal or account ledger',
+  detect: (_head, firstLine) => looksLikeBexio(firstLine),
+  toldBy:
+    'read as a bexio export: its header has Datum, Soll, Haben and Betrag in Basiswährung (a journal) or Kontonummer, GK and Saldo (an account ledger)',
+  fromSheet: true,
+  read: (file, _head, options, result) =>
+    readExport<BexioFacts>(
+      result,
+      (...hooks) => readBexio(file, { encoding: options.encoding }, ...hooks),
+      (facts) => [
+        `bexio ${facts.layout}: ${count(facts.bookings, 'booking', 'bookings')}; accounts typed by the Swiss SME chart (Kontenrahmen KMU)`,
+        facts.layout === 'journal' &&
+          `bexio journal: amounts in the base currency (Betrag in Basiswährung)${facts.foreignRows > 0 ? `; ${count(facts.foreignRows, 'row is', 'rows are')} in another currency, its Betrag left aside` : ''}`,
+        facts.layout === 'account ledger' &&
+          'bexio account ledger: each row against its GK account; the running Saldo checked row by row',
+        facts.lostCharacters > 0 &&
+          `bexio: ${count(facts.lostCharacters, 'row holds', 'rows hold')} characters a past re-encoding already lost (U+FFFD, �), read as they are${facts.lostSeparators > 0 ? `; between digit groups of ${count(facts.lostSeparators, 'amount', 'amounts')} it stands for the group separator it replaced, and is read so` : ''}`,
+        facts.zeroRows > 0 && `bexio: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+      ],
+    ),
+};

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { Worker } from 'node:worker_threads';
@@ -45,6 +45,11 @@ export interface TextOptions {
   delimiter?: string;
   /** Quotes are text, not CSV quoting (IIF: QuickBooks writes `5" screen` as is). */
   quotesAreText?: boolean;
+  /**
+   * A quote that does not close its field (`" "Text" "`, as DATEV's own writer leaves quotes
+   * undoubled) is read as text, the field kept with its quotes for the reader to take off.
+   */
+  relaxQuotes?: boolean;
 }
 
 /** A record (a line, quoted line breaks included) longer than this is refused, not buffered. */
@@ -62,11 +67,12 @@ class NumberedRecords extends Parser {
   /** csv-parse's parsing state: the Parser sets it, its types leave it out. */
   declare private readonly state: { expectedRecordLength: number };
 
-  constructor(delimiter: string, quotesAreText = false) {
+  constructor(delimiter: string, quotesAreText = false, relaxQuotes = false) {
     super({
       bom: true,
       delimiter,
       ...(quotesAreText && { quote: false }),
+      ...(relaxQuotes && { relax_quotes: true }),
       skip_empty_lines: true,
       relax_column_count: true,
       max_record_size: MAX_RECORD_CHARACTERS,
@@ -148,6 +154,7 @@ export async function* parseRecords(
       parser ??= new NumberedRecords(
         options.delimiter ?? detectDelimiter(firstLine(text)),
         options.quotesAreText,
+        options.relaxQuotes,
       );
       const failure = await parser.parse(text);
       // Records parsed before a CSV error are still read (and checked) before it is reported.
@@ -317,6 +324,25 @@ function utf8Decoding(): TextDecoding {
     },
     end: () => (carry ? offset - carry.length : undefined),
   };
+}
+
+/** A file's first megabyte: what the readers that tell an encoding by the bytes look at. */
+export function firstMegabyte(file: string): Buffer {
+  const descriptor = openSync(file, 'r');
+  try {
+    const bytes = Buffer.alloc(1 << 20);
+    return bytes.subarray(0, readSync(descriptor, bytes, 0, bytes.length, 0));
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * Whether bytes (a file's first megabyte) are UTF-8: a character cut by their end is not a
+ * reason to doubt the rest.
+ */
+export function isUtf8Start(bytes: Buffer): boolean {
+  return isUtf8(bytes.subarray(0, bytes.length - incompleteTail(bytes)));
 }
 
 /** Bytes at the end of `data` that start a character the chunk does not finish. */

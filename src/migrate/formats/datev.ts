@@ -1,11 +1,11 @@
-import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { AccountType } from '../../api/index.js';
+import type { DatevVat, Skr } from '../options.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import { negateCents, subtractCents, taxIncluded, type Cents } from '../../core/money.js';
 import { auditAmount, auditLine, newAuditFacts, type AuditFacts } from './auditFile.js';
-import { eachRecord, incompleteTail } from './csvRecords.js';
+import { eachRecord, firstMegabyte, isUtf8Start } from './csvRecords.js';
 import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+import { count, readExport, type LedgerFormatDefinition } from './format.js';
 
 /**
  * A DATEV "Buchungsstapel" (the DATEV format, EXTF or DTVF, category 21), as DATEV and the
@@ -14,6 +14,14 @@ import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
  * - Line 1 is the header: format, version, category (21, else refused by name), the fiscal
  *   year's start, the period (Datum vom, Datum bis), the currency, the SKR (chart) when given.
  *   Line 2 names the columns; then one booking a row.
+ * - Accounts are numbers without their leading zeros: the header's Sachkontenlänge (4 to 8)
+ *   gives a G/L account its digits (`85` is 0085 at length 4) and makes a number one digit longer
+ *   a personal account (Personenkonto): debtors from 1·10ⁿ to 7·10ⁿ−1 (10000–69999 at length 4),
+ *   creditors from 7·10ⁿ (70000–99999), typed receivable and payable. A Buchungsstapel names no
+ *   account: each is named by its number, and `--chart` (the client's chart) names and types
+ *   them by that number.
+ * - Text fields are quoted, a quote inside doubled; DATEV's own sample writes `" "Text" "`,
+ *   which DATEV reads: such a field is read as the text between its outer quotes, and said.
  * - A booking: `Umsatz` (unsigned, decimal comma) between `Konto` and `Gegenkonto`, `S` when
  *   Konto is debited, `H` when credited; `Belegdatum` is TTMM, its year the one that puts it in
  *   the header's period (a fiscal year across two calendar years reads right). A row in a foreign
@@ -25,11 +33,11 @@ import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
  *   3, 8, 9 and of the 7 % and 19 % automatic revenue and purchase accounts of SKR03 and SKR04
  *   posted to that SKR's VAT accounts; Berichtigungsschlüssel 2 reverses the row, 4 turns the
  *   automatic off). Any other key, or a Skonto, stays a problem.
- * - Types by the SKR03 or SKR04 classes (`--skr`, else the header's).
+ * - Types by the SKR03 or SKR04 classes (`--skr`, else the header's), of the account's first
+ *   four digits.
  */
 
-export type DatevVat = 'gross' | 'split';
-export type Skr = '03' | '04';
+export type { DatevVat, Skr } from '../options.js';
 
 export interface DatevOptions {
   encoding?: string;
@@ -129,20 +137,6 @@ export function skrType(code: string, skr: Skr | undefined): AccountType | undef
   return SKR_TYPES[skr].filter(([from, to]) => number >= from && number <= to).at(-1)?.[2];
 }
 
-/** Whether the file's first megabyte is UTF-8 (else it is read as Windows-1252). */
-function utf8Bytes(file: string): boolean {
-  const descriptor = openSync(file, 'r');
-  try {
-    const bytes = Buffer.alloc(1 << 20);
-    const read = readSync(descriptor, bytes, 0, bytes.length, 0);
-    // A character cut by the megabyte's end is not a reason to doubt the rest.
-    const whole = bytes.subarray(0, read);
-    return isUtf8(read < bytes.length ? whole : whole.subarray(0, read - incompleteTail(whole)));
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
 const column = (name: string) =>
   name
     .normalize('NFD')
@@ -169,6 +163,26 @@ const headerDay = (text: string | undefined) => {
   return day && isCalendarDay(day) ? day : undefined;
 };
 
+/**
+ * An account number as the file writes it, at the header's Sachkontenlänge: a G/L account
+ * (`kind` `gl`, padded to its length), a debtor or a creditor (one digit longer); or why not.
+ */
+export function datevAccount(
+  text: string,
+  length: number | undefined,
+): { code: string; kind: 'gl' | 'debtor' | 'creditor' } | { problem: string } {
+  const digits = text.trim();
+  if (!/^\d{1,9}$/.test(digits))
+    return { problem: `account "${text}" is not an account number (digits, at most 9)` };
+  if (length === undefined) return { code: digits, kind: 'gl' };
+  if (digits.length <= length) return { code: digits.padStart(length, '0'), kind: 'gl' };
+  if (digits.length === length + 1 && digits.charAt(0) !== '0')
+    return { code: digits, kind: digits.charAt(0) < '7' ? 'debtor' : 'creditor' };
+  return {
+    problem: `account ${digits} has ${digits.length} digits: at the header's Sachkontenlänge ${length}, a G/L account has at most ${length} and a personal account ${length + 1}`,
+  };
+}
+
 export interface DatevFacts extends AuditFacts {
   /** Rows posted as written under `--datev-vat gross` that carried a key, a Skonto, or an automatic account. */
   grossRows: number;
@@ -176,6 +190,12 @@ export interface DatevFacts extends AuditFacts {
   vatLines: number;
   skr: Skr | undefined;
   encoding: string;
+  /** The header's Sachkontenlänge, when it gives one (4 to 8). */
+  accountLength: number | undefined;
+  /** Personal accounts (debtors, creditors) the bookings name. */
+  personalAccounts: Set<string>;
+  /** Fields written `" "Text" "` (quotes not doubled), read as DATEV reads them. */
+  strayQuotes: number;
 }
 
 /** The entries of a DATEV Buchungsstapel; problems go to `report`. */
@@ -186,13 +206,17 @@ export async function* readDatev(
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: DatevFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const encoding = options.encoding ?? (utf8Bytes(file) ? 'utf-8' : 'windows-1252');
+  const encoding =
+    options.encoding ?? (isUtf8Start(firstMegabyte(file)) ? 'utf-8' : 'windows-1252');
   const facts: DatevFacts = {
     ...newAuditFacts(),
     grossRows: 0,
     vatLines: 0,
     skr: options.skr,
     encoding,
+    accountLength: undefined,
+    personalAccounts: new Set(),
+    strayQuotes: 0,
   };
   let header: string[] | undefined;
   let names: Map<string, number> | undefined;
@@ -203,7 +227,7 @@ export async function* readDatev(
   let hash = '';
   for await (const { record, fileLine } of eachRecord(
     file,
-    { encoding, delimiter: ';' },
+    { encoding, delimiter: ';', relaxQuotes: true },
     onLine,
     (digest) => (hash = digest),
   )) {
@@ -227,6 +251,9 @@ export async function* readDatev(
         return;
       }
       period = { from, to };
+      const length = Number((record[13] ?? '').trim());
+      facts.accountLength =
+        Number.isInteger(length) && length >= 4 && length <= 8 ? length : undefined;
       currency = (record[21] ?? '').trim();
       const skr = (record[26] ?? '').trim().padStart(2, '0');
       facts.skr ??= skr === '03' || skr === '04' ? skr : undefined;
@@ -255,7 +282,13 @@ export async function* readDatev(
         at = [...names!].find(([key]) => key.startsWith(prefix))?.[1];
         columnOf.set(prefix, at);
       }
-      return at === undefined ? '' : (record[at] ?? '').trim();
+      const value = at === undefined ? '' : (record[at] ?? '').trim();
+      // A field csv-parse left quoted: `" "Text" "`, DATEV's own undoubled quotes.
+      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+        facts.strayQuotes += 1;
+        return value.slice(1, -1).trim();
+      }
+      return value;
     };
     facts.transactions += 1;
     yield* bookingOf(fileLine, field);
@@ -289,12 +322,23 @@ export async function* readDatev(
       report({ fileLine, message: `Soll/Haben-Kennzeichen "${sign}" is neither S nor H` });
       return;
     }
-    const konto = field('konto');
-    const gegenkonto = field('gegenkonto');
-    if (konto === '' || gegenkonto === '') {
+    if (field('konto') === '' || field('gegenkonto') === '') {
       report({ fileLine, message: 'Konto or Gegenkonto is empty' });
       return;
     }
+    const kontoRead = datevAccount(field('konto'), facts.accountLength);
+    const gegenkontoRead = datevAccount(field('gegenkonto'), facts.accountLength);
+    for (const read of [kontoRead, gegenkontoRead])
+      if ('problem' in read) report({ fileLine, message: read.problem });
+    if ('problem' in kontoRead || 'problem' in gegenkontoRead) return;
+    const konto = kontoRead.code;
+    const gegenkonto = gegenkontoRead.code;
+    for (const read of [kontoRead, gegenkontoRead])
+      if (read.kind !== 'gl') facts.personalAccounts.add(read.code);
+    const kinds = new Map([
+      [konto, kontoRead.kind],
+      [gegenkonto, gegenkontoRead.kind],
+    ]);
     facts.lines += 2;
     if (amount === 0) {
       facts.zeroLines += 2;
@@ -322,7 +366,19 @@ export async function* readDatev(
       description: text,
       memo: [reference, text].filter(Boolean).join(' ').slice(0, 1000),
     };
-    const account = (code: string) => ({ code, name: code, type: skrType(code, skr) });
+    const account = (code: string) => {
+      const kind = kinds.get(code);
+      return {
+        code,
+        name: code,
+        type:
+          kind === 'debtor'
+            ? ('Accounts Receivable' as const)
+            : kind === 'creditor'
+              ? ('Accounts Payable' as const)
+              : skrType(code, skr),
+      };
+    };
     // Konto debited (S) or credited (H), Gegenkonto the other side.
     const kontoCents = (sign === 'S' ? amount : negateCents(amount)) as Cents;
     let lines: LedgerLine[] = [
@@ -408,3 +464,40 @@ function splitVat(
     vat: { rate: rule.rate, account: VAT_ACCOUNTS[skr][`${rule.side} ${rule.rate}`], on },
   };
 }
+
+/** DATEV's Buchungsstapel (EXTF or DTVF, category 21; header versions 510 and 700). */
+export const datev: LedgerFormatDefinition = {
+  name: 'datev',
+  title: 'DATEV Buchungsstapel',
+  detect: (head) => looksLikeDatev(head),
+  toldBy: 'read as a DATEV Buchungsstapel: its first line is an EXTF header',
+  encodingSaid: false,
+  read: (file, _head, options, result) =>
+    readExport<DatevFacts>(
+      result,
+      (...hooks) =>
+        readDatev(
+          file,
+          {
+            encoding: options.encoding,
+            ...(options.datevVat !== undefined && { datevVat: options.datevVat }),
+            ...(options.skr !== undefined && { skr: options.skr }),
+          },
+          ...hooks,
+        ),
+      (facts) => [
+        `DATEV: ${count(facts.transactions, 'booking', 'bookings')}, ${facts.encoding}; accounts typed by ${facts.skr ? `SKR${facts.skr}` : 'nothing (no SKR: --skr 03 or 04, or --chart)'}`,
+        facts.accountLength !== undefined &&
+          `DATEV: Sachkontenlänge ${facts.accountLength}: G/L accounts written with ${facts.accountLength} digits (leading zeros put back)${facts.personalAccounts.size > 0 ? `; ${count(facts.personalAccounts.size, 'personal account', 'personal accounts')} (${facts.accountLength + 1} digits) typed by DATEV's ranges, debtors receivable and creditors payable` : ''}`,
+        `DATEV: a Buchungsstapel names no account: each is named by its number${options.chartFile === undefined ? ' (--chart names them)' : ''}`,
+        facts.strayQuotes > 0 &&
+          `DATEV: ${count(facts.strayQuotes, 'field', 'fields')} written with quotes not doubled (\`" "Text" "\`, as DATEV's own writer leaves them) read as DATEV reads them: the text between the outer quotes`,
+        facts.grossRows > 0 &&
+          `DATEV: ${count(facts.grossRows, 'row', 'rows')} with a tax key, a Skonto or an automatic account posted as written (--datev-vat gross): the VAT DATEV would post beside them is not posted`,
+        facts.vatLines > 0 &&
+          `DATEV: the VAT of ${count(facts.vatLines, 'row', 'rows')} posted to the VAT accounts of SKR${facts.skr} (--datev-vat split)`,
+        facts.zeroLines > 0 &&
+          `DATEV: ${count(facts.zeroLines / 2, 'booking', 'bookings')} of zero left out`,
+      ],
+    ),
+};

@@ -1,7 +1,14 @@
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
-import { InvalidAmountError, parseAmountText, ZERO_CENTS } from '../../core/money.js';
-import { eachRecord, namedColumns, type NamedColumns } from './csvRecords.js';
+import { absCents, InvalidAmountError, parseAmountText, ZERO_CENTS } from '../../core/money.js';
+import {
+  eachRecord,
+  firstMegabyte,
+  isUtf8Start,
+  lettersOf,
+  namedColumns,
+  type NamedColumns,
+} from './csvRecords.js';
 import {
   accountKey,
   EntryGrouper,
@@ -10,17 +17,30 @@ import {
   type Problem,
   ZeroEntries,
 } from './ledgerCsv.js';
+import {
+  count,
+  firstLineOf,
+  readExport,
+  zeroWhole,
+  type LedgerFormatDefinition,
+} from './format.js';
 
 /**
  * The French Fichier des Écritures Comptables (FEC, article A47 A-1 of the Livre des procédures
  * fiscales): one line per posting, tab- or pipe-separated, with the columns JournalCode,
  * JournalLib, EcritureNum, EcritureDate, CompteNum, CompteLib, CompAuxNum, CompAuxLib, PieceRef,
- * PieceDate, EcritureLib, Debit, Credit, EcritureLet, DateLet, ValidDate, Montantdevise, Idevise.
+ * PieceDate, EcritureLib, Debit, Credit, EcritureLet, DateLet, ValidDate, Montantdevise, Idevise
+ * (the 21 and 22 columns of the cash-basis tables add DateRglt, ModeRglt, NatOp, IdClient).
+ * Column names are matched as the DGFiP's validator matches them: any case, accents aside.
  *
  * - An entry is the lines of one EcritureNum within its journal (numbers may restart per
- *   journal), dated EcritureDate (`YYYYMMDD`).
- * - Debit and Credit are written with a decimal comma (`1234,56`); some software writes a point,
- *   which is read too when it cannot be a thousands separator.
+ *   journal), dated EcritureDate: `YYYYMMDD`, or as the validator also accepts it
+ *   (`YYYY-MM-DD`, `DD/MM/YYYY`, `DD.MM.YYYY`, a time after it).
+ * - Amounts are Debit and Credit, or Montant and Sens (`D`/`C`, `+1`/`-1`: VII 2°), written with
+ *   a decimal comma (`1234,56`), padded with zeros in fixed-length zones, a sign first or last;
+ *   some software writes a point, which is read too when it cannot be a thousands separator.
+ * - The text is UTF-8, or ISO 8859-15 (Latin-9) where the bytes are not UTF-8, the two
+ *   encodings the article allows besides ASCII (`--encoding` says otherwise).
  * - Accounts are CompteNum (the code) and CompteLib (the name); their type comes from the Plan
  *   Comptable Général: the class digit and, within it, the usual sub-accounts (below).
  */
@@ -74,6 +94,10 @@ export function looksLikeFec(headerLine: string): boolean {
 }
 
 export interface FecFacts {
+  /** The encoding read: UTF-8, or ISO 8859-15 told by bytes that are not UTF-8. */
+  encoding: string;
+  /** The amounts' columns: Debit and Credit, or Montant and Sens. */
+  amounts: 'Debit and Credit' | 'Montant and Sens';
   entries: number;
   zeroLines: number;
   /** Entries made only of lines of zero, left out whole. */
@@ -88,6 +112,22 @@ function fecAmount(text: string) {
     : parseAmountText(plain, { decimalComma: true });
 }
 
+/**
+ * A FEC date: `YYYYMMDD` as the article writes it, or `YYYY-MM-DD`, `DD/MM/YYYY`, `DD.MM.YYYY`,
+ * `DD-MM-YYYY` (French order), a time after any, as the DGFiP's validator accepts them.
+ */
+export function fecDate(text: string): string | undefined {
+  const plain = text.trim().replace(/[ T]\d{1,2}:\d{2}(:\d{2})?$/, '');
+  const iso = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(plain);
+  const french = /^(\d{2})[/.-](\d{2})[/.-](\d{4})$/.exec(plain);
+  const day = iso
+    ? `${iso[1]}-${iso[2]}-${iso[3]}`
+    : french
+      ? `${french[3]}-${french[2]}-${french[1]}`
+      : undefined;
+  return day && isCalendarDay(day) ? day : undefined;
+}
+
 /** The entries of a FEC; problems go to `report`. */
 export async function* readFec(
   file: string,
@@ -97,7 +137,19 @@ export async function* readFec(
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: FecFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const facts: FecFacts = { entries: 0, zeroLines: 0 };
+  const encoding =
+    options.encoding ?? (isUtf8Start(firstMegabyte(file)) ? undefined : 'iso-8859-15');
+  const facts: FecFacts = {
+    encoding:
+      options.encoding !== undefined
+        ? `${options.encoding} (--encoding)`
+        : encoding === undefined
+          ? 'UTF-8'
+          : 'ISO 8859-15 (its bytes are not UTF-8)',
+    amounts: 'Debit and Credit',
+    entries: 0,
+    zeroLines: 0,
+  };
   const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
@@ -106,7 +158,7 @@ export async function* readFec(
   for await (const { record, fileLine } of eachRecord(
     file,
     {
-      encoding: options.encoding,
+      encoding,
       delimiter: options.delimiter,
       quotesAreText: true,
     },
@@ -120,14 +172,15 @@ export async function* readFec(
       ready.length = 0;
     }
     if (!columns) {
-      columns = namedColumns(record, (h) => h.trim().toLowerCase());
+      columns = namedColumns(record, lettersOf);
+      if (!columns.has('debit') && columns.has('montant') && columns.has('sens'))
+        facts.amounts = 'Montant and Sens';
       const missing = [
         'journalcode',
         'ecriturenum',
         'ecrituredate',
         'comptenum',
-        'debit',
-        'credit',
+        ...(facts.amounts === 'Montant and Sens' ? [] : ['debit', 'credit']),
       ].filter((name) => !columns!.has(name));
       if (missing.length > 0) {
         report({ fileLine, message: `not a FEC: the header lacks ${missing.join(', ')}` });
@@ -138,17 +191,28 @@ export async function* readFec(
     if (record.every((f) => f.trim() === '')) continue;
     const field = (name: string) => columns!.cell(record, name);
     const dateText = field('ecrituredate');
-    const match = /^(\d{4})(\d{2})(\d{2})$/.exec(dateText);
-    const date = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
-    if (!date || !isCalendarDay(date)) {
+    const date = fecDate(dateText);
+    if (!date) {
       report({ fileLine, message: `EcritureDate "${dateText}" is not a date (YYYYMMDD)` });
       continue;
     }
     let debit;
     let credit;
     try {
-      debit = fecAmount(field('debit')) ?? ZERO_CENTS;
-      credit = fecAmount(field('credit')) ?? ZERO_CENTS;
+      if (facts.amounts === 'Montant and Sens') {
+        const amount = fecAmount(field('montant')) ?? ZERO_CENTS;
+        const sens = field('sens').toUpperCase();
+        if (!['D', 'C', '+1', '-1'].includes(sens)) {
+          report({ fileLine, message: `Sens "${field('sens')}" is none of D, C, +1, -1` });
+          continue;
+        }
+        const debitSide = (sens === 'D' || sens === '+1') === amount >= 0;
+        debit = debitSide ? absCents(amount) : ZERO_CENTS;
+        credit = debitSide ? ZERO_CENTS : absCents(amount);
+      } else {
+        debit = fecAmount(field('debit')) ?? ZERO_CENTS;
+        credit = fecAmount(field('credit')) ?? ZERO_CENTS;
+      }
     } catch (error) {
       if (!(error instanceof InvalidAmountError)) throw error;
       report({ fileLine, message: `the amount ${error.message}` });
@@ -196,3 +260,29 @@ export async function* readFec(
 export function fecDelimiter(headerLine: string): string {
   return headerLine.includes('|') && !headerLine.includes('\t') ? '|' : '\t';
 }
+
+/** The French Fichier des Écritures Comptables. */
+export const fec: LedgerFormatDefinition = {
+  name: 'fec',
+  title: 'FEC (Fichier des Écritures Comptables, France)',
+  detect: (_head, firstLine) => looksLikeFec(firstLine),
+  toldBy:
+    'read as a FEC (Fichier des Écritures Comptables): its header has JournalCode and EcritureNum',
+  encodingSaid: false,
+  read: (file, head, options, result) =>
+    readExport<FecFacts>(
+      result,
+      (...hooks) =>
+        readFec(
+          file,
+          { encoding: options.encoding, delimiter: fecDelimiter(firstLineOf(head)) },
+          ...hooks,
+        ),
+      (facts) => [
+        `encoding ${facts.encoding}`,
+        `FEC: ${count(facts.entries, 'entry', 'entries')}${facts.amounts === 'Debit and Credit' ? '' : ', amounts as Montant and Sens'}; accounts typed by their Plan Comptable Général class`,
+        facts.zeroLines > 0 &&
+          `FEC: ${count(facts.zeroLines, 'line', 'lines')} of zero left out${zeroWhole(facts.zeroEntries, 'entry', 'entries')}`,
+      ],
+    ),
+};

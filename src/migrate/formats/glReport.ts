@@ -24,6 +24,15 @@ import {
   type Problem,
   slashedPair,
 } from './ledgerCsv.js';
+import {
+  count,
+  datesSaid,
+  readExport,
+  type LedgerFormatDefinition,
+  type ReadOptions,
+  type ReadResult,
+} from './format.js';
+import { reportOptions } from './reportRows.js';
 
 /**
  * A General Ledger (or Account Transactions) *report* saved as CSV, as QuickBooks Online and
@@ -122,8 +131,8 @@ const norm = (text: string) => {
 /** QuickBooks keeps a deleted account's books under its name and `(deleted)`. */
 const isDeleted = (section: Section) => /\(deleted\)$/i.test(section.name);
 
-/** `1000 · Checking`, `1000 Checking`, `Business Bank Account (090)`, `Checking`. */
-function accountOf(label: string): { code: string | undefined; name: string } {
+/** A report's account cell: `1000 · Checking`, `1000 Checking`, `Business Bank Account (090)`, `Checking`. */
+export function accountOf(label: string): { code: string | undefined; name: string } {
   const text = label.trim();
   const dotted = /^(\d[\w.-]*)\s+·\s+(.+)$/.exec(text);
   if (dotted) return { code: dotted[1], name: dotted[2]!.trim() };
@@ -526,3 +535,48 @@ function settleSenses(
   if (fits.length !== 1) return [];
   return sums.map(([section], i) => ({ section, way: fits[0]! & (1 << i) ? -1 : 1 }));
 }
+
+/** What a ledger report's reading found, said. */
+function readLedgerReport(file: string, options: ReadOptions, result: ReadResult) {
+  return readExport<GlReportFacts>(
+    result,
+    (...hooks) => readGlReport(file, reportOptions(options), ...hooks),
+    (facts) => [
+      `ledger report: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}; ${options.offsetAccount === undefined ? 'rows paired by date, type, number and name' : `each row against ${options.offsetAccount}`}`,
+      facts.signedAmounts &&
+        options.offsetAccount === undefined &&
+        `ledger report: one Amount column in each account's own sense; ${count(facts.creditSense, 'account is', 'accounts are')} in the credit sense, told from the pairs`,
+      facts.openingBalances > 0 &&
+        `ledger report: ${count(facts.openingBalances, 'opening balance', 'opening balances')} posted as one entry on the report's first day`,
+      facts.senseFromOpenings.length > 0 &&
+        `ledger report: ${facts.senseFromOpenings.join(', ')} in the credit sense, told by the opening balances (no pair names it; they must balance)`,
+      facts.deletedAccounts.length > 0 &&
+        `ledger report: ${count(facts.deletedAccounts.length, 'deleted account', 'deleted accounts')} kept, named as QuickBooks names them: ${facts.deletedAccounts.join(', ')}`,
+      facts.zeroRows > 0 &&
+        `ledger report: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+    ],
+  );
+}
+
+/** Xero's Account Transactions report: an account's code written after its name, `(090)`. */
+const xeroLike = (head: string) => /account transactions|\(\d+\)\s*["]?\s*(,|$)/im.test(head);
+
+/** A QuickBooks General Ledger report (Online, either layout, or Desktop). */
+export const qbReport: LedgerFormatDefinition = {
+  name: 'qb-report',
+  title: 'QuickBooks General Ledger report',
+  detect: (head) => looksLikeQboLedger(head) || (looksLikeGlReport(head) && !xeroLike(head)),
+  toldBy: 'read as a QuickBooks ledger report: its title, and a Total row per account section',
+  fromSheet: true,
+  read: (file, _head, options, result) => readLedgerReport(file, options, result),
+};
+
+/** Xero's Account Transactions (General Ledger) report. */
+export const xeroReport: LedgerFormatDefinition = {
+  name: 'xero-report',
+  title: 'Xero Account Transactions report',
+  detect: (head) => !looksLikeQboLedger(head) && looksLikeGlReport(head) && xeroLike(head),
+  toldBy: 'read as a Xero ledger report: its title, and a Total row per account section',
+  fromSheet: true,
+  read: (file, _head, options, result) => readLedgerReport(file, options, result),
+};

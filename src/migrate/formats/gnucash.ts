@@ -12,6 +12,7 @@ import {
   dateOrderOrProblem,
   DecimalMark,
 } from './ledgerCsv.js';
+import { count, datesSaid, readExport, zeroWhole, type LedgerFormatDefinition } from './format.js';
 
 /**
  * GnuCash's "Export Transactions to CSV", simple and full layouts: a row per split under the
@@ -250,3 +251,34 @@ export async function* readGnuCash(
   zeros.finish();
   onEnd(hash, { ...facts, currencyLeftOut: leftOut, zeroEntries: zeros.count });
 }
+
+/** GnuCash's "Export Transactions to CSV". */
+export const gnucash: LedgerFormatDefinition = {
+  name: 'gnucash',
+  title: 'GnuCash transactions CSV',
+  detect: (_head, firstLine) => looksLikeGnuCash(firstLine),
+  toldBy:
+    'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+  read: (file, _head, options, result) =>
+    readExport<GnuCashFacts>(
+      result,
+      (...hooks) =>
+        readGnuCash(
+          file,
+          {
+            encoding: options.encoding,
+            ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+            ...(options.currency !== undefined && { currency: options.currency }),
+            ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
+          },
+          ...hooks,
+        ),
+      (facts) => [
+        Boolean(facts.currencyLeftOut) &&
+          `GnuCash: ${count(facts.currencyLeftOut ?? 0, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
+        `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${datesSaid(facts.dateFormat)}, decimals with a ${facts.decimalComma ? 'comma' : 'point'}; accounts by full name, typed by their top-level name`,
+        facts.zeroSplits > 0 &&
+          `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
+      ],
+    ),
+};

@@ -8,6 +8,14 @@ import {
   type Problem,
   ZeroEntries,
 } from './ledgerCsv.js';
+import {
+  count,
+  readExport,
+  zeroWhole,
+  type LedgerFormatDefinition,
+  type ReadOptions,
+  type ReadResult,
+} from './format.js';
 
 /**
  * Plain-text accounting tools' postings as CSV, one posting a row, amounts signed (positive a
@@ -235,3 +243,63 @@ export async function* readHledger(
   zeros.finish();
   onEnd(hash, { ...facts, zeroEntries: zeros.count });
 }
+
+/** The postings of an hledger, ledger or beancount CSV, with what was left out said. */
+function readPostings(
+  flavor: PostingsFlavor,
+  file: string,
+  options: ReadOptions,
+  result: ReadResult,
+) {
+  return readExport<HledgerFacts>(
+    result,
+    (...hooks) =>
+      readHledger(
+        file,
+        {
+          encoding: options.encoding,
+          ...(options.currency !== undefined && { currency: options.currency }),
+          ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
+          flavor,
+        },
+        ...hooks,
+      ),
+    (facts) => [
+      `${flavor}: ${count(facts.transactions, 'transaction', 'transactions')}${flavor === 'ledger' ? ' (it writes no ids: consecutive postings of a date, closed as they balance)' : ''}; accounts by full name, typed by their top-level name`,
+      facts.virtualPostings > 0 &&
+        `${flavor}: ${count(facts.virtualPostings, 'virtual posting', 'virtual postings')} ((Account) or [Account]) left out`,
+      facts.zeroPostings > 0 &&
+        `${flavor}: ${count(facts.zeroPostings, 'posting', 'postings')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
+      facts.otherCommodity > 0 &&
+        `${flavor}: ${count(facts.otherCommodity, 'posting', 'postings')} in other commodities than ${options.currency} left out (--currency)`,
+    ],
+  );
+}
+
+/** `hledger print -O csv` or `hledger register -O csv`. */
+export const hledger: LedgerFormatDefinition = {
+  name: 'hledger',
+  title: 'hledger CSV',
+  detect: (_head, firstLine) => looksLikeHledger(firstLine),
+  toldBy: 'read as hledger CSV (print or register -O csv): its header has txnidx and account',
+  read: (file, _head, options, result) => readPostings('hledger', file, options, result),
+};
+
+/** `ledger csv`. */
+export const ledger: LedgerFormatDefinition = {
+  name: 'ledger',
+  title: 'ledger CSV',
+  detect: (_head, firstLine) => looksLikeLedgerCsv(firstLine),
+  toldBy: 'read as `ledger csv` output: eight quoted fields, no header',
+  read: (file, _head, options, result) => readPostings('ledger', file, options, result),
+};
+
+/** bean-query's CSV. */
+export const beancount: LedgerFormatDefinition = {
+  name: 'beancount',
+  title: 'beancount (bean-query CSV)',
+  detect: (_head, firstLine) => looksLikeBeancount(firstLine),
+  toldBy:
+    'read as bean-query CSV: its header has date, account and a position (or number and currency)',
+  read: (file, _head, options, result) => readPostings('beancount', file, options, result),
+};

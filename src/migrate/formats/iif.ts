@@ -18,6 +18,14 @@ import {
   type Problem,
   ZeroEntries,
 } from './ledgerCsv.js';
+import {
+  readExport,
+  auditOptions,
+  count,
+  zeroWhole,
+  type LedgerFormatDefinition,
+} from './format.js';
+import { formatCents as saidCents, negateCents as negated } from '../../core/money.js';
 
 /**
  * QuickBooks Desktop's IIF ("Intuit Interchange Format"), as its IIF Import Kit describes it:
@@ -331,3 +339,40 @@ export function parseIifDate(text: string): string | undefined {
   }
   return parseLedgerDate(text, 'MM/DD/YYYY') ?? parseLedgerDate(text, 'YYYY-MM-DD');
 }
+
+/** QuickBooks Desktop's Intuit Interchange Format. */
+export const iif: LedgerFormatDefinition = {
+  name: 'iif',
+  title: 'IIF (QuickBooks Desktop)',
+  detect: (_head, firstLine) => looksLikeIif(firstLine),
+  toldBy: 'read as IIF (QuickBooks Desktop): its first line is an IIF header',
+  read: (file, _head, options, result) =>
+    readExport<IifFacts>(
+      result,
+      (...hooks) =>
+        readIif(
+          file,
+          {
+            ...auditOptions(options),
+            ...(options.openingDate !== undefined && { openingDate: options.openingDate }),
+            ...(options.openingBalances !== undefined && {
+              openingBalances: options.openingBalances,
+            }),
+          },
+          ...hooks,
+        ),
+      (facts) => [
+        `IIF: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.chartAccounts, 'chart account', 'chart accounts')} (!ACCNT)`,
+        facts.zeroLines > 0 &&
+          `IIF: ${count(facts.zeroLines, 'line', 'lines')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
+        facts.openingBalances > 0 &&
+          `IIF: the OBAMOUNTs of ${count(facts.openingBalances, 'account', 'accounts')} posted as one opening entry on ${facts.openingDay}${options.openingDate === undefined ? ' (the day before the first transaction; --opening-date to say another)' : ' (--opening-date)'}`,
+        facts.offsetTook !== undefined &&
+          `IIF: the OBAMOUNTs do not net to zero; ${options.offsetAccount} (--offset-account) took ${saidCents(facts.offsetTook < 0 ? negated(facts.offsetTook) : facts.offsetTook)} as a ${facts.offsetTook < 0 ? 'credit' : 'debit'}`,
+        facts.obAmountsLeftAside > 0 &&
+          `IIF: ${count(facts.obAmountsLeftAside, 'OBAMOUNT', 'OBAMOUNTs')} of the chart left aside: the transactions make the balances (--opening-balances posts them as well)`,
+        facts.skippedLists.size > 0 &&
+          `IIF: lists that are not the books left out: ${[...facts.skippedLists].map(([kind, rows]) => `${kind} ${rows}`).join(', ')}`,
+      ],
+    ),
+};

@@ -4,6 +4,7 @@ import { swissDate } from './bexio.js';
 import { eachNamedRow, lettersOf } from './csvRecords.js';
 import { EntryGrouper, type LedgerEntry, type LedgerLine, type Problem } from './ledgerCsv.js';
 import { kmuType } from './swissChart.js';
+import { count, readExport, type LedgerFormatDefinition } from './format.js';
 
 /**
  * Infoniqa ONE 50's journal export (Switzerland): one posting a row — `Blg` the voucher, `Datum`
@@ -104,3 +105,23 @@ export async function* readInfoniqa(
   yield* ready;
   onEnd(hash, facts);
 }
+
+/** Infoniqa ONE 50's journal (Switzerland). */
+export const infoniqa: LedgerFormatDefinition = {
+  name: 'infoniqa',
+  title: 'Infoniqa ONE 50 journal',
+  detect: (_head, firstLine) => looksLikeInfoniqa(firstLine),
+  toldBy: 'read as an Infoniqa ONE 50 journal: its header has Blg, Kto, S/H and Netto',
+  fromSheet: true,
+  read: (file, _head, options, result) =>
+    readExport<InfoniqaFacts>(
+      result,
+      (...hooks) => readInfoniqa(file, { encoding: options.encoding }, ...hooks),
+      (facts) => [
+        `Infoniqa: ${count(facts.vouchers, 'voucher', 'vouchers')}, ${count(facts.rows, 'row', 'rows')}, gathered by Blg over the whole file; Netto posted${facts.taxRows > 0 ? ` (on ${count(facts.taxRows, 'tax row', 'tax rows')}, BTyp 2, it is the tax)` : ''}; accounts typed by the Swiss SME chart (Kontenrahmen KMU)`,
+        facts.foreignAmounts > 0 &&
+          `Infoniqa: ${count(facts.foreignAmounts, 'FW-Betrag', 'FW-Beträge')} (a foreign amount, its currency not in the file) left aside`,
+        facts.zeroRows > 0 && `Infoniqa: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+      ],
+    ),
+};

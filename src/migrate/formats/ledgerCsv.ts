@@ -225,6 +225,9 @@ export function accountKey(code: string | undefined, name: string | undefined): 
   return `${code ?? ''}\u0000${name ?? ''}`;
 }
 
+/** Whether an account belongs to the balance sheet or to profit and loss. */
+export type AccountKind = 'balance sheet' | 'profit and loss';
+
 /** One line of the file, read and checked. */
 export interface LedgerLine {
   fileLine: number;
@@ -240,6 +243,12 @@ export interface LedgerLine {
   accountType: string | undefined;
   /** The type is the reader's inference (a national chart's class), which `--chart` overrides. */
   typeInferred?: true;
+  /**
+   * What the file states of the account when it states no type: a balance-sheet or a
+   * profit-and-loss account (XAF's accTp, SIE's #IB/#UB or #RES). The import then types it by
+   * the side of its balance in the file (see planAccounts), unless `--chart` types it.
+   */
+  accountKind?: AccountKind;
   debitCents: Cents;
   creditCents: Cents;
   description: string;

@@ -23,6 +23,8 @@ import {
   type LedgerLine,
   type Problem,
 } from './ledgerCsv.js';
+import { count, datesSaid, readExport, type LedgerFormatDefinition } from './format.js';
+import { reportOptions } from './reportRows.js';
 
 /**
  * A "Nominal Ledger Transaction History" (General Ledger) report saved as CSV, as Sage-style
@@ -282,3 +284,24 @@ export async function* readNominalLedger(
     sharedNames: shared.size,
   });
 }
+
+/** An ERP's "Nominal Ledger Transaction History": one section per account. */
+export const nominalLedger: LedgerFormatDefinition = {
+  name: 'nominal-ledger',
+  title: 'nominal ledger report',
+  detect: (head) => looksLikeNominalLedger(head),
+  toldBy: 'read as a nominal ledger report: its title, or sections headed "Account: CODE - NAME"',
+  fromSheet: true,
+  read: (file, _head, options, result) =>
+    readExport<NominalLedgerFacts>(
+      result,
+      (...hooks) => readNominalLedger(file, reportOptions(options), ...hooks),
+      (facts) => [
+        `nominal ledger: ${count(facts.sections, 'account section', 'account sections')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}; ${options.offsetAccount === undefined ? 'rows paired by reference and date' : `each row against ${options.offsetAccount}`}`,
+        facts.zeroRows > 0 &&
+          `nominal ledger: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+        facts.sharedNames > 0 &&
+          `nominal ledger: ${count(facts.sharedNames, 'name is', 'names are')} used by more than one account code: those accounts are named "Name (code)"`,
+      ],
+    ),
+};

@@ -30,6 +30,14 @@ export interface ReportReadOptions {
   decimalComma?: boolean;
 }
 
+/** A report reader's options, from the import's. */
+export const reportOptions = (options: ReportReadOptions): ReportReadOptions => ({
+  encoding: options.encoding,
+  ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+  ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
+  ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
+});
+
 /**
  * The order of day and month of a report's `a/b/year` dates: `given` (`--date-format`), else
  * told over them all (their rows are held until the report is read), else `fallback` when it

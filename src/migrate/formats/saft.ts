@@ -1,4 +1,4 @@
-import type { AccountType } from '../../api/index.js';
+import { CLASS_OF_TYPE, type AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import {
@@ -14,16 +14,28 @@ import {
   type AuditFacts,
   type StatedFigure,
 } from './auditFile.js';
-import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+import type { AccountKind, LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 import { readXml } from './xmlStream.js';
+import {
+  auditNotes,
+  auditOptions,
+  readExport,
+  typedBySaid,
+  type LedgerFormatDefinition,
+} from './format.js';
 
 /**
- * SAF-T Financial (the OECD Standard Audit File for Tax, as Norway's 1.x schema and the national
- * ones built on it write it): one XML document, read as a stream.
+ * SAF-T Financial (the OECD Standard Audit File for Tax, as Norway's schema 1.10 to 1.30 and
+ * the national ones built on it write it): one XML document, read as a stream. The version
+ * (Header/AuditFileVersion) is said; the elements read here are named alike in all of them.
  *
  * - The chart is `MasterFiles/GeneralLedgerAccounts/Account`: AccountID (the code),
- *   AccountDescription, StandardAccountID (the national standard account or group it maps to),
- *   and Opening/Closing Debit/Credit Balance.
+ *   AccountDescription, and Opening/Closing Debit/Credit Balance. Its type comes from what the
+ *   file states: 1.10/1.20's StandardAccountID (the standard account it maps to), 1.30's
+ *   GroupingCategory and GroupingCode (the næringsspesifikasjon's categories, whose codes are
+ *   standard accounts; the state's KS and the municipalities' KOSTRA lists), or an AccountType
+ *   other than `GL` that names a class; failing all, its own AccountID read as a standard
+ *   account — said as such, since it is right only where a firm numbers by the standard chart.
  * - An entry is a `GeneralLedgerEntries/Journal/Transaction` (JournalID and TransactionID name
  *   it), dated TransactionDate; its lines carry `DebitAmount/Amount` or `CreditAmount/Amount` in
  *   the file's currency. VAT is on lines of its own already.
@@ -31,8 +43,6 @@ import { readXml } from './xmlStream.js';
  *   (`SelectionCriteria`), before the transactions.
  * - The file checks the import: `NumberOfEntries`, `TotalDebit` and `TotalCredit` against the
  *   transactions read; a closing balance that is not the opening balance and the lines is said.
- * - Types by the Norwegian standard chart (NS 4102) classes of StandardAccountID (its first two
- *   digits), else of AccountID.
  */
 
 /** Norway's standard chart: the type of each two-digit group (NS 4102). */
@@ -82,6 +92,76 @@ export function norwegianType(code: string): AccountType | undefined {
   );
 }
 
+/**
+ * The categories of 1.30's GroupingCategory: the type each stands for, refined by its
+ * GroupingCode where that is a standard account (`balanseverdiForOmloepsmiddel` 1500 is
+ * receivables). A category of income or costs that can be either is left to the side of the
+ * account's balance.
+ */
+const GROUPING_CATEGORIES: Record<string, AccountType | AccountKind> = {
+  balanseverdiForAnleggsmiddel: 'Fixed Assets',
+  balanseverdiForOmloepsmiddel: 'Other Current Assets',
+  egenkapital: 'Equity',
+  langsiktigGjeld: 'Long-Term Loans',
+  kortsiktigGjeld: 'Other Current Liabilities',
+  salgsinntekt: 'Income',
+  annenDriftsinntekt: 'Other Income',
+  varekostnad: 'COGS',
+  loennskostnad: 'Operating Expenses',
+  annenDriftskostnad: 'Operating Expenses',
+  finansinntekt: 'Other Income',
+  finanskostnad: 'Other Expenses',
+  skattekostnad: 'Tax Expenses',
+  'resultatDisponeringForSAF-T': 'Equity',
+  resultatkomponentForIFRSForetak: 'profit and loss',
+  balanseverdiForBankOgForsikringseiendel: 'Other Current Assets',
+  gjeldInnenBankOgForsikring: 'Other Current Liabilities',
+  endringIEgenkapitalInnenBankOgForsikring: 'Equity',
+  bankOgForsikringsinntekt: 'Income',
+  bankOgForsikringskostnad: 'Operating Expenses',
+  bankOgForsikringsinntektEllerKostnadSomIkkeBlirOmklassifisertTilResultatet: 'profit and loss',
+  bankOgForsikringsinntektEllerKostnadSomKanBliOmklassifisertTilResultatet: 'profit and loss',
+};
+
+/** A class named by an AccountType other than GL (the OECD schema lets countries name them). */
+const CLASS_NAMES: Record<string, AccountType> = {
+  asset: 'Other Current Assets',
+  assets: 'Other Current Assets',
+  liability: 'Other Current Liabilities',
+  liabilities: 'Other Current Liabilities',
+  equity: 'Equity',
+  income: 'Income',
+  revenue: 'Income',
+  expense: 'Operating Expenses',
+  expenses: 'Operating Expenses',
+};
+
+/**
+ * The type (or only the side) of an account by its GroupingCategory and GroupingCode: the
+ * næringsspesifikasjon's categories, refined by a code that is a standard account of the same
+ * class; KS (the state's chart, numbered as the standard one); KOSTRA (municipalities: arts
+ * 0–5 costs, 6–9 income).
+ */
+export function groupingType(
+  category: string,
+  code: string,
+): AccountType | AccountKind | undefined {
+  const name = category.trim();
+  if (name === 'KS') return norwegianType(code.trim());
+  if (/^KA_/.test(name)) {
+    const digit = code.trim().charAt(0);
+    if (!/\d/.test(digit)) return undefined;
+    return digit <= '5' ? 'Operating Expenses' : 'Income';
+  }
+  const stated = GROUPING_CATEGORIES[name];
+  if (stated === undefined || stated === 'profit and loss' || stated === 'balance sheet')
+    return stated;
+  const refined = /^\d{4}$/.test(code.trim()) ? norwegianType(code.trim()) : undefined;
+  return refined !== undefined && CLASS_OF_TYPE[refined] === CLASS_OF_TYPE[stated]
+    ? refined
+    : stated;
+}
+
 /** The first bytes show a SAF-T file: its root is an AuditFile in a SAF-T namespace. */
 export const looksLikeSaft = (head: string) =>
   /<(\w+:)?AuditFile\b[^>]*StandardAuditFile/i.test(head);
@@ -108,7 +188,9 @@ export async function* readSaft(
   const ready: LedgerEntry[] = [];
   const period: Record<string, string> = {};
   const control: Record<string, StatedFigure> = {};
-  let account: (AuditAccount & { balances: Record<string, string> }) | undefined;
+  let account:
+    | (AuditAccount & { balances: Record<string, string>; stated: Record<string, string> })
+    | undefined;
   let journal = '';
   let transaction: { id: string; date: string; description: string; fileLine: number } | undefined;
   let lines: LedgerLine[] = [];
@@ -118,7 +200,7 @@ export async function* readSaft(
   let totalCredit = ZERO_CENTS;
   let hash = '';
 
-  const accountOf = (code: string): Pick<AuditAccount, 'code' | 'name' | 'type'> =>
+  const accountOf = (code: string): Pick<AuditAccount, 'code' | 'name' | 'type' | 'kind'> =>
     accounts.get(code) ?? { code, name: code, type: norwegianType(code) };
 
   const sendOpening = (fileLine: number) => {
@@ -204,7 +286,7 @@ export async function* readSaft(
         const name = path.at(-1)!;
         const parent = path.at(-2);
         if (name === 'Account' && parent === 'GeneralLedgerAccounts') {
-          account = { code: '', name: '', type: undefined, fileLine, balances: {} };
+          account = { code: '', name: '', type: undefined, fileLine, balances: {}, stated: {} };
         } else if (name === 'GeneralLedgerEntries') {
           sendOpening(fileLine);
         } else if (name === 'Journal' && parent === 'GeneralLedgerEntries') {
@@ -223,11 +305,12 @@ export async function* readSaft(
         if (account && parent === 'Account') {
           if (name === 'AccountID') account.code = text;
           else if (name === 'AccountDescription') account.name = text;
-          else if (name === 'StandardAccountID') account.type = norwegianType(text);
+          else if (/^(StandardAccountID|GroupingCategory|GroupingCode|AccountType)$/.test(name))
+            account.stated[name] = text;
           else if (/^(Opening|Closing)(Debit|Credit)Balance$/.test(name))
             account.balances[name] = text;
         } else if (account && name === 'Account' && parent === 'GeneralLedgerAccounts') {
-          const { balances, ...described } = account;
+          const { balances, stated, ...described } = account;
           const balance = (kind: 'Opening' | 'Closing') => {
             const debit = balances[`${kind}DebitBalance`];
             const credit = balances[`${kind}CreditBalance`];
@@ -238,16 +321,20 @@ export async function* readSaft(
           };
           const opening = balance('Opening');
           const closing = balance('Closing');
-          const typed = described.type ?? norwegianType(described.code);
+          const typed = saftType(described.code, stated);
+          facts.typedBy.set(typed.how, (facts.typedBy.get(typed.how) ?? 0) + 1);
           accounts.set(described.code, {
             ...described,
             name: described.name || described.code,
-            type: typed,
+            type: typed.type,
+            ...(typed.kind !== undefined && { kind: typed.kind }),
             ...(opening !== undefined && { opening }),
             ...(closing !== undefined && { closing }),
           });
           if (closing !== undefined) facts.closingBalances.set(described.code, closing);
           account = undefined;
+        } else if (parent === 'Header' && name === 'AuditFileVersion') {
+          facts.version = text;
         } else if (parent === 'SelectionCriteria') {
           period[name] = text;
         } else if (
@@ -284,12 +371,43 @@ export async function* readSaft(
   yield* ready;
   ready.length = 0;
 
-  checkStatedCount('NumberOfEntries', control.NumberOfEntries, facts.transactions, report);
+  checkStatedCount(
+    'NumberOfEntries',
+    control.NumberOfEntries,
+    facts.transactions,
+    facts.contradictions,
+  );
   checkStatedTotal('TotalDebit', control.TotalDebit, totalDebit, report);
   checkStatedTotal('TotalCredit', control.TotalCredit, totalCredit, report);
   facts.accounts = accounts.size;
-  facts.contradictions = contradictions(accounts.values(), movements);
+  facts.contradictions.push(...contradictions(accounts.values(), movements));
   onEnd(hash, facts);
+}
+
+/** What the file states of an account's type, read in that order, and what it came from. */
+function saftType(
+  code: string,
+  stated: Record<string, string>,
+): { type?: AccountType; kind?: AccountKind; how: string } {
+  if (stated.StandardAccountID) {
+    const type = norwegianType(stated.StandardAccountID);
+    if (type) return { type, how: 'StandardAccountID (Norway’s standard chart)' };
+  }
+  if (stated.GroupingCategory) {
+    const grouped = groupingType(stated.GroupingCategory, stated.GroupingCode ?? '');
+    if (grouped === 'balance sheet' || grouped === 'profit and loss')
+      return { kind: grouped, how: 'GroupingCategory and the side of its balance' };
+    if (grouped) return { type: grouped, how: 'GroupingCategory and GroupingCode' };
+  }
+  const named = CLASS_NAMES[(stated.AccountType ?? '').trim().toLowerCase()];
+  if (named) return { type: named, how: 'AccountType' };
+  const own = norwegianType(code);
+  if (own)
+    return {
+      type: own,
+      how: 'its own AccountID read as a standard account of Norway’s chart (the file states no StandardAccountID or GroupingCategory it names: --chart types them exactly)',
+    };
+  return { how: 'nothing the file states' };
 }
 
 /** The first day of the period a SAF-T file covers, from its SelectionCriteria. */
@@ -301,3 +419,18 @@ function firstDayOf(period: Record<string, string>): string | undefined {
   if (!year || !/^\d{4}$/.test(year) || !(month >= 1 && month <= 12)) return undefined;
   return `${year}-${String(month).padStart(2, '0')}-01`;
 }
+
+/** SAF-T Financial: Norway's 1.10 to 1.30, and the OECD schema's national versions. */
+export const saft: LedgerFormatDefinition = {
+  name: 'saft',
+  title: 'SAF-T Financial',
+  detect: (head) => looksLikeSaft(head),
+  toldBy: 'read as SAF-T Financial: its root is an AuditFile in a SAF-T namespace',
+  read: (file, _head, options, result) =>
+    readExport<AuditFacts>(
+      result,
+      (...hooks) => readSaft(file, auditOptions(options), ...hooks),
+      (facts) =>
+        auditNotes('SAF-T', facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
+    ),
+};

@@ -14,15 +14,27 @@ import {
   type AuditAccount,
   type AuditFacts,
 } from './auditFile.js';
-import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+import { firstMegabyte, isUtf8Start } from './csvRecords.js';
+import type { AccountKind, LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+import {
+  auditNotes,
+  auditOptions,
+  readExport,
+  typedBySaid,
+  type LedgerFormatDefinition,
+} from './format.js';
 
 /**
- * SIE 4 (the Swedish Standard Import and Export format, type 4: vouchers), as the SIE 4B file
- * format description has it: tagged lines of text, in PC8 (code page 437) unless `--encoding`.
+ * SIE 4 (the Swedish Standard Import and Export format, type 4: vouchers; 4E an export, 4I a file
+ * for import), as the SIE 4B file format description has it: tagged lines of text, in PC8
+ * (code page 437). Programs also write UTF-8 or ISO 8859-15 under `#FORMAT PC8`: the bytes tell
+ * (see `sieEncoding`), unless `--encoding`.
  *
- * - The chart is `#KONTO code "name"`, typed by `#KTYP code T|S|K|I` (asset, liability or
- *   equity, cost, income) and, within that, by the BAS chart's classes of its number; without a
- *   `#KTYP`, by the BAS classes alone.
+ * - The chart is `#KONTO code "name"`. Its type comes from what the file states first:
+ *   `#KTYP code T|S|K|I` (asset, liability or equity, cost, income), refined by the BAS chart's
+ *   classes of its number where they agree; else whether the file gives it balances (`#IB`,
+ *   `#UB`: the balance sheet) or results (`#RES`: profit and loss), again refined by the BAS
+ *   classes where they agree and otherwise typed by the side of its balance; else the BAS classes.
  * - An entry is a `#VER series number date "text"` and its `{ #TRANS account {objects} amount
  *   [date] ["text"] }` rows, amounts signed (positive a debit). `#BTRANS` rows (struck out) are
  *   left out; an `#RTRANS` (added later) is read and the `#TRANS` that repeats it for older
@@ -31,7 +43,8 @@ import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
  *   years (`#IB -1`…), budgets (`#BUDGET`, `#PBUDGET`) and period balances (`#PSALDO`) are
  *   left out and counted.
  * - The file checks the import: each account's `#UB 0` (balance sheet) or `#RES 0` (result)
- *   against its `#IB 0` and lines.
+ *   against its `#IB 0` and lines; one that differs is said, and the import goes on (a program
+ *   writes `#UB` equal to `#IB` on every account; an excerpt states the whole year's balances).
  * - Fields are separated by spaces or tabs; a field in quotes keeps its spaces, and `\"` is a
  *   quote in it; other backslashes are kept as written (`"1110\1002 Hus"`).
  */
@@ -88,6 +101,56 @@ export function basType(code: string, ktyp?: string): AccountType | undefined {
   return bas !== undefined && kind.classes.includes(code.charAt(0)) ? bas : kind.type;
 }
 
+/** The BAS classes of the balance sheet (1, 2) and of the result (3 to 8). */
+const basKind = (code: string): AccountKind | undefined =>
+  /^[12]\d{3}/.test(code)
+    ? 'balance sheet'
+    : /^[3-8]\d{3}/.test(code)
+      ? 'profit and loss'
+      : undefined;
+
+/**
+ * An account's type and what typed it: `#KTYP` (with the BAS classes within it); else the kind
+ * its balances state (#IB/#UB balance sheet, #RES profit and loss), with the BAS type when its
+ * class agrees and the side of its balance when not; else the BAS classes alone.
+ */
+export function sieType(
+  code: string,
+  ktyp: string | undefined,
+  stated: AccountKind | undefined,
+): { type?: AccountType; kind?: AccountKind; how: string } {
+  if (ktyp !== undefined && KTYP[ktyp.toUpperCase()])
+    return { type: basType(code, ktyp), how: '#KTYP' };
+  if (stated !== undefined) {
+    if (basKind(code) === stated)
+      return { type: basType(code), how: "its balances' kind (#IB/#UB or #RES) and the BAS chart" };
+    return {
+      kind: stated,
+      how: "its balances' kind (#IB/#UB or #RES) and the side of its balance",
+    };
+  }
+  const type = basType(code);
+  return type ? { type, how: "the BAS chart's classes" } : { how: 'nothing the file states' };
+}
+
+/**
+ * The encoding of a SIE file's bytes (its first megabyte): PC8 (CP437) as the format says; UTF-8
+ * when the bytes are UTF-8 and not all ASCII (CP437's Swedish letters never are); Windows-1252
+ * (ISO 8859-15's letters) when letters sit where Latin-1 has them (0xC0–0xFF) more than where
+ * PC8 has them (0x80–0x9F).
+ */
+export function sieEncoding(bytes: Buffer): 'cp437' | 'utf-8' | 'windows-1252' {
+  let pc8 = 0;
+  let latin = 0;
+  for (const byte of bytes) {
+    if (byte >= 0x80 && byte <= 0x9f) pc8 += 1;
+    else if (byte >= 0xc0) latin += 1;
+  }
+  if (pc8 + latin === 0) return 'cp437';
+  if (isUtf8Start(bytes)) return 'utf-8';
+  return latin > pc8 ? 'windows-1252' : 'cp437';
+}
+
 /** The first bytes show a SIE file: its first line is a `#FLAGGA` or another SIE label. */
 export const looksLikeSie = (head: string) =>
   /^(\xef\xbb\xbf)?#(FLAGGA|PROGRAM|FORMAT|SIETYP|GEN)\b/.test(head);
@@ -138,11 +201,16 @@ export async function* readSie(
   options: { encoding?: string; offsetAccount?: string },
   report: (problem: Problem) => void,
   onLine: (line: number) => void,
-  onEnd: (hash: string, facts: AuditFacts) => void,
+  onEnd: (hash: string, facts: AuditFacts & { encoding?: ReturnType<typeof sieEncoding> }) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const facts = newAuditFacts();
+  const facts: AuditFacts & { encoding?: ReturnType<typeof sieEncoding> } = {
+    ...newAuditFacts(),
+    ...(options.encoding === undefined && { encoding: sieEncoding(firstMegabyte(file)) }),
+  };
   const accounts = new Map<string, AuditAccount>();
   const types = new Map<string, string>();
+  /** What the file's balances state of each account: #IB/#UB balance sheet, #RES results. */
+  const kinds = new Map<string, AccountKind>();
   const movements = new Map<string, Cents>();
   const closing = new Map<string, { cents: Cents; fileLine: number; label: string }>();
   const leftOut = new Map<string, number>();
@@ -160,12 +228,16 @@ export async function* readSie(
   const hash = createHash('sha256');
   const input = createReadStream(file);
   input.on('data', (bytes) => hash.update(bytes));
-  const text = input.pipe(iconv.decodeStream(options.encoding ?? 'cp437'));
+  const text = input.pipe(iconv.decodeStream(options.encoding ?? facts.encoding ?? 'cp437'));
   /** An account as described so far, typed by what the file has said of it. */
-  const accountOf = (code: string): AuditAccount => ({
-    ...(accounts.get(code) ?? { code, name: code, fileLine: 0 }),
-    type: basType(code, types.get(code)),
-  });
+  const accountOf = (code: string): AuditAccount => {
+    const { type, kind } = sieType(code, types.get(code), kinds.get(code));
+    return {
+      ...(accounts.get(code) ?? { code, name: code, fileLine: 0 }),
+      type,
+      ...(kind !== undefined && { kind }),
+    };
+  };
 
   let fileLine = 0;
   for await (const raw of createInterface({ input: text, crlfDelay: Infinity })) {
@@ -216,6 +288,11 @@ export async function* readSie(
       case '#IB':
       case '#UB':
       case '#RES': {
+        if (fields[1] !== undefined && !kinds.has(fields[1]))
+          kinds.set(
+            fields[1],
+            label.toUpperCase() === '#RES' ? 'profit and loss' : 'balance sheet',
+          );
         if (fields[0] !== '0') {
           count(`${label.toUpperCase()} of other years than this one (0)`);
           break;
@@ -238,7 +315,8 @@ export async function* readSie(
       }
       case '#VER': {
         const date = sieDate(fields[2]);
-        const entry = `${fields[0] ?? ''} ${fields[1] ?? ''}`.trim();
+        const entry =
+          `${fields[0] ?? ''} ${fields[1] ?? ''}`.trim() || `voucher (line ${fileLine})`;
         facts.transactions += 1;
         if (!date) {
           report({
@@ -272,14 +350,16 @@ export async function* readSie(
         repeated = kind === '#RTRANS' ? fields.join(' ') : undefined;
         facts.lines += 1;
         const code = fields[0] ?? '';
-        const cents = auditAmount(fields[2] ?? '', fileLine, `#TRANS ${code}`, report);
+        // The object list (`{}`) comes before the amount; some programs leave it out.
+        const values = (fields[1] ?? '').startsWith('{') ? fields.slice(2) : fields.slice(1);
+        const cents = auditAmount(values[0] ?? '', fileLine, `#TRANS ${code}`, report);
         if (cents === undefined) break;
         movements.set(code, addCents(movements.get(code) ?? ZERO_CENTS, cents));
         if (cents === 0) {
           facts.zeroLines += 1;
           break;
         }
-        const rowText = fields[4] ?? '';
+        const rowText = values[2] ?? '';
         lines.push(
           auditLine(
             {
@@ -302,6 +382,10 @@ export async function* readSie(
       case '#PSALDO':
         count('#PSALDO rows (period balances)');
         break;
+      case '#OIB':
+      case '#OUB':
+        count(`${label.toUpperCase()} rows (balances per object)`);
+        break;
       default:
         break;
     }
@@ -315,11 +399,15 @@ export async function* readSie(
         ? addCents(account.opening ?? ZERO_CENTS, movements.get(code) ?? ZERO_CENTS)
         : (movements.get(code) ?? ZERO_CENTS);
     if (made !== stated.cents) {
-      report({
+      facts.contradictions.push({
         fileLine: stated.fileLine,
-        message: `account ${code} ${account.name}: the file states ${stated.label} 0 ${formatCents(stated.cents)}, its ${stated.label === '#UB' ? '#IB 0 and lines make' : 'lines make'} ${formatCents(made)}: the file is cut or was changed`,
+        message: `account ${code} ${account.name}: the file states ${stated.label} 0 ${formatCents(stated.cents)}, its ${stated.label === '#UB' ? '#IB 0 and lines make' : 'lines make'} ${formatCents(made)} (the file contradicts itself; its lines are imported)`,
       });
     }
+  }
+  for (const code of new Set([...accounts.keys(), ...movements.keys()])) {
+    const { how } = sieType(code, types.get(code), kinds.get(code));
+    facts.typedBy.set(how, (facts.typedBy.get(how) ?? 0) + 1);
   }
   facts.accounts = accounts.size;
   facts.journals = series.size;
@@ -347,3 +435,31 @@ export async function* readSie(
     if (opening) yield opening;
   }
 }
+
+/** How each encoding a SIE file may be in is said. */
+const ENCODING_SAID: Record<ReturnType<typeof sieEncoding>, string> = {
+  cp437: 'encoding CP437 (PC8, as SIE files are written)',
+  'utf-8':
+    'encoding UTF-8: its bytes are, though SIE files are PC8 (CP437); --encoding cp437 reads it as PC8',
+  'windows-1252':
+    'encoding Windows-1252 (ISO 8859-15 letters): its bytes are not PC8 (CP437), which SIE files are; --encoding cp437 reads it as PC8',
+};
+
+/** SIE 4 (Sweden), types 4E and 4I. */
+export const sie: LedgerFormatDefinition = {
+  name: 'sie',
+  title: 'SIE 4 (Sweden)',
+  detect: (head) => looksLikeSie(head),
+  toldBy: 'read as SIE 4: its first line is a SIE label (#FLAGGA)',
+  encodingSaid: (_head, options) =>
+    options.encoding === undefined ? undefined : `encoding ${options.encoding} (--encoding)`,
+  read: (file, _head, options, result) =>
+    readExport<AuditFacts & { encoding?: ReturnType<typeof sieEncoding> }>(
+      result,
+      (...hooks) => readSie(file, auditOptions(options), ...hooks),
+      (facts) => [
+        facts.encoding !== undefined && ENCODING_SAID[facts.encoding],
+        ...auditNotes('SIE', facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
+      ],
+    ),
+};

@@ -4,6 +4,7 @@ import { subtractCents, ZERO_CENTS } from '../../core/money.js';
 import { auditAmount, auditLine } from './auditFile.js';
 import { eachNamedRow, lettersOf } from './csvRecords.js';
 import { EntryGrouper, type LedgerEntry, type Problem } from './ledgerCsv.js';
+import { count, readExport, type LedgerFormatDefinition } from './format.js';
 
 /**
  * Wave's "Account Transactions" export: one row per posting, the rows of a transaction together
@@ -143,3 +144,22 @@ export async function* readWave(
   yield* ready;
   onEnd(hash, facts);
 }
+
+/** Wave's "Account Transactions" export. */
+export const wave: LedgerFormatDefinition = {
+  name: 'wave',
+  title: 'Wave Account Transactions',
+  detect: (_head, firstLine) => looksLikeWave(firstLine),
+  toldBy:
+    'read as a Wave "Account Transactions" export: its header has Transaction ID and two-column amounts',
+  fromSheet: true,
+  read: (file, _head, options, result) =>
+    readExport<WaveFacts>(
+      result,
+      (...hooks) => readWave(file, { encoding: options.encoding }, ...hooks),
+      (facts) => [
+        `Wave: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.rows, 'row', 'rows')}; posted from the two-column Debit and Credit amounts (the one-column Amount, signed by account type, left aside); accounts typed by the Account Type and Account Group Wave writes`,
+        facts.zeroRows > 0 && `Wave: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+      ],
+    ),
+};

@@ -13,68 +13,137 @@ import {
   type AuditFacts,
   type StatedFigure,
 } from './auditFile.js';
-import type { LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
+import type { AccountKind, LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 import { readXml } from './xmlStream.js';
+import {
+  auditNotes,
+  auditOptions,
+  readExport,
+  typedBySaid,
+  type LedgerFormatDefinition,
+} from './format.js';
 
 /**
- * The Dutch XML Auditfile Financieel (XAF 3.x), as Exact Online, AFAS, Twinfield and others write
- * it: one XML document, read as a stream.
+ * The Dutch XML Auditfile Financieel (XAF 3.1, 3.2, 3.2.1 and 4.0), as Exact Online, AFAS,
+ * Twinfield, Unit4 Multivers and others write it: one XML document, read as a stream. The
+ * versions differ in their namespace and in elements the books do not need; the ones read here
+ * are named alike in all four.
  *
  * - The chart is `generalLedger/ledgerAccount`: accID (the code), accDesc, accTp (B balance
- *   sheet, P profit and loss) and leadReference, the account's code in the Referentie
- *   GrootboekSchema (RGS), which types it (`BLim…` cash, `BEiv…` equity, `WOmz…` revenue…).
+ *   sheet, P profit and loss, M mixed) and the account's code in the Referentie
+ *   GrootboekSchema (RGS) when the file gives one: 4.0's `RGScode`, 3.2's
+ *   `taxonomy/entryPoint/conceptRef` (the 2017 rule), or the `leadReference`/`leadCode` many
+ *   producers put it in. Its type comes from the file first: the RGS code's group (every RGS
+ *   code's first four letters say what it is: `BLim…` cash, `BEiv…` equity, `WOmz…` revenue),
+ *   then the classes of the Dutch decimal chart where they agree with accTp, then accTp alone
+ *   (the import types the account by the side of its balance).
  * - An entry is a `transactions/journal/transaction`, named by jrnID and nr (numbers repeat
- *   across journals), dated trDt; each trLine an `amnt` with `amntTp` D or C.
+ *   across journals), dated trDt; each trLine an `amnt` with `amntTp` D or C (a line of zero
+ *   may come without one, as XAF 3.1 producers write it).
  * - `openingBalance/obLine`s are one entry on opBalDate (else the header's startDate).
- * - The file checks the import: `linesCount`, `totalDebit` and `totalCredit` of the transactions
- *   and of the opening balance.
+ * - The file checks the import: `totalDebit` and `totalCredit` of the transactions and of the
+ *   opening balance must be the lines' (money that disagrees stops the import); a `linesCount`
+ *   that is not the number of lines is said (one producer writes the number of transactions
+ *   there), and the import goes on.
  */
 
-/** RGS (Referentie GrootboekSchema) codes: the type of each prefix; the longest that fits wins. */
+/** The namespace of each version; the root's tells which the file is. */
+const XAF_VERSIONS: [RegExp, string][] = [
+  [/auditfiles\.nl\/XAF\/3\.0/i, '3.0'],
+  [/auditfiles\.nl\/XAF\/3\.1/i, '3.1'],
+  [/auditfiles\.nl\/XAF\/3\.2/i, '3.2'],
+  [/XmlAuditfileFinancieel3\.2\.1/i, '3.2.1'],
+  [/XmlauditfileXAF_4\.0/i, '4.0'],
+];
+
+/**
+ * The groups of the Referentie GrootboekSchema (RGS 3.x, level 2: `B` and three letters on the
+ * balance sheet, `W` and three letters in profit and loss), and the level-3 codes that name a
+ * more precise type; the longest prefix that fits wins.
+ */
 const RGS_TYPES: [string, AccountType][] = [
   ['BIva', 'Intangible Assets'],
   ['BMva', 'Fixed Assets'],
   ['BVas', 'Fixed Assets'],
   ['BFva', 'Investments'],
   ['BVrd', 'Inventory'],
+  ['BPro', 'Inventory'],
   ['BVor', 'Other Current Assets'],
   ['BVorDeb', 'Accounts Receivable'],
   ['BVorOva', 'Prepaid Expenses'],
   ['BEff', 'Investments'],
   ['BLim', 'Cash'],
   ['BEiv', 'Equity'],
+  ['BEga', 'Other Liabilities'],
   ['BVrz', 'Other Liabilities'],
   ['BLas', 'Long-Term Loans'],
   ['BSch', 'Other Current Liabilities'],
   ['BSchCre', 'Accounts Payable'],
   ['BSchKol', 'Short-Term Loans'],
+  ['BSchSak', 'Short-Term Loans'],
   ['BSchSal', 'Payroll Liabilities'],
   ['BSchBep', 'Payroll Liabilities'],
   ['WOmz', 'Income'],
+  ['WLbe', 'Income'],
+  ['WRev', 'Other Income'],
+  ['WRvi', 'Other Income'],
+  ['WRgr', 'Other Income'],
+  ['WWvv', 'Other Income'],
+  ['WNoa', 'Other Income'],
   ['WOvb', 'Other Income'],
+  ['WOvt', 'Other Income'],
+  ['WVhe', 'Other Income'],
+  ['WRed', 'Other Income'],
   ['WKpr', 'COGS'],
+  ['WWiv', 'COGS'],
+  ['WOok', 'Operating Expenses'],
+  ['WKol', 'Operating Expenses'],
+  ['WVkf', 'Operating Expenses'],
+  ['WAkf', 'Operating Expenses'],
   ['WPer', 'Operating Expenses'],
   ['WAfs', 'Operating Expenses'],
   ['WBed', 'Operating Expenses'],
-  ['WWvv', 'Other Expenses'],
+  ['WWvi', 'Other Expenses'],
+  ['WBwv', 'Other Expenses'],
+  ['WWfa', 'Other Expenses'],
   ['WFbe', 'Other Expenses'],
+  ['WFbeRlm', 'Other Income'],
+  ['WFbeOnn', 'Other Income'],
+  ['WFbeDfb', 'Other Income'],
   ['WFbeOrb', 'Other Income'],
   ['WFbeRbb', 'Other Income'],
   ['WBel', 'Tax Expenses'],
-  ['WBww', 'Other Expenses'],
+  ['WAad', 'Other Expenses'],
   ['WNer', 'Other Expenses'],
+  ['WMfo', 'Other Expenses'],
 ];
 const RGS_BY_LENGTH = [...RGS_TYPES].sort((a, b) => b[0].length - a[0].length);
 
-/** The type an RGS code stands for. */
+/** An RGS code: `B` or `W`, then segments of a capital and two small letters (`BLimBan`). */
+export const isRgsCode = (text: string) => /^[BW](?:[A-Z][a-z0-9]{2})+/.test(text.trim());
+
+/**
+ * The type an RGS code stands for: by its group, refined where a level-3 code is more precise.
+ * A code of the right shape whose group this table lacks is typed by its side alone (`B` balance
+ * sheet, `W` profit and loss) through `rgsKind`.
+ */
 export function rgsType(reference: string): AccountType | undefined {
-  return RGS_BY_LENGTH.find(([prefix]) => reference.startsWith(prefix))?.[1];
+  const code = reference.trim();
+  return RGS_BY_LENGTH.find(([prefix]) => code.startsWith(prefix))?.[1];
 }
+
+/** What an RGS code's first letter says: balance sheet (B) or profit and loss (W). */
+export const rgsKind = (reference: string): AccountKind | undefined =>
+  !isRgsCode(reference)
+    ? undefined
+    : reference.trim().startsWith('B')
+      ? 'balance sheet'
+      : 'profit and loss';
 
 /**
  * Without an RGS code: the classes of the Dutch decimal chart (rekeningschema) that name one
  * type, when the account's accTp agrees — 3 inventory (B), 4 costs, 7 cost of sales, 8 revenue
- * (P). Classes 0, 1, 2 and 9 hold accounts of several types: left untyped.
+ * (P). Classes 0, 1, 2 and 9 hold accounts of several types: left to accTp.
  */
 export function dutchClassType(code: string, balanceSheet: boolean): AccountType | undefined {
   const type = (
@@ -83,9 +152,40 @@ export function dutchClassType(code: string, balanceSheet: boolean): AccountType
   return type === undefined || (type === 'Inventory') !== balanceSheet ? undefined : type;
 }
 
-/** The first bytes show an XAF file: its root is an auditfile in the auditfiles.nl namespace. */
+/** The first bytes show an XAF file: its root is an auditfile in an XAF namespace. */
 export const looksLikeXaf = (head: string) =>
-  /<(\w+:)?auditfile\b[^>]*auditfiles\.nl\/XAF/i.test(head);
+  /<(\w+:)?auditfile\b[^>]*(auditfiles\.nl\/XAF|XmlAuditfileFinancieel|XmlauditfileXAF)/i.test(
+    head,
+  );
+
+/** An account as the chart describes it, before it is typed. */
+interface DescribedAccount extends AuditAccount {
+  accTp?: string;
+  rgs?: string;
+}
+
+/** The type of a described account and what typed it, as `typedBy` tallies it. */
+function typeOfXafAccount(account: DescribedAccount): {
+  type?: AccountType;
+  kind?: AccountKind;
+  how: string;
+} {
+  const accTp = (account.accTp ?? '').toUpperCase();
+  const stated: AccountKind | undefined =
+    accTp === 'B' ? 'balance sheet' : accTp === 'P' ? 'profit and loss' : undefined;
+  const rgs = account.rgs;
+  if (rgs !== undefined && isRgsCode(rgs) && (stated === undefined || rgsKind(rgs) === stated)) {
+    const type = rgsType(rgs);
+    if (type) return { type, how: 'its RGS code' };
+    return { kind: rgsKind(rgs)!, how: 'the side of its RGS code (B or W) and of its balance' };
+  }
+  if (stated !== undefined) {
+    const type = dutchClassType(account.code, stated === 'balance sheet');
+    if (type) return { type, how: 'its class of the Dutch chart, as accTp agrees' };
+    return { kind: stated, how: 'accTp (B or P) and the side of its balance' };
+  }
+  return { how: 'nothing (accTp M or none, no RGS code)' };
+}
 
 /** The entries of an XAF file; problems go to `report`. */
 export async function* readXaf(
@@ -102,7 +202,7 @@ export async function* readXaf(
   /** Control figures of `transactions` and `openingBalance`, by section. */
   const control = new Map<string, Record<string, StatedFigure>>();
   const made = new Map<string, { lines: number; debit: Cents; credit: Cents }>();
-  let account: (AuditAccount & { balanceSheet?: boolean }) | undefined;
+  let account: DescribedAccount | undefined;
   let journal = '';
   let transaction: { nr: string; date: string; description: string; fileLine: number } | undefined;
   let lines: LedgerLine[] = [];
@@ -111,8 +211,8 @@ export async function* readXaf(
   let openingSent = false;
   let hash = '';
 
-  const accountOf = (code: string): Pick<AuditAccount, 'code' | 'name' | 'type'> =>
-    accounts.get(code) ?? { code, name: code, type: undefined };
+  const accountOf = (code: string): AuditAccount =>
+    accounts.get(code) ?? { code, name: code, type: undefined, fileLine: 0 };
   const tally = (section: string, cents: Cents) => {
     const sum = made.get(section) ?? { lines: 0, debit: ZERO_CENTS, credit: ZERO_CENTS };
     sum.lines += 1;
@@ -120,11 +220,12 @@ export async function* readXaf(
     else sum.credit = addCents(sum.credit, negateCents(cents));
     made.set(section, sum);
   };
-  /** A line's debit-positive amount: `amnt` with `amntTp` D or C. */
+  /** A line's debit-positive amount: `amnt` with `amntTp` D or C (none for a zero). */
   const signed = (fileLine: number): Cents | undefined => {
     const cents = auditAmount(line.amnt ?? '', fileLine, 'amnt', report);
     if (cents === undefined) return undefined;
     const side = (line.amntTp ?? '').toUpperCase();
+    if (side === '' && cents === 0) return ZERO_CENTS;
     if (side !== 'D' && side !== 'C') {
       report({ fileLine, message: `amntTp "${line.amntTp ?? ''}" is neither D nor C` });
       return undefined;
@@ -136,10 +237,15 @@ export async function* readXaf(
     file,
     options.encoding,
     {
-      open(path, _attributes, fileLine) {
+      open(path, attributes, fileLine) {
         const name = path.at(-1)!;
         const parent = path.at(-2);
-        if (name === 'ledgerAccount' && parent === 'generalLedger') {
+        if (path.length === 1) {
+          const namespace = Object.entries(attributes).find(([key]) =>
+            /^xmlns(:|$)/.test(key),
+          )?.[1];
+          facts.version = XAF_VERSIONS.find(([pattern]) => pattern.test(namespace ?? ''))?.[1];
+        } else if (name === 'ledgerAccount' && parent === 'generalLedger') {
           account = { code: '', name: '', type: undefined, fileLine };
         } else if (name === 'transactions') {
           // The opening balance, when there is one, comes before the transactions.
@@ -163,14 +269,23 @@ export async function* readXaf(
         } else if (account && parent === 'ledgerAccount') {
           if (name === 'accID') account.code = text;
           else if (name === 'accDesc') account.name = text;
-          else if (name === 'leadReference') account.type = rgsType(text);
-          else if (name === 'accTp') account.balanceSheet = text.toUpperCase() === 'B';
+          else if (name === 'accTp') account.accTp = text;
+          else if (name === 'RGScode' || name === 'leadReference' || name === 'leadCode') {
+            // 4.0's RGScode stands; an RGS code in a lead field is taken where none came yet.
+            if (isRgsCode(text) && (name === 'RGScode' || account.rgs === undefined))
+              account.rgs = text;
+          }
+        } else if (account && name === 'conceptRef' && path.includes('taxonomy')) {
+          if (isRgsCode(text)) account.rgs ??= text;
         } else if (account && name === 'ledgerAccount') {
-          const { balanceSheet, ...described } = account;
-          accounts.set(described.code, {
-            ...described,
-            name: described.name || described.code,
-            type: described.type ?? dutchClassType(described.code, balanceSheet ?? false),
+          const typed = typeOfXafAccount(account);
+          facts.typedBy.set(typed.how, (facts.typedBy.get(typed.how) ?? 0) + 1);
+          accounts.set(account.code, {
+            code: account.code,
+            name: account.name || account.code,
+            type: typed.type,
+            ...(typed.kind !== undefined && { kind: typed.kind }),
+            fileLine: account.fileLine,
           });
           account = undefined;
         } else if (
@@ -256,7 +371,13 @@ export async function* readXaf(
   for (const section of ['transactions', 'openingBalance']) {
     const figures = control.get(section) ?? {};
     const sums = made.get(section) ?? { lines: 0, debit: ZERO_CENTS, credit: ZERO_CENTS };
-    checkStatedCount(`${section} linesCount`, figures.linesCount, sums.lines, report);
+    checkStatedCount(
+      `${section} linesCount`,
+      figures.linesCount,
+      sums.lines,
+      facts.contradictions,
+      section === 'transactions' ? facts.transactions : undefined,
+    );
     checkStatedTotal(`${section} totalDebit`, figures.totalDebit, sums.debit, report);
     checkStatedTotal(`${section} totalCredit`, figures.totalCredit, sums.credit, report);
   }
@@ -273,3 +394,18 @@ export async function* readXaf(
     if (opening) ready.push(opening);
   }
 }
+
+/** The Dutch XML Auditfile Financieel, 3.1 to 4.0. */
+export const xaf: LedgerFormatDefinition = {
+  name: 'xaf',
+  title: 'XML Auditfile Financieel (XAF)',
+  detect: (head) => looksLikeXaf(head),
+  toldBy: 'read as an XML Auditfile Financieel (XAF): its root is an auditfile in an XAF namespace',
+  read: (file, _head, options, result) =>
+    readExport<AuditFacts>(
+      result,
+      (...hooks) => readXaf(file, auditOptions(options), ...hooks),
+      (facts) =>
+        auditNotes('XAF', facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
+    ),
+};

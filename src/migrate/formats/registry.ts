@@ -1,0 +1,58 @@
+import type { LedgerFormat } from '../options.js';
+import { bexio } from './bexio.js';
+import { books } from './booksCsv.js';
+import { datev } from './datev.js';
+import { fec } from './fec.js';
+import type { LedgerFormatDefinition } from './format.js';
+import { qbReport, xeroReport } from './glReport.js';
+import { gnucash } from './gnucash.js';
+import { beancount, hledger, ledger } from './hledger.js';
+import { iif } from './iif.js';
+import { infoniqa } from './infoniqa.js';
+import { nominalLedger } from './nominalLedger.js';
+import { qbTransactionDetail } from './qbTransactionDetail.js';
+import { saft } from './saft.js';
+import { sie } from './sie.js';
+import { wave } from './wave.js';
+import { xaf } from './xaf.js';
+
+/**
+ * Every export format books reads, in the order `auto` tries them: the audit files (told by
+ * their first bytes), then the CSVs told by their header, then the reports told by their
+ * titles and sections; a books CSV when none is told. A new format is its module and one line
+ * here (and its name in `LEDGER_FORMATS`, which `--help` reads without loading the readers).
+ */
+export const FORMATS: readonly LedgerFormatDefinition[] = [
+  saft,
+  xaf,
+  sie,
+  datev,
+  iif,
+  gnucash,
+  fec,
+  wave,
+  bexio,
+  infoniqa,
+  hledger,
+  ledger,
+  beancount,
+  nominalLedger,
+  qbTransactionDetail,
+  qbReport,
+  xeroReport,
+  books,
+];
+
+/** The format of that name. */
+export function formatNamed(name: Exclude<LedgerFormat, 'auto'>): LedgerFormatDefinition {
+  const found = FORMATS.find((format) => format.name === name);
+  if (!found) throw new Error(`no format named ${name} in the registry`);
+  return found;
+}
+
+/** The format given, else the first whose signs a file's first 4 kB show, else a books CSV. */
+export function formatTold(head: string, given: LedgerFormat | undefined): LedgerFormatDefinition {
+  if (given !== undefined && given !== 'auto') return formatNamed(given);
+  const firstLine = head.split(/\r?\n/)[0] ?? '';
+  return FORMATS.find((format) => format.detect?.(head, firstLine)) ?? books;
+}
