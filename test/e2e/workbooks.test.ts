@@ -280,7 +280,7 @@ describe('je import of a workbook', () => {
       );
       expect(wrongFormat.code).toBe(3);
       expect(wrongFormat.stderr).toContain(
-        'sheet "Notes" reads as iif: a workbook is read as a books CSV, or as a Wave Account Transactions, bexio journal or account ledger, Infoniqa ONE 50 journal, nominal ledger report, QuickBooks General Ledger report, Xero Account Transactions report; export the iif file as it comes',
+        'sheet "Notes" reads as iif: a workbook is read as a books CSV, or as a Wave Account Transactions, bexio journal or account ledger, Infoniqa ONE 50 journal, nominal ledger report, QuickBooks Desktop Transaction Detail by Date report, QuickBooks General Ledger report, Xero Account Transactions report; export the iif file as it comes',
       );
     } finally {
       rmSync(directory, { recursive: true, force: true });

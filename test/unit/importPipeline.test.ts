@@ -165,6 +165,72 @@ describe('planAccounts: one rule for the accounts a file names', () => {
     ]);
   });
 
+  it('a name alone that names two codes of the file is a problem; a code of the chart keeps its plain name', () => {
+    const plan = planAccounts(
+      [
+        byPair('1510', 'Kundfordringar', 2, 'Accounts Receivable'),
+        byPair('1511', 'Kundfordringar', 3, 'Accounts Receivable'),
+        byPair(undefined, 'Kundfordringar', 9),
+      ],
+      // The chart already holds 1510 under its plain name: the file's 1510 is that account.
+      [account('1510', 'Kundfordringar', { type: 'Accounts Receivable', class: 'Assets' })],
+      options(),
+    );
+    expect(messages(plan)).toEqual([
+      '9: account "Kundfordringar" is the name of 2 accounts of the file (codes 1510, 1511), and these lines give no code to choose by',
+    ]);
+    expect(plan.missing.map((m) => m.body)).toEqual([
+      { name: 'Kundfordringar (1511)', type: 'Accounts Receivable', code: '1511' },
+    ]);
+  });
+
+  it('an account the file states only as balance sheet or profit and loss is typed by the side of its balance', () => {
+    const kinded = (
+      code: string,
+      name: string,
+      line: number,
+      kind: 'balance sheet' | 'profit and loss',
+    ) => ({
+      ...byPair(code, name, line),
+      kind: { kind, line },
+    });
+    const netOfKey = new Map([
+      [accountKey('1010', 'Rekening ING'), asCents(500_000)],
+      [accountKey('0500', 'Eigen Vermogen'), asCents(-500_000)],
+      [accountKey('9000', 'Diverse baten'), asCents(-29)],
+      [accountKey('9100', 'Diverse lasten'), asCents(0)],
+    ]);
+    const plan = planAccounts(
+      [
+        kinded('1010', 'Rekening ING', 2, 'balance sheet'),
+        kinded('0500', 'Eigen Vermogen', 3, 'balance sheet'),
+        kinded('9000', 'Diverse baten', 4, 'profit and loss'),
+        kinded('9100', 'Diverse lasten', 5, 'profit and loss'),
+      ],
+      [],
+      options({ netOfKey }),
+    );
+    expect(messages(plan)).toEqual([]);
+    expect(plan.missing.map((m) => [m.body.code, m.body.type])).toEqual([
+      ['1010', 'Other Current Assets'],
+      ['0500', 'Other Current Liabilities'],
+      ['9000', 'Income'],
+      ['9100', 'Operating Expenses'],
+    ]);
+    expect(plan.notes).toContain(
+      '4 accounts typed by the side of their balance, the file stating only balance sheet or profit and loss (a debit balance an asset or an expense, a credit one a liability or income): 1010 "Rekening ING" Other Current Assets, 0500 "Eigen Vermogen" Other Current Liabilities, 9000 "Diverse baten" Income, 9100 "Diverse lasten" Operating Expenses; --chart FILE types them exactly',
+    );
+    // The chart's account of that code in the other half of the books is another account.
+    const conflict = planAccounts(
+      [kinded('4000', 'Huur', 7, 'balance sheet')],
+      [account('4000', 'Huur')],
+      options({ netOfKey }),
+    );
+    expect(messages(conflict)).toEqual([
+      `7: the file states account 4000 "Huur" is a balance sheet account, but the chart's 4000 "Huur" is Operating Expenses (Expenses): a different account`,
+    ]);
+  });
+
   it('on a standard chart, matches and creates by name, says once that codes cannot be kept, and remembers', () => {
     const rent = account('6000', 'Rent');
     const plan = planAccounts(

@@ -197,6 +197,12 @@ describe('parseAmountText: every amount the CLI reads (files and flags)', () => 
     ['1,234.56 CR', -123456],
     ['12.00 dr.', 1200],
     ['1\u202f234.56', 123456],
+    ['1\u2009234.56', 123456],
+    ['1\u2019234.56', 123456],
+    ['-9\u2019291.50', -929150],
+    // A past re-encoding turned `’` into U+FFFD: between groups of three it was a separator.
+    ['-12\ufffd391.50', -1239150],
+    ['1\ufffd000\ufffd000.00', 100000000],
     ['999,999,999,999.99', MAX_AMOUNT_CENTS],
     ['000000000000001', 100],
     ['', null],
@@ -214,6 +220,8 @@ describe('parseAmountText: every amount the CLI reads (files and flags)', () => 
     ['(1.234,56)', -123456],
     ['12,34-', -1234],
     ['€1.234,56', 123456],
+    ['1\u202f234,56', 123456],
+    ['1\u00a0234,56', 123456],
   ])('with --decimal-comma, %j → %s cents', (text, cents) => {
     expect(parseAmountText(text, { decimalComma: true })).toBe(cents);
   });
@@ -229,6 +237,9 @@ describe('parseAmountText: every amount the CLI reads (files and flags)', () => 
     ['1,234.567', '"1,234.567" has more than 2 decimals'],
     ['1.234,56', '"1.234,56" is not an amount (with --decimal-comma it reads 1,234.56)'],
     ['12,3456', '"12,3456" is not an amount: group digits in threes'],
+    // U+FFFD is a separator only between groups of three: otherwise a lost character stays one.
+    ['12\ufffd34.00', '"12\ufffd34.00" is not an amount: group digits in threes'],
+    ['1\ufffd5', '"1\ufffd5" is not an amount: group digits in threes'],
     ['1,234 567', '"1,234 567" is not an amount'],
     ['12.', '"12." is not an amount'],
     ['--5', '"--5" has more than one minus sign'],

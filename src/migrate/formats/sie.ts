@@ -222,6 +222,8 @@ export async function* readSie(
   let voucher: { entry: string; date: string; text: string; fileLine: number } | undefined;
   let lines: LedgerLine[] = [];
   let inBlock = false;
+  /** Vouchers written without their series field. */
+  let seriesless = 0;
   /** The `#RTRANS` just read, whose repeating `#TRANS` is to be skipped. */
   let repeated: string | undefined;
 
@@ -314,19 +316,23 @@ export async function* readSie(
         break;
       }
       case '#VER': {
-        const date = sieDate(fields[2]);
+        // A series left out rather than written "" (`#VER  1 20170101 …`): the number then
+        // stands where the series does, and the date where the number does.
+        const verFields = !sieDate(fields[2]) && sieDate(fields[1]) ? ['', ...fields] : fields;
+        if (verFields !== fields) seriesless += 1;
+        const date = sieDate(verFields[2]);
         const entry =
-          `${fields[0] ?? ''} ${fields[1] ?? ''}`.trim() || `voucher (line ${fileLine})`;
+          `${verFields[0] ?? ''} ${verFields[1] ?? ''}`.trim() || `voucher (line ${fileLine})`;
         facts.transactions += 1;
         if (!date) {
           report({
             fileLine,
-            message: `voucher ${entry}: its date "${fields[2] ?? ''}" is not a date (YYYYMMDD)`,
+            message: `voucher ${entry}: its date "${verFields[2] ?? ''}" is not a date (YYYYMMDD)`,
           });
           break;
         }
-        series.add(fields[0] ?? '');
-        voucher = { entry, date, text: fields[3] ?? '', fileLine };
+        series.add(verFields[0] ?? '');
+        voucher = { entry, date, text: verFields[3] ?? '', fileLine };
         lines = [];
         break;
       }
@@ -413,6 +419,10 @@ export async function* readSie(
   facts.journals = series.size;
   facts.firstDay = firstDay;
   facts.leftOut = [...leftOut].map(([what, n]) => `${n} ${what} left out`);
+  if (seriesless > 0)
+    facts.leftOut.push(
+      `${seriesless} #VER ${seriesless === 1 ? 'row' : 'rows'} without a series field (\`#VER  1 20170101\`) read with the series ""`,
+    );
   onEnd(hash.digest('hex'), facts);
 
   function* sendOpening(): Generator<LedgerEntry> {

@@ -241,10 +241,13 @@ export async function* readXaf(
         const name = path.at(-1)!;
         const parent = path.at(-2);
         if (path.length === 1) {
-          const namespace = Object.entries(attributes).find(([key]) =>
-            /^xmlns(:|$)/.test(key),
+          // The root's own namespace (`xmlns`, or the prefix it is written with) tells.
+          const namespaces = Object.entries(attributes)
+            .filter(([key]) => /^xmlns(:|$)/.test(key))
+            .map(([, value]) => value);
+          facts.version = XAF_VERSIONS.find(([pattern]) =>
+            namespaces.some((namespace) => pattern.test(namespace)),
           )?.[1];
-          facts.version = XAF_VERSIONS.find(([pattern]) => pattern.test(namespace ?? ''))?.[1];
         } else if (name === 'ledgerAccount' && parent === 'generalLedger') {
           account = { code: '', name: '', type: undefined, fileLine };
         } else if (name === 'transactions') {
