@@ -724,3 +724,40 @@ describe('FEC: what the article does not allow is refused, naming it', () => {
     expect(read.problems).toContainEqual('3: Sens "Debit" is none of D, C, +1, -1');
   });
 });
+
+describe('an audit file whose own figures differ on many accounts', () => {
+  it('says the first twenty and keeps every one for the receipt', async () => {
+    const many = sampleBooks();
+    for (let i = 0; i < 30; i += 1) {
+      const code = String(1600 + i);
+      many.accounts.push({ code, name: `Fordran ${i}`, kind: 'B' });
+      many.transactions.push({
+        id: String(100 + i),
+        date: '2025-05-01',
+        memo: 'x',
+        postings: [
+          { code, cents: 100 },
+          { code: '1930', cents: -100 },
+        ],
+      });
+    }
+    const read = await readLedgerFile(
+      fileOf(
+        sieFile(many, {
+          type: '4E',
+          encoding: 'cp437',
+          objects: 'empty',
+          eol: '\n',
+          closingAsOpening: true,
+        }),
+        'se',
+      ),
+    );
+    expect(read.problems).toEqual([]);
+    expect(read.result.fileChecks).toHaveLength(33);
+    expect(read.notes.filter((n) => n.includes('contradicts itself'))).toHaveLength(20);
+    expect(read.notes).toContain(
+      'SIE: and 13 more of its own figures that differ, each in the receipt (--receipt FILE)',
+    );
+  });
+});

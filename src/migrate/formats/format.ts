@@ -173,6 +173,9 @@ export const auditOptions = (options: ReadOptions) => ({
   ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
 });
 
+/** How many of an audit file's own figures that differ are said on stderr (all are kept). */
+const CHECKS_SAID = 20;
+
 /**
  * What an audit file's reader found, said: counts, the opening entry, what it left out; what
  * the file says against itself, and what `--offset-account` took, also go to the receipt.
@@ -199,7 +202,11 @@ export function auditNotes(
       `${format}: the opening balances of ${count(facts.openingBalances, 'account', 'accounts')} posted as one entry on ${facts.firstDay}, the first day of its period`,
     facts.zeroLines > 0 && `${format}: ${count(facts.zeroLines, 'line', 'lines')} of zero left out`,
     ...facts.leftOut.map((said) => `${format}: ${said}`),
-    ...checks.map((c) => `${format}: ${c.message}`),
+    // A file that states every closing balance wrong would fill the screen: the first ones are
+    // said, all go to the receipt.
+    ...checks.slice(0, CHECKS_SAID).map((c) => `${format}: ${c.message}`),
+    checks.length > CHECKS_SAID &&
+      `${format}: and ${checks.length - CHECKS_SAID} more of its own figures that differ, each in the receipt (--receipt FILE)`,
   ];
 }
 
