@@ -40,6 +40,12 @@ export const SandboxWorkspaceResponseSchema = Type.Object({ workspace: SandboxWo
 
 const NullableDay = Type.Union([CalendarDaySchema, Type.Null()]);
 
+/** `MM-DD`: the day an entity's fiscal year starts (29 February refused: most years lack it). */
+export const FiscalYearStartSchema = Type.String({
+  pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
+  description: 'MM-DD, the first day of the fiscal year; 01-01 a calendar year',
+});
+
 export const EntitySchema = Type.Object(
   {
     id: UuidSchema,
@@ -48,6 +54,7 @@ export const EntitySchema = Type.Object(
     bookkeepingStartDate: NullableDay,
     lockDate: NullableDay,
     accrualLedgerOpen: Type.Boolean(),
+    fiscalYearStart: FiscalYearStartSchema,
     createdAt: TimestampSchema,
   },
   { title: 'Entity' },
@@ -57,6 +64,7 @@ export type Entity = Static<typeof EntitySchema>;
 export const CreateEntityBodySchema = Type.Object({
   name: Type.String(),
   bookkeepingStartDate: Type.Optional(NullableDay),
+  fiscalYearStart: Type.Optional(FiscalYearStartSchema),
 });
 export type CreateEntityBody = Static<typeof CreateEntityBodySchema>;
 
@@ -64,6 +72,7 @@ export const UpdateEntityBodySchema = Type.Object({
   name: Type.Optional(Type.String()),
   bookkeepingStartDate: Type.Optional(NullableDay),
   lockDate: Type.Optional(NullableDay),
+  fiscalYearStart: Type.Optional(FiscalYearStartSchema),
 });
 export type UpdateEntityBody = Static<typeof UpdateEntityBodySchema>;
 

@@ -1,5 +1,6 @@
 import type { BooksApi, ListPage, RequestRecord } from '../client/index.js';
 import type { CalendarDay } from '../core/calendar.js';
+import { CALENDAR_YEAR } from '../core/periods.js';
 import { systemClock, type Clock, type ContextServices, type Questions } from './clock.js';
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
@@ -209,6 +210,17 @@ export class CommandContext {
    */
   async entityId(given?: string): Promise<string> {
     return (await this.chosenEntity(given)).entity.id;
+  }
+
+  /**
+   * An entity's fiscal year start (`MM-DD`), as the sandbox control plane keeps it; a calendar
+   * year on a platform that has none (the hosted one keeps its own: see the README).
+   */
+  async fiscalYearStart(entityId: string): Promise<string> {
+    const api = await this.api();
+    return (
+      (await unlessNotFound(api.sandbox.entity(entityId)))?.entity.fiscalYearStart ?? CALENDAR_YEAR
+    );
   }
 
   /** The workspace and entity a command works on, with their names (what a write says). */

@@ -88,9 +88,46 @@ export function periodIndexOf(periods: readonly Period[], day: CalendarDay): num
   return -1;
 }
 
-/** The fiscal year of a day (fiscal years are calendar years) starts on this day. */
-export function fiscalYearStart(day: CalendarDay): CalendarDay {
-  return `${day.slice(0, 4)}-01-01`;
+/**
+ * The day an entity's fiscal year starts, `MM-DD` (the entity's setting; `01-01` a calendar
+ * year). Any day of the year but 29 February, which most years lack.
+ */
+export type FiscalYearStart = string;
+
+export const CALENDAR_YEAR: FiscalYearStart = '01-01';
+
+/** Whether `MM-DD` can start a fiscal year: a day every year has (not 29 February). */
+export function isFiscalYearStart(text: string): boolean {
+  const match = /^(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [month, date] = [Number(match[1]), Number(match[2])];
+  return month >= 1 && month <= 12 && date >= 1 && date <= daysInMonth(2025, month);
+}
+
+/** The first day of the fiscal year (starting each year on `start`, `MM-DD`) holding `day`. */
+export function fiscalYearStart(
+  day: CalendarDay,
+  start: FiscalYearStart = CALENDAR_YEAR,
+): CalendarDay {
+  const year = Number(day.slice(0, 4));
+  return day.slice(5) >= start
+    ? `${day.slice(0, 4)}-${start}`
+    : `${String(year - 1).padStart(4, '0')}-${start}`;
+}
+
+/** The fiscal year holding `day`: its first and last days. */
+export function fiscalYearOf(day: CalendarDay, start: FiscalYearStart = CALENDAR_YEAR): Period {
+  const first = fiscalYearStart(day, start);
+  return { startDate: first, endDate: addDays(addMonths(first, 12), -1) };
+}
+
+/**
+ * How a fiscal year is named, as accountants name it: by the calendar year it ends in (`FY2026`
+ * for April 2025 to March 2026), or the year alone when it is a calendar year.
+ */
+export function fiscalYearName(day: CalendarDay, start: FiscalYearStart = CALENDAR_YEAR): string {
+  const { endDate } = fiscalYearOf(day, start);
+  return start === CALENDAR_YEAR ? endDate.slice(0, 4) : `FY${endDate.slice(0, 4)}`;
 }
 
 export const DATE_WORDS = [
@@ -104,8 +141,16 @@ export const DATE_WORDS = [
 ] as const;
 export type DateWord = (typeof DATE_WORDS)[number];
 
-/** The range a relative date word names, as of `today` (`ytd`: January 1 to today). */
-export function rangeOfWord(word: DateWord, today: CalendarDay): Period {
+/**
+ * The range a relative date word names, as of `today`. Months and quarters are calendar ones;
+ * `this-year`, `last-year` and `ytd` (the year to today) are the entity's fiscal years, which
+ * start on `fiscalStart` (`MM-DD`; calendar years by default).
+ */
+export function rangeOfWord(
+  word: DateWord,
+  today: CalendarDay,
+  fiscalStart: FiscalYearStart = CALENDAR_YEAR,
+): Period {
   const [year, month] = parts(today);
   const quarterStartMonth = Math.floor((month - 1) / 3) * 3 + 1;
   const monthStart = (y: number, m: number) => format(y, m, 1);
@@ -129,11 +174,11 @@ export function rangeOfWord(word: DateWord, today: CalendarDay): Period {
       return { startDate: start, endDate: periodEnd(start, 'quarter') };
     }
     case 'this-year':
-      return { startDate: format(year, 1, 1), endDate: format(year, 12, 31) };
+      return fiscalYearOf(today, fiscalStart);
     case 'last-year':
-      return { startDate: format(year - 1, 1, 1), endDate: format(year - 1, 12, 31) };
+      return fiscalYearOf(addDays(fiscalYearStart(today, fiscalStart), -1), fiscalStart);
     case 'ytd':
-      return { startDate: format(year, 1, 1), endDate: today };
+      return { startDate: fiscalYearStart(today, fiscalStart), endDate: today };
   }
 }
 

@@ -20,17 +20,22 @@ import type {
   JournalEntry,
   LedgerBasis,
   TransactionRule,
-  TrialBalance,
 } from '../api/index.js';
 import { ApiError, type BooksApi, type Named } from '../client/index.js';
 import { journalEntryPages } from '../client/journalEntryPages.js';
+import {
+  balanceRows,
+  balancesOverRange,
+  FIRST_DAY,
+  type Balances,
+  type TrialBalanceRow,
+} from './balances.js';
 import { addDays, calendarDayAt, type CalendarDay } from '../core/calendar.js';
 import { csvField } from '../core/csv.js';
 import {
   addCents,
   amountToCents,
   centsToAmount,
-  negateCents,
   subtractCents,
   ZERO_CENTS,
   type Cents,
@@ -50,8 +55,9 @@ import {
  *   so only the general ledger shows them) as entries of their own, `source` saying which;
  * - `classes.json`, `rules.json` — the workspace's classes (parents first) and transaction
  *   rules, accounts named by code and name;
- * - `manifest.json` — what was exported, its counts, each ledger's trial balance at export time
- *   and the trial balance its entries make (what an import into an empty entity must show).
+ * - `manifest.json` — what was exported, its counts, each ledger's balances at export time
+ *   and the balances its entries make (what an import into an empty entity must show); each
+ *   account's balance from its first posting, income and expenses too (balancesOverRange).
  *
  * Entries are read a month at a time, several months at once within the client's pace, each
  * month's pages walked by `journalEntryPages`; months are written in order as they complete, so
@@ -79,12 +85,7 @@ export const JOURNAL_COLUMNS = [
 ] as const;
 
 /** A ledger's balances as the manifest keeps them: per account, debit and credit. */
-export interface TrialBalanceRow {
-  accountCode: string;
-  accountName: string;
-  debit: number;
-  credit: number;
-}
+export type { TrialBalanceRow } from './balances.js';
 
 export interface ExportManifest {
   format: typeof EXPORT_FORMAT;
@@ -112,9 +113,15 @@ export interface ExportManifest {
     platformPostings: Partial<Record<LedgerBasis, number>>;
     lines: Partial<Record<LedgerBasis, number>>;
   };
-  /** Each ledger's trial balance at export time, at the range's end (all time without `--to`). */
+  /**
+   * Each ledger's balances at export time, at the range's end (all time without `--to`): each
+   * account's debits less credits from its first posting, on the side where they fall — income
+   * and expense accounts too, summed over every fiscal year rather than closed into Retained
+   * Earnings as the trial balance report shows them, so that the figures do not depend on the
+   * entity's fiscal year (a copy into an entity whose year starts elsewhere compares the same).
+   */
   trialBalance: Partial<Record<LedgerBasis, TrialBalanceRow[]>>;
-  /** What the exported entries alone make: an import into an empty entity shows this. */
+  /** The same, of the exported entries alone: an import into an empty entity shows this. */
   entriesTrialBalance: Partial<Record<LedgerBasis, TrialBalanceRow[]>>;
 }
 
@@ -174,7 +181,6 @@ export interface ExportOutcome {
   directory: string;
 }
 
-const FIRST_DAY = '0001-01-01';
 const LAST_DAY = '9999-12-31';
 const JOURNAL_SOURCES = new Set(['manual', 'migration']);
 
@@ -254,7 +260,7 @@ export async function exportBooks(
       manifest.counts.journalEntries[basis] = counts.journalEntries;
       manifest.counts.platformPostings[basis] = counts.platformPostings;
       manifest.counts.lines[basis] = counts.lines;
-      manifest.trialBalance[basis] = ledger.trialBalanceAtEnd;
+      manifest.trialBalance[basis] = balanceRows(ledger.balancesAtEnd, accounts);
       manifest.entriesTrialBalance[basis] = balanceRows(counts.balances, accounts);
     }
     writeWhole('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
@@ -270,8 +276,8 @@ export async function exportBooks(
 
 /** One ledger's postings, month by month. */
 class LedgerExport {
-  /** The platform's trial balance at the range's end, as the manifest keeps it. */
-  trialBalanceAtEnd: TrialBalanceRow[] = [];
+  /** Each account's balance at the range's end, as the platform reports it (balancesOverRange). */
+  balancesAtEnd: Balances = new Map();
   private entriesTotal = 0;
   private entriesDone = 0;
   private spoolDirectory = '';
@@ -320,50 +326,44 @@ class LedgerExport {
     const first = from ?? earliest.data[0]?.dateOnly;
     const last = to ?? latest.data[0]?.dateOnly;
     const windows: Window[] = [];
-    // Balances before the months listed, at each month's end, and at the end of all.
-    const before = first === undefined ? undefined : addDays(first, -1);
-    const beforeBalances =
-      before === undefined || before < FIRST_DAY
-        ? new Map<string, Cents>()
-        : await this.balances(before, before);
+    // Each account's balance before the months listed, at each month's end, and at the end of
+    // all: income and expenses summed across fiscal years as well (balancesOverRange).
     if (first !== undefined && last !== undefined && first <= last) {
-      const byMonth = await this.trialBalance(first, last, 'month');
-      let previous = beforeBalances;
+      const byMonth = await this.balances(first, last, 'month');
+      let previous = byMonth.opening;
       byMonth.periods.forEach((period, index) => {
-        const balances = balancesOf(byMonth, index);
+        const balances = byMonth.columns[index]!;
         windows.push({ ...period, listed: true, movement: movementBetween(previous, balances) });
         previous = balances;
       });
-      if (from === undefined && before !== undefined && before >= FIRST_DAY) {
+      const before = addDays(first, -1);
+      if (from === undefined && before >= FIRST_DAY) {
         windows.unshift({
           startDate: FIRST_DAY,
           endDate: before,
           listed: false,
-          movement: movementBetween(new Map(), beforeBalances),
+          movement: movementBetween(new Map(), byMonth.opening),
         });
       }
+      // The last month's column is the balances at `to` (a report's last column ends there).
+      this.balancesAtEnd = previous;
       if (to === undefined) {
-        const atEnd = await this.trialBalance(LAST_DAY, LAST_DAY, 'total');
+        this.balancesAtEnd = (await this.balances(LAST_DAY, LAST_DAY, 'total')).columns[0]!;
         windows.push({
           startDate: addDays(last, 1),
           endDate: LAST_DAY,
           listed: false,
-          movement: movementBetween(previous, balancesOf(atEnd, 0)),
+          movement: movementBetween(previous, this.balancesAtEnd),
         });
-        this.trialBalanceAtEnd = rowsOf(atEnd);
-      } else {
-        // A trial balance's scalar is its last column: the balances at `to`.
-        this.trialBalanceAtEnd = rowsOf(byMonth);
       }
     } else if (from === undefined && to === undefined) {
       // No journal entries at all: whatever the ledger holds comes from the general ledger.
-      const all = await this.trialBalance(LAST_DAY, LAST_DAY, 'total');
-      this.trialBalanceAtEnd = rowsOf(all);
+      this.balancesAtEnd = (await this.balances(LAST_DAY, LAST_DAY, 'total')).columns[0]!;
       windows.push({
         startDate: FIRST_DAY,
         endDate: LAST_DAY,
         listed: false,
-        movement: movementBetween(new Map(), balancesOf(all, 0)),
+        movement: movementBetween(new Map(), this.balancesAtEnd),
       });
     }
     return windows.filter((w) => w.listed || [...w.movement.values()].some((c) => c !== 0));
@@ -562,23 +562,14 @@ class LedgerExport {
     return [...bySource.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }
 
-  private async trialBalance(
-    startDate: CalendarDay,
-    endDate: CalendarDay,
-    groupBy: 'month' | 'total',
-  ) {
-    return (
-      await this.api.reports.trialBalance(this.scope.entity.id, {
-        startDate,
-        endDate,
-        groupBy,
-        ledgerBasis: this.basis,
-      })
-    ).report;
-  }
-
-  private async balances(startDate: CalendarDay, endDate: CalendarDay) {
-    return balancesOf(await this.trialBalance(startDate, endDate, 'total'), 0);
+  /** Each account's balance before the range and at each column's end (balancesOverRange). */
+  private balances(startDate: CalendarDay, endDate: CalendarDay, groupBy: 'month' | 'total') {
+    return balancesOverRange(this.api, this.scope.entity.id, {
+      startDate,
+      endDate,
+      groupBy,
+      ledgerBasis: this.basis,
+    });
   }
 }
 
@@ -658,28 +649,6 @@ interface PlatformPosting {
 const row = (fields: string[]) => `${fields.map(csvField).join(',')}\n`;
 const amountText = (cents: Cents) => (cents === 0 ? '' : centsToAmount(cents).toFixed(2));
 
-/** Each account's net balance (debit − credit) in one column of a trial balance, by code. */
-function balancesOf(report: TrialBalance, column: number): Map<string, Cents> {
-  const balances = new Map<string, Cents>();
-  for (const r of report.rows) {
-    const side = r.amountsByPeriod[column]!;
-    const net = subtractCents(amountToCents(side.debit), amountToCents(side.credit));
-    if (net !== 0) balances.set(r.accountCode, net);
-  }
-  return balances;
-}
-
-function rowsOf(report: TrialBalance): TrialBalanceRow[] {
-  return report.rows
-    .filter((r) => r.debit !== 0 || r.credit !== 0)
-    .map(({ accountCode, accountName, debit, credit }) => ({
-      accountCode,
-      accountName,
-      debit,
-      credit,
-    }));
-}
-
 function movementBetween(
   before: Map<string, Cents>,
   after: Map<string, Cents>,
@@ -710,23 +679,6 @@ function differences(moved: Map<string, Cents>, expected: Map<string, Cents>): s
         `account ${code} moved ${centsToAmount(moved.get(code) ?? ZERO_CENTS).toFixed(2)} in what was read, ${centsToAmount(expected.get(code) ?? ZERO_CENTS).toFixed(2)} by the trial balance`,
     )
     .join('; ');
-}
-
-/** Net balances by code as trial balance rows (on the side where each falls), in code order. */
-function balanceRows(
-  balances: Map<string, Cents>,
-  accounts: readonly Account[],
-): TrialBalanceRow[] {
-  const names = new Map(accounts.map((a) => [a.code, a.name]));
-  return [...balances]
-    .filter(([, net]) => net !== 0)
-    .sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
-    .map(([accountCode, net]) => ({
-      accountCode,
-      accountName: names.get(accountCode) ?? '',
-      debit: net > 0 ? centsToAmount(net) : 0,
-      credit: net < 0 ? centsToAmount(negateCents(net)) : 0,
-    }));
 }
 
 /** The chart as `coa import` reads it, with `archived`. */

@@ -11,17 +11,10 @@ import type {
   LedgerBasis,
 } from '../api/index.js';
 import { unlessNotFound, type BooksApi, type Named } from '../client/index.js';
-import { addDays } from '../core/calendar.js';
 import { csvField, spreadsheetText } from '../core/csv.js';
-import {
-  amountToCents,
-  centsToAmount,
-  formatCents,
-  subtractCents,
-  ZERO_CENTS,
-  type Cents,
-} from '../core/money.js';
+import { centsToAmount, formatCents, ZERO_CENTS, type Cents } from '../core/money.js';
 import { chartLabel, fileLabel, planAccounts, type AccountPlan } from './accounts.js';
+import { movementOverRange } from './balances.js';
 import { writeChartFile } from './chartFile.js';
 import { accountsKey, batchKey, type ImportScopeIds } from './batches.js';
 import { checkLedger, ImportInterrupted, type LedgerSummary } from './check.js';
@@ -573,7 +566,7 @@ function writeReceipt(
   writeFileSync(file, `${rows.join('\n')}\n`);
 }
 
-/** The trial balance's movement over the file's days, per account, beside the file's totals. */
+/** Each account's movement over the file's days, beside the file's totals. */
 async function reconcileWithPlatform(
   api: BooksApi,
   scope: ImportScope,
@@ -586,29 +579,12 @@ async function reconcileWithPlatform(
 ): Promise<Reconciliation> {
   const startDate = summary.startDate!;
   const endDate = summary.endDate!;
-  const query = { ledgerBasis: basis, groupBy: 'total' as const };
-  const dayBefore = addDays(startDate, -1);
-  const [after, before, chart] = await Promise.all([
-    api.reports.trialBalance(scope.entity.id, { ...query, startDate, endDate }),
-    api.reports.trialBalance(scope.entity.id, {
-      ...query,
-      startDate: dayBefore,
-      endDate: dayBefore,
-    }),
+  // Each account's movement over the file's days, income and expenses summed across a fiscal
+  // year's turn as well (the trial balance starts them afresh each fiscal year).
+  const [{ movement, atEnd: end }, chart] = await Promise.all([
+    movementOverRange(api, scope.entity.id, { startDate, endDate, ledgerBasis: basis }),
     api.accounts.all(scope.entity.id),
   ]);
-  const net = (rows: { accountCode: string; debit: number; credit: number }[]) =>
-    new Map(
-      rows.map((r) => [
-        r.accountCode,
-        subtractCents(amountToCents(r.debit), amountToCents(r.credit)),
-      ]),
-    );
-  const end = net(after.report.rows);
-  const start = net(before.report.rows);
-  const movement = new Map<string, Cents>();
-  for (const code of new Set([...end.keys(), ...start.keys()]))
-    movement.set(code, subtractCents(end.get(code) ?? ZERO_CENTS, start.get(code) ?? ZERO_CENTS));
   const { rows, matches } = reconcile({
     fileAccounts: [...summary.accounts.values()].map((account) => ({
       ...account,

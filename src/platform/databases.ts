@@ -78,7 +78,10 @@ export async function copyBooks(
   }
 }
 
-/** Every entity's trial balance over all its days, on each open ledger, on both sides. */
+/**
+ * Every entity's trial balance over all its days, and each account's own balance, on each open
+ * ledger, on both sides.
+ */
 async function compareTrialBalances(
   source: Store,
   target: Store,
@@ -91,7 +94,7 @@ async function compareTrialBalances(
     `SELECT e.id, w.organization_id, e.accrual_ledger_open
      FROM entities e JOIN workspaces w ON w.id = e.workspace_id ORDER BY e.seq`,
   );
-  const engines = [
+  const engines: [Engine, Engine] = [
     new Engine(source, DEFAULT_ENGINE_OPTIONS),
     new Engine(target, DEFAULT_ENGINE_OPTIONS),
   ];
@@ -112,6 +115,30 @@ async function compareTrialBalances(
       if (JSON.stringify(here) !== JSON.stringify(there)) {
         throw new CopyDisagrees(
           `the copy disagrees in the ${ledgerBasis} trial balance of entity ${entity.id}`,
+        );
+      }
+      // The trial balance folds earlier fiscal years' income and expenses into one Retained
+      // Earnings row: each account's own balance over all its days is compared as well.
+      const [ours, theirs] = await Promise.all([
+        engines[0].reports.balancesThrough(
+          entity.organization_id,
+          entity.id,
+          ledgerBasis,
+          '9999-12-31',
+        ),
+        engines[1].reports.balancesThrough(
+          entity.organization_id,
+          entity.id,
+          ledgerBasis,
+          '9999-12-31',
+        ),
+      ]);
+      const differing = [...new Set([...ours.keys(), ...theirs.keys()])].filter(
+        (code) => (ours.get(code) ?? 0) !== (theirs.get(code) ?? 0),
+      );
+      if (differing.length > 0) {
+        throw new CopyDisagrees(
+          `the copy disagrees in the ${ledgerBasis} balances of entity ${entity.id}, accounts ${differing.slice(0, 5).join(', ')}`,
         );
       }
       compared.push({ entityId: entity.id, ledgerBasis });

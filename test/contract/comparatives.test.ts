@@ -90,6 +90,21 @@ const netIncome = (postings: Posting[], from: string, to: string) =>
 /** A balance at the end of a day: debit less credit since the first posting. */
 const balanceAt = (postings: Posting[], account: string, day: string) =>
   postings.filter((p) => p.account === account && p.date <= day).reduce((n, p) => n + p.cents, 0);
+/**
+ * A trial balance's figure at the end of a day, debit less credit: balance-sheet accounts since
+ * the first posting, income and expenses since the start of the day's (calendar) fiscal year,
+ * and the Retained Earnings row the results of the years before.
+ */
+const trialBalanceAt = (postings: Posting[], account: string, day: string) => {
+  const yearStart = `${day.slice(0, 4)}-01-01`;
+  const results = (p: Posting) => INCOME.has(p.account) || EXPENSES.has(p.account);
+  const sum = (keep: (p: Posting) => boolean) =>
+    postings.filter(keep).reduce((n, p) => n + p.cents, 0);
+  if (account === 'Retained Earnings') return sum((p) => results(p) && p.date < yearStart);
+  if (INCOME.has(account) || EXPENSES.has(account))
+    return sum((p) => p.account === account && p.date >= yearStart && p.date <= day);
+  return balanceAt(postings, account, day);
+};
 
 describe('comparative reports', () => {
   const home = temporaryHome();
@@ -268,11 +283,13 @@ describe('comparative reports', () => {
         'change_percent 2026-01-01..2026-03-31',
       ]);
       for (const row of tb.slice(1)) {
-        const now = balanceAt(books(), row[2]!, '2026-03-31');
-        const then = balanceAt(books(), row[2]!, '2025-12-31');
+        const now = trialBalanceAt(books(), row[2]!, '2026-03-31');
+        const then = trialBalanceAt(books(), row[2]!, '2025-12-31');
         expect(row.slice(3), row[2]).toEqual(compared(now, then));
       }
-      expect(tb).toHaveLength(1 + Object.keys(TYPES).length);
+      // Every account, and the Retained Earnings row: 2025's results as of 2026-03-31.
+      expect(tb).toHaveLength(1 + Object.keys(TYPES).length + 1);
+      expect(tb.at(-1)!.slice(0, 3)).toEqual(['accounts', '', 'Retained Earnings']);
     });
 
     it('a cash flow by quarter against the prior year: the change in cash', async () => {

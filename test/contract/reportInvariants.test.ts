@@ -3,7 +3,10 @@ import { addDays } from '../../src/core/calendar.js';
 import { periodsBetween } from '../../src/core/periods.js';
 import { cashFlow } from '../../src/platform/domain/reports/cashFlow.js';
 import { profitAndLoss } from '../../src/platform/domain/reports/profitAndLoss.js';
-import { trialBalance } from '../../src/platform/domain/reports/trialBalance.js';
+import {
+  trialBalance,
+  trialBalanceSplits,
+} from '../../src/platform/domain/reports/trialBalance.js';
 import { BASIS_CODE } from '../../src/platform/store/postings.js';
 import { generateLedger } from '../helpers/generatedLedger.js';
 import { cents, postGeneratedLedger } from '../helpers/postGenerated.js';
@@ -114,10 +117,18 @@ describe('report invariants over a generated ledger (3,000 entries, both bases, 
       });
     }
 
-    it(`${ledgerBasis}: general ledger opening + activity = closing, and closing = trial balance`, async () => {
+    it(`${ledgerBasis}: general ledger opening + activity = closing, and closing = trial balance (income and expenses from the fiscal year's start, earlier years in Retained Earnings)`, async () => {
       const range = { startDate: '2025-03-01', endDate: '2025-09-30', ledgerBasis };
       const gl = await report('general-ledger', range);
       const tb = await report('trial-balance', range);
+      // The fiscal year (a calendar one) of the range's end: what the trial balance starts
+      // income and expenses from.
+      const year = await report('general-ledger', { ...range, startDate: '2025-01-01' });
+      const beforeYear = new Map<string, number>(
+        year.accounts.map((a: any) => [a.accountName, cents(a.openingBalance)]),
+      );
+      const results = /^(Income|Other Income|COGS|Operating Expenses|Other Expenses|Tax Expenses) /;
+      let retained = 0;
       const byName = new Map<string, number>(
         tb.rows.map((r: any) => [r.accountName, cents(r.debit) - cents(r.credit)]),
       );
@@ -140,8 +151,17 @@ describe('report invariants over a generated ledger (3,000 entries, both bases, 
             cents(account.closingBalance),
           );
         }
-        expect(sign * (byName.get(account.accountName) ?? 0)).toBe(cents(account.closingBalance));
+        const earlier = results.test(account.accountName)
+          ? (beforeYear.get(account.accountName) ?? 0)
+          : 0;
+        retained += sign * earlier;
+        expect(sign * (byName.get(account.accountName) ?? 0)).toBe(
+          cents(account.closingBalance) - earlier,
+        );
       }
+      // Debit-positive: the earlier years' results, net income a credit.
+      expect(byName.get('Retained Earnings') ?? 0).toBe(retained);
+      expect(cents(tb.totals.debit)).toBe(cents(tb.totals.credit));
     });
   }
 
@@ -164,7 +184,15 @@ describe('report invariants over a generated ledger (3,000 entries, both bases, 
         const scope = await engine.entities.scope(organizationId, entityId);
         const accounts = await engine.store.accounts.all(entityId);
         const periods = periodsBetween(startDate, END, groupBy);
-        const spec = { entityId, startDate, endDate: END, ledgerBasis, groupBy };
+        // A fiscal year from April: the trial balance splits at its starts as well.
+        const spec = {
+          entityId,
+          startDate,
+          endDate: END,
+          ledgerBasis,
+          groupBy,
+          fiscalYearStart: '04-01',
+        };
         const basis = BASIS_CODE[ledgerBasis];
         const byDay = {
           accounts,
@@ -180,7 +208,16 @@ describe('report invariants over a generated ledger (3,000 entries, both bases, 
             END,
           ),
         };
-        expect(trialBalance(spec, bySpan)).toEqual(trialBalance(spec, byDay));
+        const byFiscalSpan = {
+          ...byDay,
+          days: await engine.store.reports.periodSums(
+            scope.entitySeq,
+            basis,
+            trialBalanceSplits(periods, spec.fiscalYearStart),
+            END,
+          ),
+        };
+        expect(trialBalance(spec, byFiscalSpan)).toEqual(trialBalance(spec, byDay));
         expect(profitAndLoss(spec, bySpan)).toEqual(profitAndLoss(spec, byDay));
         expect(cashFlow(spec, bySpan)).toEqual(cashFlow(spec, byDay));
         if (groupBy === 'week') expect(bySpan.days.length).toBe(byDay.days.length);

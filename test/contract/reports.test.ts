@@ -177,13 +177,23 @@ describe('reports of the golden ledger', () => {
       ).toEqual([0, 800, 0]);
     });
 
-    it('trial balance: 22,850.00 on each side, cumulative from the first posting', async () => {
+    it('trial balance: 22,850.00 on each side; Sales from the fiscal year’s start, 2025’s sale in Retained Earnings, as the balance sheet has it', async () => {
       const tb = await report('trial-balance', 'startDate=2026-01-01&endDate=2026-03-31');
       expect(tb.totals).toEqual({ debit: 22850, credit: 22850 });
       expect(tb.rows.find((r: any) => r.accountName === 'Sales')).toMatchObject({
         debit: 0,
-        credit: 9000,
+        credit: 8000,
       });
+      expect(tb.rows.at(-1)).toEqual({
+        accountCode: '',
+        accountName: 'Retained Earnings',
+        debit: 0,
+        credit: 1000,
+        amountsByPeriod: [{ debit: 0, credit: 1000 }],
+      });
+      const bs = await report('balance-sheet', 'startDate=2026-01-01&endDate=2026-03-31');
+      const equity = bs.sections.find((s: any) => s.label === 'Equity');
+      expect(equity.lines.find((l: any) => l.kind === 'retained_earnings').amount).toBe(1000);
       expect(tb.rows.find((r: any) => r.accountName === 'Checking')).toMatchObject({
         debit: 10225,
         credit: 0,

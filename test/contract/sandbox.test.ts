@@ -165,6 +165,7 @@ describe('sandbox control plane (local-platform.md §4)', () => {
         name: 'Main Street Bakery',
         bookkeepingStartDate: '2026-01-01',
         lockDate: null,
+        fiscalYearStart: '01-01',
         accrualLedgerOpen: false,
         createdAt: expect.stringMatching(/Z$/),
       });

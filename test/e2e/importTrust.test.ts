@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBooks, serveBooks, spawnBooks, temporaryHome } from '../helpers/cli.js';
+import {
+  accountBalances,
+  runBooks,
+  serveBooks,
+  spawnBooks,
+  temporaryHome,
+} from '../helpers/cli.js';
 
 /**
  * issue 16: imports you can trust with a client's books. Each case was reproduced on the old
@@ -61,16 +67,18 @@ describe('imports you can trust (the built binary against books serve on a SQLit
   const entryCount = async (entityId: string) =>
     (await api('GET', `/platform/v1/entities/${entityId}/journal-entries?limit=1`)).pagination
       .total as number;
-  /** Debits minus credits per `code name`, from the trial balance, in cents. */
+  /** Debits minus credits per `code name` over all days, from the reports, in cents. */
   const balances = async (entityId: string) => {
-    const { report } = await api(
-      'GET',
-      `/platform/v1/entities/${entityId}/reports/trial-balance?startDate=2020-01-01&endDate=2025-12-31`,
-    );
+    const range = 'startDate=2020-01-01&endDate=2025-12-31';
+    const [{ report: trialBalance }, { report: profitAndLoss }] = await Promise.all([
+      api('GET', `/platform/v1/entities/${entityId}/reports/trial-balance?${range}`),
+      api('GET', `/platform/v1/entities/${entityId}/reports/profit-and-loss?${range}`),
+    ]);
     return Object.fromEntries(
-      (report.rows as { accountCode: string; accountName: string; debit: number; credit: number }[])
-        .map((r) => [`${r.accountCode} ${r.accountName}`, Math.round((r.debit - r.credit) * 100)])
-        .filter(([, cents]) => cents !== 0),
+      accountBalances(trialBalance, profitAndLoss).map((a) => [
+        `${a.accountCode} ${a.accountName}`,
+        a.cents,
+      ]),
     );
   };
   /** Each account's debits minus credits in a CSV, in cents, computed here, not by books. */

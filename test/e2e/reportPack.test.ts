@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/clock.js';
-import { displayPercent } from '../../src/cli/render/comparatives.js';
+import { displayPercent } from '../../src/cli/render/comparedCells.js';
 import { displayAmount } from '../../src/cli/render/statements.js';
 import { temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';

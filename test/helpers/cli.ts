@@ -174,15 +174,60 @@ export async function serveBooks(
 
 /** An entity's trial balance by account name, in cents (debits less credits), as `books` prints it. */
 export async function trialBalanceOf(env: NodeJS.ProcessEnv, where: string[]) {
-  const tb = await runBooks(
-    ['report', 'tb', '--from', '1990-01-01', '--to', '2030-12-31', '-o', 'json', ...where],
-    env,
-  );
+  const range = ['--from', '1990-01-01', '--to', '2030-12-31', '-o', 'json', ...where];
+  const [tb, pl] = await Promise.all([
+    runBooks(['report', 'tb', ...range], env),
+    runBooks(['report', 'pl', ...range], env),
+  ]);
   expect(tb.code, tb.stderr).toBe(0);
-  const rows = (
-    JSON.parse(tb.stdout) as {
-      report: { rows: { accountName: string; debit: number; credit: number }[] };
-    }
-  ).report.rows;
-  return new Map(rows.map((r) => [r.accountName, Math.round((r.debit - r.credit) * 100)]));
+  expect(pl.code, pl.stderr).toBe(0);
+  return new Map(
+    accountBalances(JSON.parse(tb.stdout).report, JSON.parse(pl.stdout).report).map((a) => [
+      a.accountName,
+      a.cents,
+    ]),
+  );
+}
+
+interface ReportedTrialBalance {
+  rows: { accountCode: string; accountName: string; debit: number; credit: number }[];
+}
+interface ReportedProfitAndLoss {
+  sections: {
+    section: string;
+    lines: { accountCode: string; accountName: string; amount: number; kind: string }[];
+  }[];
+}
+
+/**
+ * Each account's balance over all its days (debit less credit, in cents, zeros left out) from a
+ * trial balance and a profit and loss over the same range: the trial balance's balance-sheet
+ * accounts, and income and expenses from the profit and loss (the trial balance starts them
+ * afresh each fiscal year, and keeps the years before in its Retained Earnings row).
+ */
+export function accountBalances(
+  trialBalance: ReportedTrialBalance,
+  profitAndLoss: ReportedProfitAndLoss,
+): { accountCode: string; accountName: string; cents: number }[] {
+  const results = profitAndLoss.sections.flatMap((section) => {
+    const credit = section.section === 'income' || section.section === 'otherIncome';
+    return section.lines
+      .filter((line) => line.kind === 'account')
+      .map(({ accountCode, accountName, amount }) => ({
+        accountCode,
+        accountName,
+        cents: Math.round((credit ? -amount : amount) * 100),
+      }));
+  });
+  const resultCodes = new Set(results.map((r) => r.accountCode));
+  return [
+    ...trialBalance.rows
+      .filter((r) => r.accountCode !== '' && !resultCodes.has(r.accountCode))
+      .map(({ accountCode, accountName, debit, credit }) => ({
+        accountCode,
+        accountName,
+        cents: Math.round((debit - credit) * 100),
+      })),
+    ...results,
+  ].filter((a) => a.cents !== 0);
 }

@@ -73,6 +73,7 @@ describe('the platform database (a real SQLite file)', () => {
       name: 'E',
       bookkeepingStartDate: null,
       lockDate: null,
+      fiscalYearStart: '01-01',
       accrualLedgerOpen: false,
       createdAt: workspace.createdAt,
     });

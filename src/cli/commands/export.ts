@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DATE_WORDS } from '../../core/periods.js';
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
-import { parseDateRange } from '../dates.js';
+import { namesFiscalYear, parseDateRange } from '../dates.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import { progressMode, progressOption, workProgress, type ProgressMode } from '../progress.js';
 
@@ -39,7 +39,7 @@ export const command = defineCommand({
       throw new UsageError(`${flags.directory} is not empty: export into a new or empty directory`);
     }
     const mode = progressMode(flags.progress);
-    const range = parseDateRange(flags, ctx.today());
+    let range = parseDateRange(flags, ctx.today());
     const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1, 32);
     const rate = wholeNumber(flags.rate, '--rate', 0, 100_000);
     ctx.paceRequests(rate);
@@ -48,6 +48,8 @@ export const command = defineCommand({
       ctx.chosenEntity(),
     ]);
     const api = await ctx.api();
+    if (namesFiscalYear(flags))
+      range = parseDateRange(flags, ctx.today(), await ctx.fiscalYearStart(entity.id));
     const { timezone } = (await api.workspaces.get(workspace.id)).workspace;
     const started = ctx.clock.now().getTime();
     const progress = entryProgress(ctx, mode);

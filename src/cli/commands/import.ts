@@ -17,6 +17,7 @@ import { importWith } from '../importing.js';
 import { progressMode, progressOption } from '../progress.js';
 import { importChartFile } from './coa/import.js';
 import { parseImport } from './je/import.js';
+import { balanceRows, balancesOverRange } from '../../migrate/balances.js';
 
 /**
  * `books import DIR`: what `books export` wrote, into the chosen entity (meant to be empty): the
@@ -127,7 +128,10 @@ const exportedLedgers = (manifest: ExportManifest) =>
     (basis) => manifest.files.journals[basis] && manifest.entriesTrialBalance[basis],
   );
 
-/** A ledger's trial balance at the export's end, accounts with a balance; none when not open. */
+/**
+ * Each account's balance at the export's end, as the manifest's rows (income and expenses
+ * summed over every fiscal year, as the export's entries sum them); none when not open.
+ */
 async function trialBalanceAtEnd(
   api: BooksApi,
   entityId: string,
@@ -136,12 +140,16 @@ async function trialBalanceAtEnd(
 ): Promise<TrialBalanceRow[]> {
   const day = manifest.range.to ?? '9999-12-31';
   try {
-    const { report } = await api.reports.trialBalance(entityId, {
-      startDate: day,
-      endDate: day,
-      ledgerBasis: basis,
-    });
-    return report.rows.filter((r) => r.debit !== 0 || r.credit !== 0);
+    const [{ columns }, accounts] = await Promise.all([
+      balancesOverRange(api, entityId, {
+        startDate: day,
+        endDate: day,
+        ledgerBasis: basis,
+        groupBy: 'total',
+      }),
+      api.accounts.all(entityId),
+    ]);
+    return balanceRows(columns[0]!, accounts);
   } catch (error) {
     const { ApiError } = await import('../../client/index.js');
     if (basis === 'accrual' && error instanceof ApiError && error.status < 500) return [];

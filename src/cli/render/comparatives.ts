@@ -1,10 +1,4 @@
-import type { Comparison, Period } from '../../core/periods.js';
-import {
-  answeredAmountToCents,
-  centsToAmount,
-  changeInPercent,
-  subtractCents,
-} from '../../core/money.js';
+import type { Comparison } from '../../core/periods.js';
 import { tidyRows, type Statement, type StatementRow } from './statements.js';
 
 /**
@@ -14,38 +8,6 @@ import { tidyRows, type Statement, type StatementRow } from './statements.js';
  * comparison period's amount, the change (this period less the comparison) and the change in
  * percent of the comparison's size (blank when that is zero).
  */
-
-/** How each column of a comparative statement is compared. */
-export interface ComparisonColumns {
-  compare: Comparison;
-  /** The comparison column's heading, one per column of the statement. */
-  labels: string[];
-  /** The period each column is compared with (tidy records and JSON). */
-  periods: Period[];
-}
-
-/** One cell's comparison: the amounts and what changed (null: no amount on either side). */
-export interface ComparedCell {
-  amount: number | null;
-  comparison: number | null;
-  change: number | null;
-  changePercent: number | null;
-}
-
-/** A cell of a row with comparisons: the amounts, the change and the percent. */
-export function comparedCell(amount: number | null, comparison: number | null): ComparedCell {
-  if (amount === null && comparison === null) {
-    return { amount, comparison, change: null, changePercent: null };
-  }
-  const current = answeredAmountToCents(amount ?? 0);
-  const base = answeredAmountToCents(comparison ?? 0);
-  return {
-    amount: amount ?? 0,
-    comparison: comparison ?? 0,
-    change: centsToAmount(subtractCents(current, base)),
-    changePercent: changeInPercent(current, base),
-  };
-}
 
 /** What identifies a row in both statements: an account by its code and name, else its label. */
 const rowKey = (row: StatementRow) =>
@@ -110,11 +72,3 @@ export function compareStatements(
     comparison: { compare: options.compare, labels: options.labels, periods },
   };
 }
-
-/** The change in percent as a terminal shows it: `12.5%`, `-3.0%`, blank without a base. */
-export const displayPercent = (percent: number | null): string =>
-  percent === null ? '' : `${percent.toFixed(1)}%`;
-
-/** The change in percent in records: `12.5`, blank without a base. */
-export const plainPercent = (percent: number | null): string =>
-  percent === null ? '' : percent.toFixed(1);

@@ -6,7 +6,7 @@ import {
   subtractCents,
   type Cents,
 } from '../../core/money.js';
-import { comparedCell } from './comparatives.js';
+import { comparedCell } from './comparedCells.js';
 import type { Statement, StatementRow } from './statements.js';
 
 /**

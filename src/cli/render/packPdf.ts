@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import PDFDocument from 'pdfkit';
-import { displayPercent } from './comparatives.js';
+import { displayPercent } from './comparedCells.js';
 import type { GeneralLedgerRow } from './generalLedger.js';
 import {
   figureCells,

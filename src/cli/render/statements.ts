@@ -12,7 +12,7 @@ import {
   displayPercent,
   plainPercent,
   type ComparisonColumns,
-} from './comparatives.js';
+} from './comparedCells.js';
 
 /** One row of a rendered statement: a heading, an account line, or a total. */
 export interface StatementRow {

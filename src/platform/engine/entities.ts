@@ -6,11 +6,25 @@ import type {
   SandboxWorkspace,
   UpdateEntityBody,
 } from '../../api/index.js';
-import { notFound } from '../domain/errors.js';
+import { CALENDAR_YEAR, isFiscalYearStart } from '../../core/periods.js';
+import { invalid, notFound } from '../domain/errors.js';
 import { requireName } from '../domain/names.js';
 import type { Store } from '../store/index.js';
 import { listOf, pageOf } from './pagination.js';
 import type { WorkspaceService } from './workspaces.js';
+
+/**
+ * A fiscal year start as the body gives it (`MM-DD`, the schema checks its shape): a day every
+ * year has. 29 February (and 31 April) is a 400; none is a calendar year.
+ */
+function fiscalYearStartOf(text: string | undefined): string {
+  if (text === undefined) return CALENDAR_YEAR;
+  if (!isFiscalYearStart(text))
+    throw invalid(
+      `fiscalYearStart: "${text}" is not a day every year has (MM-DD; 29 February is not)`,
+    );
+  return text;
+}
 
 /** The name of an entity's lock (see EntityService.lockedScope). */
 export const entityLockName = (entityId: string) => `entity ${entityId}`;
@@ -44,6 +58,7 @@ export class EntityService {
       bookkeepingStartDate: body.bookkeepingStartDate ?? null,
       lockDate: null,
       accrualLedgerOpen: false,
+      fiscalYearStart: fiscalYearStartOf(body.fiscalYearStart),
       createdAt: new Date().toISOString(),
     };
     await this.store.entities.insert(entity);
@@ -83,6 +98,10 @@ export class EntityService {
             ? entity.bookkeepingStartDate
             : body.bookkeepingStartDate,
         lockDate: body.lockDate === undefined ? entity.lockDate : body.lockDate,
+        fiscalYearStart:
+          body.fiscalYearStart === undefined
+            ? entity.fiscalYearStart
+            : fiscalYearStartOf(body.fiscalYearStart),
       };
       await this.store.entities.update(updated);
       return updated;

@@ -10,7 +10,7 @@ import type {
   TrialBalance,
 } from '../../api/index.js';
 import { startOfDayIso } from '../../core/calendar.js';
-import { ZERO_CENTS } from '../../core/money.js';
+import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import { periodsBetween, TooManyPeriodsError } from '../../core/periods.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { balanceSheet } from '../domain/reports/balanceSheet.js';
@@ -22,7 +22,7 @@ import {
 } from '../domain/reports/generalLedger.js';
 import type { ReportAccount, ReportInput, ReportSpec } from '../domain/reports/ledgerData.js';
 import { profitAndLoss } from '../domain/reports/profitAndLoss.js';
-import { trialBalance } from '../domain/reports/trialBalance.js';
+import { trialBalance, trialBalanceSplits } from '../domain/reports/trialBalance.js';
 import type { Store } from '../store/index.js';
 import { BASIS_CODE } from '../store/postings.js';
 import type { EntityScope, EntityService } from './entities.js';
@@ -76,7 +76,35 @@ export class ReportService {
     entityId: string,
     query: ReportQuery,
   ): Promise<TrialBalance> {
-    return trialBalance(...(await this.summaryInput(organizationId, entityId, query, 'periods')));
+    return trialBalance(...(await this.summaryInput(organizationId, entityId, query, 'fiscal')));
+  }
+
+  /**
+   * Each account's balance over all its days (debits less credits, cumulative from the first
+   * posting, income and expenses too), by code: what a copy of the books is checked by, account
+   * by account, whatever fiscal year the trial balance folds earlier results into.
+   */
+  async balancesThrough(
+    organizationId: string,
+    entityId: string,
+    ledgerBasis: LedgerBasis,
+    through: string,
+  ): Promise<Map<string, Cents>> {
+    const scope = await this.entities.scope(organizationId, entityId);
+    const codeOf = new Map((await this.chart(entityId)).map((a) => [a.seq, a.code]));
+    const balances = new Map<string, Cents>();
+    for (const row of await this.store.reports.dailySums(
+      scope.entitySeq,
+      BASIS_CODE[this.basis(scope, ledgerBasis)],
+      through,
+    )) {
+      const code = codeOf.get(row.accountSeq) ?? String(row.accountSeq);
+      balances.set(
+        code,
+        addCents(balances.get(code) ?? ZERO_CENTS, subtractCents(row.debitCents, row.creditCents)),
+      );
+    }
+    return balances;
   }
 
   /**
@@ -187,13 +215,14 @@ export class ReportService {
 
   /**
    * `grain`: the balance sheet reads sums by day (its retained earnings split at fiscal-year
-   * starts); the other reports need only each period's movements.
+   * starts); the trial balance reads sums split at each period's start and at the start of the
+   * fiscal year of each period's end; the other reports need only each period's movements.
    */
   private async summaryInput(
     organizationId: string,
     entityId: string,
     query: ReportQuery,
-    grain: 'days' | 'periods',
+    grain: 'days' | 'periods' | 'fiscal',
   ): Promise<[ReportSpec, ReportInput]> {
     const scope = await this.entities.scope(organizationId, entityId);
     const ledgerBasis = this.basis(scope, query.ledgerBasis);
@@ -213,6 +242,7 @@ export class ReportService {
       endDate: query.endDate,
       ledgerBasis,
       groupBy,
+      fiscalYearStart: scope.entity.fiscalYearStart,
     };
     const input: ReportInput = {
       accounts: await this.chart(entityId),
@@ -227,7 +257,9 @@ export class ReportService {
           : await this.store.reports.periodSums(
               scope.entitySeq,
               BASIS_CODE[ledgerBasis],
-              periods.map((period) => period.startDate),
+              grain === 'fiscal'
+                ? trialBalanceSplits(periods, spec.fiscalYearStart)
+                : periods.map((period) => period.startDate),
               query.endDate,
             ),
     };

@@ -16,11 +16,12 @@ interface EntityRow {
   bookkeeping_start_date: string | null;
   lock_date: string | null;
   accrual_ledger_open: number | boolean;
+  fiscal_year_start: string;
   created_at: string;
 }
 
 const COLUMNS =
-  'e.seq, e.id, e.workspace_id, e.name, e.bookkeeping_start_date, e.lock_date, e.accrual_ledger_open, e.created_at';
+  'e.seq, e.id, e.workspace_id, e.name, e.bookkeeping_start_date, e.lock_date, e.accrual_ledger_open, e.fiscal_year_start, e.created_at';
 
 const toEntity = (row: EntityRow): Entity => ({
   id: row.id,
@@ -29,6 +30,7 @@ const toEntity = (row: EntityRow): Entity => ({
   bookkeepingStartDate: row.bookkeeping_start_date,
   lockDate: row.lock_date,
   accrualLedgerOpen: Boolean(row.accrual_ledger_open),
+  fiscalYearStart: row.fiscal_year_start,
   createdAt: row.created_at,
 });
 
@@ -46,8 +48,8 @@ export class EntityStore {
 
   async insert(entity: Entity): Promise<void> {
     await this.sql.run(
-      `INSERT INTO entities (id, workspace_id, name, bookkeeping_start_date, lock_date, accrual_ledger_open, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO entities (id, workspace_id, name, bookkeeping_start_date, lock_date, accrual_ledger_open, fiscal_year_start, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         entity.id,
         entity.workspaceId,
@@ -55,6 +57,7 @@ export class EntityStore {
         entity.bookkeepingStartDate,
         entity.lockDate,
         entity.accrualLedgerOpen,
+        entity.fiscalYearStart,
         entity.createdAt,
       ],
     );
@@ -127,12 +130,13 @@ export class EntityStore {
   async update(entity: Entity): Promise<void> {
     await this.sql.run(
       `UPDATE entities SET name = ?, bookkeeping_start_date = ?, lock_date = ?,
-         accrual_ledger_open = ? WHERE id = ?`,
+         accrual_ledger_open = ?, fiscal_year_start = ? WHERE id = ?`,
       [
         entity.name,
         entity.bookkeepingStartDate,
         entity.lockDate,
         entity.accrualLedgerOpen,
+        entity.fiscalYearStart,
         entity.id,
       ],
     );

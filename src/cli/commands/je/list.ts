@@ -2,7 +2,7 @@ import type { JournalEntry } from '../../../api/index.js';
 import { answeredAmountToCents, centsToAmount, sumCents } from '../../../core/money.js';
 import { DATE_WORDS } from '../../../core/periods.js';
 import { defineCommand, text } from '../../command.js';
-import { parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../dates.js';
 import { listOptions } from '../../output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 import { basisOption, parseBasis } from './shared.js';
@@ -25,12 +25,17 @@ export const command = defineCommand({
     'books je list --all --json > entries.json',
   ],
   async run(ctx, flags) {
-    const query = {
+    let query = {
       ledgerBasis: parseBasis(flags.basis),
       ...parseDateRange(flags, ctx.today()),
     };
     const limit = ctx.output.listLimit(flags);
     const entityId = await ctx.entityId();
+    if (namesFiscalYear(flags))
+      query = {
+        ledgerBasis: query.ledgerBasis,
+        ...parseDateRange(flags, ctx.today(), await ctx.fiscalYearStart(entityId)),
+      };
     const pages = (await ctx.api()).journalEntries.pages(entityId, query, limit);
     const amount = ctx.output.format === 'table' && ctx.output.isTTY ? displayAmount : plainAmount;
     await ctx.output.listPages(

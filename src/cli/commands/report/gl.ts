@@ -1,5 +1,6 @@
 import type { GeneralLedgerQuery, LedgerBasis } from '../../../api/index.js';
 import { defineCommand, text } from '../../command.js';
+import { namesFiscalYear } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
 import type { GeneralLedgerEvent } from '../../../client/index.js';
 import {
@@ -15,9 +16,10 @@ import { parseReportQuery, reportOptions, type ReportFlags } from './shared.js';
 export function parse(
   flags: ReportFlags & { account?: string | undefined },
   asOf: string,
+  fiscalStart?: string,
 ): GeneralLedgerQuery & { ledgerBasis: LedgerBasis; account?: string } {
   if (flags.by !== undefined) throw new UsageError('the general ledger takes no --by');
-  const { startDate, endDate, ledgerBasis } = parseReportQuery(flags, asOf);
+  const { startDate, endDate, ledgerBasis } = parseReportQuery(flags, asOf, fiscalStart);
   return { startDate, endDate, ledgerBasis, ...(flags.account && { account: flags.account }) };
 }
 
@@ -30,9 +32,11 @@ export const command = defineCommand({
   paged: true,
   examples: ['books report gl --from this-month --to this-month --account 1000'],
   async run(ctx, flags) {
-    const { account, ...query } = parse(flags, ctx.today());
+    let { account, ...query } = parse(flags, ctx.today());
     const api = await ctx.api();
     const { entity } = await ctx.chosenEntity();
+    if (namesFiscalYear(flags))
+      ({ account, ...query } = parse(flags, ctx.today(), await ctx.fiscalYearStart(entity.id)));
     const accountId = account === undefined ? undefined : await ctx.accountId(entity.id, account);
     const events = await api.reports.generalLedgerEvents(entity.id, {
       ...query,

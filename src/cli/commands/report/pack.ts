@@ -1,17 +1,21 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { LEDGER_BASES, type LedgerBasis } from '../../../api/index.js';
+import { LEDGER_BASES, type LedgerBasis, type ProfitAndLoss } from '../../../api/index.js';
+import { addDays } from '../../../core/calendar.js';
 import type { BooksApi } from '../../../client/index.js';
 import {
   addMonths,
+  CALENDAR_YEAR,
   COMPARISONS,
+  fiscalYearOf,
+  fiscalYearStart,
   namedPeriod,
   type Comparison,
   type Period,
 } from '../../../core/periods.js';
 import { defineCommand, flag, oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../dates.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { nestUnderGroups } from '../../render/accountGroups.js';
 import { generalLedgerRows } from '../../render/generalLedger.js';
@@ -63,6 +67,7 @@ export const command = defineCommand({
     'books report pack --period 2026-Q1 --all-entities -w "Blue Bottle Books" --out packs/',
   ],
   async run(ctx, flags) {
+    // Usage errors before any request; each entity's own fiscal year then places a year.
     const range = packPeriod(flags, ctx.today());
     const basis = oneOf('--basis', flags.basis, LEDGER_BASES);
     const format = oneOf('--format', flags.format, FORMATS);
@@ -81,10 +86,16 @@ export const command = defineCommand({
       formats: format === 'both' ? (['xlsx', 'pdf'] as const) : ([format] as const),
       paper,
     };
+    /** The options for one entity: its own fiscal year's period where the flags name one. */
+    const optionsFor = (fiscalStart: string) =>
+      fiscalPeriod(flags)
+        ? { ...options, ...packPeriod(flags, ctx.today(), fiscalStart), fiscalStart }
+        : { ...options, fiscalStart };
     if (!flags.allEntities) {
       const { entity } = await ctx.chosenEntity();
-      const files = await writePack(ctx, api, entity, options);
-      ctx.wrote(`wrote the ${range.name} pack: ${files.join(', ')}`);
+      const own = optionsFor(await ctx.fiscalYearStart(entity.id));
+      const files = await writePack(ctx, api, entity, own);
+      ctx.wrote(`wrote the ${own.name} pack: ${files.join(', ')}`);
       if (ctx.output.json) return ctx.output.printJson({ entity: entity.name, files });
       ctx.output.write(`${files.join('\n')}\n`);
       return ExitCode.Success;
@@ -95,7 +106,12 @@ export const command = defineCommand({
     for (const [i, entity] of entities.entries()) {
       ctx.output.note(`books: [${i + 1}/${entities.length}] ${entity.name}`);
       try {
-        const files = await writePack(ctx, api, entity, options);
+        const files = await writePack(
+          ctx,
+          api,
+          entity,
+          optionsFor(entity.fiscalYearStart ?? CALENDAR_YEAR),
+        );
         outcomes.push({ entity: entity.name, files, status: 'written' });
       } catch (error) {
         const message = (error as Error).message;
@@ -121,10 +137,15 @@ export const command = defineCommand({
   },
 });
 
-/** The pack's period: `--period`, else `--from` and `--to`; named for its files. */
+/**
+ * The pack's period: `--period`, else `--from` and `--to`; named for its files. A year
+ * (`--period 2026`) is the entity's fiscal year ending in it (April 2025 to March 2026 for a
+ * year from April), as are the year words of `--from`/`--to`: `fiscalStart`, its `MM-DD`.
+ */
 function packPeriod(
   flags: { period?: string | undefined; from?: string | undefined; to?: string | undefined },
   today: string,
+  fiscalStart: string = CALENDAR_YEAR,
 ): Period & { name: string } {
   if (flags.period !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) {
@@ -136,14 +157,26 @@ function packPeriod(
         `--period must be a month (2025-01), a quarter (2025-Q1) or a year (2025), not "${flags.period}"`,
       );
     }
+    if (/^\d{4}$/.test(flags.period) && fiscalStart !== CALENDAR_YEAR) {
+      // The fiscal year ending in that year: it ends the day before the year's start day.
+      const endDate = addDays(`${flags.period}-${fiscalStart}`, -1);
+      return { ...fiscalYearOf(endDate, fiscalStart), name: `FY${flags.period}` };
+    }
     return { ...period, name: flags.period.toUpperCase() };
   }
   if (flags.from === undefined || flags.to === undefined) {
     throw new UsageError('give --period (2025-01, 2025-Q1, 2025) or --from and --to');
   }
-  const { startDate, endDate } = parseDateRange(flags, today);
+  const { startDate, endDate } = parseDateRange(flags, today, fiscalStart);
   return { startDate: startDate!, endDate: endDate!, name: `${startDate}_${endDate}` };
 }
+
+/** Whether the pack's period depends on the entity's fiscal year. */
+const fiscalPeriod = (flags: {
+  period?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}) => (flags.period !== undefined && /^\d{4}$/.test(flags.period)) || namesFiscalYear(flags);
 
 /** A name made safe for a file: letters (any script), digits, dots and dashes. */
 const fileSafe = (name: string) =>
@@ -175,6 +208,8 @@ function periodTitle(name: string, range: Period): string {
   const quarter = /^(\d{4})-Q([1-4])$/.exec(name);
   if (quarter) return `Q${quarter[2]} ${quarter[1]}`;
   if (/^\d{4}$/.test(name)) return `Year ${name}`;
+  const fiscal = /^FY(\d{4})$/.exec(name);
+  if (fiscal) return `Fiscal year ${fiscal[1]} (${range.startDate} to ${range.endDate})`;
   return `${range.startDate} to ${range.endDate}`;
 }
 
@@ -192,6 +227,8 @@ async function writeWhole(file: string, write: (partial: string) => Promise<void
 
 type PackOptions = Period & {
   name: string;
+  /** The entity's fiscal year start (`MM-DD`): where its year to date begins. */
+  fiscalStart: string;
   basis: LedgerBasis;
   compare: Comparison | undefined;
   directory: string;
@@ -218,7 +255,8 @@ async function writePack(
     startDate: `${addMonths(options.endDate, -11).slice(0, 7)}-01`,
     groupBy: 'month' as const,
   };
-  const [fetched, accounts, groups, trailing] = await Promise.all([
+  const yearToDate = { ...query, startDate: fiscalYearStart(options.endDate, options.fiscalStart) };
+  const [fetched, accounts, groups, trailing, ytd] = await Promise.all([
     Promise.all(
       SHEETS.map(async ([kind, sheet]) => ({
         kind,
@@ -231,6 +269,7 @@ async function writePack(
     options.formats.includes('pdf')
       ? api.reports.profitAndLoss(entity.id, trailingYear)
       : undefined,
+    api.reports.profitAndLoss(entity.id, yearToDate),
   ]);
   const [pl, bs, cf] = fetched.map((s) => s.statement) as [Statement, Statement, Statement];
   // Accounts under their groups where a reader expects sub-accounts: income and expenses,
@@ -248,7 +287,13 @@ async function writePack(
     preparedAt: preparedAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
   };
   const content = {
-    figures: keyFigures(pl, cf),
+    figures: [
+      ...keyFigures(pl, cf),
+      {
+        label: `Net income, fiscal year to date (from ${yearToDate.startDate})`,
+        amount: netIncomeOf(ytd.report),
+      },
+    ],
     comparisonLabel:
       options.compare === undefined
         ? undefined
@@ -299,6 +344,10 @@ async function writePack(
   }
   return files;
 }
+
+/** A profit and loss's net income (its scalar). */
+const netIncomeOf = (report: ProfitAndLoss) =>
+  report.sections.find((section) => section.section === 'netIncome')?.total ?? 0;
 
 /** Revenue, net income and cash at the period's end, each with its comparison. */
 function keyFigures(pl: Statement, cf: Statement): KeyFigure[] {

@@ -18,7 +18,7 @@ import {
 } from '../../../core/periods.js';
 import { oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
 import {
   balanceSheetStatement,
@@ -30,7 +30,8 @@ import {
   type RecordLayout,
   type Statement,
 } from '../../render/statements.js';
-import { comparedCell, compareStatements } from '../../render/comparatives.js';
+import { compareStatements } from '../../render/comparatives.js';
+import { comparedCell } from '../../render/comparedCells.js';
 
 export type SummaryReport = 'pl' | 'bs' | 'cf' | 'tb';
 
@@ -45,7 +46,7 @@ export interface ReportFlags {
 export const reportOptions = {
   from: text(
     '--from <date>',
-    'first day: YYYY-MM-DD or this-month, last-month, this-quarter, last-quarter, this-year, last-year, ytd',
+    "first day: YYYY-MM-DD or this-month, last-month, this-quarter, last-quarter, this-year, last-year, ytd (the years are the entity's fiscal years)",
     { choices: DATE_WORDS },
   ),
   to: text('--to <date>', 'last day, same forms', { choices: DATE_WORDS }),
@@ -91,6 +92,7 @@ export const statementExamples = (name: SummaryReport) => [
 export function parseReportQuery(
   flags: ReportFlags,
   asOf: string,
+  fiscalStart?: string,
 ): ReportQuery & { ledgerBasis: LedgerBasis } {
   if (flags.from === undefined || flags.to === undefined) {
     throw new UsageError(
@@ -101,7 +103,7 @@ export function parseReportQuery(
   if (flags.by !== undefined && !(GROUP_BY as readonly string[]).includes(flags.by)) {
     throw new UsageError(`--by must be one of ${GROUP_BY.join(', ')}, not "${flags.by}"`);
   }
-  const { startDate, endDate } = parseDateRange(flags, asOf);
+  const { startDate, endDate } = parseDateRange(flags, asOf, fiscalStart);
   return {
     startDate: startDate!,
     endDate: endDate!,
@@ -149,11 +151,14 @@ export async function runStatement(
   kind: SummaryReport,
   flags: ReportFlags & { layout?: string | undefined; compare?: string | undefined },
 ): Promise<void> {
-  const query = parseReportQuery(flags, ctx.today());
+  // Usage errors before any request; the year words then in the entity's fiscal years.
+  let query = parseReportQuery(flags, ctx.today());
   const layout = parseLayout(flags.layout);
   const compare = parseComparison(flags.compare);
   const api = await ctx.api();
   const { entity } = await ctx.chosenEntity();
+  if (namesFiscalYear(flags))
+    query = parseReportQuery(flags, ctx.today(), await ctx.fiscalYearStart(entity.id));
   const built = await buildStatement(api, kind, entity.id, query, compare);
   if (ctx.output.json) return ctx.output.printJson(built.json);
   printStatement(ctx.output, built.statement, { layout, entity: entity.name });

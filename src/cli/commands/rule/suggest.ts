@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineCommand, flag, text } from '../../command.js';
 import { DATE_WORDS } from '../../../core/periods.js';
-import { parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../dates.js';
 import { UsageError } from '../../exitCodes.js';
 
 /** Account types on the money side of an entry: what a rule categorizes *from*, not *to*. */
@@ -38,12 +38,14 @@ export const command = defineCommand({
     const minSupport = Number(flags.minSupport);
     if (!Number.isInteger(minSupport) || minSupport < 2)
       throw new UsageError(`--min-support must be a whole number ≥ 2, not "${flags.minSupport}"`);
-    const range = parseDateRange(flags, ctx.today());
+    let range = parseDateRange(flags, ctx.today());
     const [{ suggestRules }, { workspace, entity }] = await Promise.all([
       import('../../../core/ruleLearning.js'),
       ctx.chosenEntity(),
     ]);
     const api = await ctx.api();
+    if (namesFiscalYear(flags))
+      range = parseDateRange(flags, ctx.today(), await ctx.fiscalYearStart(entity.id));
     const [accounts, entries, existing] = await Promise.all([
       api.accounts.all(entity.id),
       api.journalEntries.all(entity.id, range),

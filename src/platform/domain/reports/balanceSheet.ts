@@ -88,7 +88,7 @@ export function balanceSheet(spec: ReportSpec, input: ReportInput): BalanceSheet
     const values = rows.map(({ balances }) => balances);
     if (label === 'Equity') {
       const retained = input.periods.map((p) =>
-        netIncomeThrough(addDays(fiscalYearStart(p.endDate), -1)),
+        netIncomeThrough(addDays(fiscalYearStart(p.endDate, spec.fiscalYearStart), -1)),
       );
       const netIncome = input.periods.map((p, i) =>
         subtractCents(netIncomeThrough(p.endDate), retained[i]!),

@@ -9,7 +9,12 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../../core/money.js';
-import { periodIndexOf, type GroupBy, type Period } from '../../../core/periods.js';
+import {
+  periodIndexOf,
+  type FiscalYearStart,
+  type GroupBy,
+  type Period,
+} from '../../../core/periods.js';
 
 /** An account as reports show it, in chart order. */
 export interface ReportAccount {
@@ -48,6 +53,8 @@ export interface ReportSpec {
   endDate: CalendarDay;
   ledgerBasis: LedgerBasis;
   groupBy: GroupBy;
+  /** The entity's fiscal year start, `MM-DD`: where the year's net income begins. */
+  fiscalYearStart: FiscalYearStart;
 }
 
 /** Debits minus credits per account: before the first column, and within each column. */

@@ -315,4 +315,11 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX auth_failures_by_start ON auth_failures(start_ms);
     `,
   },
+  {
+    version: 2,
+    name: "an entity's fiscal year start (MM-DD), as SQLite's migration 9",
+    sql: `
+      ALTER TABLE entities ADD COLUMN fiscal_year_start text NOT NULL DEFAULT '01-01';
+    `,
+  },
 ];

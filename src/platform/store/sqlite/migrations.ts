@@ -338,4 +338,11 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX auth_failures_by_start ON auth_failures(start_ms);
     `,
   },
+  {
+    version: 9,
+    name: "an entity's fiscal year start (MM-DD)",
+    sql: `
+      ALTER TABLE entities ADD COLUMN fiscal_year_start TEXT NOT NULL DEFAULT '01-01';
+    `,
+  },
 ];
