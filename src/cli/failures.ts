@@ -34,9 +34,11 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
   if (error instanceof ArgumentError)
     return fail(ExitCode.Usage, null, error.message, null, usageHint);
   if (error instanceof UserError) return fail(error.exitCode, null, error.message);
-  // A database that cannot be used (read-only, damaged, locked, unreadable), for `serve` and
-  // the embedded platform alike, is the user's to fix: one line saying what and where.
-  if ((error as Error)?.name === 'DatabaseUnavailable') {
+  // A database that cannot be used (read-only, damaged, locked, unreadable), or that is found
+  // damaged as it is read (at start, or later), for `serve` and the embedded platform alike, is
+  // the user's to fix: one line saying what, where, and what to run.
+  const name = (error as Error)?.name;
+  if (name === 'DatabaseUnavailable' || name === 'DatabaseDamaged') {
     return fail(ExitCode.Refused, null, (error as Error).message);
   }
   const { ImportError } = await import('../migrate/errors.js');

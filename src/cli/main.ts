@@ -70,8 +70,10 @@ export async function main(
     await program.parseAsync(args, { from: 'user' });
     return exitCode;
   } catch (error) {
-    // The person quit the pager before the output ended: what they wanted, not a failure.
-    if ((error as Error)?.name === 'PagerClosed') return exitCode;
+    // The person quit the pager, or the reader of a pipe stopped reading (`| head -1`), before
+    // the output ended: what they wanted, not a failure.
+    const name = (error as Error)?.name;
+    if (name === 'PagerClosed' || name === 'OutputClosed') return exitCode;
     const { reportError } = await import('./failures.js');
     return reportError(error, io, json);
   }
@@ -116,7 +118,7 @@ function missingInput(
  * directly) and a pager is wanted (pager.ts).
  */
 async function pagerFor(io: CliIo, options: GlobalOptions) {
-  if (options.pager === false || io.stdout !== process.stdout || !io.stdout.isTTY) return undefined;
+  if (options.pager === false || !io.processStdout || !io.stdout.isTTY) return undefined;
   const [{ pagerCommand, pagedIo }, { savedOutputSettings }] = await Promise.all([
     import('./pager.js'),
     import('./config.js'),
@@ -128,9 +130,17 @@ async function pagerFor(io: CliIo, options: GlobalOptions) {
 /** The entry point of bin/books.js: the only place that ends the process. */
 export async function run(): Promise<void> {
   const code = await main(process.argv.slice(2), processIo());
-  // A pipe's writes may still be queued: exiting now would cut a script's data short.
+  // A pipe's writes may still be queued: exiting now would cut a script's data short. (A pipe
+  // whose reader has gone answers at once.)
   const drained = (stream: NodeJS.WriteStream) =>
-    new Promise<void>((resolve) => stream.write('', () => resolve()));
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || !stream.writable) return resolve();
+      try {
+        stream.write('', () => resolve());
+      } catch {
+        resolve();
+      }
+    });
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
   process.exit(code);
 }

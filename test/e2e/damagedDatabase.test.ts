@@ -3,7 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { booksPaths } from '../../src/cli/paths.js';
 import { runBooks, serveBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
-import { damageLatePages, fileHash, storeGeneratedBooks } from '../helpers/storedBooks.js';
+import {
+  damageFirstPages,
+  damageLatePages,
+  fileHash,
+  storeGeneratedBooks,
+} from '../helpers/storedBooks.js';
 
 /**
  * A SQLite database damaged where it is read only later (its header and first pages intact, its
@@ -84,6 +89,55 @@ describe('a database damaged in pages read only later', () => {
       // What the damage does not touch still reads.
       const chart = await runBooks(['coa', 'list', '-e', entityId, '--json'], env);
       expect(chart.code, chart.stderr).toBe(0);
+    } finally {
+      cli.cleanup();
+    }
+  });
+});
+
+/**
+ * A SQLite database damaged in its first pages (the schema's, read at start): `books serve` and
+ * the embedded CLI say the one sentence naming `books db check` and exit 1 — never as an
+ * unexpected error with a stack trace.
+ */
+describe('a database damaged in its first pages', () => {
+  const home = temporaryHome();
+  const damaged = path.join(home.home, 'first-pages.sqlite');
+
+  beforeAll(async () => {
+    await storeGeneratedBooks(damaged, 10);
+    damageFirstPages(damaged);
+  }, 60_000);
+  afterAll(() => home.cleanup());
+
+  const saysDamaged = (stderr: string, file: string) => {
+    expect(stderr).toMatch(/^books: the platform's database is damaged \(/);
+    expect(stderr).toContain(`run \`books db check --db ${file}\``);
+    expect(stderr).not.toContain('unexpected error');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  };
+
+  it('books serve --db FILE: one sentence, exit 1', async () => {
+    const file = path.join(home.home, 'served-first.sqlite');
+    copyFileSync(damaged, file);
+    const served = await runBooks(
+      ['serve', '--db', file, '--port', '0', '--org-token', SERVE_TOKEN],
+      home.env,
+    );
+    expect(served.code).toBe(1);
+    saysDamaged(served.stderr, file);
+  });
+
+  it('the embedded CLI: one sentence, exit 1', async () => {
+    const cli = temporaryHome();
+    try {
+      const file = booksPaths(cli.env).platformDatabase;
+      mkdirSync(path.dirname(file), { recursive: true });
+      copyFileSync(damaged, file);
+      const result = await runBooks(['workspace', 'list'], cli.env);
+      expect(result.code).toBe(1);
+      saysDamaged(result.stderr, file);
     } finally {
       cli.cleanup();
     }

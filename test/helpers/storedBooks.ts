@@ -53,6 +53,24 @@ export function damageLatePages(file: string, table: string, pages: number): num
   return damaged;
 }
 
+/**
+ * Overwrites the pages right after the header page (where the schema's tables begin) with
+ * noise: the file still opens as SQLite, and the first read of its schema meets the damage.
+ */
+export function damageFirstPages(file: string): void {
+  const db = new Database(file, { readonly: true });
+  const pageSize = Number(db.pragma('page_size', { simple: true }));
+  db.close();
+  const noise = Buffer.alloc(pageSize * 2);
+  for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 151 + 7) % 256;
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, noise, 0, noise.length, 2 * pageSize);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The SHA-256 of a file's bytes. */
 export function fileHash(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
