@@ -133,6 +133,13 @@ export function text<
   return { type: 'string', flags, description, ...(extra as E) };
 }
 
+/** `--limit N` and `--all`, as every list command takes them. */
+export const listOptions = (all: string) =>
+  ({
+    limit: text('--limit <n>', 'how many (default 30 on a terminal, all in a pipe)'),
+    all: flag('--all', all),
+  }) as const;
+
 export const argument = <const E extends { optional?: boolean; ask?: string } & ValueSpec>(
   description: string,
   extra?: E,

@@ -1,4 +1,5 @@
-import { complete, completionLines, shellWords, SHELLS, type Shell } from './completion.js';
+import { complete, completionLines, shellWords } from './completion.js';
+import { SHELLS, type Shell } from './completionScripts.js';
 import { platformNames } from './completionNames.js';
 import type { CliIo } from './io.js';
 

@@ -1,6 +1,7 @@
 import { flagNames, type AnyCommand, type ValueKind, type ValueSpec } from './command.js';
 import { GLOBAL_OPTIONS } from './globals.js';
 import { GROUPS, LEAVES } from './registry.js';
+import type { Shell } from './completionScripts.js';
 
 /**
  * Shell completion: what the words typed so far complete to, from the command registry (groups,
@@ -8,9 +9,6 @@ import { GROUPS, LEAVES } from './registry.js';
  * the platform, from `names` (completionNames.ts). The shell scripts (completionScripts.ts) call
  * `books __complete SHELL …` and show what it prints.
  */
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 export interface Candidate {
   value: string;

@@ -1,10 +1,12 @@
-import type { Shell } from './completion.js';
-
 /**
  * The completion scripts `books completion SHELL` prints. Each hands the command line to
  * `books __complete SHELL` and shows what it prints (completion.ts): the first line says whether
  * to offer the values that follow or let the shell complete paths. Errors never reach the shell.
  */
+
+/** The shells `books completion` writes a script for. */
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
 
 const BASH = `# books completion for bash.
 # Load it in every shell with:  echo 'source <(books completion bash)' >> ~/.bashrc

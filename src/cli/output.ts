@@ -1,25 +1,17 @@
 import type { ListPage } from '../client/client.js';
 import { csvField, spreadsheetText, tsvField } from '../core/csv.js';
 import { formatCents, type Cents } from '../core/money.js';
-import { flag, text } from './command.js';
 import type { CliIo } from './io.js';
 import { UsageError } from './exitCodes.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** `--limit N` and `--all`, as every list command takes them. */
 /** The first `limit` of a list fetched whole (a tree needs every parent to label its rows). */
 export const firstOf = <T>(items: T[], limit: number): ListPage<T> => ({
   items: items.slice(0, limit),
   total: items.length,
 });
-
-export const listOptions = (all: string) =>
-  ({
-    limit: text('--limit <n>', 'how many (default 30 on a terminal, all in a pipe)'),
-    all: flag('--all', all),
-  }) as const;
 
 /**
  * The output format the arguments ask for, read before anything is parsed (so that a usage

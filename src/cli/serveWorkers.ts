@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { banner, serveUntilStopped, startServing, type ServeOptions } from './commands/serve.js';
+import { banner, serveUntilStopped, startServing, type ServeOptions } from './serving.js';
 import { ExitCode } from './exitCodes.js';
 import type { CliIo } from './io.js';
 

@@ -1,5 +1,4 @@
-import { SHELLS } from '../completion.js';
-import { COMPLETION_SCRIPTS } from '../completionScripts.js';
+import { COMPLETION_SCRIPTS, SHELLS } from '../completionScripts.js';
 import { argument, defineCommand, oneOf } from '../command.js';
 
 /**

@@ -1,5 +1,4 @@
-import { defineCommand } from '../command.js';
-import { listOptions } from '../output.js';
+import { defineCommand, listOptions } from '../command.js';
 
 export const command = defineCommand({
   summary: 'The local audit log of requests (method, path, status, trace, idempotency key)',

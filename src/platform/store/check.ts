@@ -1,5 +1,5 @@
 import { asCents, formatCents } from '../../core/money.js';
-import { replayedBody, type IdempotencyStore } from './idempotency.js';
+import { replayedBody, type IdempotencyStore, type KeptRecord } from './idempotency.js';
 import { SOURCE_KIND } from './postings.js';
 import { DatabaseDamaged } from './schema.js';
 import type { Sql } from './sql.js';
@@ -354,16 +354,6 @@ export class StoredBooksCheck {
     }
     return found;
   }
-}
-
-/** A kept answer as `books db check` reads it. */
-export interface KeptRecord {
-  scope: string;
-  key: string;
-  state: string;
-  status: number | null;
-  headers: string | null;
-  body: string | Buffer | null;
 }
 
 /** Why a kept answer could not be replayed, or undefined when it could. */

@@ -1,6 +1,15 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { KeptRecord } from './check.js';
 import type { Sql } from './sql.js';
+
+/** A kept answer as it is stored, as `books db check` reads it. */
+export interface KeptRecord {
+  scope: string;
+  key: string;
+  state: string;
+  status: number | null;
+  headers: string | null;
+  body: string | Buffer | null;
+}
 
 /**
  * Bodies longer than this are kept deflated (shorter ones as text). A bulk create's answer is

@@ -11,27 +11,13 @@ import { OrganizationStore } from './organizations.js';
 import type { PostingStore } from './postings.js';
 import { RateLimitStore } from './rateLimits.js';
 import { ReportStore } from './reports.js';
+import type { DialectStores, OpenedDatabase, StoreOptions } from './opened.js';
 import type { Dialect, LockMode, SqlDatabase } from './sql.js';
 import { TransactionRuleStore } from './transactionRules.js';
 import { WebhookStore } from './webhooks.js';
 import { WorkspaceStore } from './workspaces.js';
 
-/** What each backend writes its own way (its folder: sqlite/, postgres/). */
-export interface DialectStores {
-  journalEntries: JournalEntryStore;
-  postings: PostingStore;
-  idempotency: IdempotencyStore;
-}
-
-/** Where a store is: a SQLite file (or `:memory:`), or a PostgreSQL URL. */
-export interface StoreOptions {
-  /** SQLite memory settings (the embedded CLI keeps them small). */
-  cacheMb?: number;
-  mmapMb?: number;
-  busyTimeoutMs?: number;
-  /** PostgreSQL connections per process. */
-  poolSize?: number;
-}
+export type { DialectStores, StoreOptions } from './opened.js';
 
 /** Whether a database location names PostgreSQL rather than a SQLite file. */
 export function isPostgresUrl(location: string): boolean {
@@ -89,12 +75,10 @@ export class Store {
    * backend is loaded only when used.
    */
   static async open(location: string, options: StoreOptions = {}): Promise<Store> {
-    if (isPostgresUrl(location)) {
-      const { openPostgresStore } = await import('./postgres/open.js');
-      return openPostgresStore(location, options);
-    }
-    const { openSqliteStore } = await import('./sqlite/open.js');
-    return openSqliteStore(location, options);
+    const opened: OpenedDatabase = isPostgresUrl(location)
+      ? await (await import('./postgres/open.js')).openPostgresStore(location, options)
+      : await (await import('./sqlite/open.js')).openSqliteStore(location, options);
+    return new Store(opened.database, opened.dialectStores);
   }
 
   get dialect(): Dialect {

@@ -1,6 +1,5 @@
 import type { Account } from '../../../api/index.js';
-import { defineCommand, flag } from '../../command.js';
-import { listOptions } from '../../output.js';
+import { defineCommand, flag, listOptions } from '../../command.js';
 
 export const command = defineCommand({
   summary: 'List accounts, archived included',

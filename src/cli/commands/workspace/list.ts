@@ -1,5 +1,4 @@
-import { defineCommand } from '../../command.js';
-import { listOptions } from '../../output.js';
+import { defineCommand, listOptions } from '../../command.js';
 
 export const command = defineCommand({
   summary: 'List workspaces',

@@ -2,11 +2,11 @@ import {
   IDEMPOTENCY_WINDOW_MS,
   IdempotencyStore,
   storedBody,
+  type KeptRecord,
   type KeyedRequest,
   type KeyRecordRow,
   type StoredResponse,
 } from '../idempotency.js';
-import type { KeptRecord } from '../check.js';
 
 /** Idempotency records on PostgreSQL: `created_at` a timestamptz; long bodies in `bytea`. */
 export class PostgresIdempotencyStore extends IdempotencyStore {

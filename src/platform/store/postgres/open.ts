@@ -1,5 +1,5 @@
 import type { CheckedDatabase } from '../check.js';
-import { Store, type StoreOptions } from '../index.js';
+import type { OpenedDatabase, StoreOptions } from '../opened.js';
 import { DatabaseUnavailable } from '../schema.js';
 import { PostgresBackend } from './backend.js';
 import { MIGRATIONS } from './migrations.js';
@@ -7,14 +7,20 @@ import { PostgresIdempotencyStore } from './idempotency.js';
 import { PostgresJournalEntryStore } from './journalEntries.js';
 import { PostgresPostingStore } from './postings.js';
 
-/** The store on a PostgreSQL database, connected and migrated. */
-export async function openPostgresStore(url: string, options: StoreOptions = {}): Promise<Store> {
+/** A PostgreSQL database, connected and migrated, for the store (Store.open). */
+export async function openPostgresStore(
+  url: string,
+  options: StoreOptions = {},
+): Promise<OpenedDatabase> {
   const backend = await PostgresBackend.open(url, options);
-  return new Store(backend, {
-    journalEntries: new PostgresJournalEntryStore(backend.sql),
-    postings: new PostgresPostingStore(backend.sql),
-    idempotency: new PostgresIdempotencyStore(backend.sql),
-  });
+  return {
+    database: backend,
+    dialectStores: {
+      journalEntries: new PostgresJournalEntryStore(backend.sql),
+      postings: new PostgresPostingStore(backend.sql),
+      idempotency: new PostgresIdempotencyStore(backend.sql),
+    },
+  };
 }
 
 /**

@@ -2,11 +2,11 @@ import {
   IDEMPOTENCY_WINDOW_MS,
   IdempotencyStore,
   storedBody,
+  type KeptRecord,
   type KeyedRequest,
   type KeyRecordRow,
   type StoredResponse,
 } from '../idempotency.js';
-import type { KeptRecord } from '../check.js';
 
 /**
  * Idempotency records on SQLite: `created_at` in milliseconds; the body as TEXT, or deflated as a

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import type { CheckedDatabase } from '../check.js';
-import { Store, type StoreOptions } from '../index.js';
+import type { OpenedDatabase, StoreOptions } from '../opened.js';
 import { DatabaseUnavailable } from '../schema.js';
 import { sqliteUnavailable } from './database.js';
 import { MIGRATIONS } from './migrations.js';
@@ -9,11 +9,11 @@ import { SqliteIdempotencyStore } from './idempotency.js';
 import { SqliteJournalEntryStore } from './journalEntries.js';
 import { SqlitePostingStore } from './postings.js';
 
-/** The store on a SQLite file (or `:memory:`), opened and migrated. */
+/** A SQLite file (or `:memory:`), opened and migrated, for the store (Store.open). */
 export async function openSqliteStore(
   filename: string,
   options: StoreOptions = {},
-): Promise<Store> {
+): Promise<OpenedDatabase> {
   const backend = SqliteBackend.open(filename, options);
   const idempotency = new SqliteIdempotencyStore(backend.sql);
   try {
@@ -22,11 +22,14 @@ export async function openSqliteStore(
     await backend.close();
     throw backend.unavailable(error) ?? error;
   }
-  return new Store(backend, {
-    journalEntries: new SqliteJournalEntryStore(backend.db, backend.sql),
-    postings: new SqlitePostingStore(backend.db, backend.sql),
-    idempotency,
-  });
+  return {
+    database: backend,
+    dialectStores: {
+      journalEntries: new SqliteJournalEntryStore(backend.db, backend.sql),
+      postings: new SqlitePostingStore(backend.db, backend.sql),
+      idempotency,
+    },
+  };
 }
 
 /**

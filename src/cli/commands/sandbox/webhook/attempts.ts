@@ -1,6 +1,5 @@
 import type { WebhookAttempt } from '../../../../api/index.js';
-import { argument, defineCommand } from '../../../command.js';
-import { listOptions } from '../../../output.js';
+import { argument, defineCommand, listOptions } from '../../../command.js';
 
 export const command = defineCommand({
   summary: 'Delivery attempts of an endpoint, most recent first',

@@ -1,5 +1,4 @@
-import { defineCommand } from '../../../command.js';
-import { listOptions } from '../../../output.js';
+import { defineCommand, listOptions } from '../../../command.js';
 import { endpointColumns } from './shared.js';
 
 export const command = defineCommand({
