@@ -223,6 +223,15 @@ export class CommandContext {
     );
   }
 
+  /**
+   * Whether an entity's accrual ledger is open, as the sandbox control plane says; undefined on
+   * a platform that has none (the hosted one).
+   */
+  async accrualLedgerOpen(entityId: string): Promise<boolean | undefined> {
+    const api = await this.api();
+    return (await unlessNotFound(api.sandbox.entity(entityId)))?.entity.accrualLedgerOpen;
+  }
+
   /** The workspace and entity a command works on, with their names (what a write says). */
   async chosenEntity(given?: string): Promise<{ workspace: Named; entity: Named }> {
     const profile = (await this.target()).profile;

@@ -1,17 +1,8 @@
-import { createRequire } from 'node:module';
 import type { AnyCommand } from './command.js';
 import type { ContextServices } from './clock.js';
 import type { GlobalOptions } from './context.js';
 import { processIo, type CliIo } from './io.js';
-
-/** Set by the bundler (esbuild.config.mjs); read from package.json when running from source. */
-declare const BOOKS_VERSION: string | undefined;
-
-function version(): string {
-  if (typeof BOOKS_VERSION === 'string') return BOOKS_VERSION;
-  const require = createRequire(import.meta.url);
-  return (require('../../package.json') as { version: string }).version;
-}
+import { booksVersion } from './version.js';
 
 /** `books help coa list` is `books coa list --help`. */
 function helpAsFlag(args: string[]): string[] {
@@ -30,7 +21,7 @@ export async function main(
 ): Promise<number> {
   // Nothing else is loaded for the version: scripts ask for it, and should not wait.
   if (given[0] === '--version' || given[0] === '-V') {
-    io.stdout.write(`${version()}\n`);
+    io.stdout.write(`${booksVersion()}\n`);
     return 0;
   }
   // Asked by the shell at every Tab: nothing else is loaded, and nothing fails out loud.
@@ -62,7 +53,7 @@ export async function main(
     }
   };
   try {
-    const program = await buildProgram(io, args, version(), run);
+    const program = await buildProgram(io, args, booksVersion(), run);
     if (args.length === 0) {
       program.outputHelp();
       return ExitCode.Usage;

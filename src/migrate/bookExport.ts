@@ -247,14 +247,21 @@ export async function exportBooks(
       entriesTrialBalance: {},
     };
     for (const basis of ['cash', 'accrual'] as const) {
-      const ledger = new LedgerExport(api, scope, request, basis, classLabels, events);
-      const windows = await ledger.windows();
-      if (windows === undefined) {
+      const name = `journal-${basis}.csv`;
+      const exported = await exportLedgerPostings(
+        api,
+        scope,
+        request,
+        basis,
+        path.join(directory, `${name}.partial`),
+        events,
+        { accounts, classLabels },
+      );
+      if (exported === undefined) {
         events.note?.(`the ${basis} ledger is not open: not exported`);
         continue;
       }
-      const name = `journal-${basis}.csv`;
-      const counts = await ledger.write(path.join(directory, `${name}.partial`), windows);
+      const { counts, ledger } = exported;
       written.push(name);
       manifest.files.journals[basis] = name;
       manifest.counts.journalEntries[basis] = counts.journalEntries;
@@ -274,6 +281,37 @@ export async function exportBooks(
   }
 }
 
+/**
+ * One ledger's postings over the request's range as the books CSV (`JOURNAL_COLUMNS`) in `file`,
+ * in ascending date, each month checked against the trial balance (see the top of this file):
+ * what `books export` writes per ledger, and what the audit-file writers read (writers/). With
+ * no `from`, the postings before the first journal entry are written too. Undefined when the
+ * ledger is not open.
+ */
+export async function exportLedgerPostings(
+  api: BooksApi,
+  scope: ExportScope,
+  request: Pick<ExportRequest, 'from' | 'to' | 'concurrency'>,
+  basis: LedgerBasis,
+  file: string,
+  events: ExportEvents = {},
+  context: { accounts?: readonly Account[]; classLabels?: Map<string, string> } = {},
+) {
+  const accounts = context.accounts ?? (await api.accounts.all(scope.entity.id));
+  const ledger = new LedgerExport(
+    api,
+    scope,
+    request,
+    basis,
+    context.classLabels ?? new Map(),
+    new Map(accounts.map((account) => [account.id, account.code])),
+    events,
+  );
+  const windows = await ledger.windows();
+  if (windows === undefined) return undefined;
+  return { counts: await ledger.write(file, windows), ledger };
+}
+
 /** One ledger's postings, month by month. */
 class LedgerExport {
   /** Each account's balance at the range's end, as the platform reports it (balancesOverRange). */
@@ -286,9 +324,14 @@ class LedgerExport {
   constructor(
     private readonly api: BooksApi,
     private readonly scope: ExportScope,
-    private readonly request: ExportRequest,
+    private readonly request: Pick<ExportRequest, 'from' | 'to' | 'concurrency'>,
     private readonly basis: LedgerBasis,
     private readonly classLabels: Map<string, string>,
+    /**
+     * Each account's code by id, from the chart: journal lines and the general ledger give a
+     * code as a number (platform-api.md), which loses a code's leading zeros (`0800`).
+     */
+    private readonly codes: Map<string, string>,
     private readonly events: ExportEvents,
   ) {}
 
@@ -486,7 +529,7 @@ class LedgerExport {
     entry.lines.forEach((line, index) => {
       const debit = line.debitAmount === null ? ZERO_CENTS : amountToCents(line.debitAmount);
       const credit = line.creditAmount === null ? ZERO_CENTS : amountToCents(line.creditAmount);
-      const code = String(line.accountCode);
+      const code = this.codes.get(line.accountId) ?? String(line.accountCode);
       moved.set(code, addCents(moved.get(code) ?? ZERO_CENTS, subtractCents(debit, credit)));
       text += row([
         entry.id,
@@ -535,7 +578,7 @@ class LedgerExport {
       ledgerBasis: this.basis,
     });
     const bySource = new Map<string, PlatformPosting>();
-    let account: { accountCode: number; accountName: string } | undefined;
+    let account: { accountId: string; accountCode: number; accountName: string } | undefined;
     for await (const event of events) {
       if (event.kind === 'account') account = event.account;
       if (event.kind !== 'entry' || JOURNAL_SOURCES.has(event.entry.sourceType)) continue;
@@ -552,7 +595,7 @@ class LedgerExport {
         bySource.set(entry.journalEntryId, posting);
       }
       posting.lines.push({
-        accountCode: String(account!.accountCode),
+        accountCode: this.codes.get(account!.accountId) ?? String(account!.accountCode),
         accountName: account!.accountName,
         debit: entry.debitAmount === null ? ZERO_CENTS : amountToCents(entry.debitAmount),
         credit: entry.creditAmount === null ? ZERO_CENTS : amountToCents(entry.creditAmount),

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DATE_WORDS } from '../../core/periods.js';
+import { auditFileOptions, EXPORT_FORMATS, exportAuditFile, exportFormat } from '../auditFiles.js';
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { namesFiscalYear, parseDateRange } from '../dates.js';
@@ -13,9 +14,18 @@ import { progressMode, progressOption, workProgress, type ProgressMode } from '.
  */
 export const command = defineCommand({
   summary:
-    "Export the entity's books (chart, both ledgers' entries, classes, rules) to a directory that books import reads",
-  arguments: { directory: argument('a new or empty directory') },
+    "Export the entity's books to a directory books import reads, or as an audit file (FEC, SAF-T, XAF, SIE, DATEV)",
+  arguments: {
+    directory: argument('a new or empty directory (an audit file: any directory)', {
+      names: 'directory',
+    }),
+  },
   options: {
+    format: text(
+      '--format <format>',
+      'books (chart, both ledgers, classes, rules: what books import reads), or an audit file: fec, saft, xaf, sie, datev',
+      { default: 'books', choices: EXPORT_FORMATS },
+    ),
     from: text('--from <date>', 'the first day of the entries exported (default: the first)', {
       choices: DATE_WORDS,
     }),
@@ -27,20 +37,29 @@ export const command = defineCommand({
       default: '100',
     }),
     progress: progressOption,
+    ...auditFileOptions,
   },
   examples: [
     'books export ./acme-books',
     'books export ./acme-2025 --from 2025-01-01 --to 2025-12-31',
     'books import ./acme-books -w Acme -e "Acme (copy)"',
+    'books export ./for-the-auditor --format fec --org-number 732829320 --from last-year --to last-year',
+    'books export . --format saft --org-number 999999999 --contact "Kari Nordmann" --phone "+47 22 00 00 00"',
+    'books export . --format datev --datev-consultant 29098 --datev-client 55003 --from 2025-01-01 --to 2025-12-31',
   ],
   async run(ctx, flags) {
+    const format = exportFormat(flags);
+    const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1, 32);
+    if (format !== 'books') {
+      ctx.paceRequests(wholeNumber(flags.rate, '--rate', 0, 100_000));
+      return exportAuditFile(ctx, format, { ...flags, concurrency });
+    }
     const directory = path.resolve(flags.directory);
     if (existsSync(directory) && readdirSync(directory).length > 0) {
       throw new UsageError(`${flags.directory} is not empty: export into a new or empty directory`);
     }
     const mode = progressMode(flags.progress);
     let range = parseDateRange(flags, ctx.today());
-    const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1, 32);
     const rate = wholeNumber(flags.rate, '--rate', 0, 100_000);
     ctx.paceRequests(rate);
     const [{ exportBooks, ExportDisagrees }, { workspace, entity }] = await Promise.all([

@@ -62,8 +62,11 @@ const TAX_KEYS: Record<string, { rate: 7 | 19; side: 'USt' | 'VSt' }> = {
   '9': { rate: 19, side: 'VSt' },
 };
 
+/** The BU-Schlüssel that suspends an automatic account's tax: the row is posted as written. */
+export const AUTOMATIC_OFF = '40';
+
 /** The automatic accounts (Automatikkonten) of each chart: 7 % and 19 % revenue and purchases. */
-const AUTOMATIC: Record<Skr, Record<string, { rate: 7 | 19; side: 'USt' | 'VSt' }>> = {
+export const AUTOMATIC: Record<Skr, Record<string, { rate: 7 | 19; side: 'USt' | 'VSt' }>> = {
   '03': {
     '8300': { rate: 7, side: 'USt' },
     '8400': { rate: 19, side: 'USt' },
@@ -351,10 +354,12 @@ export async function* readDatev(
       ? ((AUTOMATIC[skr][konto] !== undefined ? konto : undefined) ??
         (AUTOMATIC[skr][gegenkonto] !== undefined ? gegenkonto : undefined))
       : undefined;
+    // Key 40 (Berichtigungsschlüssel 4, tax key 0) turns the automatic off: the row is all.
+    const asWritten = key === AUTOMATIC_OFF;
     const implied = [
-      key !== '' && `BU-Schlüssel ${key}`,
+      key !== '' && !asWritten && `BU-Schlüssel ${key}`,
       skonto !== '' && `Skonto ${skonto}`,
-      automatic !== undefined && `automatic account ${automatic} (SKR${skr})`,
+      automatic !== undefined && !asWritten && `automatic account ${automatic} (SKR${skr})`,
     ].filter(Boolean) as string[];
     const text = field('buchungstext');
     const reference = field('belegfeld1');

@@ -1,0 +1,190 @@
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import type { LedgerBasis } from '../../api/index.js';
+import type { BooksApi } from '../../client/index.js';
+import type { CalendarDay } from '../../core/calendar.js';
+import { formatCents, type Cents } from '../../core/money.js';
+import type { FiscalYearStart } from '../../core/periods.js';
+import type { ExportEvents, ExportScope } from '../bookExport.js';
+import { auditBooksOf, type AuditBooks, type RetainedEarningsAccount } from './auditBooks.js';
+import { datevWriter } from './datev.js';
+import { fecWriter } from './fec.js';
+import { saftWriter } from './saft.js';
+import { sieWriter } from './sie.js';
+import { CharsetText } from './text.js';
+import { xafWriter } from './xaf.js';
+import type { AuditFileWriter, AuditFormat, WriterOptions } from './writer.js';
+
+export { NothingToExport, UnusableAccount, withArticle } from './auditBooks.js';
+export { ExportDisagrees } from '../bookExport.js';
+export { BadIdentifier } from './identifiers.js';
+export * as identifiers from './identifiers.js';
+export { AUDIT_FORMATS, type AuditFormat, type WriterOptions } from './writer.js';
+
+/*
+ * `books export DIR --format fec|saft|xaf|sie|datev`: an entity's books over a range in the audit
+ * file its country's tax law asks for, one file, written beside its name and moved into place
+ * when whole.
+ */
+
+export const AUDIT_WRITERS: Record<AuditFormat, AuditFileWriter> = {
+  fec: fecWriter,
+  saft: saftWriter,
+  xaf: xafWriter,
+  sie: sieWriter,
+  datev: datevWriter,
+};
+
+/** The books cannot be written in the format asked for (a code it cannot hold, …). */
+export class UnwritableBooks extends Error {
+  override name = 'UnwritableBooks';
+}
+
+export interface AuditExportRequest {
+  directory: string;
+  format: AuditFormat;
+  from: CalendarDay;
+  to: CalendarDay;
+  basis: LedgerBasis;
+  fiscalYearStart: FiscalYearStart;
+  /** `--retained-earnings`: the entity's own account for the earlier years' results. */
+  retainedEarnings?: RetainedEarningsAccount | undefined;
+  concurrency: number;
+  options: WriterOptions;
+}
+
+export interface AuditExportOutcome {
+  file: string;
+  format: AuditFormat;
+  from: CalendarDay;
+  to: CalendarDay;
+  basis: LedgerBasis;
+  accounts: number;
+  entries: number;
+  lines: number;
+  totalDebit: number;
+  totalCredit: number;
+  openings: number;
+  notes: string[];
+}
+
+/** Bytes written at once: text is gathered to this size before it is encoded and written. */
+const CHUNK = 256 * 1024;
+
+export async function writeAuditFile(
+  api: BooksApi,
+  scope: ExportScope,
+  request: AuditExportRequest,
+  events: ExportEvents = {},
+): Promise<AuditExportOutcome> {
+  const writer = AUDIT_WRITERS[request.format];
+  const { options } = request;
+  mkdirSync(request.directory, { recursive: true });
+  const books = await auditBooksOf(
+    api,
+    scope,
+    {
+      from: request.from,
+      to: request.to,
+      basis: request.basis,
+      fiscalYearStart: request.fiscalYearStart,
+      retainedEarnings: (carried: Cents) =>
+        request.retainedEarnings ?? writer.retainedEarnings(options, carried),
+      retainedEarningsNamed: request.retainedEarnings !== undefined,
+      concurrency: request.concurrency,
+      directory: request.directory,
+      previousYear: request.format === 'sie',
+    },
+    events,
+  );
+  const file = path.join(request.directory, writer.fileName(books, options));
+  const partial = `${file}.partial`;
+  try {
+    const refusal = writer.refusal?.(books, options);
+    if (refusal !== undefined) throw new UnwritableBooks(`${writer.title}: ${refusal}`);
+    if (existsSync(file))
+      throw new UnwritableBooks(
+        `${file} exists already: export into another directory, or move it`,
+      );
+    const text = new CharsetText(
+      writer.charset,
+      writer.encoding,
+      new Set(writer.forbidden?.characters ?? ''),
+      writer.forbidden?.replacement,
+    );
+    await writeEncoded(partial, writer.encoding, (put) => writer.write(books, put, text, options));
+    renameSync(partial, file);
+    return {
+      file,
+      format: request.format,
+      from: books.from,
+      to: books.to,
+      basis: books.basis,
+      accounts: books.accounts.length,
+      entries: books.totals.entries,
+      lines: books.totals.lines,
+      totalDebit: Number(formatCents(books.totals.debit, { thousands: false })),
+      totalCredit: Number(formatCents(books.totals.credit, { thousands: false })),
+      openings: books.openings.length,
+      notes: notesOf(books, writer, options, text),
+    };
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    books.dispose();
+  }
+}
+
+/** Streams what `write` puts into `file`, encoded, gathered into chunks; closes it whole. */
+async function writeEncoded(
+  file: string,
+  encoding: string,
+  write: (put: (text: string) => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const out = createWriteStream(file, { mode: 0o644 });
+  let pending = '';
+  const flush = async () => {
+    if (pending === '') return;
+    const bytes =
+      encoding === 'utf-8' ? Buffer.from(pending, 'utf8') : iconv.encode(pending, encoding);
+    pending = '';
+    if (!out.write(bytes)) await once(out, 'drain');
+  };
+  try {
+    await write(async (text) => {
+      pending += text;
+      if (pending.length >= CHUNK) await flush();
+    });
+    await flush();
+    out.end();
+    await once(out, 'finish');
+  } catch (error) {
+    out.destroy();
+    throw error;
+  }
+}
+
+function notesOf(
+  books: AuditBooks,
+  writer: AuditFileWriter,
+  options: WriterOptions,
+  text: CharsetText,
+): string[] {
+  const notes: string[] = [];
+  const retained = books.retainedEarnings;
+  if (retained.amount !== 0)
+    notes.push(
+      `the results of the years before ${books.from} (${formatCents(retained.amount < 0 ? (-retained.amount as Cents) : retained.amount)} ${retained.amount < 0 ? 'profit' : 'loss'}) are carried in on ${retained.code} ${retained.name}${retained.added ? ', an account the chart does not have: added to the file' : ''}`,
+    );
+  if (books.leftOut.lines > 0)
+    notes.push(
+      `${books.leftOut.lines} lines of a zero amount left out${books.leftOut.entries > 0 ? ` (${books.leftOut.entries} entries had nothing else)` : ''}`,
+    );
+  notes.push(...(writer.notes?.(books, options) ?? []));
+  const replaced = text.summary();
+  if (replaced) notes.push(replaced);
+  return notes;
+}

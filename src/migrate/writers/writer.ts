@@ -1,0 +1,89 @@
+import type { CalendarDay } from '../../core/calendar.js';
+import { formatCents, type Cents } from '../../core/money.js';
+import type { AuditBooks, RetainedEarningsAccount } from './auditBooks.js';
+import type { CharsetText } from './text.js';
+
+/*
+ * What each audit-file writer (fec.ts, saft.ts, xaf.ts, sie.ts, datev.ts) hands the export
+ * (index.ts): its name, character set, file name, the account its country's charts give the
+ * earlier years' results, and the writing itself, to a sink that encodes and streams.
+ */
+
+export const AUDIT_FORMATS = ['fec', 'saft', 'xaf', 'sie', 'datev'] as const;
+export type AuditFormat = (typeof AUDIT_FORMATS)[number];
+
+export interface WriterOptions {
+  /** `--org-number`, checked by the format's register (identifiers.ts) and as it is written. */
+  orgNumber?: string | undefined;
+  /** SAF-T's contact person (`--contact "First Last"`) and telephone (`--phone`). */
+  contact?: { firstName: string; lastName: string } | undefined;
+  phone?: string | undefined;
+  datev?: { consultant: number; client: number; skr: '03' | '04' } | undefined;
+  /** ISO 4217; each format's country's currency unless `--currency`. */
+  currency: string;
+  createdAt: Date;
+  /** The day `createdAt` falls on, where the firm is. */
+  createdOn: CalendarDay;
+  software: { name: string; version: string };
+}
+
+/** Writes text to the file, encoded in the format's character set; resolves when it may go on. */
+export type Put = (text: string) => Promise<void>;
+
+export interface AuditFileWriter {
+  format: AuditFormat;
+  /** As said to the user: `SAF-T Financial 1.30`. */
+  title: string;
+  /** An iconv-lite encoding name. */
+  encoding: string;
+  /** The format and its character set as said when text was replaced. */
+  charset: string;
+  /** Characters of the format's syntax that text may not hold, and what replaces them. */
+  forbidden?: { characters: string; replacement: string };
+  /** Its country's currency, written unless `--currency`. */
+  currency: string;
+  /**
+   * The account its country's charts give the earlier years' results (`carried`, debit-positive:
+   * a loss is a debit).
+   */
+  retainedEarnings(options: WriterOptions, carried: Cents): RetainedEarningsAccount;
+  /** The range must lie within one fiscal year (and for `fiscalYearStart`, begin it). */
+  oneFiscalYear: boolean;
+  fromFiscalYearStart?: boolean;
+  /** `--org-number` is required. */
+  needsOrgNumber: boolean;
+  fileName(books: AuditBooks, options: WriterOptions): string;
+  /** Checks the books can be written (account codes the format cannot hold): a sentence, or none. */
+  refusal?(books: AuditBooks, options: WriterOptions): string | undefined;
+  /** What the user should know of how the books were written (said on stderr). */
+  notes?(books: AuditBooks, options: WriterOptions): string[];
+  write(books: AuditBooks, put: Put, text: CharsetText, options: WriterOptions): Promise<void>;
+}
+
+/** `1234.56`, `-0.50`: a decimal point, no grouping. */
+export const decimal = (cents: Cents) => formatCents(cents, { thousands: false });
+
+/** `2026-03-31` → `20260331`. */
+export const compactDay = (day: CalendarDay) => day.replaceAll('-', '');
+
+/** Text escaped for XML (element content and attributes). */
+export const xmlText = (value: string) =>
+  value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+
+/** At most `length` characters (by code point), never half a surrogate pair. */
+export const cut = (value: string, length: number) => {
+  const characters = [...value];
+  return characters.length <= length ? value : characters.slice(0, length).join('');
+};
+
+/** What an entry is called where the platform gave it no memo and its line no description. */
+export const SOURCE_LABELS: Record<string, string> = {
+  manual: 'Journal entry',
+  migration: 'Journal entry (migrated)',
+  transaction: 'Bank transaction',
+  opening_balance: 'Opening balance',
+};
