@@ -504,8 +504,14 @@ async function createAccounts(
   accountIds: Map<string, string>,
 ): Promise<Account[]> {
   const created: Account[] = [];
-  for (let start = 0; start < plan.missing.length; start += 100) {
-    const chunk = plan.missing.slice(start, start + 100);
+  // Accounts with the file's codes first: one without a code (`--offset-account` on a custom
+  // chart) is given the next free code of its type's range, which must not be a code the file
+  // has yet to create.
+  const missing = [...plan.missing].sort(
+    (a, b) => Number(a.body.code === undefined) - Number(b.body.code === undefined),
+  );
+  for (let start = 0; start < missing.length; start += 100) {
+    const chunk = missing.slice(start, start + 100);
     const bodies = chunk.map((m) => m.body);
     const { data } = await api.accounts.bulkCreate(
       scope.entityId,

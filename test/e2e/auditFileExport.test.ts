@@ -491,6 +491,25 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
     }
   }, 60_000);
 
+  it("books export and books import keep a code's leading zeros (0800)", async () => {
+    // Journal lines give codes as numbers: the export took 0800 for 800 and, its months never
+    // matching the trial balance, refused the entity.
+    const directory = path.join(home.home, 'books-format');
+    const exported = await books('export', directory);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(path.join(directory, 'journal-cash.csv'), 'utf8')).toContain(
+      ',0800,Gezeichnetes Kapital,',
+    );
+    expect((await books('sandbox', 'entity', 'create', 'Kopie ganz', '-w', 'Kopien')).code).toBe(0);
+    const imported = await books('import', directory, '-w', 'Kopien', '-e', 'Kopie ganz');
+    expect(imported.code, imported.stderr).toBe(0);
+    const chart = JSON.parse(
+      (await books('coa', 'list', '-w', 'Kopien', '-e', 'Kopie ganz', '--all', '-o', 'json'))
+        .stdout,
+    ) as { code: string }[];
+    expect(chart.map((a) => a.code)).toContain('0800');
+  }, 60_000);
+
   it('a range with no books: refused saying so, nothing written', async () => {
     const directory = path.join(home.home, 'empty-range');
     const run = await books(

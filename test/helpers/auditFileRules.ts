@@ -156,7 +156,8 @@ export function sieProblems(file: string): { problems: string[]; text: string } 
       problems.push(`no ${label}`);
   let voucher: { line: number; sum: number } | undefined;
   lines.forEach((line, index) => {
-    if ([...line].some((c) => c.charCodeAt(0) < 0x20 && c !== '\t')) problems.push(`line ${index + 1}: a control character`);
+    if ([...line].some((c) => c.charCodeAt(0) < 0x20 && c !== '\t'))
+      problems.push(`line ${index + 1}: a control character`);
     if (line.startsWith('#VER ')) voucher = { line: index + 1, sum: 0 };
     const trans = /^#TRANS (\d+) \{\} (-?\d+(?:\.\d{1,2})?) (\d{8}) "/.exec(line);
     if (line.startsWith('#TRANS') && !trans) problems.push(`line ${index + 1}: ${line}`);

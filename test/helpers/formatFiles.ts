@@ -380,6 +380,8 @@ export interface DatevBooking {
   date: string;
   text: string;
   beleg: string;
+  /** BU-Schlüssel. */
+  key?: string;
 }
 
 /** The header of each version: 510 (Formatversion 7) and 700 (Formatversion 13, 31 fields). */
@@ -407,7 +409,7 @@ export function datevFile(
       '""',
       b.konto,
       b.gegenkonto,
-      '""',
+      `"${b.key ?? ''}"`,
       `${b.date.slice(8, 10)}${b.date.slice(5, 7)}`,
       `"${b.beleg}"`,
       '""',

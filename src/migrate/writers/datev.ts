@@ -200,7 +200,8 @@ export const datevWriter: AuditFileWriter = {
   },
   notes(books) {
     const length = accountLength(books);
-    const shorter = books.accounts.filter((a) => number(a.code).length < length);
+    // A code as long as the others with its leading zeros (0400) comes back as it is.
+    const shorter = books.accounts.filter((a) => a.code.length < length);
     const notes = [];
     if (shorter.length > 0)
       notes.push(
