@@ -9,6 +9,8 @@ import {
   XAF_XSD,
   xsdProblems,
 } from '../helpers/auditFileRules.js';
+import { localDay } from '../../src/cli/dates.js';
+import { rangeOfWord } from '../../src/core/periods.js';
 import { accountBalances, runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 
 /*
@@ -475,7 +477,15 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
           '--to',
           '2026-06-30',
         ],
-        /holds one fiscal year, and 2024-07-01 to 2026-06-30 runs past the end of the one from 2024-07-01 to 2025-06-30/,
+        /holds one fiscal year, and 2024-07-01 to 2026-06-30 runs past the end of the one from 2024-07-01 to 2025-06-30: export each fiscal year in a file of its own/,
+      ],
+      [
+        ['--format', 'xaf', '--currency', 'EURO'],
+        /--currency is an ISO 4217 code of three letters, not "EURO"/,
+      ],
+      [
+        ['--format', 'saft', '--org-number', '999999999', '--contact', 'Kari', '--phone', '1'],
+        /--contact is a first and a last name, not "Kari"/,
       ],
       [
         ['--format', 'xaf', '--retained-earnings', '1200'],
@@ -509,6 +519,53 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
     ) as { code: string }[];
     expect(chart.map((a) => a.code)).toContain('0800');
   }, 60_000);
+
+  it('without --from and --to: the last whole fiscal year, and the ledger chosen, said', async () => {
+    const last = rangeOfWord('last-year', localDay(new Date()), '07-01');
+    const directory = path.join(home.home, 'last-year');
+    const run = await books('export', directory, '--format', 'xaf', '--json');
+    expect(run.stderr).toContain(
+      `books: the last fiscal year, ${last.startDate} to ${last.endDate} (--from and --to for another range)`,
+    );
+    expect(run.stderr).toContain(
+      'books: the cash ledger (the accrual ledger is not open; --basis for the other)',
+    );
+    if (run.code === 0) expect(JSON.parse(run.stdout).from).toBe(last.startDate);
+    else expect(run.stderr).toContain('there is nothing to export');
+  });
+
+  it('sandbox workspace update sets the chart, and says what is missing or contradicts', async () => {
+    const nothing = await books('sandbox', 'workspace', 'update', 'Kopien');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('nothing to change: pass --custom-chart or --standard-chart');
+    const both = await books(
+      'sandbox',
+      'workspace',
+      'update',
+      '--custom-chart',
+      '--standard-chart',
+      '-w',
+      'Kopien',
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(
+      '--custom-chart and --standard-chart contradict each other: give one',
+    );
+    const standard = await books(
+      'sandbox',
+      'workspace',
+      'update',
+      'Kopien',
+      '--standard-chart',
+      '-o',
+      'json',
+    );
+    expect(standard.code, standard.stderr).toBe(0);
+    expect(JSON.parse(standard.stdout).workspace.customChartOfAccounts).toBe(false);
+    expect(standard.stderr).toContain('standard chart of accounts');
+    const custom = await books('sandbox', 'workspace', 'update', 'Kopien', '--custom-chart');
+    expect(custom.stdout).toMatch(/chart\s+custom/);
+  });
 
   it('a range with no books: refused saying so, nothing written', async () => {
     const directory = path.join(home.home, 'empty-range');
