@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { LedgerBasis } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { fiscalYearOf, rangeOfWord, type FiscalYearStart } from '../core/periods.js';
@@ -6,6 +5,7 @@ import { oneOf, text } from './command.js';
 import type { CommandContext } from './context.js';
 import { localDay, parseDateRange } from './dates.js';
 import { ExitCode, UsageError, UserError } from './exitCodes.js';
+import { directoryToWrite } from './paths.js';
 import { booksVersion } from './version.js';
 
 /*
@@ -160,6 +160,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
     );
   // Dates given as days are checked before any request; year words need the fiscal year.
   parseDateRange(flags, ctx.today());
+  const directory = directoryToWrite(flags.directory);
 
   const { workspace, entity } = await ctx.chosenEntity();
   const api = await ctx.api();
@@ -183,7 +184,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
       api,
       { workspace: { ...workspace, timezone }, entity },
       {
-        directory: path.resolve(flags.directory),
+        directory,
         format,
         ...range,
         basis,

@@ -1,6 +1,8 @@
 import envPaths from 'env-paths';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { UsageError, UserError } from './exitCodes.js';
 
 /**
  * Where `books` keeps its files, from the given environment: XDG directories on Linux
@@ -40,4 +42,40 @@ export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(l
  */
 export function chosenDatabase(env: NodeJS.ProcessEnv, given: string | undefined): string {
   return given ?? (env.BOOKS_DATABASE_URL || booksPaths(env).platformDatabase);
+}
+
+/**
+ * A directory to write into, made with its missing parents, one level at a time (Node's
+ * recursive mkdir never returns under /proc); the absolute path. A path that is a file, or a
+ * directory that cannot be made, is the user's error, said plainly.
+ */
+export function directoryToWrite(given: string): string {
+  const directory = path.resolve(given);
+  const missing: string[] = [];
+  let at = directory;
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  if (existsSync(at) && !statSync(at).isDirectory())
+    throw new UsageError(`${at === directory ? given : at} is a file, not a directory`);
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason =
+        code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'EROFS'
+            ? 'the file system is read-only'
+            : code === 'ENOSPC'
+              ? 'the disk is full'
+              : `the file system refused it (${code ?? 'no reason given'})`;
+      throw new UserError(`cannot make the directory ${level}: ${reason}`);
+    }
+  }
+  return directory;
 }

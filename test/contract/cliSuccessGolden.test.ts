@@ -155,6 +155,10 @@ describe('every leaf command, succeeding, pinned', () => {
       json: ['sandbox', 'entity', 'update', '--lock-date', 'none'],
     });
     await pin({ leaf: 'sandbox entity open-accrual', text: ['sandbox', 'entity', 'open-accrual'] });
+    await pin({
+      leaf: 'sandbox workspace update',
+      text: ['sandbox', 'workspace', 'update', '--standard-chart'],
+    });
 
     // The chart.
     await pin({

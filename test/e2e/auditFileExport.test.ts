@@ -567,6 +567,33 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
     expect(custom.stdout).toMatch(/chart\s+custom/);
   });
 
+  it('a directory that is a file is refused before anything is read, for every format', async () => {
+    const file = path.join(home.home, 'a-file');
+    writeFileSync(file, 'not a directory');
+    for (const format of ['books', 'xaf']) {
+      const run = await books('export', path.join(file), '--format', format);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`${file} is a file, not a directory`);
+      expect(run.stderr).not.toContain('the cash ledger');
+    }
+    const below = await books('export', path.join(file, 'below'), '--format', 'xaf');
+    expect(below.code).toBe(2);
+    expect(below.stderr).toContain(`${file} is a file, not a directory`);
+    expect(readFileSync(file, 'utf8')).toBe('not a directory');
+  });
+
+  it.skipIf(!existsSync('/proc/self'))(
+    'a directory the system will not make is said plainly (exit 1), never a hang',
+    async () => {
+      // /proc takes no directory; Node's recursive mkdir loops forever there.
+      const run = await books('export', '/proc/books-export', '--format', 'xaf');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        'cannot make the directory /proc/books-export: the file system refused it (ENOENT)',
+      );
+    },
+  );
+
   it('a range with no books: refused saying so, nothing written', async () => {
     const directory = path.join(home.home, 'empty-range');
     const run = await books(

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DATE_WORDS } from '../../core/periods.js';
 import { auditFileOptions, EXPORT_FORMATS, exportAuditFile, exportFormat } from '../auditFiles.js';
@@ -6,6 +6,7 @@ import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { namesFiscalYear, parseDateRange } from '../dates.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
+import { directoryToWrite } from '../paths.js';
 import { progressMode, progressOption, workProgress, type ProgressMode } from '../progress.js';
 
 /**
@@ -55,6 +56,8 @@ export const command = defineCommand({
       return exportAuditFile(ctx, format, { ...flags, concurrency });
     }
     const directory = path.resolve(flags.directory);
+    if (existsSync(directory) && !statSync(directory).isDirectory())
+      throw new UsageError(`${flags.directory} is a file, not a directory`);
     if (existsSync(directory) && readdirSync(directory).length > 0) {
       throw new UsageError(`${flags.directory} is not empty: export into a new or empty directory`);
     }
@@ -70,6 +73,7 @@ export const command = defineCommand({
     if (namesFiscalYear(flags))
       range = parseDateRange(flags, ctx.today(), await ctx.fiscalYearStart(entity.id));
     const { timezone } = (await api.workspaces.get(workspace.id)).workspace;
+    directoryToWrite(flags.directory);
     const started = ctx.clock.now().getTime();
     const progress = entryProgress(ctx, mode);
     let outcome;

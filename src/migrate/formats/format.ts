@@ -173,6 +173,30 @@ export const auditOptions = (options: ReadOptions) => ({
   ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
 });
 
+/**
+ * The `read` of an audit file's definition: its reader given the audit options, and what it
+ * found said under `short` (`SAF-T`), after what `said` adds of its own.
+ */
+export const readAuditFile =
+  <F extends AuditFacts>(
+    short: string,
+    reader: (
+      file: string,
+      options: ReturnType<typeof auditOptions>,
+      ...hooks: Parameters<ExportReader<F>>
+    ) => AsyncGenerator<LedgerEntry>,
+    said: (facts: F) => (string | false | undefined)[] = () => [],
+  ): LedgerFormatDefinition['read'] =>
+  (file, _head, options, result) =>
+    readExport<F>(
+      result,
+      (...hooks) => reader(file, auditOptions(options), ...hooks),
+      (facts) => [
+        ...said(facts),
+        ...auditNotes(short, facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
+      ],
+    );
+
 /** How many of an audit file's own figures that differ are said on stderr (all are kept). */
 const CHECKS_SAID = 20;
 

@@ -16,13 +16,7 @@ import {
 } from './auditFile.js';
 import type { AccountKind, LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 import { readXml } from './xmlStream.js';
-import {
-  auditNotes,
-  auditOptions,
-  readExport,
-  typedBySaid,
-  type LedgerFormatDefinition,
-} from './format.js';
+import { readAuditFile, type LedgerFormatDefinition } from './format.js';
 
 /**
  * SAF-T Financial (the OECD Standard Audit File for Tax, as Norway's schema 1.10 to 1.30 and
@@ -426,11 +420,5 @@ export const saft: LedgerFormatDefinition = {
   title: 'SAF-T Financial',
   detect: (head) => looksLikeSaft(head),
   toldBy: 'read as SAF-T Financial: its root is an AuditFile in a SAF-T namespace',
-  read: (file, _head, options, result) =>
-    readExport<AuditFacts>(
-      result,
-      (...hooks) => readSaft(file, auditOptions(options), ...hooks),
-      (facts) =>
-        auditNotes('SAF-T', facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
-    ),
+  read: readAuditFile('SAF-T', readSaft),
 };

@@ -16,13 +16,7 @@ import {
 } from './auditFile.js';
 import { firstMegabyte, isUtf8Start } from './csvRecords.js';
 import type { AccountKind, LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
-import {
-  auditNotes,
-  auditOptions,
-  readExport,
-  typedBySaid,
-  type LedgerFormatDefinition,
-} from './format.js';
+import { readAuditFile, type LedgerFormatDefinition } from './format.js';
 
 /**
  * SIE 4 (the Swedish Standard Import and Export format, type 4: vouchers; 4E an export, 4I a file
@@ -463,13 +457,9 @@ export const sie: LedgerFormatDefinition = {
   toldBy: 'read as SIE 4: its first line is a SIE label (#FLAGGA)',
   encodingSaid: (_head, options) =>
     options.encoding === undefined ? undefined : `encoding ${options.encoding} (--encoding)`,
-  read: (file, _head, options, result) =>
-    readExport<AuditFacts & { encoding?: ReturnType<typeof sieEncoding> }>(
-      result,
-      (...hooks) => readSie(file, auditOptions(options), ...hooks),
-      (facts) => [
-        facts.encoding !== undefined && ENCODING_SAID[facts.encoding],
-        ...auditNotes('SIE', facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
-      ],
-    ),
+  read: readAuditFile<AuditFacts & { encoding?: ReturnType<typeof sieEncoding> }>(
+    'SIE',
+    readSie,
+    (facts) => [facts.encoding !== undefined && ENCODING_SAID[facts.encoding]],
+  ),
 };

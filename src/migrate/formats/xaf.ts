@@ -15,13 +15,7 @@ import {
 } from './auditFile.js';
 import type { AccountKind, LedgerEntry, LedgerLine, Problem } from './ledgerCsv.js';
 import { readXml } from './xmlStream.js';
-import {
-  auditNotes,
-  auditOptions,
-  readExport,
-  typedBySaid,
-  type LedgerFormatDefinition,
-} from './format.js';
+import { readAuditFile, type LedgerFormatDefinition } from './format.js';
 
 /**
  * The Dutch XML Auditfile Financieel (XAF 3.1, 3.2, 3.2.1 and 4.0), as Exact Online, AFAS,
@@ -404,11 +398,5 @@ export const xaf: LedgerFormatDefinition = {
   title: 'XML Auditfile Financieel (XAF)',
   detect: (head) => looksLikeXaf(head),
   toldBy: 'read as an XML Auditfile Financieel (XAF): its root is an auditfile in an XAF namespace',
-  read: (file, _head, options, result) =>
-    readExport<AuditFacts>(
-      result,
-      (...hooks) => readXaf(file, auditOptions(options), ...hooks),
-      (facts) =>
-        auditNotes('XAF', facts, options.offsetAccount, typedBySaid(facts.typedBy), result),
-    ),
+  read: readAuditFile('XAF', readXaf),
 };
