@@ -150,7 +150,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
             required(flags.datevClient, '--datev-client', 'the Mandantennummer'),
             'client',
           ),
-          skr: (flags.skr ?? '03') as '03' | '04',
+          skr: oneOf('--skr', flags.skr ?? '03', ['03', '04'] as const),
         }))
       : undefined;
   const currency = (flags.currency ?? writer.currency).toUpperCase();
@@ -158,6 +158,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
     throw new UsageError(
       `--currency is an ISO 4217 code of three letters, not "${flags.currency}"`,
     );
+  if (flags.basis !== undefined) oneOf('--basis', flags.basis, ['cash', 'accrual'] as const);
   // Dates given as days are checked before any request; year words need the fiscal year.
   parseDateRange(flags, ctx.today());
   const directory = directoryToWrite(flags.directory);

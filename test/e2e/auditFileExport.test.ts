@@ -456,6 +456,11 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
       [['--format', 'xaf', '--datev-client', '1'], /--datev-client is for --format datev/],
       [['--skr', '03'], /--skr is for --format datev \(books exports both ledgers, whole\)/],
       [['--format', 'pdf'], /--format must be books, fec, saft, xaf, sie or datev, not "pdf"/],
+      [['--format', 'xaf', '--basis', 'tax'], /--basis must be cash or accrual, not "tax"/],
+      [
+        ['--format', 'datev', '--datev-consultant', '29098', '--datev-client', '1', '--skr', '05'],
+        /--skr must be 03 or 04, not "05"/,
+      ],
       [
         ['--format', 'xaf', '--from', '2025-07-01', '--to', '2025-06-30'],
         /--from.*after --to|after/,
