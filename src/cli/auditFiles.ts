@@ -1,8 +1,10 @@
-import type { LedgerBasis } from '../api/index.js';
+import { LEDGER_BASES, type LedgerBasis } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { fiscalYearOf, rangeOfWord, type FiscalYearStart } from '../core/periods.js';
-import { oneOf, text } from './command.js';
-import type { CommandContext } from './context.js';
+import { AUDIT_FORMATS, type AuditFormat } from '../migrate/writers/writer.js';
+import { SKRS } from '../migrate/options.js';
+import { flagNames, oneOf, text } from './command.js';
+import { pick, type CommandContext } from './context.js';
 import { localDay, parseDateRange } from './dates.js';
 import { ExitCode, UsageError, UserError } from './exitCodes.js';
 import { directoryToWrite } from './paths.js';
@@ -13,14 +15,13 @@ import { booksVersion } from './version.js';
  * before any request, and the export itself (src/migrate/writers).
  */
 
-export const EXPORT_FORMATS = ['books', 'fec', 'saft', 'xaf', 'sie', 'datev'] as const;
-type AuditFormat = Exclude<(typeof EXPORT_FORMATS)[number], 'books'>;
+export const EXPORT_FORMATS = ['books', ...AUDIT_FORMATS] as const;
 
 export const auditFileOptions = {
   basis: text(
     '--basis <basis>',
     'the ledger an audit file holds: cash or accrual (default: accrual where it is open)',
-    { choices: ['cash', 'accrual'] },
+    { choices: LEDGER_BASES },
   ),
   orgNumber: text(
     '--org-number <number>',
@@ -31,7 +32,7 @@ export const auditFileOptions = {
   datevConsultant: text('--datev-consultant <n>', "DATEV's Beraternummer (required for datev)"),
   datevClient: text('--datev-client <n>', "DATEV's Mandantennummer (required for datev)"),
   skr: text('--skr <chart>', "DATEV's standard chart the header names: 03 or 04", {
-    choices: ['03', '04'],
+    choices: SKRS,
   }),
   retainedEarnings: text(
     '--retained-earnings <account>',
@@ -65,18 +66,6 @@ const FOR_FORMAT: Record<keyof AuditFlags, readonly AuditFormat[]> = {
   currency: ['fec', 'saft', 'xaf', 'sie', 'datev'],
 };
 
-const FLAG_NAMES: Record<keyof AuditFlags, string> = {
-  basis: '--basis',
-  orgNumber: '--org-number',
-  contact: '--contact',
-  phone: '--phone',
-  datevConsultant: '--datev-consultant',
-  datevClient: '--datev-client',
-  skr: '--skr',
-  retainedEarnings: '--retained-earnings',
-  currency: '--currency',
-};
-
 /** The export format asked for; an audit file's options given to another format are refused. */
 export function exportFormat(flags: { format: string } & AuditFlags) {
   const format = oneOf('--format', flags.format, EXPORT_FORMATS);
@@ -85,7 +74,7 @@ export function exportFormat(flags: { format: string } & AuditFlags) {
     const formats = FOR_FORMAT[key];
     if (format === 'books' || !formats.includes(format))
       throw new UsageError(
-        `${FLAG_NAMES[key]} is for --format ${formats.join(', ').replace(/, (?=[^,]*$)/, ' or ')}${format === 'books' ? ' (books exports both ledgers, whole)' : ''}`,
+        `${flagNames(auditFileOptions[key].flags)[0]} is for --format ${formats.join(', ').replace(/, (?=[^,]*$)/, ' or ')}${format === 'books' ? ' (books exports both ledgers, whole)' : ''}`,
       );
   }
   return format;
@@ -150,7 +139,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
             required(flags.datevClient, '--datev-client', 'the Mandantennummer'),
             'client',
           ),
-          skr: oneOf('--skr', flags.skr ?? '03', ['03', '04'] as const),
+          skr: oneOf('--skr', flags.skr ?? '03', SKRS),
         }))
       : undefined;
   const currency = (flags.currency ?? writer.currency).toUpperCase();
@@ -158,7 +147,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
     throw new UsageError(
       `--currency is an ISO 4217 code of three letters, not "${flags.currency}"`,
     );
-  if (flags.basis !== undefined) oneOf('--basis', flags.basis, ['cash', 'accrual'] as const);
+  if (flags.basis !== undefined) oneOf('--basis', flags.basis, LEDGER_BASES);
   // Dates given as days are checked before any request; year words need the fiscal year.
   parseDateRange(flags, ctx.today());
   const directory = directoryToWrite(flags.directory);
@@ -170,8 +159,12 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
   const basis = await ledgerOf(ctx, entity.id, flags.basis);
   let retainedEarnings;
   if (flags.retainedEarnings !== undefined) {
-    const id = await ctx.accountId(entity.id, flags.retainedEarnings);
-    const account = (await api.accounts.all(entity.id)).find((a) => a.id === id)!;
+    const account = pick(
+      await api.accounts.all(entity.id),
+      flags.retainedEarnings,
+      'account',
+      (a) => a,
+    );
     if (account.class !== 'Equity')
       throw new UsageError(
         `--retained-earnings must be an equity account: ${account.code} "${account.name}" is ${writers.withArticle(account.type)} account`,

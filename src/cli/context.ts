@@ -1,3 +1,4 @@
+import type { Entity } from '../api/index.js';
 import type { BooksApi, ListPage, RequestRecord } from '../client/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { CALENDAR_YEAR } from '../core/periods.js';
@@ -72,6 +73,7 @@ export class CommandContext {
   private requestsPerSecond: number | undefined;
   /** What this command has chosen so far, for the messages of its writes. */
   private readonly chosen: { workspace?: Named; entity?: Named } = {};
+  private readonly sandboxEntities = new Map<string, Promise<Entity | undefined>>();
 
   readonly clock: Clock;
   readonly prompts: Prompts;
@@ -217,10 +219,7 @@ export class CommandContext {
    * year on a platform that has none (the hosted one keeps its own: see the README).
    */
   async fiscalYearStart(entityId: string): Promise<string> {
-    const api = await this.api();
-    return (
-      (await unlessNotFound(api.sandbox.entity(entityId)))?.entity.fiscalYearStart ?? CALENDAR_YEAR
-    );
+    return (await this.sandboxEntity(entityId))?.fiscalYearStart ?? CALENDAR_YEAR;
   }
 
   /**
@@ -228,8 +227,24 @@ export class CommandContext {
    * a platform that has none (the hosted one).
    */
   async accrualLedgerOpen(entityId: string): Promise<boolean | undefined> {
-    const api = await this.api();
-    return (await unlessNotFound(api.sandbox.entity(entityId)))?.entity.accrualLedgerOpen;
+    return (await this.sandboxEntity(entityId))?.accrualLedgerOpen;
+  }
+
+  /**
+   * An entity as the sandbox control plane describes it, read once per command (its fiscal
+   * year, its ledgers and its workspace are asked for apart); undefined on a platform without
+   * the sandbox.
+   */
+  private sandboxEntity(entityId: string): Promise<Entity | undefined> {
+    let read = this.sandboxEntities.get(entityId);
+    if (read === undefined) {
+      read = this.api().then(
+        async (api) => (await unlessNotFound(api.sandbox.entity(entityId)))?.entity,
+      );
+      read.catch(() => this.sandboxEntities.delete(entityId));
+      this.sandboxEntities.set(entityId, read);
+    }
+    return read;
   }
 
   /** The workspace and entity a command works on, with their names (what a write says). */
@@ -240,7 +255,7 @@ export class CommandContext {
     // Entities are known through the sandbox control plane; a platform without it (the hosted
     // one) is trusted with an entity's id as given, its name unknown.
     if (chosen !== undefined && UUID.test(chosen)) {
-      const entity = (await unlessNotFound(api.sandbox.entity(chosen)))?.entity;
+      const entity = await this.sandboxEntity(chosen);
       const workspace = await this.workspace(
         this.options.workspace === undefined ? entity?.workspaceId : undefined,
       );

@@ -235,6 +235,13 @@ export function signedCents(a: Cents, sign: 1 | -1): Cents {
   return sign === 1 ? a : negateCents(a);
 }
 
+/** Debits less credits on the side where they fall: `{ debit, credit }`, one of them zero. */
+export function sidesOf(net: Cents): { debit: Cents; credit: Cents } {
+  return net >= 0
+    ? { debit: net, credit: ZERO_CENTS }
+    : { debit: ZERO_CENTS, credit: negateCents(net) };
+}
+
 /** `|a|`. */
 export function absCents(a: Cents): Cents {
   return (a < 0 ? 0 - a : a) as Cents;

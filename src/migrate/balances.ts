@@ -88,13 +88,17 @@ export async function movementOverRange(
     groupBy: 'total',
   });
   const atEnd = columns[0]!;
+  return { movement: movementBetween(opening, atEnd), atEnd };
+}
+
+/** What moved from one set of balances to another, by code (zeros left out). */
+export function movementBetween(before: Balances, after: Balances): Balances {
   const movement = new Map<string, Cents>();
-  for (const code of new Set([...opening.keys(), ...atEnd.keys()]))
-    movement.set(
-      code,
-      subtractCents(atEnd.get(code) ?? ZERO_CENTS, opening.get(code) ?? ZERO_CENTS),
-    );
-  return { movement: dropZeros(movement), atEnd };
+  for (const code of new Set([...before.keys(), ...after.keys()])) {
+    const moved = subtractCents(after.get(code) ?? ZERO_CENTS, before.get(code) ?? ZERO_CENTS);
+    if (moved !== 0) movement.set(code, moved);
+  }
+  return movement;
 }
 
 /** The balance-sheet accounts of a trial balance's column, by code (not its results, not RE). */

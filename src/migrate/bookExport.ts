@@ -27,6 +27,7 @@ import {
   balanceRows,
   balancesOverRange,
   FIRST_DAY,
+  movementBetween,
   type Balances,
   type TrialBalanceRow,
 } from './balances.js';
@@ -691,18 +692,6 @@ interface PlatformPosting {
 
 const row = (fields: string[]) => `${fields.map(csvField).join(',')}\n`;
 const amountText = (cents: Cents) => (cents === 0 ? '' : centsToAmount(cents).toFixed(2));
-
-function movementBetween(
-  before: Map<string, Cents>,
-  after: Map<string, Cents>,
-): Map<string, Cents> {
-  const movement = new Map<string, Cents>();
-  for (const code of new Set([...before.keys(), ...after.keys()])) {
-    const moved = subtractCents(after.get(code) ?? ZERO_CENTS, before.get(code) ?? ZERO_CENTS);
-    if (moved !== 0) movement.set(code, moved);
-  }
-  return movement;
-}
 
 function sameMovement(moved: Map<string, Cents>, expected: Map<string, Cents>): boolean {
   for (const code of new Set([...moved.keys(), ...expected.keys()])) {

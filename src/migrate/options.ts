@@ -32,7 +32,8 @@ export type LedgerFormat = (typeof LEDGER_FORMATS)[number];
 /** `--datev-vat`: how a DATEV file's rows that imply VAT are posted. */
 export type DatevVat = 'gross' | 'split';
 /** `--skr`: DATEV's standard chart, SKR03 or SKR04. */
-export type Skr = '03' | '04';
+export const SKRS = ['03', '04'] as const;
+export type Skr = (typeof SKRS)[number];
 
 /**
  * `account_type` as files write it: one of the API's types, or a class of accounts (asset,

@@ -119,20 +119,14 @@ async function compareTrialBalances(
       }
       // The trial balance folds earlier fiscal years' income and expenses into one Retained
       // Earnings row: each account's own balance over all its days is compared as well.
-      const [ours, theirs] = await Promise.all([
-        engines[0].reports.balancesThrough(
+      const balancesOf = (engine: Engine) =>
+        engine.reports.balancesThrough(
           entity.organization_id,
           entity.id,
           ledgerBasis,
           '9999-12-31',
-        ),
-        engines[1].reports.balancesThrough(
-          entity.organization_id,
-          entity.id,
-          ledgerBasis,
-          '9999-12-31',
-        ),
-      ]);
+        );
+      const [ours, theirs] = await Promise.all([balancesOf(engines[0]), balancesOf(engines[1])]);
       const differing = [...new Set([...ours.keys(), ...theirs.keys()])].filter(
         (code) => (ours.get(code) ?? 0) !== (theirs.get(code) ?? 0),
       );

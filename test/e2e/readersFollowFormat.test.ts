@@ -1,7 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyTemporaryHome, runBooks, trialBalanceOf } from '../helpers/cli.js';
+import {
+  importIntoNewEntity,
+  lazyTemporaryHome,
+  runBooks,
+  trialBalanceOf,
+} from '../helpers/cli.js';
 import {
   add,
   bexioTotals,
@@ -36,19 +41,8 @@ describe('readers follow the format: files users bring import to their own figur
   });
   afterAll(() => home.cleanup());
 
-  async function importInto(entity: string, file: string, extra: string[] = []) {
-    expect((await books('sandbox', 'entity', 'create', entity, '-w', 'Formats')).code).toBe(0);
-    const where = ['-w', 'Formats', '-e', entity];
-    const imported = await books(
-      'je',
-      'import',
-      file,
-      '--create-missing-accounts',
-      ...where,
-      ...extra,
-    );
-    return { imported, where };
-  }
+  const importInto = (entity: string, file: string, extra: string[] = []) =>
+    importIntoNewEntity(home.env, 'Formats', entity, file, extra);
   const trialBalance = (where: string[]) => trialBalanceOf(home.env, where);
   const written = (name: string, content: string | Buffer) => {
     const file = path.join(home.home, name);

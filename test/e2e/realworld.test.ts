@@ -3,7 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyTemporaryHome, runBooks, trialBalanceOf } from '../helpers/cli.js';
+import {
+  importIntoNewEntity,
+  lazyTemporaryHome,
+  runBooks,
+  trialBalanceOf,
+} from '../helpers/cli.js';
 import {
   iifTotals,
   gnucashTotals,
@@ -42,19 +47,8 @@ describe.skipIf(!present)('real exports import as they are', () => {
   afterAll(() => home.cleanup());
 
   /** A new entity, the file imported into it, and its trial balance by account name. */
-  async function importInto(entity: string, file: string, extra: string[] = []) {
-    expect((await books('sandbox', 'entity', 'create', entity, '-w', 'Real Exports')).code).toBe(0);
-    const where = ['-w', 'Real Exports', '-e', entity];
-    const imported = await books(
-      'je',
-      'import',
-      file,
-      '--create-missing-accounts',
-      ...where,
-      ...extra,
-    );
-    return { imported, where };
-  }
+  const importInto = (entity: string, file: string, extra: string[] = []) =>
+    importIntoNewEntity(home.env, 'Real Exports', entity, file, extra);
 
   const trialBalance = (where: string[]) => trialBalanceOf(home.env, where);
 

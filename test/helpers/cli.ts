@@ -173,6 +173,24 @@ export async function serveBooks(
 }
 
 /** An entity's trial balance by account name, in cents (debits less credits), as `books` prints it. */
+/** A new entity in `workspace`, and a file imported into it with its missing accounts made. */
+export async function importIntoNewEntity(
+  env: NodeJS.ProcessEnv,
+  workspace: string,
+  entity: string,
+  file: string,
+  extra: string[] = [],
+) {
+  const made = await runBooks(['sandbox', 'entity', 'create', entity, '-w', workspace], env);
+  expect(made.code, made.stderr).toBe(0);
+  const where = ['-w', workspace, '-e', entity];
+  const imported = await runBooks(
+    ['je', 'import', file, '--create-missing-accounts', ...where, ...extra],
+    env,
+  );
+  return { imported, where };
+}
+
 export async function trialBalanceOf(env: NodeJS.ProcessEnv, where: string[]) {
   const range = ['--from', '1990-01-01', '--to', '2030-12-31', '-o', 'json', ...where];
   const [tb, pl] = await Promise.all([

@@ -1,5 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { DATE_WORDS } from '../../core/periods.js';
 import { auditFileOptions, EXPORT_FORMATS, exportAuditFile, exportFormat } from '../auditFiles.js';
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
@@ -55,15 +54,13 @@ export const command = defineCommand({
       ctx.paceRequests(wholeNumber(flags.rate, '--rate', 0, 100_000));
       return exportAuditFile(ctx, format, { ...flags, concurrency });
     }
-    const directory = path.resolve(flags.directory);
-    if (existsSync(directory) && !statSync(directory).isDirectory())
-      throw new UsageError(`${flags.directory} is a file, not a directory`);
-    if (existsSync(directory) && readdirSync(directory).length > 0) {
-      throw new UsageError(`${flags.directory} is not empty: export into a new or empty directory`);
-    }
     const mode = progressMode(flags.progress);
     let range = parseDateRange(flags, ctx.today());
     const rate = wholeNumber(flags.rate, '--rate', 0, 100_000);
+    const directory = directoryToWrite(flags.directory);
+    if (readdirSync(directory).length > 0) {
+      throw new UsageError(`${flags.directory} is not empty: export into a new or empty directory`);
+    }
     ctx.paceRequests(rate);
     const [{ exportBooks, ExportDisagrees }, { workspace, entity }] = await Promise.all([
       import('../../migrate/bookExport.js'),
@@ -73,7 +70,6 @@ export const command = defineCommand({
     if (namesFiscalYear(flags))
       range = parseDateRange(flags, ctx.today(), await ctx.fiscalYearStart(entity.id));
     const { timezone } = (await api.workspaces.get(workspace.id)).workspace;
-    directoryToWrite(flags.directory);
     const started = ctx.clock.now().getTime();
     const progress = entryProgress(ctx, mode);
     let outcome;

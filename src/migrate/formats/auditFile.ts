@@ -60,6 +60,11 @@ export interface AuditFacts extends OpeningFacts {
   leftOut: string[];
 }
 
+/** One more account typed by `how`, as `typedBy` tallies them. */
+export function tallyTyped(facts: AuditFacts, how: string): void {
+  facts.typedBy.set(how, (facts.typedBy.get(how) ?? 0) + 1);
+}
+
 /** Facts before anything is read. */
 export const newAuditFacts = (): AuditFacts => ({
   typedBy: new Map(),

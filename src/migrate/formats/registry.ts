@@ -3,7 +3,7 @@ import { bexio } from './bexio.js';
 import { books } from './booksCsv.js';
 import { datev } from './datev.js';
 import { fec } from './fec.js';
-import type { LedgerFormatDefinition } from './format.js';
+import { firstLineOf, type LedgerFormatDefinition } from './format.js';
 import { qbReport, xeroReport } from './glReport.js';
 import { gnucash } from './gnucash.js';
 import { beancount, hledger, ledger } from './hledger.js';
@@ -53,6 +53,6 @@ export function formatNamed(name: Exclude<LedgerFormat, 'auto'>): LedgerFormatDe
 /** The format given, else the first whose signs a file's first 4 kB show, else a books CSV. */
 export function formatTold(head: string, given: LedgerFormat | undefined): LedgerFormatDefinition {
   if (given !== undefined && given !== 'auto') return formatNamed(given);
-  const firstLine = head.split(/\r?\n/)[0] ?? '';
+  const firstLine = firstLineOf(head);
   return FORMATS.find((format) => format.detect?.(head, firstLine)) ?? books;
 }

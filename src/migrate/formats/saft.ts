@@ -11,6 +11,7 @@ import {
   openingEntry,
   type AuditAccount,
   newAuditFacts,
+  tallyTyped,
   type AuditFacts,
   type StatedFigure,
 } from './auditFile.js';
@@ -316,7 +317,7 @@ export async function* readSaft(
           const opening = balance('Opening');
           const closing = balance('Closing');
           const typed = saftType(described.code, stated);
-          facts.typedBy.set(typed.how, (facts.typedBy.get(typed.how) ?? 0) + 1);
+          tallyTyped(facts, typed.how);
           accounts.set(described.code, {
             ...described,
             name: described.name || described.code,

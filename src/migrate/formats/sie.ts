@@ -10,6 +10,7 @@ import {
   auditLine,
   balancedEntry,
   newAuditFacts,
+  tallyTyped,
   openingEntry,
   type AuditAccount,
   type AuditFacts,
@@ -407,7 +408,7 @@ export async function* readSie(
   }
   for (const code of new Set([...accounts.keys(), ...movements.keys()])) {
     const { how } = sieType(code, types.get(code), kinds.get(code));
-    facts.typedBy.set(how, (facts.typedBy.get(how) ?? 0) + 1);
+    tallyTyped(facts, how);
   }
   facts.accounts = accounts.size;
   facts.journals = series.size;

@@ -8,6 +8,7 @@ import {
   checkStatedCount,
   checkStatedTotal,
   newAuditFacts,
+  tallyTyped,
   openingEntry,
   type AuditAccount,
   type AuditFacts,
@@ -276,7 +277,7 @@ export async function* readXaf(
           if (isRgsCode(text)) account.rgs ??= text;
         } else if (account && name === 'ledgerAccount') {
           const typed = typeOfXafAccount(account);
-          facts.typedBy.set(typed.how, (facts.typedBy.get(typed.how) ?? 0) + 1);
+          tallyTyped(facts, typed.how);
           accounts.set(account.code, {
             code: account.code,
             name: account.name || account.code,

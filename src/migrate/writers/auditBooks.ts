@@ -13,7 +13,6 @@ import { addDays, type CalendarDay } from '../../core/calendar.js';
 import {
   addCents,
   decimalToCents,
-  negateCents,
   subtractCents,
   ZERO_CENTS,
   type Cents,
@@ -270,7 +269,14 @@ export async function auditBooksOf(
       sources,
       leftOut,
       ...(request.previousYear && {
-        previousYear: await previousYearOf(api, entityId, basis, fiscalYear.startDate, request),
+        previousYear: await previousYearOf(
+          api,
+          entityId,
+          basis,
+          fiscalYear.startDate,
+          request,
+          chartByCode,
+        ),
       }),
       entries: () => numberedEntries(spool),
       dispose: removeSpool,
@@ -312,15 +318,16 @@ async function previousYearOf(
   basis: LedgerBasis,
   yearStart: CalendarDay,
   request: AuditRequest,
+  byCodeInChart: Map<string, Account>,
 ): Promise<AuditBooks['previousYear']> {
   const endDate = addDays(yearStart, -1);
   if (endDate < FIRST_DAY) return undefined;
   const previous = fiscalYearOf(endDate, request.fiscalYearStart);
-  const [balances, chart] = await Promise.all([
-    balancesOverRange(api, entityId, { ...previous, ledgerBasis: basis, groupBy: 'total' }),
-    api.accounts.all(entityId),
-  ]);
-  const byCodeInChart = new Map(chart.map((account) => [account.code, account]));
+  const balances = await balancesOverRange(api, entityId, {
+    ...previous,
+    ledgerBasis: basis,
+    groupBy: 'total',
+  });
   const atEnd = balances.columns[0]!;
   if (atEnd.size === 0) return undefined;
   const closing = new Map<string, Cents>();
@@ -380,9 +387,3 @@ async function* numberedEntries(file: string): AsyncGenerator<AuditEntry> {
     yield { ...entry, number, lines };
   }
 }
-
-/** A debit-positive amount on its side: `{ debit, credit }`, one of them zero. */
-export const sidesOf = (cents: Cents) =>
-  cents >= 0
-    ? { debit: cents, credit: ZERO_CENTS }
-    : { debit: ZERO_CENTS, credit: negateCents(cents) };

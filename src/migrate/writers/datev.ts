@@ -1,10 +1,11 @@
-import { formatCents, subtractCents, type Cents } from '../../core/money.js';
+import { type Cents, formatCents, sidesOf, subtractCents } from '../../core/money.js';
 import { AUTOMATIC, AUTOMATIC_OFF } from '../formats/datev.js';
-import { sidesOf, type AuditBooks, type AuditEntry } from './auditBooks.js';
+import { type AuditBooks, type AuditEntry } from './auditBooks.js';
 import {
   compactDay,
   cut,
-  SOURCE_LABELS,
+  entryDescription,
+  numbersOnly,
   type AuditFileWriter,
   type WriterOptions,
 } from './writer.js';
@@ -124,10 +125,12 @@ const CARRIED_ACCOUNTS = ['9000', '9008', '9009', '9090'];
 
 /** The Sachkontenlänge: digits of the longest code, 4 to 8. */
 export const accountLength = (books: AuditBooks) =>
-  Math.max(4, ...books.accounts.map((a) => a.code.replace(/^0+(?=\d)/, '').length));
+  Math.max(4, ...books.accounts.map((a) => number(a.code).length));
 
 /** An account number as DATEV writes it: no leading zeros. */
-const number = (code: string) => code.replace(/^0+(?=\d)/, '');
+function number(code: string): string {
+  return code.replace(/^0+(?=\d)/, '');
+}
 
 /** The account carried balances are booked against: the first of 9000, 9008, … the chart leaves free. */
 function carriedAccount(books: AuditBooks): string | undefined {
@@ -185,12 +188,8 @@ export const datevWriter: AuditFileWriter = {
   needsOrgNumber: false,
   fileName: (books) => `EXTF_Buchungsstapel_${compactDay(books.from)}_${compactDay(books.to)}.csv`,
   refusal(books) {
-    const named = books.accounts.filter((a) => !/^\d+$/.test(a.code));
-    if (named.length > 0)
-      return `DATEV accounts are numbers: ${named
-        .slice(0, 5)
-        .map((a) => `"${a.code}" (${a.name})`)
-        .join(', ')}${named.length > 5 ? ` and ${named.length - 5} more` : ''} cannot be written`;
+    const notNumbers = numbersOnly('DATEV', books);
+    if (notNumbers !== undefined) return notNumbers;
     const length = accountLength(books);
     if (length > 8)
       return `DATEV's G/L accounts have at most 8 digits (Sachkontenlänge), and account ${books.accounts.find((a) => number(a.code).length === length)!.code} has ${length}`;
@@ -288,8 +287,7 @@ function entryRows(
   entry: AuditEntry,
   row: (d: string, c: string, cents: Cents, day: string, voucher: string, text: string) => string,
 ): string {
-  const fallback =
-    entry.memo.trim() || `${SOURCE_LABELS[entry.source] ?? 'Journal entry'} ${entry.number}`;
+  const fallback = entryDescription(entry);
   return pairedRows(entry.lines)
     .map((paired) =>
       row(

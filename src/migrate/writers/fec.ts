@@ -1,6 +1,6 @@
 import type { CalendarDay } from '../../core/calendar.js';
-import { formatCents, type Cents } from '../../core/money.js';
-import { sidesOf, type AuditBooks, type AuditLine } from './auditBooks.js';
+import { type Cents, formatCents, sidesOf } from '../../core/money.js';
+import { type AuditBooks, type AuditLine } from './auditBooks.js';
 import { compactDay, type AuditFileWriter } from './writer.js';
 
 /**

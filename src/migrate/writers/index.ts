@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import type { LedgerBasis } from '../../api/index.js';
 import type { BooksApi } from '../../client/index.js';
 import type { CalendarDay } from '../../core/calendar.js';
-import { formatCents, type Cents } from '../../core/money.js';
+import { centsToAmount, formatCents, type Cents } from '../../core/money.js';
 import type { FiscalYearStart } from '../../core/periods.js';
 import type { ExportEvents, ExportScope } from '../bookExport.js';
 import { auditBooksOf, type AuditBooks, type RetainedEarningsAccount } from './auditBooks.js';
@@ -125,8 +125,8 @@ export async function writeAuditFile(
       accounts: books.accounts.length,
       entries: books.totals.entries,
       lines: books.totals.lines,
-      totalDebit: Number(formatCents(books.totals.debit, { thousands: false })),
-      totalCredit: Number(formatCents(books.totals.credit, { thousands: false })),
+      totalDebit: centsToAmount(books.totals.debit),
+      totalCredit: centsToAmount(books.totals.credit),
       openings: books.openings.length,
       notes: notesOf(books, writer, options, text),
     };

@@ -1,7 +1,17 @@
 import type { AccountType } from '../../api/index.js';
 import { addMonths } from '../../core/periods.js';
-import { sidesOf, type AuditBooks, type AuditEntry } from './auditBooks.js';
-import { cut, decimal, SOURCE_LABELS, xmlText, type AuditFileWriter } from './writer.js';
+import { sidesOf } from '../../core/money.js';
+import { type AuditBooks, type AuditEntry } from './auditBooks.js';
+import {
+  cut,
+  decimal,
+  entryDescription,
+  holdsEntries,
+  SOURCE_LABELS,
+  xmlField,
+  xmlText,
+  type AuditFileWriter,
+} from './writer.js';
 
 /**
  * SAF-T Financial 1.30, Norway (`Norwegian_SAF-T_Financial_Schema_v_1.30.xsd`, mandatory for
@@ -92,7 +102,7 @@ export const saftWriter: AuditFileWriter = {
     return long && `account code ${long.code} is longer than SAF-T's 70 characters`;
   },
   async write(books, put, text, options) {
-    const t = (value: string, length: number) => xmlText(cut(text.text(value), length));
+    const t = xmlField(text);
     const contact = options.contact!;
     await put(
       `<?xml version="1.0" encoding="UTF-8"?>\n<AuditFile xmlns="urn:StandardAuditFile-Taxation-Financial:NO">\n` +
@@ -150,7 +160,7 @@ export const saftWriter: AuditFileWriter = {
         `    <TotalCredit>${decimal(books.totals.credit)}</TotalCredit>\n`,
     );
     for (const journal of JOURNALS) {
-      if (!journal.sources.some((source) => (books.sources.get(source) ?? 0) > 0)) continue;
+      if (!holdsEntries(books, journal.sources)) continue;
       await put(
         `    <Journal>\n      <JournalID>${journal.id}</JournalID>\n      <Description>${journal.description}</Description>\n      <Type>${journal.id}</Type>\n`,
       );
@@ -169,7 +179,7 @@ function transaction(
 ): string {
   const { period, year } = periodOf(books, entry.date);
   const label = SOURCE_LABELS[entry.source] ?? 'Journal entry';
-  const description = entry.memo.trim() || `${label} ${entry.number}`;
+  const description = entryDescription(entry);
   let xml =
     `      <Transaction>\n` +
     `        <TransactionID>${entry.number}</TransactionID>\n` +

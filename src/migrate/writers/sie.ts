@@ -1,7 +1,13 @@
 import type { AccountClass } from '../../api/index.js';
 import { subtractCents, type Cents } from '../../core/money.js';
 import { byCode } from './auditBooks.js';
-import { compactDay, decimal, SOURCE_LABELS, type AuditFileWriter } from './writer.js';
+import {
+  compactDay,
+  decimal,
+  entryDescription,
+  numbersOnly,
+  type AuditFileWriter,
+} from './writer.js';
 
 /**
  * SIE 4E (SIE-Gruppen, "SIE filformat, Utgåva 4B"), the export of an accounting program to its
@@ -39,15 +45,7 @@ export const sieWriter: AuditFileWriter = {
   fromFiscalYearStart: true,
   needsOrgNumber: false,
   fileName: (books) => `SIE4_${compactDay(books.from)}-${compactDay(books.to)}.SE`,
-  refusal(books) {
-    const named = books.accounts.filter((a) => !/^\d+$/.test(a.code));
-    return named.length > 0
-      ? `SIE accounts are numbers: ${named
-          .slice(0, 5)
-          .map((a) => `"${a.code}" (${a.name})`)
-          .join(', ')}${named.length > 5 ? ` and ${named.length - 5} more` : ''} cannot be written`
-      : undefined;
-  },
+  refusal: (books) => numbersOnly('SIE', books),
   async write(books, put, text, options) {
     const q = (value: string) => `"${text.text(value).replaceAll('"', '\\"')}"`;
     const line = (...fields: string[]) => `${fields.join(' ')}\r\n`;
@@ -110,8 +108,7 @@ export const sieWriter: AuditFileWriter = {
 
     for await (const entry of books.entries()) {
       const day = compactDay(entry.date);
-      const description =
-        entry.memo.trim() || `${SOURCE_LABELS[entry.source] ?? 'Journal entry'} ${entry.number}`;
+      const description = entryDescription(entry);
       let voucher = line('#VER', 'A', String(entry.number), day, q(description), day) + '{\r\n';
       for (const posting of entry.lines)
         voucher += line(

@@ -1,6 +1,6 @@
 import type { CalendarDay } from '../../core/calendar.js';
 import { formatCents, type Cents } from '../../core/money.js';
-import type { AuditBooks, RetainedEarningsAccount } from './auditBooks.js';
+import type { AuditBooks, AuditEntry, RetainedEarningsAccount } from './auditBooks.js';
 import type { CharsetText } from './text.js';
 
 /*
@@ -87,3 +87,26 @@ export const SOURCE_LABELS: Record<string, string> = {
   transaction: 'Bank transaction',
   opening_balance: 'Opening balance',
 };
+
+/** What an entry is called: its memo, else what posted it and its number (`Bank transaction 7`). */
+export const entryDescription = (entry: AuditEntry) =>
+  entry.memo.trim() || `${SOURCE_LABELS[entry.source] ?? 'Journal entry'} ${entry.number}`;
+
+/** An XML element's text: as the character set holds it, cut to the schema's length, escaped. */
+export const xmlField = (text: CharsetText) => (value: string, length: number) =>
+  xmlText(cut(text.text(value), length));
+
+/** Whether any entry was posted by one of `sources` (a journal that holds them has some). */
+export const holdsEntries = (books: AuditBooks, sources: readonly string[]) =>
+  sources.some((source) => (books.sources.get(source) ?? 0) > 0);
+
+/** Where a format's accounts are numbers (SIE, DATEV): the codes that are not, said. */
+export function numbersOnly(format: string, books: AuditBooks): string | undefined {
+  const named = books.accounts.filter((a) => !/^\d+$/.test(a.code));
+  if (named.length === 0) return undefined;
+  const listed = named
+    .slice(0, 5)
+    .map((a) => `"${a.code}" (${a.name})`)
+    .join(', ');
+  return `${format} accounts are numbers: ${listed}${named.length > 5 ? ` and ${named.length - 5} more` : ''} cannot be written`;
+}

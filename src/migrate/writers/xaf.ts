@@ -1,13 +1,14 @@
 import { addDays, type CalendarDay } from '../../core/calendar.js';
-import { addCents, ZERO_CENTS } from '../../core/money.js';
+import { addCents, sidesOf, ZERO_CENTS } from '../../core/money.js';
 import { addMonths } from '../../core/periods.js';
-import { sidesOf, type AuditBooks, type AuditEntry } from './auditBooks.js';
+import { type AuditBooks, type AuditEntry } from './auditBooks.js';
 import {
   compactDay,
   cut,
   decimal,
-  SOURCE_LABELS,
-  xmlText,
+  entryDescription,
+  holdsEntries,
+  xmlField,
   type AuditFileWriter,
 } from './writer.js';
 
@@ -72,7 +73,7 @@ export const xafWriter: AuditFileWriter = {
       : undefined;
   },
   async write(books, put, text, options) {
-    const t = (value: string, length: number) => xmlText(cut(text.text(value), length));
+    const t = xmlField(text);
     const periods = periodsOf(books);
     const years = new Set([books.fiscalYear.startDate.slice(0, 4), books.to.slice(0, 4)]);
     const fiscalYear = [...years].sort().join('-');
@@ -151,7 +152,7 @@ export const xafWriter: AuditFileWriter = {
       return periods.find((period) => period.startDate.slice(0, 7) === month)!.number;
     };
     for (const journal of JOURNALS) {
-      if (!journal.sources.some((source) => (books.sources.get(source) ?? 0) > 0)) continue;
+      if (!holdsEntries(books, journal.sources)) continue;
       await put(
         `      <journal>\n        <jrnID>${journal.id}</jrnID>\n        <desc>${journal.description}</desc>\n        <jrnTp>${journal.type}</jrnTp>\n`,
       );
@@ -169,8 +170,7 @@ function transaction(
   period: number,
   t: (value: string, length: number) => string,
 ): string {
-  const description =
-    entry.memo.trim() || `${SOURCE_LABELS[entry.source] ?? 'Journal entry'} ${entry.number}`;
+  const description = entryDescription(entry);
   let xml =
     `        <transaction>\n` +
     `          <nr>${entry.number}</nr>\n` +

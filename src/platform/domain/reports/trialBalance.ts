@@ -3,7 +3,7 @@ import { addDays, type CalendarDay } from '../../../core/calendar.js';
 import {
   addCents,
   centsToAmount,
-  negateCents,
+  sidesOf,
   subtractCents,
   ZERO_CENTS,
   type Cents,
@@ -11,13 +11,7 @@ import {
 import { fiscalYearStart } from '../../../core/periods.js';
 import { reportHeader, type ReportInput, type ReportSpec } from './ledgerData.js';
 
-interface DebitCredit {
-  debit: Cents;
-  credit: Cents;
-}
-
-const sides = (net: Cents): DebitCredit =>
-  net >= 0 ? { debit: net, credit: ZERO_CENTS } : { debit: ZERO_CENTS, credit: negateCents(net) };
+type DebitCredit = ReturnType<typeof sidesOf>;
 const present = ({ debit, credit }: DebitCredit) => ({
   debit: centsToAmount(debit),
   credit: centsToAmount(credit),
@@ -102,7 +96,7 @@ export function trialBalance(spec: ReportSpec, input: ReportInput): TrialBalance
   const totals: DebitCredit[] = ends.map(() => ({ debit: ZERO_CENTS, credit: ZERO_CENTS }));
   for (const { balances } of rows) {
     balances.forEach((net, index) => {
-      const side = sides(net);
+      const side = sidesOf(net);
       totals[index]!.debit = addCents(totals[index]!.debit, side.debit);
       totals[index]!.credit = addCents(totals[index]!.credit, side.credit);
     });
@@ -110,13 +104,13 @@ export function trialBalance(spec: ReportSpec, input: ReportInput): TrialBalance
   return {
     ...reportHeader(spec, input.periods),
     rows: rows.map(({ accountCode, accountName, balances }) => {
-      const lastSide = sides(balances[balances.length - 1]!);
+      const lastSide = sidesOf(balances[balances.length - 1]!);
       return {
         accountCode,
         accountName,
         debit: centsToAmount(lastSide.debit),
         credit: centsToAmount(lastSide.credit),
-        amountsByPeriod: balances.map((net) => present(sides(net))),
+        amountsByPeriod: balances.map((net) => present(sidesOf(net))),
       };
     }),
     totals: present(totals[totals.length - 1]!),
