@@ -599,6 +599,98 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
     },
   );
 
+  it('a file already there is never overwritten: exit 1, the first file as it was', async () => {
+    const directory = path.join(home.home, 'twice');
+    const flags = ['--format', 'xaf', '--from', '2024-07-01', '--to', '2025-06-30'];
+    const first = await books('export', directory, ...flags);
+    expect(first.code, first.stderr).toBe(0);
+    const file = first.stdout.trim();
+    const before = readFileSync(file);
+    const second = await books('export', directory, ...flags);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(
+      `${file} exists already: export into another directory, or move it`,
+    );
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(readdirSync(directory)).toEqual([path.basename(file)]);
+  });
+
+  it("the format's usual retained-earnings code held by another kind of account is refused, naming it", async () => {
+    // SAF-T carries earlier years on 2050 (equity in Norway's chart); here it is a loan.
+    const workspace = (await server.api('GET', '/platform/v1/workspaces')).body.data.find(
+      (w: { name: string }) => w.name === 'Kanzlei',
+    );
+    const entity = (
+      await server.api('POST', `/sandbox/v1/workspaces/${workspace.id}/entities`, {
+        name: 'Lånet AS',
+      })
+    ).body.entity;
+    const account = async (code: string, name: string, type: string) =>
+      (
+        await server.api('POST', `/platform/v1/entities/${entity.id}/chart-of-accounts`, {
+          code,
+          name,
+          type,
+        })
+      ).body.account.id;
+    const [bank, loan, sales] = [
+      await account('1920', 'Bank', 'Cash'),
+      await account('2050', 'Lån', 'Long-Term Loans'),
+      await account('3000', 'Salg', 'Income'),
+    ];
+    for (const [date, debit, credit] of [
+      ['2025-03-01', bank, sales],
+      ['2026-02-01', bank, loan],
+    ] as const)
+      await server.api('POST', `/platform/v1/entities/${entity.id}/journal-entries`, {
+        date,
+        lines: [
+          { accountId: debit, debitAmount: 100 },
+          { accountId: credit, creditAmount: 100 },
+        ],
+      });
+    const directory = path.join(home.home, 'lan');
+    const saft = [
+      '--format',
+      'saft',
+      '--org-number',
+      '999999999',
+      '--contact',
+      'Kari Nordmann',
+      '--phone',
+      '1',
+    ];
+    const run = await books(
+      'export',
+      directory,
+      ...saft,
+      '-e',
+      entity.id,
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-12-31',
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `account 2050 "Lån" (Long-Term Loans) holds the code this format's chart gives the earlier years' results (2050 Annen egenkapital): name the equity account that carries them with --retained-earnings`,
+    );
+    expect(existsSync(directory) ? readdirSync(directory) : []).toEqual([]);
+    // The year before carries nothing in: 2050 is a loan like any other account there.
+    const first = await books(
+      'export',
+      directory,
+      ...saft,
+      '-e',
+      entity.id,
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-12-31',
+    );
+    expect(first.code, first.stderr).toBe(0);
+  });
+
   it('a range with no books: refused saying so, nothing written', async () => {
     const directory = path.join(home.home, 'empty-range');
     const run = await books(

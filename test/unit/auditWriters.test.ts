@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TYPES, CLASS_OF_TYPE } from '../../src/api/index.js';
 import type { Cents } from '../../src/core/money.js';
-import { pairedRows } from '../../src/migrate/writers/datev.js';
+import type { AuditBooks } from '../../src/migrate/writers/auditBooks.js';
+import { datevWriter, pairedRows } from '../../src/migrate/writers/datev.js';
 import {
   BadIdentifier,
   datevNumber,
@@ -14,6 +15,7 @@ import {
   swedishOrganisationNumber,
 } from '../../src/migrate/writers/identifiers.js';
 import { GROUPING } from '../../src/migrate/writers/saft.js';
+import { sieWriter } from '../../src/migrate/writers/sie.js';
 import { CharsetText } from '../../src/migrate/writers/text.js';
 import { datevFile } from '../helpers/formatFiles.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
@@ -215,5 +217,35 @@ describe('DATEV reader: BU-Schlüssel 40 turns the automatic off', () => {
     expect(automatic.problems).toEqual([
       expect.stringContaining('automatic account 8400 (SKR03): DATEV would post more than the row'),
     ]);
+  });
+});
+
+describe('what SIE and DATEV cannot write is refused, naming it', () => {
+  const booksWith = (codes: string[], openings = 0) =>
+    ({
+      accounts: codes.map((code) => ({ code, name: `Account ${code}` })),
+      openings: Array.from({ length: openings }, () => ({ code: codes[0], amount: 100 })),
+      from: '2025-01-01',
+    }) as unknown as AuditBooks;
+  const options = {} as never;
+
+  it('a code that is not a number', () => {
+    const books = booksWith(['1200', 'KASSE', 'A-1', 'B', 'C', 'D', 'E']);
+    expect(sieWriter.refusal!(books, options)).toBe(
+      'SIE accounts are numbers: "KASSE" (Account KASSE), "A-1" (Account A-1), "B" (Account B), "C" (Account C), "D" (Account D) and 1 more cannot be written',
+    );
+    expect(datevWriter.refusal!(books, options)).toMatch(/^DATEV accounts are numbers: "KASSE"/);
+    expect(sieWriter.refusal!(booksWith(['1200', '0800']), options)).toBeUndefined();
+  });
+
+  it('DATEV: a code longer than its 8 digits, and a chart that leaves no account for balances carried in', () => {
+    expect(datevWriter.refusal!(booksWith(['1200', '123456789']), options)).toBe(
+      "DATEV's G/L accounts have at most 8 digits (Sachkontenlänge), and account 123456789 has 9",
+    );
+    const full = ['1200', '9000', '9008', '9009', '9090'];
+    expect(datevWriter.refusal!(booksWith(full), options)).toBeUndefined();
+    expect(datevWriter.refusal!(booksWith(full, 1), options)).toBe(
+      'the chart uses 9000, 9008, 9009, 9090, the accounts DATEV books carried balances against: there is none left for the balances on 2025-01-01',
+    );
   });
 });
