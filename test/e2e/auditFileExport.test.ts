@@ -599,6 +599,67 @@ describe.skipIf(!present)('books export --format: the audit files tax law asks f
     },
   );
 
+  it.each([
+    ['saft', ['--org-number', '999999999', '--contact', 'Kari Nordmann', '--phone', '1'], SAFT_XSD],
+    ['xaf', [], XAF_XSD],
+  ])(
+    '%s over two fiscal years in one file: valid, its periods counted per year, read back whole',
+    async (format, flags, xsd) => {
+      const directory = path.join(home.home, `${format}-two-years`);
+      const run = await books(
+        'export',
+        directory,
+        '--format',
+        format,
+        '--from',
+        '2024-07-01',
+        '--to',
+        '2026-06-30',
+        ...flags,
+        '--json',
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const { file } = JSON.parse(run.stdout);
+      expect(await xsdProblems(file, xsd)).toEqual([]);
+      const xml = readFileSync(file, 'utf8');
+      if (format === 'saft') {
+        // 2026-02-28 is the eighth month of the year from July 2025.
+        expect(xml).toMatch(
+          /<Period>8<\/Period>\s*<PeriodYear>2025<\/PeriodYear>\s*<TransactionDate>2026-02-28</,
+        );
+        expect(xml).toMatch(
+          /<Period>2<\/Period>\s*<PeriodYear>2024<\/PeriodYear>\s*<TransactionDate>2024-08-15</,
+        );
+      } else {
+        expect(xml).toContain('<fiscalYear>2024-2026</fiscalYear>');
+        expect(xml.match(/<period>/g)).toHaveLength(24);
+      }
+      const { balances } = await readBack(file, []);
+      expect(balances).toEqual(expectedFor({ from: '2024-07-01', to: '2026-06-30' }, 'none'));
+    },
+    60_000,
+  );
+
+  it('--basis accrual where that ledger is not open: refused saying so, nothing written', async () => {
+    const directory = path.join(home.home, 'accrual');
+    const run = await books(
+      'export',
+      directory,
+      '--format',
+      'xaf',
+      '--basis',
+      'accrual',
+      '--from',
+      '2024-07-01',
+      '--to',
+      '2025-06-30',
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the accrual ledger of this entity is not open');
+    expect(run.stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(existsSync(directory) ? readdirSync(directory) : []).toEqual([]);
+  });
+
   it('a file already there is never overwritten: exit 1, the first file as it was', async () => {
     const directory = path.join(home.home, 'twice');
     const flags = ['--format', 'xaf', '--from', '2024-07-01', '--to', '2025-06-30'];
