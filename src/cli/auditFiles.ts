@@ -4,7 +4,7 @@ import { fiscalYearOf, rangeOfWord, type FiscalYearStart } from '../core/periods
 import { AUDIT_FORMATS, type AuditFormat } from '../migrate/writers/writer.js';
 import { SKRS } from '../migrate/options.js';
 import { flagNames, oneOf, text } from './command.js';
-import { pick, type CommandContext } from './context.js';
+import type { CommandContext } from './context.js';
 import { localDay, parseDateRange } from './dates.js';
 import { ExitCode, UsageError, UserError } from './exitCodes.js';
 import { directoryToWrite } from './paths.js';
@@ -159,12 +159,7 @@ export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, 
   const basis = await ledgerOf(ctx, entity.id, flags.basis);
   let retainedEarnings;
   if (flags.retainedEarnings !== undefined) {
-    const account = pick(
-      await api.accounts.all(entity.id),
-      flags.retainedEarnings,
-      'account',
-      (a) => a,
-    );
+    const account = await ctx.account(entity.id, flags.retainedEarnings);
     if (account.class !== 'Equity')
       throw new UsageError(
         `--retained-earnings must be an equity account: ${account.code} "${account.name}" is ${writers.withArticle(account.type)} account`,

@@ -1,4 +1,4 @@
-import type { Entity } from '../api/index.js';
+import type { Account, Entity } from '../api/index.js';
 import type { BooksApi, ListPage, RequestRecord } from '../client/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { CALENDAR_YEAR } from '../core/periods.js';
@@ -301,8 +301,13 @@ export class CommandContext {
 
   /** An account of the entity by id, code or name. */
   async accountId(entityId: string, given: string): Promise<string> {
+    return (await this.account(entityId, given)).id;
+  }
+
+  /** An account of the entity by id, code or name. */
+  async account(entityId: string, given: string): Promise<Account> {
     const accounts = await (await this.api()).accounts.all(entityId);
-    return pick(accounts, given, 'account', (a) => ({ id: a.id, code: a.code, name: a.name })).id;
+    return pick(accounts, given, 'account', (a) => ({ id: a.id, code: a.code, name: a.name }));
   }
 
   /** A class of the workspace by id or label. */
