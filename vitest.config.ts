@@ -32,6 +32,7 @@ const ON_POSTGRES_ONLY = [
   'test/e2e/dbCopy.test.ts',
   'test/e2e/postgresOutage.test.ts',
   'test/e2e/postgresStart.test.ts',
+  'test/unit/postgresConnectionLoss.test.ts',
 ];
 
 export default defineConfig({

@@ -105,6 +105,8 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL going away under books 
       await cluster.stop();
       const during = await fetch(`${server.baseUrl}/platform/v1/workspaces`, {
         headers: { authorization: `Bearer ${env.BOOKS_TOKEN}` },
+      }).catch((error: unknown) => {
+        throw new Error(`books serve is gone; it printed: ${server.stderr()}`, { cause: error });
       });
       expect(during.status).toBe(503);
       expect(during.headers.get('retry-after')).toBe('2');

@@ -71,6 +71,8 @@ export interface RunningCli {
   result: Promise<CliResult>;
   /** Resolves with stderr once it contains the text. */
   waitForStderr(text: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** What it has printed on stderr so far. */
+  stderr(): string;
 }
 
 /** Spawns the built `books` binary, with no TTY and the given environment. */
@@ -94,6 +96,7 @@ export function spawnBooks(args: string[], env: NodeJS.ProcessEnv, input?: strin
   return {
     child,
     result,
+    stderr: () => stderr,
     waitForStderr(text, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const matches = () =>
@@ -155,6 +158,8 @@ export async function serveBooks(
     baseUrl,
     /** The server's process id (benches read its memory). */
     pid: server.child.pid!,
+    /** What the server has printed on stderr so far (to say why, when it is gone). */
+    stderr: () => server.stderr(),
     env: { ...home.env, BOOKS_BASE_URL: baseUrl, BOOKS_TOKEN: SERVE_TOKEN },
     api: (method: string, path: string, body?: unknown) =>
       fetch(`${baseUrl}${path}`, {
@@ -172,7 +177,6 @@ export async function serveBooks(
   };
 }
 
-/** An entity's trial balance by account name, in cents (debits less credits), as `books` prints it. */
 /** A new entity in `workspace`, and a file imported into it with its missing accounts made. */
 export async function importIntoNewEntity(
   env: NodeJS.ProcessEnv,
@@ -191,6 +195,7 @@ export async function importIntoNewEntity(
   return { imported, where };
 }
 
+/** An entity's trial balance by account name, in cents (debits less credits), as `books` prints it. */
 export async function trialBalanceOf(env: NodeJS.ProcessEnv, where: string[]) {
   const range = ['--from', '1990-01-01', '--to', '2030-12-31', '-o', 'json', ...where];
   const [tb, pl] = await Promise.all([

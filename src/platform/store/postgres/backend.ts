@@ -258,8 +258,11 @@ export class PostgresBackend implements SqlDatabase {
       let broken: Error | undefined;
       try {
         // BEGIN goes out with the work's first statements; its failure fails them too. Once
-        // the database is damaged, transactions only read.
+        // the database is damaged, transactions only read. Its failure is thrown once the work
+        // is done; meanwhile it is listened to, or a connection lost while the work waits on
+        // something else (a lock, a file) would be an unhandled rejection and end the process.
         const begun = client.query(this.damage ? 'BEGIN READ ONLY' : 'BEGIN');
+        begun.catch(() => {});
         let result: T;
         try {
           result = await runInTransaction(transaction, work);
