@@ -80,6 +80,7 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL going away under books 
   it('answers 503 with Retry-After while it is down, then the import completes exactly', async () => {
     const home = temporaryHome();
     const server = await serveBooks(home, ['--db', url, '--rate-limit', '0']);
+    let importing: ReturnType<typeof spawnBooks> | undefined;
     try {
       const env = { ...server.env };
       for (const args of chooseNewEntity('Outage', 'Outage Co')) {
@@ -88,7 +89,7 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL going away under books 
       const file = path.join(home.home, 'ledger.csv');
       const { csv, cents } = ledger(8_000);
       writeFileSync(file, csv);
-      const importing = spawnBooks(
+      importing = spawnBooks(
         ['je', 'import', file, '--create-missing-accounts', '--concurrency', '2'],
         env,
       );
@@ -133,6 +134,10 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL going away under books 
       ).body;
       expect(Math.round(report.totals.debit * 100)).toBe(cents);
     } finally {
+      // A failure on the way leaves the import running: it would write into the home after it
+      // is gone.
+      importing?.child.kill();
+      await importing?.result;
       await server.stop();
       home.cleanup();
     }
