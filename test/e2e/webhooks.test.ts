@@ -286,8 +286,25 @@ describe('books webhook (the built binary)', () => {
       const { secret, endpoint } = JSON.parse(added.stdout);
       const connectionId = await connectedFeed(books);
       expect((await books('sandbox', 'feed', 'break', connectionId, '-w', 'Acme')).code).toBe(0);
+      const attempts = async (baseUrl: string, count: number) => {
+        const listed = async () =>
+          (
+            await send(
+              baseUrl,
+              SERVE_TOKEN,
+              'GET',
+              `/sandbox/v1/webhook-endpoints/${endpoint.id}/attempts`,
+            )
+          ).body.data;
+        for (let i = 0; i < 50 && (await listed()).length < count; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return listed();
+      };
       await app.waitFor(1);
-      // Stopped before the retry three seconds later is due.
+      // The first attempt recorded (a stop while it is in flight abandons it, and the next
+      // start makes it again as attempt 1), then stopped before the retry three seconds later.
+      expect(await attempts(first.baseUrl, 1)).toHaveLength(1);
       first.cli.child.kill('SIGTERM');
       expect((await first.cli.result).code).toBe(0);
 
@@ -297,19 +314,13 @@ describe('books webhook (the built binary)', () => {
       expect(
         new Webhook(secret).verify(delivered!.body, delivered!.headers as Record<string, string>),
       ).toMatchObject({ event: 'feed.connection.disconnected', payload: { connectionId } });
-      const attempts = async () =>
-        (
-          await send(
-            second.baseUrl,
-            SERVE_TOKEN,
-            'GET',
-            `/sandbox/v1/webhook-endpoints/${endpoint.id}/attempts`,
-          )
-        ).body.data;
-      for (let i = 0; i < 50 && (await attempts()).length < 2; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect((await attempts()).map((a: any) => [a.attempt, a.status, a.responseStatus])).toEqual([
+      expect(
+        (await attempts(second.baseUrl, 2)).map((a: any) => [
+          a.attempt,
+          a.status,
+          a.responseStatus,
+        ]),
+      ).toEqual([
         [2, 'succeeded', 200],
         [1, 'failed', 503],
       ]);
