@@ -32,6 +32,10 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export const ACCOUNT_CLASSES = ['Assets', 'Liabilities', 'Equity', 'Income', 'Expenses'] as const;
 export type AccountClass = (typeof ACCOUNT_CLASSES)[number];
 
+/** Income and expenses: profit and loss, which a fiscal year's end closes into equity. */
+export const isProfitAndLoss = (accountClass: AccountClass) =>
+  accountClass === 'Income' || accountClass === 'Expenses';
+
 /** Each type's class (platform-api.md, the type table): an account's class follows its type. */
 export const CLASS_OF_TYPE: Record<AccountType, AccountClass> = {
   Cash: 'Assets',

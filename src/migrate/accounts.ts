@@ -1,7 +1,9 @@
 import {
   ACCOUNT_TYPES,
   CLASS_OF_TYPE,
+  isProfitAndLoss,
   type Account,
+  type AccountClass,
   type AccountType,
   type CreateAccountBody,
 } from '../api/index.js';
@@ -288,8 +290,8 @@ const listed = (items: readonly string[]) =>
     : items.join(', ');
 
 /** The balance sheet holds assets, liabilities and equity; the rest is profit and loss. */
-const kindOfClass = (accountClass: string): AccountKind =>
-  accountClass === 'Income' || accountClass === 'Expenses' ? 'profit and loss' : 'balance sheet';
+const kindOfClass = (accountClass: AccountClass): AccountKind =>
+  isProfitAndLoss(accountClass) ? 'profit and loss' : 'balance sheet';
 
 /**
  * The type of an account the file states only as balance sheet or profit and loss, by the side

@@ -139,6 +139,12 @@ function resultMovements(report: ProfitAndLoss): Balances[] {
 const dropZeros = (balances: Balances): Balances =>
   new Map([...balances].filter(([, cents]) => cents !== 0));
 
+/** Codes in the order a chart lists them: numbers numerically, then the rest as text. */
+export const byCode = (a: string, b: string) =>
+  /^\d+$/.test(a) && /^\d+$/.test(b)
+    ? Number(a) - Number(b) || a.localeCompare(b)
+    : a.localeCompare(b);
+
 /** A trial balance's row as an export's manifest keeps it. */
 export interface TrialBalanceRow {
   accountCode: string;
@@ -152,7 +158,7 @@ export function balanceRows(balances: Balances, accounts: readonly Account[]): T
   const names = new Map(accounts.map((a) => [a.code, a.name]));
   return [...balances]
     .filter(([, net]) => net !== 0)
-    .sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
+    .sort(([a], [b]) => byCode(a, b))
     .map(([accountCode, net]) => ({
       accountCode,
       accountName: names.get(accountCode) ?? '',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse';
 import {
   CLASS_OF_TYPE,
+  isProfitAndLoss,
   type Account,
   type AccountClass,
   type AccountType,
@@ -18,7 +19,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { fiscalYearOf, type FiscalYearStart } from '../../core/periods.js';
-import { balancesOverRange, FIRST_DAY } from '../balances.js';
+import { balancesOverRange, byCode, FIRST_DAY } from '../balances.js';
 import { exportLedgerPostings, type ExportEvents, type ExportScope } from '../bookExport.js';
 
 /*
@@ -76,13 +77,16 @@ export interface AuditRequest {
   basis: LedgerBasis;
   fiscalYearStart: FiscalYearStart;
   /**
-   * The account for the earlier years' results (`carried`, debit-positive): the entity's own
-   * (`--retained-earnings`), else the format's usual one (used if the chart has an equity
-   * account of that code, added to the file's chart if it has none).
+   * The entity's own account for the earlier years' results (`--retained-earnings`): an equity
+   * account of its chart, as the caller found and checked it.
    */
-  retainedEarnings: (carried: Cents) => RetainedEarningsAccount;
-  /** Whether `retainedEarnings` was named by the user (then it must be in the chart). */
-  retainedEarningsNamed: boolean;
+  retainedEarnings?: RetainedEarningsAccount | undefined;
+  /**
+   * Else the format's usual account for them (`carried`, debit-positive: a loss may have its
+   * own): used if the chart has an equity account of that code, added to the file's chart if
+   * it has none.
+   */
+  usualRetainedEarnings: (carried: Cents) => RetainedEarningsAccount;
   concurrency: number;
   /** Where the postings are spooled while the file is written (beside it). */
   directory: string;
@@ -129,19 +133,10 @@ export class NothingToExport extends Error {
   override name = 'NothingToExport';
 }
 
-/** The retained-earnings account cannot be used (not equity, not in the chart). */
+/** The format's usual retained-earnings code is held by an account that is not equity. */
 export class UnusableAccount extends Error {
   override name = 'UnusableAccount';
 }
-
-const isResult = (accountClass: AccountClass) =>
-  accountClass === 'Income' || accountClass === 'Expenses';
-
-/** Codes in the order a chart lists them: numbers numerically, then the rest as text. */
-export const byCode = (a: string, b: string) =>
-  /^\d+$/.test(a) && /^\d+$/.test(b)
-    ? Number(a) - Number(b) || a.localeCompare(b)
-    : a.localeCompare(b);
 
 export async function auditBooksOf(
   api: BooksApi,
@@ -167,13 +162,14 @@ export async function auditBooksOf(
   const opening = new Map<string, Cents>();
   for (const [code, cents] of balances.opening) {
     const account = chartByCode.get(code);
-    if (account === undefined || isResult(account.class)) carried = addCents(carried, cents);
+    if (account === undefined || isProfitAndLoss(account.class)) carried = addCents(carried, cents);
     else opening.set(code, cents);
   }
   const retained =
-    carried === 0 && !request.retainedEarningsNamed
-      ? request.retainedEarnings(carried)
-      : retainedEarningsAccount(request, request.retainedEarnings(carried), chartByCode);
+    request.retainedEarnings ??
+    (carried === 0
+      ? request.usualRetainedEarnings(carried)
+      : usualAccountInChart(request.usualRetainedEarnings(carried), chartByCode));
   if (carried !== 0)
     opening.set(retained.code, addCents(opening.get(retained.code) ?? ZERO_CENTS, carried));
 
@@ -287,23 +283,16 @@ export async function auditBooksOf(
   }
 }
 
-/** The retained-earnings account to use, checked against the chart. */
-function retainedEarningsAccount(
-  request: AuditRequest,
-  wanted: RetainedEarningsAccount,
+/** The format's usual retained-earnings account, as the chart has it (or not at all). */
+function usualAccountInChart(
+  usual: RetainedEarningsAccount,
   chartByCode: Map<string, Account>,
 ): RetainedEarningsAccount {
-  const known = chartByCode.get(wanted.code);
-  if (known === undefined) {
-    if (request.retainedEarningsNamed)
-      throw new UnusableAccount(`no account has the code ${wanted.code}`);
-    return wanted;
-  }
+  const known = chartByCode.get(usual.code);
+  if (known === undefined) return usual;
   if (known.class !== 'Equity')
     throw new UnusableAccount(
-      request.retainedEarningsNamed
-        ? `account ${known.code} "${known.name}" is ${withArticle(known.type)} account: the earlier years' results go to an equity account`
-        : `account ${known.code} "${known.name}" (${known.type}) holds the code this format's chart gives the earlier years' results (${wanted.code} ${wanted.name}): name the equity account that carries them with --retained-earnings`,
+      `account ${known.code} "${known.name}" (${known.type}) holds the code this format's chart gives the earlier years' results (${usual.code} ${usual.name}): name the equity account that carries them with --retained-earnings`,
     );
   return { code: known.code, name: known.name };
 }
@@ -337,7 +326,7 @@ async function previousYearOf(
     const end = atEnd.get(code) ?? ZERO_CENTS;
     const start = balances.opening.get(code) ?? ZERO_CENTS;
     const accountClass = byCodeInChart.get(code)?.class;
-    if (accountClass !== undefined && isResult(accountClass)) {
+    if (accountClass !== undefined && isProfitAndLoss(accountClass)) {
       const moved = subtractCents(end, start);
       if (moved !== 0) results.set(code, moved);
       carried = addCents(carried, start);
@@ -345,7 +334,7 @@ async function previousYearOf(
   }
   const accounts = new Map<string, { name: string; class: AccountClass }>();
   if (carried !== 0) {
-    const retained = request.retainedEarnings(carried);
+    const retained = request.retainedEarnings ?? request.usualRetainedEarnings(carried);
     closing.set(retained.code, addCents(closing.get(retained.code) ?? ZERO_CENTS, carried));
     accounts.set(retained.code, { name: retained.name, class: 'Equity' });
   }

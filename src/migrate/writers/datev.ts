@@ -1,9 +1,10 @@
-import { type Cents, formatCents, sidesOf, subtractCents } from '../../core/money.js';
+import { type Cents, sidesOf, subtractCents } from '../../core/money.js';
 import { AUTOMATIC, AUTOMATIC_OFF } from '../formats/datev.js';
 import { type AuditBooks, type AuditEntry } from './auditBooks.js';
 import {
   compactDay,
   cut,
+  decimalComma,
   entryDescription,
   numbersOnly,
   type AuditFileWriter,
@@ -139,9 +140,6 @@ function carriedAccount(books: AuditBooks): string | undefined {
   return CARRIED_ACCOUNTS.map((code) => `${code}${scale}`).find((code) => !used.has(code));
 }
 
-/** `1234,56`. */
-const amount = (cents: Cents) => formatCents(cents, { thousands: false }).replace('.', ',');
-
 /** A text field: quoted, a quote doubled. */
 const quoted = (value: string) => `"${value.replaceAll('"', '""')}"`;
 
@@ -264,7 +262,7 @@ export const datevWriter: AuditFileWriter = {
     ) => {
       const [debit, credit] = [number(debitCode), number(creditCode)];
       const key = automatic[debit] || automatic[credit] ? AUTOMATIC_OFF : '';
-      return `${amount(cents)};"S";"";;;"";${debit};${credit};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${EMPTY_AFTER_TEXT}\r\n`;
+      return `${decimalComma(cents)};"S";"";;;"";${debit};${credit};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${EMPTY_AFTER_TEXT}\r\n`;
     };
 
     if (books.openings.length > 0) {

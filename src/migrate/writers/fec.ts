@@ -1,7 +1,7 @@
 import type { CalendarDay } from '../../core/calendar.js';
-import { type Cents, formatCents, sidesOf } from '../../core/money.js';
+import { sidesOf } from '../../core/money.js';
 import { type AuditBooks, type AuditLine } from './auditBooks.js';
-import { compactDay, type AuditFileWriter } from './writer.js';
+import { compactDay, decimalComma, type AuditFileWriter } from './writer.js';
 
 /**
  * The French Fichier des Écritures Comptables (article A47 A-1 LPF, table VII: companies under
@@ -61,9 +61,6 @@ const LABELS: Record<string, string> = {
   opening_balance: "Solde d'ouverture",
 };
 
-/** `1234,56`: a decimal comma, no grouping, no sign (the side is the column). */
-const amount = (cents: Cents) => formatCents(cents, { thousands: false }).replace('.', ',');
-
 export const fecWriter: AuditFileWriter = {
   format: 'fec',
   title: 'FEC (article A47 A-1)',
@@ -101,8 +98,8 @@ export const fecWriter: AuditFileWriter = {
         String(number),
         compactDay(date),
         label,
-        amount(debit),
-        amount(credit),
+        decimalComma(debit),
+        decimalComma(credit),
         '',
         '',
         compactDay(date),

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import type { LedgerBasis } from '../../api/index.js';
 import type { BooksApi } from '../../client/index.js';
 import type { CalendarDay } from '../../core/calendar.js';
-import { centsToAmount, formatCents, type Cents } from '../../core/money.js';
+import { absCents, centsToAmount, formatCents, type Cents } from '../../core/money.js';
 import type { FiscalYearStart } from '../../core/periods.js';
 import type { ExportEvents, ExportScope } from '../bookExport.js';
 import { auditBooksOf, type AuditBooks, type RetainedEarningsAccount } from './auditBooks.js';
@@ -43,13 +43,17 @@ export class UnwritableBooks extends Error {
 }
 
 export interface AuditExportRequest {
+  /** Where the file is written: a directory that exists (the CLI makes it, saying why it cannot). */
   directory: string;
   format: AuditFormat;
   from: CalendarDay;
   to: CalendarDay;
   basis: LedgerBasis;
   fiscalYearStart: FiscalYearStart;
-  /** `--retained-earnings`: the entity's own account for the earlier years' results. */
+  /**
+   * `--retained-earnings`: the entity's own account for the earlier years' results, an equity
+   * account of its chart (the CLI finds it and refuses any other).
+   */
   retainedEarnings?: RetainedEarningsAccount | undefined;
   concurrency: number;
   options: WriterOptions;
@@ -81,7 +85,6 @@ export async function writeAuditFile(
 ): Promise<AuditExportOutcome> {
   const writer = AUDIT_WRITERS[request.format];
   const { options } = request;
-  mkdirSync(request.directory, { recursive: true });
   const books = await auditBooksOf(
     api,
     scope,
@@ -90,9 +93,8 @@ export async function writeAuditFile(
       to: request.to,
       basis: request.basis,
       fiscalYearStart: request.fiscalYearStart,
-      retainedEarnings: (carried: Cents) =>
-        request.retainedEarnings ?? writer.retainedEarnings(options, carried),
-      retainedEarningsNamed: request.retainedEarnings !== undefined,
+      retainedEarnings: request.retainedEarnings,
+      usualRetainedEarnings: (carried: Cents) => writer.retainedEarnings(options, carried),
       concurrency: request.concurrency,
       directory: request.directory,
       previousYear: request.format === 'sie',
@@ -177,7 +179,7 @@ function notesOf(
   const retained = books.retainedEarnings;
   if (retained.amount !== 0)
     notes.push(
-      `the results of the years before ${books.from} (${formatCents(retained.amount < 0 ? (-retained.amount as Cents) : retained.amount)} ${retained.amount < 0 ? 'profit' : 'loss'}) are carried in on ${retained.code} ${retained.name}${retained.added ? ', an account the chart does not have: added to the file' : ''}`,
+      `the results of the years before ${books.from} (${formatCents(absCents(retained.amount))} ${retained.amount < 0 ? 'profit' : 'loss'}) are carried in on ${retained.code} ${retained.name}${retained.added ? ', an account the chart does not have: added to the file' : ''}`,
     );
   if (books.leftOut.lines > 0)
     notes.push(

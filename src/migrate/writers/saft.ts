@@ -69,8 +69,10 @@ const JOURNALS: { id: string; description: string; sources: readonly string[] }[
 
 const element = (name: string, value: string) => `<${name}>${xmlText(value)}</${name}>`;
 
+type AccountingPeriod = { period: number; year: string };
+
 /** The month of the fiscal year a day falls in (1–12), and the year the fiscal year starts in. */
-function periodOf(books: AuditBooks, day: string): { period: number; year: string } {
+function periodOf(books: AuditBooks, day: string): AccountingPeriod {
   let period = 1;
   let start = books.fiscalYear.startDate;
   // Days of a later fiscal year (a range over several) count on from its own start.
@@ -104,6 +106,13 @@ export const saftWriter: AuditFileWriter = {
   async write(books, put, text, options) {
     const t = xmlField(text);
     const contact = options.contact!;
+    // Worked out once a day: a year's entries fall on a few hundred days.
+    const periods = new Map<string, AccountingPeriod>();
+    const periodOfDay = (day: string) => {
+      let known = periods.get(day);
+      if (known === undefined) periods.set(day, (known = periodOf(books, day)));
+      return known;
+    };
     await put(
       `<?xml version="1.0" encoding="UTF-8"?>\n<AuditFile xmlns="urn:StandardAuditFile-Taxation-Financial:NO">\n` +
         `  <Header>\n` +
@@ -165,7 +174,8 @@ export const saftWriter: AuditFileWriter = {
         `    <Journal>\n      <JournalID>${journal.id}</JournalID>\n      <Description>${journal.description}</Description>\n      <Type>${journal.id}</Type>\n`,
       );
       for await (const entry of books.entries())
-        if (journal.sources.includes(entry.source)) await put(transaction(books, entry, t));
+        if (journal.sources.includes(entry.source))
+          await put(transaction(entry, periodOfDay(entry.date), t));
       await put(`    </Journal>\n`);
     }
     await put(`  </GeneralLedgerEntries>\n</AuditFile>\n`);
@@ -173,11 +183,10 @@ export const saftWriter: AuditFileWriter = {
 };
 
 function transaction(
-  books: AuditBooks,
   entry: AuditEntry,
+  { period, year }: AccountingPeriod,
   t: (value: string, length: number) => string,
 ): string {
-  const { period, year } = periodOf(books, entry.date);
   const label = SOURCE_LABELS[entry.source] ?? 'Journal entry';
   const description = entryDescription(entry);
   let xml =

@@ -1,6 +1,6 @@
-import type { AccountClass } from '../../api/index.js';
+import { isProfitAndLoss, type AccountClass } from '../../api/index.js';
 import { subtractCents, type Cents } from '../../core/money.js';
-import { byCode } from './auditBooks.js';
+import { byCode } from '../balances.js';
 import {
   compactDay,
   decimal,
@@ -84,7 +84,7 @@ export const sieWriter: AuditFileWriter = {
     let balances = '';
     const amount = (cents: Cents) => decimal(cents);
     for (const account of books.accounts) {
-      if (account.class === 'Income' || account.class === 'Expenses') continue;
+      if (isProfitAndLoss(account.class)) continue;
       const before = previous?.closing.get(account.code);
       if (before !== undefined) balances += line('#UB', '-1', account.code, amount(before));
       balances += line('#IB', '0', account.code, amount(account.opening));
@@ -97,7 +97,7 @@ export const sieWriter: AuditFileWriter = {
       if (result !== undefined) balances += line('#RES', '-1', code, amount(result));
     }
     for (const account of books.accounts)
-      if (account.class === 'Income' || account.class === 'Expenses')
+      if (isProfitAndLoss(account.class))
         balances += line(
           '#RES',
           '0',

@@ -63,6 +63,9 @@ export interface AuditFileWriter {
 /** `1234.56`, `-0.50`: a decimal point, no grouping. */
 export const decimal = (cents: Cents) => formatCents(cents, { thousands: false });
 
+/** `1234,56`: a decimal comma, no grouping (the FEC's and DATEV's amounts). */
+export const decimalComma = (cents: Cents) => decimal(cents).replace('.', ',');
+
 /** `2026-03-31` → `20260331`. */
 export const compactDay = (day: CalendarDay) => day.replaceAll('-', '');
 

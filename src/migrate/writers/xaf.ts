@@ -1,3 +1,4 @@
+import { isProfitAndLoss } from '../../api/index.js';
 import { addDays, type CalendarDay } from '../../core/calendar.js';
 import { addCents, sidesOf, ZERO_CENTS } from '../../core/money.js';
 import { addMonths } from '../../core/periods.js';
@@ -99,7 +100,7 @@ export const xafWriter: AuditFileWriter = {
         `      <ledgerAccount>\n` +
         `        <accID>${t(account.code, 35)}</accID>\n` +
         `        <accDesc>${t(account.name, 100)}</accDesc>\n` +
-        `        <accTp>${account.class === 'Income' || account.class === 'Expenses' ? 'P' : 'B'}</accTp>\n` +
+        `        <accTp>${isProfitAndLoss(account.class) ? 'P' : 'B'}</accTp>\n` +
         `      </ledgerAccount>\n`;
     head += `    </generalLedger>\n    <periods>\n`;
     for (const period of periods)
@@ -147,10 +148,7 @@ export const xafWriter: AuditFileWriter = {
         `      <totalDebit>${decimal(books.totals.debit)}</totalDebit>\n` +
         `      <totalCredit>${decimal(books.totals.credit)}</totalCredit>\n`,
     );
-    const periodOf = (day: CalendarDay) => {
-      const month = day.slice(0, 7);
-      return periods.find((period) => period.startDate.slice(0, 7) === month)!.number;
-    };
+    const periodOfMonth = new Map(periods.map((p) => [p.startDate.slice(0, 7), p.number]));
     for (const journal of JOURNALS) {
       if (!holdsEntries(books, journal.sources)) continue;
       await put(
@@ -158,7 +156,7 @@ export const xafWriter: AuditFileWriter = {
       );
       for await (const entry of books.entries())
         if (journal.sources.includes(entry.source))
-          await put(transaction(entry, periodOf(entry.date), t));
+          await put(transaction(entry, periodOfMonth.get(entry.date.slice(0, 7))!, t));
       await put(`      </journal>\n`);
     }
     await put(`    </transactions>\n  </company>\n</auditfile>\n`);

@@ -1,4 +1,9 @@
-import type { AccountType, CashFlow, CashFlowSummary } from '../../../api/index.js';
+import {
+  isProfitAndLoss,
+  type AccountType,
+  type CashFlow,
+  type CashFlowSummary,
+} from '../../../api/index.js';
 import {
   addCents,
   centsToAmount,
@@ -48,9 +53,7 @@ export function cashFlow(spec: ReportSpec, input: ReportInput): CashFlow {
   const cashEffect = (seq: number): Cents[] =>
     (movement.byPeriod.get(seq) ?? new Array<Cents>(columns).fill(ZERO_CENTS)).map(negateCents);
 
-  const incomeAndExpenses = input.accounts.filter(
-    (a) => a.class === 'Income' || a.class === 'Expenses',
-  );
+  const incomeAndExpenses = input.accounts.filter((a) => isProfitAndLoss(a.class));
   const netIncome = sumColumns(
     incomeAndExpenses.map((a) => cashEffect(a.seq)),
     columns,

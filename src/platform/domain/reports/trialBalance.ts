@@ -1,4 +1,4 @@
-import type { TrialBalance } from '../../../api/index.js';
+import { isProfitAndLoss, type TrialBalance } from '../../../api/index.js';
 import { addDays, type CalendarDay } from '../../../core/calendar.js';
 import {
   addCents,
@@ -81,7 +81,7 @@ export function trialBalance(spec: ReportSpec, input: ReportInput): TrialBalance
   const rows = input.accounts
     .map((account) => {
       const running = new RunningBalance(byAccount.get(account.seq) ?? []);
-      const results = account.class === 'Income' || account.class === 'Expenses';
+      const results = isProfitAndLoss(account.class);
       const balances = ends.map((end, index) => {
         if (!results) return running.through(end);
         const before = running.through(addDays(yearStarts[index]!, -1));
