@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
 import { writeGeneratedBooks } from '../helpers/benchBooks.js';
-import { cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
+import { benchFigures, cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
 import { serveBooks, temporaryHome } from '../helpers/cli.js';
 import { generateLedger } from '../helpers/generatedLedger.js';
 
@@ -29,11 +29,7 @@ it(`books export --format …: a year of ${ENTRIES.toLocaleString('en-US')} entr
   const dir = mkdtempSync(path.join(os.tmpdir(), 'books-bench-audit-'));
   const home = temporaryHome();
   const database = path.join(dir, 'books.sqlite');
-  const lines: string[] = [];
-  const say = (line: string) => {
-    lines.push(line);
-    console.log(line);
-  };
+  const { say, printAll } = benchFigures();
   try {
     const ledger = generateLedger({
       seed: 43,
@@ -89,5 +85,5 @@ it(`books export --format …: a year of ${ENTRIES.toLocaleString('en-US')} entr
     rmSync(dir, { recursive: true, force: true });
     home.cleanup();
   }
-  console.log(`\n${lines.join('\n')}`);
+  printAll();
 }, 1_800_000);

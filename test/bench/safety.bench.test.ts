@@ -5,7 +5,7 @@ import { it } from 'vitest';
 import { writeGeneratedBooks } from '../helpers/benchBooks.js';
 import { serveBooks, temporaryHome } from '../helpers/cli.js';
 import { generateLedger } from '../helpers/generatedLedger.js';
-import { cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
+import { benchFigures, cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
 
 const ENTRIES = 440_000;
 
@@ -20,11 +20,7 @@ it('db check, db backup, export and import of 440,000 entries', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'books-bench-safety-'));
   const home = temporaryHome();
   const database = path.join(dir, 'books.sqlite');
-  const lines: string[] = [];
-  const say = (line: string) => {
-    lines.push(line);
-    console.log(line);
-  };
+  const { say, printAll } = benchFigures();
   try {
     const ledger = generateLedger({
       seed: 440,
@@ -90,5 +86,5 @@ it('db check, db backup, export and import of 440,000 entries', async () => {
     rmSync(dir, { recursive: true, force: true });
     home.cleanup();
   }
-  console.log(`\n${lines.join('\n')}`);
+  printAll();
 }, 1_800_000);

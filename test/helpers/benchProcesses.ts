@@ -89,3 +89,17 @@ export function timed(args: string[], env: NodeJS.ProcessEnv) {
     stdout: result.stdout,
   };
 }
+
+/** A bench's figures: each printed as it comes, and all together again at the end. */
+export function benchFigures() {
+  const lines: string[] = [];
+  return {
+    say(line: string) {
+      lines.push(line);
+      console.log(line);
+    },
+    printAll() {
+      console.log(`\n${lines.join('\n')}`);
+    },
+  };
+}
