@@ -283,10 +283,10 @@ export function planAccounts(
   return plan;
 }
 
-/** Up to eight items, then how many more. */
-const listed = (items: readonly string[]) =>
-  items.length > 8
-    ? `${items.slice(0, 8).join(', ')} and ${items.length - 8} more`
+/** The first `shown` items, then how many more: `a, b and 3 more`. */
+export const listed = (items: readonly string[], shown = 8) =>
+  items.length > shown
+    ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`
     : items.join(', ');
 
 /** The balance sheet holds assets, liabilities and equity; the rest is profit and loss. */

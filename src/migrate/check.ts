@@ -2,7 +2,7 @@ import { JOURNAL_MEMO_MAX_LENGTH, type Class } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../core/money.js';
 import { nameKey } from '../core/names.js';
-import type { FileAccount } from './accounts.js';
+import { listed, type FileAccount } from './accounts.js';
 import { BATCH_BYTES, BatchCutter, entryBytes, entryContent, type BatchPlan } from './batches.js';
 import type { SentBatch } from './checkpoint.js';
 import type { ClassBook } from './classes.js';
@@ -253,7 +253,7 @@ function changedBatch(
   const changed = before ? lines.filter((_, i) => before[i] !== fingerprints[i]) : [];
   const which =
     changed.length > 0
-      ? `its entries on line${changed.length === 1 ? '' : 's'} ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''} have changed since`
+      ? `its entries on line${changed.length === 1 ? '' : 's'} ${listed(changed.map(String), 5)} have changed since`
       : 'its entries have changed since';
   const gone =
     before && before.length > lines.length

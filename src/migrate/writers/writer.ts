@@ -1,5 +1,6 @@
 import type { CalendarDay } from '../../core/calendar.js';
 import { formatCents, type Cents } from '../../core/money.js';
+import { listed } from '../accounts.js';
 import type { AuditBooks, AuditEntry, RetainedEarningsAccount } from './auditBooks.js';
 import type { CharsetText } from './text.js';
 
@@ -107,9 +108,9 @@ export const holdsEntries = (books: AuditBooks, sources: readonly string[]) =>
 export function numbersOnly(format: string, books: AuditBooks): string | undefined {
   const named = books.accounts.filter((a) => !/^\d+$/.test(a.code));
   if (named.length === 0) return undefined;
-  const listed = named
-    .slice(0, 5)
-    .map((a) => `"${a.code}" (${a.name})`)
-    .join(', ');
-  return `${format} accounts are numbers: ${listed}${named.length > 5 ? ` and ${named.length - 5} more` : ''} cannot be written`;
+  const codes = listed(
+    named.map((a) => `"${a.code}" (${a.name})`),
+    5,
+  );
+  return `${format} accounts are numbers: ${codes} cannot be written`;
 }
