@@ -5,3 +5,9 @@
 export function nameKey(name: string): string {
   return name.trim().toLocaleLowerCase('en-US');
 }
+
+/** Names said in a sentence: the first `shown`, then how many more (`a, b and 3 more`). */
+export const listed = (items: readonly string[], shown = 8) =>
+  items.length > shown
+    ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`
+    : items.join(', ');

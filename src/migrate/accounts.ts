@@ -9,7 +9,7 @@ import {
 } from '../api/index.js';
 import { resolveReference } from '../client/references.js';
 import { addCents, ZERO_CENTS, type Cents } from '../core/money.js';
-import { nameKey } from '../core/names.js';
+import { listed, nameKey } from '../core/names.js';
 import type { AccountKind, Problem } from './formats/ledgerCsv.js';
 import { accountTypeOf } from './options.js';
 
@@ -282,12 +282,6 @@ export function planAccounts(
   }
   return plan;
 }
-
-/** The first `shown` items, then how many more: `a, b and 3 more`. */
-export const listed = (items: readonly string[], shown = 8) =>
-  items.length > shown
-    ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`
-    : items.join(', ');
 
 /** The balance sheet holds assets, liabilities and equity; the rest is profit and loss. */
 const kindOfClass = (accountClass: AccountClass): AccountKind =>

@@ -1,8 +1,8 @@
 import { JOURNAL_MEMO_MAX_LENGTH, type Class } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../core/money.js';
-import { nameKey } from '../core/names.js';
-import { listed, type FileAccount } from './accounts.js';
+import { listed, nameKey } from '../core/names.js';
+import type { FileAccount } from './accounts.js';
 import { BATCH_BYTES, BatchCutter, entryBytes, entryContent, type BatchPlan } from './batches.js';
 import type { SentBatch } from './checkpoint.js';
 import type { ClassBook } from './classes.js';

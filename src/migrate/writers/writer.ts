@@ -1,6 +1,6 @@
 import type { CalendarDay } from '../../core/calendar.js';
 import { formatCents, type Cents } from '../../core/money.js';
-import { listed } from '../accounts.js';
+import { listed } from '../../core/names.js';
 import type { AuditBooks, AuditEntry, RetainedEarningsAccount } from './auditBooks.js';
 import type { CharsetText } from './text.js';
 
