@@ -2,10 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
-import { writeGeneratedBooks } from '../helpers/benchBooks.js';
+import { loadGeneratedBooks } from '../helpers/benchBooks.js';
 import { benchFigures, cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
 import { serveBooks, temporaryHome } from '../helpers/cli.js';
-import { generateLedger } from '../helpers/generatedLedger.js';
 
 /** Entries of a generated year: about 3.4 lines each, so about a million postings. */
 const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? 290_000);
@@ -31,18 +30,16 @@ it(`books export --format …: a year of ${ENTRIES.toLocaleString('en-US')} entr
   const database = path.join(dir, 'books.sqlite');
   const { say, printAll } = benchFigures();
   try {
-    const ledger = generateLedger({
-      seed: 43,
-      count: ENTRIES,
-      firstDay: '2025-01-01',
-      days: 365,
-      accrualShare: 0,
-    });
-    const { entity, postings, seconds } = await writeGeneratedBooks(database, ledger, {
-      accrual: false,
-    });
-    say(
-      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings in ${seconds.toFixed(1)} s`,
+    const { entity } = await loadGeneratedBooks(
+      database,
+      {
+        seed: 43,
+        count: ENTRIES,
+        firstDay: '2025-01-01',
+        days: 365,
+        accrualShare: 0,
+      },
+      { accrual: false, say },
     );
     const server = await serveBooks(home, ['--db', database, '--rate-limit', '0'], {
       asGiven: true,

@@ -2,10 +2,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
-import { writeGeneratedBooks } from '../helpers/benchBooks.js';
+import { loadGeneratedBooks } from '../helpers/benchBooks.js';
 import { timed } from '../helpers/benchProcesses.js';
 import { serveBooks, temporaryHome } from '../helpers/cli.js';
-import { generateLedger } from '../helpers/generatedLedger.js';
 
 const TARGET_POSTINGS = 1_000_000;
 const TARGET_RSS_MB = 300;
@@ -22,16 +21,16 @@ it('report pack --general-ledger over 1,000,000 postings', async () => {
   const home = temporaryHome();
   const database = path.join(dir, 'books.sqlite');
   try {
-    const ledger = generateLedger({
-      seed: 32,
-      count: 286_000,
-      firstDay: '2025-01-01',
-      days: 365,
-      accrualShare: 0,
-    });
-    const { postings, seconds } = await writeGeneratedBooks(database, ledger, { accrual: false });
-    console.log(
-      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings (target ${TARGET_POSTINGS.toLocaleString('en-US')}) in ${seconds.toFixed(1)} s`,
+    await loadGeneratedBooks(
+      database,
+      {
+        seed: 32,
+        count: 286_000,
+        firstDay: '2025-01-01',
+        days: 365,
+        accrualShare: 0,
+      },
+      { accrual: false, targetPostings: TARGET_POSTINGS },
     );
     const server = await serveBooks(home, ['--db', database, '--rate-limit', '0']);
     try {

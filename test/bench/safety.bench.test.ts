@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { it } from 'vitest';
-import { writeGeneratedBooks } from '../helpers/benchBooks.js';
+import { loadGeneratedBooks } from '../helpers/benchBooks.js';
 import { serveBooks, temporaryHome } from '../helpers/cli.js';
-import { generateLedger } from '../helpers/generatedLedger.js';
 import { benchFigures, cpuSecondsOf, timed } from '../helpers/benchProcesses.js';
 
 const ENTRIES = 440_000;
@@ -22,18 +21,16 @@ it('db check, db backup, export and import of 440,000 entries', async () => {
   const database = path.join(dir, 'books.sqlite');
   const { say, printAll } = benchFigures();
   try {
-    const ledger = generateLedger({
-      seed: 440,
-      count: ENTRIES,
-      firstDay: '2024-01-01',
-      days: 730,
-      accrualShare: 0.5,
-    });
-    const { entity, postings, seconds } = await writeGeneratedBooks(database, ledger, {
-      accrual: true,
-    });
-    say(
-      `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${postings.toLocaleString('en-US')} postings in ${seconds.toFixed(1)} s`,
+    const { entity, postings } = await loadGeneratedBooks(
+      database,
+      {
+        seed: 440,
+        count: ENTRIES,
+        firstDay: '2024-01-01',
+        days: 730,
+        accrualShare: 0.5,
+      },
+      { accrual: true, say },
     );
 
     const check = timed(['db', 'check', '--db', database], home.env);

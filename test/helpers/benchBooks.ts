@@ -1,6 +1,6 @@
 import { createPlatform } from '../../src/platform/index.js';
 import { SERVE_TOKEN } from './cli.js';
-import type { GeneratedLedger } from './generatedLedger.js';
+import { generateLedger, type GeneratedLedger } from './generatedLedger.js';
 
 /**
  * Writes a generated ledger, in date order, straight through the engine into a database file
@@ -49,4 +49,25 @@ export async function writeGeneratedBooks(
   }
   await platform.close();
   return { entity, accounts, postings, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * A generated ledger (generateLedger) written into `database` (writeGeneratedBooks), and said:
+ * `loaded N entries, M postings in S s`, with the bench's target of postings when it has one.
+ */
+export async function loadGeneratedBooks(
+  database: string,
+  generate: Parameters<typeof generateLedger>[0],
+  options: { accrual: boolean; targetPostings?: number; say?: (line: string) => void },
+) {
+  const ledger = generateLedger(generate);
+  const written = await writeGeneratedBooks(database, ledger, { accrual: options.accrual });
+  const target =
+    options.targetPostings === undefined
+      ? ''
+      : ` (target ${options.targetPostings.toLocaleString('en-US')})`;
+  (options.say ?? console.log)(
+    `loaded ${ledger.entries.length.toLocaleString('en-US')} entries, ${written.postings.toLocaleString('en-US')} postings${target} in ${written.seconds.toFixed(1)} s`,
+  );
+  return { ledger, ...written };
 }
