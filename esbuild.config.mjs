@@ -11,7 +11,7 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist/bundle', { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: { main: 'src/cli/main.ts', csvWorker: 'src/migrate/formats/csvWorker.ts' },
+  entryPoints: { main: 'src/cli/main.ts', csvWorker: 'src/formats/common/csvWorker.ts' },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

@@ -1,8 +1,8 @@
 import { LEDGER_BASES, type LedgerBasis } from '../api/index.js';
 import type { CalendarDay } from '../core/calendar.js';
 import { fiscalYearOf, rangeOfWord, type FiscalYearStart } from '../core/periods.js';
-import { AUDIT_FORMATS, type AuditFormat } from '../migrate/writers/writer.js';
-import { SKRS } from '../migrate/options.js';
+import { AUDIT_FORMATS, type AuditFormat } from '../formats/audit/writer.js';
+import { SKRS } from '../formats/options.js';
 import { flagNames, oneOf, text } from './command.js';
 import type { CommandContext } from './context.js';
 import { localDay, parseDateRange } from './dates.js';
@@ -12,7 +12,7 @@ import { booksVersion } from './version.js';
 
 /*
  * `books export DIR --format fec|saft|xaf|sie|datev`: the options the audit files take, checked
- * before any request, and the export itself (src/migrate/writers).
+ * before any request, and the export itself (src/migrate/export/auditFile.ts; the writers in src/formats).
  */
 
 export const EXPORT_FORMATS = ['books', ...AUDIT_FORMATS] as const;
@@ -85,7 +85,7 @@ export function exportFormat(flags: { format: string } & AuditFlags) {
  * SIE and DATEV; from its first day for SIE), then the books read and written.
  */
 export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, flags: Flags) {
-  const writers = await import('../migrate/writers/index.js');
+  const writers = await import('../migrate/export/auditFile.js');
   const { identifiers, BadIdentifier } = writers;
   const writer = writers.AUDIT_WRITERS[format];
   const usage = <T>(check: () => T): T => {

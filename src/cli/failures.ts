@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import type { ImportFailure } from '../migrate/errors.js';
+import type { ImportFailure } from '../migrate/import/errors.js';
 import { ArgumentError, ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
 
@@ -41,7 +41,7 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
   if (name === 'DatabaseUnavailable' || name === 'DatabaseDamaged') {
     return fail(ExitCode.Refused, null, (error as Error).message);
   }
-  const { ImportError } = await import('../migrate/errors.js');
+  const { ImportError } = await import('../migrate/import/errors.js');
   if (error instanceof ImportError)
     return fail(EXIT_OF_IMPORT_FAILURE[error.failure], null, error.message);
   const { ApiError, NetworkError } = await import('../client/index.js');

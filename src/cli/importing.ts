@@ -1,12 +1,12 @@
 import { formatCents, subtractCents } from '../core/money.js';
-import type { DryRunPreview } from '../migrate/index.js';
+import type { DryRunPreview } from '../migrate/import/index.js';
 import type {
   ImportOutcome,
   ImportRequest,
   ImportScope,
   MigrationEvents,
   Reconciliation,
-} from '../migrate/index.js';
+} from '../migrate/import/index.js';
 import type { CommandContext } from './context.js';
 import { amountColumn } from './output.js';
 import { booksPaths } from './paths.js';
@@ -28,7 +28,7 @@ export async function importWith(
     progress?: ProgressMode;
   } = {},
 ): Promise<ImportOutcome> {
-  const { runImport } = await import('../migrate/index.js');
+  const { runImport } = await import('../migrate/import/index.js');
   const chosen = scope ?? (await chosenScope(ctx, request.dryRun));
   // A dry run with no entity chosen checks the file alone: no platform is opened.
   const api = chosen ? await ctx.api() : undefined;

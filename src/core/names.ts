@@ -11,3 +11,9 @@ export const listed = (items: readonly string[], shown = 8) =>
   items.length > shown
     ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`
     : items.join(', ');
+
+/** Codes in the order a chart lists them: numbers numerically, then the rest as text. */
+export const byCode = (a: string, b: string) =>
+  /^\d+$/.test(a) && /^\d+$/.test(b)
+    ? Number(a) - Number(b) || a.localeCompare(b)
+    : a.localeCompare(b);

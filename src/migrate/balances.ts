@@ -11,6 +11,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../core/money.js';
+import { byCode } from '../core/names.js';
 import type { Period } from '../core/periods.js';
 
 /** The first day any report reads from: before every posting. */
@@ -139,11 +140,7 @@ function resultMovements(report: ProfitAndLoss): Balances[] {
 const dropZeros = (balances: Balances): Balances =>
   new Map([...balances].filter(([, cents]) => cents !== 0));
 
-/** Codes in the order a chart lists them: numbers numerically, then the rest as text. */
-export const byCode = (a: string, b: string) =>
-  /^\d+$/.test(a) && /^\d+$/.test(b)
-    ? Number(a) - Number(b) || a.localeCompare(b)
-    : a.localeCompare(b);
+export { byCode } from '../core/names.js';
 
 /** A trial balance's row as an export's manifest keeps it. */
 export interface TrialBalanceRow {

@@ -1,7 +1,7 @@
 import type { AccountingMigration } from '../api/index.js';
 import { unlessNotFound, type BooksApi } from '../client/index.js';
-import { migrationKey, type ImportScopeIds } from './batches.js';
-import { ImportError } from './errors.js';
+import { migrationKey, type ImportScopeIds } from './import/batches.js';
+import { ImportError } from './import/errors.js';
 
 /** What the migration steps say to the person running them. */
 export interface MigrationEvents {

@@ -479,7 +479,7 @@ describe('every message is pinned', () => {
       .filter((f) => /\.(ts|txt|json|csv)$/.test(f) && f !== import.meta.filename)
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
-    const sources = ['src/cli', 'src/migrate', 'src/client'].flatMap((dir) =>
+    const sources = ['src/cli', 'src/migrate', 'src/formats', 'src/client'].flatMap((dir) =>
       filesUnder(path.join(ROOT, dir)).filter((f) => f.endsWith('.ts')),
     );
     const said =

@@ -1,4 +1,4 @@
-import { newReadResult, readLedger, type ReadOptions } from '../../src/migrate/formats/reader.js';
+import { newReadResult, readLedger, type ReadOptions } from '../../src/formats/reader.js';
 
 /** Reads a ledger file whole: its entries, its problems as `line: message` by line, its notes. */
 export async function readLedgerFile(file: string, options: ReadOptions = {}) {

@@ -4,9 +4,10 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { taxIncluded, type Cents } from '../../src/core/money.js';
-import { datevDay, skrType } from '../../src/migrate/formats/datev.js';
-import { formatOf } from '../../src/migrate/formats/reader.js';
-import { basType, sieFields } from '../../src/migrate/formats/sie.js';
+import { datevDay } from '../../src/formats/datev/reader.js';
+import { skrType } from '../../src/formats/datev/skr.js';
+import { formatOf } from '../../src/formats/reader.js';
+import { basType, sieFields } from '../../src/formats/sie/reader.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
 
 /*

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TYPES, CLASS_OF_TYPE } from '../../src/api/index.js';
 import type { Cents } from '../../src/core/money.js';
-import type { AuditBooks } from '../../src/migrate/writers/auditBooks.js';
-import { datevWriter, pairedRows } from '../../src/migrate/writers/datev.js';
+import type { AuditBooks } from '../../src/formats/audit/books.js';
+import { datevWriter, pairedRows } from '../../src/formats/datev/writer.js';
 import {
   BadIdentifier,
   datevNumber,
@@ -13,10 +13,10 @@ import {
   norwegianOrganisationNumber,
   siren,
   swedishOrganisationNumber,
-} from '../../src/migrate/writers/identifiers.js';
-import { GROUPING } from '../../src/migrate/writers/saft.js';
-import { sieWriter } from '../../src/migrate/writers/sie.js';
-import { CharsetText } from '../../src/migrate/writers/text.js';
+} from '../../src/formats/audit/identifiers.js';
+import { GROUPING } from '../../src/formats/saft/groupings.js';
+import { sieWriter } from '../../src/formats/sie/writer.js';
+import { CharsetText } from '../../src/formats/audit/text.js';
 import { datevFile } from '../helpers/formatFiles.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Account, AccountGroup } from '../../src/api/index.js';
-import { planChartImport, type ChartRow } from '../../src/migrate/chartImport.js';
+import { planChartImport, type ChartRow } from '../../src/migrate/import/chartImport.js';
 
 const account = (code: string, name: string, type: Account['type']): Account =>
   ({

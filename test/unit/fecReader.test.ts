@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
-import { pcgType } from '../../src/migrate/formats/fec.js';
-import { formatOf } from '../../src/migrate/formats/reader.js';
+import { pcgType } from '../../src/formats/fec/reader.js';
+import { formatOf } from '../../src/formats/reader.js';
 
 /*
  * Fixtures written from the FEC's description (article A47 A-1 of the Livre des procédures

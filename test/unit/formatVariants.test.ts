@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LEDGER_FORMATS } from '../../src/migrate/options.js';
-import { FORMATS, formatTold } from '../../src/migrate/formats/registry.js';
-import type { LedgerEntry } from '../../src/migrate/formats/ledgerCsv.js';
+import { LEDGER_FORMATS } from '../../src/formats/options.js';
+import { FORMATS, formatTold } from '../../src/formats/registry.js';
+import type { LedgerEntry } from '../../src/formats/ledgerCsv.js';
 import {
   datevFile,
   fecFile,

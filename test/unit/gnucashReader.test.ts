@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
-import { formatOf } from '../../src/migrate/formats/reader.js';
+import { formatOf } from '../../src/formats/reader.js';
 
 /*
  * Fixtures written from GnuCash's description of "Export Transactions to CSV": a row per split;

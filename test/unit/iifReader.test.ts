@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
-import { chartFiller, codeRangeFiller, readChartFile } from '../../src/migrate/chartFile.js';
-import { parseCodeRanges } from '../../src/migrate/options.js';
-import { parseIifDate } from '../../src/migrate/formats/iif.js';
-import { formatOf } from '../../src/migrate/formats/reader.js';
+import { chartFiller, codeRangeFiller, readChartFile } from '../../src/formats/chart/chartFile.js';
+import { parseCodeRanges } from '../../src/formats/options.js';
+import { parseIifDate } from '../../src/formats/iif/reader.js';
+import { formatOf } from '../../src/formats/reader.js';
 
 /*
  * Fixtures written from the IIF Import Kit's description of the format (QuickBooks Desktop):

@@ -9,7 +9,7 @@ import {
   planAccounts,
   type AccountPlanOptions,
   type FileAccount,
-} from '../../src/migrate/accounts.js';
+} from '../../src/migrate/import/accounts.js';
 import {
   accountsKey,
   BATCH_BYTES,
@@ -19,14 +19,14 @@ import {
   entryFingerprint,
   migrationKey,
   type BatchPlan,
-} from '../../src/migrate/batches.js';
-import { checkLedger, type PassOneRules } from '../../src/migrate/check.js';
-import { Checkpoint } from '../../src/migrate/checkpoint.js';
-import { ClassBook } from '../../src/migrate/classes.js';
-import { accountKey } from '../../src/migrate/formats/ledgerCsv.js';
-import { reconcile } from '../../src/migrate/reconcile.js';
-import { sendBatches } from '../../src/migrate/send.js';
-import { EntrySpool } from '../../src/migrate/spool.js';
+} from '../../src/migrate/import/batches.js';
+import { checkLedger, type PassOneRules } from '../../src/migrate/import/check.js';
+import { Checkpoint } from '../../src/migrate/import/checkpoint.js';
+import { ClassBook } from '../../src/migrate/import/classes.js';
+import { accountKey } from '../../src/formats/ledgerCsv.js';
+import { reconcile } from '../../src/migrate/import/reconcile.js';
+import { sendBatches } from '../../src/migrate/import/send.js';
+import { EntrySpool } from '../../src/migrate/import/spool.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-pipeline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectDelimiter } from '../../src/migrate/formats/csvRecords.js';
+import { detectDelimiter } from '../../src/formats/common/csvRecords.js';
 import {
   dateOrderOrProblem,
   dayMonthOrder,
@@ -11,8 +11,8 @@ import {
   parseLedgerDate,
   parseMapOption,
   SeenIds,
-} from '../../src/migrate/formats/ledgerCsv.js';
-import { newReadResult, readLedger, type ReadOptions } from '../../src/migrate/formats/reader.js';
+} from '../../src/formats/ledgerCsv.js';
+import { newReadResult, readLedger, type ReadOptions } from '../../src/formats/reader.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-csv-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -153,7 +153,7 @@ describe('headers', () => {
  */
 const builtReadLedger = async () =>
   (
-    (await import(new URL('../../dist/migrate/formats/reader.js', import.meta.url).href)) as {
+    (await import(new URL('../../dist/formats/reader.js', import.meta.url).href)) as {
       readLedger: typeof readLedger;
     }
   ).readLedger;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatOf } from '../../src/migrate/formats/reader.js';
+import { formatOf } from '../../src/formats/reader.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
 
 /*

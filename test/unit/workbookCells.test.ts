@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { numberText, writeSheetAsCsv } from '../../src/migrate/formats/workbook.js';
+import { numberText, writeSheetAsCsv } from '../../src/formats/common/workbook.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'books-cells-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

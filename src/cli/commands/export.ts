@@ -63,7 +63,7 @@ export const command = defineCommand({
     }
     ctx.paceRequests(rate);
     const [{ exportBooks, ExportDisagrees }, { workspace, entity }] = await Promise.all([
-      import('../../migrate/bookExport.js'),
+      import('../../migrate/export/bookExport.js'),
       ctx.chosenEntity(),
     ]);
     const api = await ctx.api();

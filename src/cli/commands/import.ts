@@ -9,7 +9,7 @@ import type {
   ExportedRule,
   ExportManifest,
   TrialBalanceRow,
-} from '../../migrate/bookExport.js';
+} from '../../migrate/export/bookExport.js';
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UserError } from '../exitCodes.js';
@@ -171,7 +171,7 @@ async function ledgersToImport(
   file: (name: string) => string,
 ): Promise<LedgerBasis[]> {
   const [{ importBegunHere }, { booksPaths }] = await Promise.all([
-    import('../../migrate/index.js'),
+    import('../../migrate/import/index.js'),
     import('../paths.js'),
   ]);
   const ledgers: LedgerBasis[] = [];

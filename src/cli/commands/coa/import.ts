@@ -41,8 +41,8 @@ export async function importChartFile(
     await Promise.all([
       import('node:fs'),
       import('csv-parse/sync'),
-      import('../../../migrate/chartImport.js'),
-      import('../../../migrate/batches.js'),
+      import('../../../migrate/import/chartImport.js'),
+      import('../../../migrate/import/batches.js'),
       import('../../../client/index.js'),
     ]);
   let records: Record<string, string>[];

@@ -1,13 +1,9 @@
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { isCalendarDay } from '../../../core/calendar.js';
-import type { ImportRequest } from '../../../migrate/index.js';
-import {
-  DATE_FORMATS,
-  parseMapOption,
-  type DateFormat,
-} from '../../../migrate/formats/ledgerCsv.js';
-import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../migrate/options.js';
+import type { ImportRequest } from '../../../migrate/import/index.js';
+import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../formats/ledgerCsv.js';
+import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../formats/options.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { importWith } from '../../importing.js';

@@ -6,7 +6,7 @@ export const command = defineCommand({
   options: { wait: negatable('--no-wait', 'do not wait for the rules') },
   examples: ['books migrate finalize'],
   async run(ctx, { wait }) {
-    const { finalizeMigration } = await import('../../../migrate/index.js');
+    const { finalizeMigration } = await import('../../../migrate/import/index.js');
     const migration = await finalizeMigration(await ctx.api(), await ctx.entityId(), {
       wait,
       events: migrationEvents(ctx),

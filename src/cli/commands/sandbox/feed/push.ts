@@ -19,9 +19,8 @@ export const command = defineCommand({
   async run(ctx, { financialAccount: financialAccountId, file }) {
     const { readFileSync } = await import('node:fs');
     const { parse } = await import('csv-parse/sync');
-    const { normalizeHeader, parseLedgerDate } =
-      await import('../../../../migrate/formats/ledgerCsv.js');
-    const { detectDelimiter } = await import('../../../../migrate/formats/csvRecords.js');
+    const { normalizeHeader, parseLedgerDate } = await import('../../../../formats/ledgerCsv.js');
+    const { detectDelimiter } = await import('../../../../formats/common/csvRecords.js');
     const { centsToAmount, parseAmountText } = await import('../../../../core/money.js');
     let text: string;
     try {
