@@ -1,5 +1,8 @@
 import type { LedgerFormat } from './options.js';
+import { bai2 } from './bai2/reader.js';
+import { bankCsv } from './bankCsv/reader.js';
 import { bexio } from './bexio/reader.js';
+import { camt } from './camt/reader.js';
 import { books } from './books/reader.js';
 import { datev } from './datev/reader.js';
 import { fec } from './fec/reader.js';
@@ -8,12 +11,16 @@ import { qbReport, xeroReport } from './glReport/reader.js';
 import { gnucash } from './gnucash/reader.js';
 import { beancount, hledger, ledger } from './hledger/reader.js';
 import { iif } from './iif/reader.js';
+import { mt940 } from './mt940/reader.js';
+import { ofx } from './ofx/reader.js';
+import { qif } from './qif/reader.js';
 import { infoniqa } from './infoniqa/reader.js';
 import { nominalLedger } from './nominalLedger/reader.js';
 import { qbTransactionDetail } from './qbDetail/reader.js';
 import { saft } from './saft/reader.js';
 import { sie } from './sie/reader.js';
 import { wave } from './wave/reader.js';
+import type { StatementFormatDefinition } from './statement.js';
 import { xaf } from './xaf/reader.js';
 
 /**
@@ -56,3 +63,21 @@ export function formatTold(head: string, given: LedgerFormat | undefined): Ledge
   const firstLine = firstLineOf(head);
   return FORMATS.find((format) => format.detect?.(head, firstLine)) ?? books;
 }
+
+/**
+ * Every bank statement format books reads, in the order they are told apart by a file's first
+ * 4 kB: the XML camt messages, OFX (SGML or XML), SWIFT MT940/942, BAI2, QIF; a bank's CSV (its
+ * columns named by their headers, or `--map`) when none is told.
+ */
+export const STATEMENT_FORMATS: readonly StatementFormatDefinition[] = [
+  camt,
+  ofx,
+  mt940,
+  bai2,
+  qif,
+  bankCsv,
+];
+
+/** The statement format a file's first 4 kB show, else a bank's CSV. */
+export const statementFormatTold = (head: string): StatementFormatDefinition =>
+  STATEMENT_FORMATS.find((format) => format.detect?.(head)) ?? bankCsv;
