@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CalendarDaySchema, UuidSchema } from './common.js';
+import { CalendarDaySchema, ListQuerySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const FINANCIAL_ACCOUNT_KINDS = ['bank', 'credit_card'] as const;
 export type FinancialAccountKind = (typeof FINANCIAL_ACCOUNT_KINDS)[number];
@@ -39,6 +39,8 @@ export const BankFeedConnectionSchema = Type.Object(
     bankName: Type.String(),
     status: Type.Union(CONNECTION_STATUSES.map((s) => Type.Literal(s))),
     financialAccounts: Type.Array(ConnectedFinancialAccountSchema),
+    /** When it was connected (an addition of the local platform: a close review asks). */
+    createdAt: TimestampSchema,
   },
   { title: 'BankFeedConnection' },
 );
@@ -87,3 +89,16 @@ export const BankTransactionSchema = Type.Object(
   { title: 'BankTransaction' },
 );
 export type BankTransaction = Static<typeof BankTransactionSchema>;
+
+/**
+ * What the list of a workspace's transactions may be narrowed to (additions of the local
+ * platform's control plane): an entity, a range of days, categorized or not.
+ */
+export const ListTransactionsQuerySchema = Type.Object({
+  ...ListQuerySchema.properties,
+  entityId: Type.Optional(UuidSchema),
+  startDate: Type.Optional(CalendarDaySchema),
+  endDate: Type.Optional(CalendarDaySchema),
+  status: Type.Optional(Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s)))),
+});
+export type ListTransactionsQuery = Static<typeof ListTransactionsQuerySchema>;

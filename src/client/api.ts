@@ -29,6 +29,7 @@ import type {
   List,
   ListJournalEntriesQuery,
   ListQuery,
+  ListTransactionsQuery,
   MergeAccountsBody,
   OpeningBalance,
   ProfitAndLoss,
@@ -281,8 +282,18 @@ export function booksApi(client: ApiClient) {
           body,
           idempotencyKey,
         ),
-      transactions: (workspaceId: string) =>
-        client.listAll<BankTransaction>(`/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`),
+      transactions: (
+        workspaceId: string,
+        query: Omit<ListTransactionsQuery, 'limit' | 'offset'> = {},
+      ) =>
+        client.listAll<BankTransaction>(
+          `/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`,
+          query as Query,
+        ),
+      bankFeedConnections: (entityId: string) =>
+        client.listAll<BankFeedConnection>(
+          `/sandbox/v1/entities/${enc(entityId)}/bank-feed-connections`,
+        ),
       transactionsUpTo: (workspaceId: string, max: number) =>
         client.listUpTo<BankTransaction>(
           `/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`,

@@ -9,6 +9,7 @@ import type {
   CreateBankFeedConnectionBody,
   LedgerBasis,
   ListQuery,
+  ListTransactionsQuery,
   PushTransactionsBody,
 } from '../../api/index.js';
 import { LEDGER_BASES } from '../../api/index.js';
@@ -272,15 +273,35 @@ export class BankFeedService {
     return pushed;
   }
 
-  async listTransactions(organizationId: string, workspaceId: string, query: ListQuery) {
+  async listTransactions(
+    organizationId: string,
+    workspaceId: string,
+    query: ListTransactionsQuery,
+  ) {
     await this.workspaces.get(organizationId, workspaceId);
     const page = pageOf(query);
     const result = await this.store.bankFeeds.listTransactions(
       workspaceId,
       page.limit,
       page.offset,
+      {
+        entityId: query.entityId,
+        startDate: query.startDate,
+        endDate: query.endDate,
+        status: query.status,
+      },
     );
     return listOf(page, { rows: result.rows.map(presentTransaction), total: result.total });
+  }
+
+  /** An entity's bank-feed connections with their status, oldest first. */
+  async listConnections(organizationId: string, entityId: string, query: ListQuery) {
+    await this.entities.get(organizationId, entityId);
+    const page = pageOf(query);
+    const result = await this.store.bankFeeds.listConnections(entityId, page.limit, page.offset);
+    const rows: BankFeedConnection[] = [];
+    for (const connection of result.rows) rows.push(await this.store.bankFeeds.present(connection));
+    return listOf(page, { rows, total: result.total });
   }
 
   /**

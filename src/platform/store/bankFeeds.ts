@@ -5,7 +5,7 @@ import type {
   ConnectionStatus,
   FinancialAccountKind,
 } from '../../api/index.js';
-import { countOf, isStoredId, type Sql } from './sql.js';
+import { countOf, isStoredId, type Sql, type SqlValue } from './sql.js';
 
 export interface ConnectionRecord {
   id: string;
@@ -99,6 +99,14 @@ const toConnection = (row: ConnectionRow): ConnectionRecord => ({
   createdByIntegration: Boolean(row.created_by_integration),
   createdAt: row.created_at,
 });
+
+/** What a list of transactions is narrowed to. */
+export interface TransactionFilter {
+  entityId?: string | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  status?: 'categorized' | 'uncategorized' | undefined;
+}
 
 const TRANSACTION_COLUMNS =
   't.seq, t.id, t.entity_id, t.financial_account_id, t.date, t.amount_cents, t.description, t.external_id, t.account_id, t.rule_id, t.created_at';
@@ -268,18 +276,54 @@ export class BankFeedStore {
     return Number(row!.seq);
   }
 
-  async listTransactions(workspaceId: string, limit: number, offset: number) {
+  async listTransactions(
+    workspaceId: string,
+    limit: number,
+    offset: number,
+    filter: TransactionFilter = {},
+  ) {
+    const where = ['e.workspace_id = ?'];
+    const values: SqlValue[] = [workspaceId];
+    if (filter.entityId !== undefined) {
+      where.push('t.entity_id = ?');
+      values.push(filter.entityId);
+    }
+    if (filter.startDate !== undefined) {
+      where.push('t.date >= ?');
+      values.push(filter.startDate);
+    }
+    if (filter.endDate !== undefined) {
+      where.push('t.date <= ?');
+      values.push(filter.endDate);
+    }
+    if (filter.status !== undefined)
+      where.push(
+        filter.status === 'uncategorized' ? 't.account_id IS NULL' : 't.account_id IS NOT NULL',
+      );
+    const from = `FROM bank_transactions t JOIN entities e ON e.id = t.entity_id WHERE ${where.join(' AND ')}`;
     const rows = await this.sql.all<TransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} FROM bank_transactions t JOIN entities e ON e.id = t.entity_id
-       WHERE e.workspace_id = ? ORDER BY t.date DESC, t.seq DESC LIMIT ? OFFSET ?`,
-      [workspaceId, limit, offset],
+      `SELECT ${TRANSACTION_COLUMNS} ${from} ORDER BY t.date DESC, t.seq DESC LIMIT ? OFFSET ?`,
+      [...values, limit, offset],
     );
     return {
       rows: rows.map(toTransaction),
+      total: await countOf(this.sql, `SELECT COUNT(*) AS n ${from}`, values),
+    };
+  }
+
+  /** An entity's connections, oldest first. */
+  async listConnections(entityId: string, limit: number, offset: number) {
+    const rows = await this.sql.all<ConnectionRow>(
+      `SELECT c.id, c.entity_id, c.bank_name, c.status, c.error_code, c.direct, c.created_by_integration, c.created_at
+       FROM bank_feed_connections c WHERE c.entity_id = ? ORDER BY c.created_at, c.id LIMIT ? OFFSET ?`,
+      [entityId, limit, offset],
+    );
+    return {
+      rows: rows.map(toConnection),
       total: await countOf(
         this.sql,
-        'SELECT COUNT(*) AS n FROM bank_transactions t JOIN entities e ON e.id = t.entity_id WHERE e.workspace_id = ?',
-        [workspaceId],
+        'SELECT COUNT(*) AS n FROM bank_feed_connections WHERE entity_id = ?',
+        [entityId],
       ),
     };
   }
@@ -322,6 +366,7 @@ export class BankFeedStore {
       bankName: connection.bankName,
       status: connection.status,
       financialAccounts: accounts.map(toFinancialAccount),
+      createdAt: connection.createdAt,
     };
   }
 }

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import {
   BankFeedConnectionResponseSchema,
+  BankFeedConnectionSchema,
+  ListTransactionsQuerySchema,
   BankTransactionSchema,
   TransactionRuleSchema,
   BreakConnectionBodySchema,
@@ -270,6 +272,27 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
     }),
   );
 
+  app.get(
+    '/entities/:entityId/bank-feed-connections',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "List an entity's bank-feed connections with their status",
+        params: EntityParams,
+        querystring: ListQuerySchema,
+        success: [200, ListOf(BankFeedConnectionSchema)],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      await engine.bankFeeds.listConnections(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      ),
+  );
+
   const ConnectionParams = pathIds('connectionId');
   app.post(
     '/bank-feed-connections/:connectionId/break',
@@ -342,9 +365,10 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
       config,
       schema: routeSchema({
         tags,
-        summary: "List a workspace's bank transactions with category, rule and status",
+        summary:
+          "List a workspace's bank transactions with category, rule and status (narrowed by entityId, startDate, endDate, status)",
         params: WorkspaceParams,
-        querystring: ListQuerySchema,
+        querystring: ListTransactionsQuerySchema,
         success: [200, ListOf(BankTransactionSchema)],
         errors: [400, 401, 404, 429],
       }),
