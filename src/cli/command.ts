@@ -34,6 +34,8 @@ export interface ArgumentSpec extends ValueSpec {
   readonly description: string;
   readonly optional?: boolean;
   readonly ask?: string;
+  /** The last argument may take several values (`FILE...`): its value is every one of them. */
+  readonly variadic?: boolean;
 }
 
 /** An option. Its key in `options` is the name commander gives it (`--dry-run` → `dryRun`). */
@@ -64,7 +66,11 @@ type OptionValue<S> = S extends { type: 'boolean' }
           ? string
           : string | undefined;
 
-type ArgumentValue<S> = S extends { optional: true } ? string | undefined : string;
+type ArgumentValue<S> = S extends { variadic: true }
+  ? string[]
+  : S extends { optional: true }
+    ? string | undefined
+    : string;
 
 export type ArgumentSpecs = Readonly<Record<string, ArgumentSpec>>;
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
@@ -140,7 +146,9 @@ export const listOptions = (all: string) =>
     all: flag('--all', all),
   }) as const;
 
-export const argument = <const E extends { optional?: boolean; ask?: string } & ValueSpec>(
+export const argument = <
+  const E extends { optional?: boolean; ask?: string; variadic?: boolean } & ValueSpec,
+>(
   description: string,
   extra?: E,
 ): { readonly description: string } & E => ({ description, ...(extra as E) });

@@ -43,8 +43,10 @@ export async function main(
     const pager = leaf.paged ? await pagerFor(io, options) : undefined;
     const ctx = new CommandContext(pager?.io ?? io, options, services);
     try {
-      for (const missing of missingInput(leaf, input))
-        input[missing.key] = await ctx.prompts.input(missing.question, missing.usage);
+      for (const missing of missingInput(leaf, input)) {
+        const answer = await ctx.prompts.input(missing.question, missing.usage);
+        input[missing.key] = leaf.arguments?.[missing.key]?.variadic ? [answer] : answer;
+      }
       const code = await leaf.run(ctx, input);
       if (typeof code === 'number') exitCode = code;
     } finally {
@@ -78,7 +80,10 @@ function missingInput(
   leaf: AnyCommand,
   input: Record<string, unknown>,
 ): { key: string; question: string; usage: string }[] {
-  const absent = (key: string) => input[key] === undefined || input[key] === '';
+  const absent = (key: string) =>
+    input[key] === undefined ||
+    input[key] === '' ||
+    (Array.isArray(input[key]) && (input[key] as unknown[]).length === 0);
   const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
   const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   return [

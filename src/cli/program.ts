@@ -25,19 +25,23 @@ function commandPath(args: readonly string[]): string[] {
     const next = [...path, arg].join(' ');
     if (GROUPS[next] === undefined && LEAVES[next] === undefined) break;
     path.push(arg);
-    if (LEAVES[next]) break;
+    // A leaf that is also a group (`close 2026-10`, `close review`) goes on to a child.
+    if (LEAVES[next] && GROUPS[next] === undefined) break;
   }
   return path;
 }
+
+/** Whether `key` is a command of the tree (a group or a leaf). */
+const names = (key: string) => GROUPS[key] !== undefined || LEAVES[key] !== undefined;
 
 /** The leaves and groups directly under `prefix` ('' for the top). */
 function childrenOf(prefix: string): string[] {
   const depth = prefix === '' ? 1 : prefix.split(' ').length + 1;
   const under = (key: string) =>
     key.split(' ').length === depth && (prefix === '' || key.startsWith(`${prefix} `));
-  return [...Object.keys(LEAVES).filter(under), ...Object.keys(GROUPS).filter(under)].sort(
-    (a, b) => order(a) - order(b),
-  );
+  return [...new Set([...Object.keys(LEAVES), ...Object.keys(GROUPS)])]
+    .filter(under)
+    .sort((a, b) => order(a) - order(b));
 }
 
 /** Help lists commands as the registry orders them (groups by their first leaf). */
@@ -54,9 +58,12 @@ const ARGUMENT_TERMS = new WeakMap<Command, string>();
 function subcommandTerm(command: Command): string {
   const terms = ARGUMENT_TERMS.get(command);
   if (terms === undefined) return new Help().subcommandTerm(command);
-  return [command.name(), command.options.length > 0 ? '[options]' : '', terms]
+  const term = [command.name(), command.options.length > 0 ? '[options]' : '', terms]
     .filter(Boolean)
     .join(' ');
+  // A long term would leave the descriptions too little room to wrap in 80 columns: its
+  // `[options]` is left to its own help.
+  return term.length > 36 ? [command.name(), terms].join(' ') : term;
 }
 
 /** A leaf's definition as a commander command. */
@@ -67,7 +74,7 @@ function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runne
   // for on a terminal, or is a usage error, by main.ts (missingInput). Help still shows them.
   const usage = ['[options]'];
   for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
-    const shown = kebab(key);
+    const shown = `${kebab(key)}${spec.variadic ? '...' : ''}`;
     command.argument(`[${shown}]`, spec.description);
     usage.push(spec.optional ? `[${shown}]` : `<${shown}>`);
   }
@@ -137,7 +144,15 @@ export async function buildProgram(
     for (const key of childrenOf(prefix)) {
       const name = key.slice(prefix === '' ? 0 : prefix.length + 1);
       if (GROUPS[key] !== undefined) {
-        const group = parent.command(name).description(GROUPS[key]!);
+        // A group that is a leaf too runs its own action when no child is named (then only:
+        // its options would take a child's).
+        const child = rest.length > 1 && names(`${key} ${rest[1]}`);
+        const group =
+          LEAVES[key] !== undefined && rest[0] === name && !child
+            ? declareLeaf(parent, name, (await LEAVES[key]!()).command, run).description(
+                GROUPS[key]!,
+              )
+            : parent.command(name).description(GROUPS[key]!);
         if (rest[0] === name) await declare(group, key, rest.slice(1));
       } else if (rest.length === 0 || rest[0] === name) {
         declareLeaf(parent, name, (await LEAVES[key]!()).command, run);

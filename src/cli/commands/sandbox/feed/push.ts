@@ -1,83 +1,91 @@
 import type { BankTransaction, PushTransactionsBody } from '../../../../api/index.js';
-import type { Cents } from '../../../../core/money.js';
+import { centsToAmount } from '../../../../core/money.js';
+import {
+  readStatements,
+  statementOptionsOf,
+  statementReadOptions,
+} from '../../../bankStatements.js';
 import { argument, defineCommand } from '../../../command.js';
 import { ExitCode, UserError } from '../../../exitCodes.js';
 import { printTransactions } from './shared.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * `feed push FINANCIAL_ACCOUNT FILE.csv`: columns date, amount (signed: negative is money out),
- * description, optional external_id. Checked whole first (exit 3), then sent 1,000 at a time.
+ * `feed push ACCOUNT FILE`: a bank statement in any format books reads (camt, MT940/942,
+ * OFX/QFX, BAI2, QIF, or a CSV of date, amount, description[, external_id]) pushed as bank
+ * transactions of the account's feed: the chart account linked to it (by name, code or id), or
+ * the financial account's id. Booked entries only; each keeps the bank's reference as its
+ * external id, so pushing a statement again adds nothing twice. Checked whole first (exit 3),
+ * then sent 1,000 at a time.
  */
 export const command = defineCommand({
   summary:
-    'Push bank transactions from a CSV (date, amount, description[, external_id]); rules categorize them',
+    "Push a bank statement's entries as bank transactions of a connected account; rules categorize them",
   arguments: {
-    financialAccount: argument('the financial account id'),
-    file: argument('the transactions, as CSV'),
+    account: argument(
+      'the connected account: its chart account (name, code or id), or the financial account id',
+      {
+        names: 'account',
+      },
+    ),
+    file: argument('the statement: camt, MT940/942, OFX/QFX, BAI2, QIF or CSV', { names: 'file' }),
   },
-  examples: ['books sandbox feed push 0192f3c4-… statement.csv'],
-  async run(ctx, { financialAccount: financialAccountId, file }) {
-    const { readFileSync } = await import('node:fs');
-    const { parse } = await import('csv-parse/sync');
-    const { normalizeHeader, parseLedgerDate } = await import('../../../../formats/ledgerCsv.js');
-    const { detectDelimiter } = await import('../../../../formats/common/csvRecords.js');
-    const { centsToAmount, parseAmountText } = await import('../../../../core/money.js');
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
-    } catch (error) {
-      throw new UserError(
-        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code}`,
-        ExitCode.InvalidFile,
-      );
-    }
-    const records: string[][] = parse(text, {
-      delimiter: detectDelimiter(text.split(/\r?\n/)[0] ?? ''),
-      skip_empty_lines: true,
-      relax_column_count: true,
-    });
-    const header = (records[0] ?? []).map(normalizeHeader);
-    const column = (name: string) => header.indexOf(name);
-    const [date, amount, description, externalId] = [
-      'date',
-      'amount',
-      'description',
-      'externalid',
-    ].map(column) as [number, number, number, number];
-    const problems: string[] = [];
-    if (date < 0 || amount < 0 || description < 0)
-      problems.push(`${file}:1: the header needs date, amount and description`);
+  options: statementReadOptions,
+  examples: [
+    'books sandbox feed push "Chase Checking" october.ofx',
+    'books sandbox feed push 0192f3c4-… statement.csv',
+  ],
+  async run(ctx, input) {
+    const options = statementOptionsOf(input);
+    const [read] = await readStatements(ctx, [input.file], options, true).catch(
+      (error: unknown) => {
+        // A statement that holds nothing to push is said as push always said it.
+        if (error instanceof UserError && /holds no bank or card statement/.test(error.message))
+          throw new UserError(
+            `${input.file}: no transactions\nnothing was sent`,
+            ExitCode.InvalidFile,
+          );
+        throw error;
+      },
+    );
+    const problems = (read!.problems ?? []).map((p) => `${input.file}:${p.line}: ${p.message}`);
     const transactions: PushTransactionsBody['transactions'] = [];
-    records.slice(1).forEach((record, index) => {
-      if (problems.length > 0 && date < 0) return;
-      const line = index + 2;
-      const day = parseLedgerDate(record[date]);
-      let cents: Cents | null;
-      try {
-        cents = parseAmountText(record[amount] ?? '');
-      } catch (error) {
-        problems.push(`${file}:${line}: the amount ${(error as Error).message}`);
-        return;
+    const statements = read!.statements;
+    let pending = 0;
+    for (const statement of statements) {
+      for (const entry of statement.entries) {
+        if (entry.status !== 'booked') {
+          pending += 1;
+          continue;
+        }
+        const text = [entry.counterparty, entry.description].filter((t): t is string =>
+          Boolean(t?.trim()),
+        );
+        const description =
+          text.length === 2 && text[1]!.includes(text[0]!) ? text[1]! : text.join(': ');
+        if (entry.amount === 0)
+          problems.push(`${input.file}:${entry.line}: the amount is empty or zero`);
+        else if (description.trim() === '')
+          problems.push(`${input.file}:${entry.line}: the description is empty`);
+        else
+          transactions.push({
+            date: entry.bookingDate,
+            amount: centsToAmount(entry.amount),
+            description: [...description.trim()].slice(0, 1000).join(''),
+            ...(entry.reference && { externalId: [...entry.reference].slice(0, 255).join('') }),
+          });
       }
-      if (!day)
-        problems.push(`${file}:${line}: date "${record[date] ?? ''}" is not a date (YYYY-MM-DD)`);
-      else if (!cents) problems.push(`${file}:${line}: the amount is empty or zero`);
-      else if (!(record[description] ?? '').trim())
-        problems.push(`${file}:${line}: the description is empty`);
-      else {
-        const external = externalId >= 0 ? (record[externalId] ?? '').trim() : '';
-        transactions.push({
-          date: day,
-          amount: centsToAmount(cents),
-          description: record[description]!.trim(),
-          ...(external && { externalId: external }),
-        });
-      }
-    });
+    }
     if (transactions.length === 0 && problems.length === 0)
-      problems.push(`${file}: no transactions`);
+      problems.push(`${input.file}: no transactions`);
     if (problems.length > 0)
       throw new UserError(`${problems.join('\n')}\nnothing was sent`, ExitCode.InvalidFile);
+    if (pending > 0)
+      ctx.output.note(
+        `books: ${input.file}: ${pending} pending ${pending === 1 ? 'entry' : 'entries'} left out: only booked entries are pushed`,
+      );
+    const financialAccountId = await financialAccountOf(ctx, input.account);
     const api = await ctx.api();
     const arrived: BankTransaction[] = [];
     for (let start = 0; start < transactions.length; start += 1000) {
@@ -96,3 +104,29 @@ export const command = defineCommand({
     await printTransactions(ctx, { items: arrived, total: arrived.length });
   },
 });
+
+/**
+ * The financial account a name stands for: the chart account of that id, code or name, linked
+ * to a feed; or, as before, a financial account's id as given.
+ */
+async function financialAccountOf(
+  ctx: Parameters<typeof command.run>[0],
+  given: string,
+): Promise<string> {
+  const entityId = await ctx.entityId().catch((error: unknown) => {
+    if (UUID.test(given)) return undefined;
+    throw error;
+  });
+  if (entityId === undefined) return given;
+  const chart = await (await ctx.api()).accounts.all(entityId);
+  const linked = chart.find((a) => a.financialAccountId === given);
+  if (linked) return given;
+  if (UUID.test(given) && !chart.some((a) => a.id === given)) return given;
+  const account = await ctx.account(entityId, given);
+  if (!account.financialAccountId)
+    throw new UserError(
+      `account ${account.code} "${account.name}" has no bank feed: books sandbox feed connect links one (then push to its account)`,
+      ExitCode.Usage,
+    );
+  return account.financialAccountId;
+}

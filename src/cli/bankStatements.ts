@@ -1,0 +1,147 @@
+import iconv from 'iconv-lite';
+import { centsToAmount } from '../core/money.js';
+import { DATE_FORMATS, type DateFormat } from '../formats/ledgerCsv.js';
+import {
+  BANK_CSV_FIELDS,
+  type BankCsvField,
+  type BankStatement,
+  type StatementFile,
+  type StatementReadOptions,
+} from '../formats/statement.js';
+import { flag, text } from './command.js';
+import type { CommandContext } from './context.js';
+import { ExitCode, UsageError, UserError } from './exitCodes.js';
+
+/*
+ * Bank statements as the commands that take them read them (statement show, reconcile, feed
+ * push, close review): the flags that say how a bank's CSV is written, the files read with
+ * what they say against themselves on stderr, and the JSON `statement show` prints.
+ */
+
+/** The flags that say how a statement file is written, where it does not say itself. */
+export const statementReadOptions = {
+  map: text(
+    '--map <field=Header,...>',
+    `a bank CSV's columns: ${[...BANK_CSV_FIELDS, 'side'].join(', ')} (e.g. date=Booked,amount=Sum)`,
+  ),
+  dateFormat: text(
+    '--date-format <format>',
+    'the order of a/b/year days where the file does not tell it: MM/DD/YYYY or DD/MM/YYYY',
+    { choices: DATE_FORMATS },
+  ),
+  decimalComma: flag('--decimal-comma', 'amounts write decimals with a comma: 1.234,56'),
+  encoding: text(
+    '--encoding <name>',
+    "the file's encoding where it does not say: windows-1252, latin1, …",
+  ),
+} as const;
+
+export interface StatementReadFlags {
+  map?: string | undefined;
+  dateFormat?: string | undefined;
+  decimalComma?: boolean | undefined;
+  encoding?: string | undefined;
+}
+
+/** `--map date=Booked,amount=Sum`: each field of a bank CSV to its header. */
+function parseStatementMap(textValue: string): Partial<Record<BankCsvField | 'side', string>> {
+  const fields = [...BANK_CSV_FIELDS, 'side'] as const;
+  const map: Partial<Record<BankCsvField | 'side', string>> = {};
+  for (const pair of textValue.split(',')) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    const field = fields.find((f) => f.toLowerCase() === name.replace(/[_-]/g, '').toLowerCase());
+    if (at <= 0 || field === undefined || pair.slice(at + 1).trim() === '')
+      throw new UsageError(
+        `--map takes field=Header pairs, fields among ${fields.join(', ')}; got "${pair}"`,
+      );
+    map[field] = pair.slice(at + 1).trim();
+  }
+  return map;
+}
+
+/** The read options the flags give, checked before any file is opened. */
+export function statementOptionsOf(flags: StatementReadFlags): StatementReadOptions {
+  if (flags.encoding !== undefined && !iconv.encodingExists(flags.encoding))
+    throw new UsageError(
+      `--encoding ${flags.encoding} is not an encoding books knows (utf-8, windows-1252, latin1, …)`,
+    );
+  return {
+    ...(flags.map !== undefined && { map: parseStatementMap(flags.map) }),
+    ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
+    ...(flags.decimalComma && { decimalComma: true }),
+    ...(flags.encoding !== undefined && { encoding: flags.encoding }),
+  };
+}
+
+/**
+ * Reads statement files, in order, saying on stderr what each says against itself. A file that
+ * is not there is a usage error (exit 2), one that cannot be read exit 3, naming the line (a
+ * bank CSV's rows that cannot be read, every one of them); a file that holds no statement is
+ * one that cannot be read.
+ */
+export async function readStatements(
+  ctx: CommandContext,
+  files: readonly string[],
+  options: StatementReadOptions,
+  /** Rows that cannot be read are the caller's to list with its own (feed push). */
+  keepProblems = false,
+): Promise<StatementFile[]> {
+  const { readStatementFile, MissingStatement } = await import('../formats/statements.js');
+  const { UnreadableStatement } = await import('../formats/statement.js');
+  const read: StatementFile[] = [];
+  for (const file of files) {
+    let statementFile: StatementFile;
+    try {
+      statementFile = await readStatementFile(file, options);
+    } catch (error) {
+      if (error instanceof MissingStatement) throw new UsageError(error.message);
+      if (error instanceof UnreadableStatement)
+        throw new UserError(
+          `${file}${error.line !== undefined ? `:${error.line}` : ''}: cannot read the statement: ${error.message}`,
+          ExitCode.InvalidFile,
+        );
+      throw error;
+    }
+    for (const check of statementFile.checks)
+      ctx.output.note(`books: ${file}:${check.line}: ${check.message}`);
+    const problems = statementFile.problems ?? [];
+    if (problems.length > 0 && !keepProblems)
+      throw new UserError(
+        `${problems.map((p) => `${file}:${p.line}: ${p.message}`).join('\n')}\ncannot read the statement: ${problems.length === 1 ? 'a row' : `${problems.length} rows`} of it cannot be read`,
+        ExitCode.InvalidFile,
+      );
+    if (statementFile.statements.length === 0)
+      throw new UserError(
+        `${file}: cannot read the statement: it holds no bank or card statement`,
+        ExitCode.InvalidFile,
+      );
+    read.push(statementFile);
+  }
+  return read;
+}
+
+/** A statement as `statement show --json` prints it: amounts as numbers, no line numbers. */
+export const statementJson = (statement: BankStatement) => ({
+  account: statement.account,
+  currency: statement.currency,
+  from: statement.from,
+  to: statement.to,
+  opening: statement.opening === null ? null : centsToAmount(statement.opening),
+  closing: statement.closing === null ? null : centsToAmount(statement.closing),
+  entries: statement.entries.map((entry) => ({
+    bookingDate: entry.bookingDate,
+    valueDate: entry.valueDate,
+    amount: centsToAmount(entry.amount),
+    reference: entry.reference,
+    counterparty: entry.counterparty,
+    description: entry.description,
+    status: entry.status,
+  })),
+});
+
+export const statementFileJson = (file: StatementFile) => ({
+  file: file.file,
+  format: file.format,
+  statements: file.statements.map(statementJson),
+});
