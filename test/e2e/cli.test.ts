@@ -360,7 +360,9 @@ describe('books je import (the built binary against books serve)', () => {
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`${ENTRIES} entries of ledger.csv are in the cash ledger`);
-    expect(result.stderr).toContain('reconciled 2 accounts with the trial balance to the cent');
+    expect(result.stderr).toContain(
+      'reconciled 2 accounts with the entries this import posted, to the cent',
+    );
     expect(await entryCount()).toBe(ENTRIES);
     const { readFileSync } = await import('node:fs');
     const receiptLines = readFileSync(receipt, 'utf8').trim().split('\n');

@@ -88,7 +88,9 @@ describe('fiscal years, as a user meets them', () => {
     );
     const imported = await books('je', 'import', file, '--create-missing-accounts', ...where);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stderr).toContain('reconciled 4 accounts with the trial balance to the cent');
+    expect(imported.stderr).toContain(
+      'reconciled 4 accounts with the entries this import posted, to the cent',
+    );
 
     // As of 2026-03-31 (the fiscal year from April 2025): FY2025's result (500) is retained.
     const tb = await books(
@@ -156,7 +158,7 @@ describe('fiscal years, as a user meets them', () => {
     const rerun = await books('je', 'import', file, '--create-missing-accounts', ...where);
     expect(rerun.code).not.toBe(0);
     expect(rerun.stderr).toContain(
-      'reconciliation: 2 accounts differ between the file and the trial balance for 2025-02-10 to 2026-04-02',
+      'reconciliation: 2 accounts differ between the file and the entries this import posted (2025-02-10 to 2026-04-02)',
     );
     // The reconciliation names both accounts, file against platform.
     // The income account across the fiscal year's turn is compared as a whole (file −1,550.00,

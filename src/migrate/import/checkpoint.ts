@@ -82,6 +82,24 @@ export class Checkpoint {
     this.keep(batch, hash, '', ids);
   }
 
+  /**
+   * Every journal entry id the sent batches became, this run's and earlier ones', read again
+   * from the file (they are not all kept in memory unless `keepIds`).
+   */
+  *journalEntryIds(): Generator<string> {
+    if (!existsSync(this.file)) return;
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line.startsWith('{"batch"')) continue;
+      let record: Record;
+      try {
+        record = JSON.parse(line) as Record;
+      } catch {
+        continue; // A torn line: its batch was sent again, and its ids are on a later line.
+      }
+      if ('ids' in record) yield* record.ids;
+    }
+  }
+
   /** The accounts earlier runs posted the file's account names to (identity → account id). */
   accounts(): ReadonlyMap<string, string> {
     return this.accountIds;

@@ -12,7 +12,15 @@ import type {
 } from '../../api/index.js';
 import { unlessNotFound, type BooksApi, type Named } from '../../client/index.js';
 import { csvField, spreadsheetText } from '../../core/csv.js';
-import { centsToAmount, formatCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import {
+  addCents,
+  amountToCents,
+  centsToAmount,
+  formatCents,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
 import { chartLabel, fileLabel, planAccounts, type AccountPlan } from './accounts.js';
 import { movementOverRange } from '../balances.js';
 import { writeChartFile } from '../../formats/chart/chartFile.js';
@@ -23,6 +31,7 @@ import { ClassBook } from './classes.js';
 import { ImportError, invalidFile } from './errors.js';
 import { finalizeMigration, openMigration, type MigrationEvents } from '../migration.js';
 import type { ReadOptions } from '../../formats/reader.js';
+import { SeenIds } from '../../formats/ledgerCsv.js';
 import { reconcile, type ReconciliationRow } from './reconcile.js';
 import { PartialImportError, sendBatches, type Receipt, type SendProgress } from './send.js';
 import { EntrySpool, type Batch } from './spool.js';
@@ -465,17 +474,18 @@ async function sendAndReconcile(
     plan.identityOfKey,
     live.codesKept,
     remembered,
+    checkpoint,
   );
   await events.reconciled?.(reconciliation);
   const differing = reconciliation.rows.filter((r) => !r.agrees || r.fileCents !== r.platformCents);
   if (differing.length > 0) {
     throw new ImportError(
       'refused',
-      `reconciliation: ${differing.length} account${differing.length === 1 ? '' : 's'} differ between the file and the trial balance for ${reconciliation.startDate} to ${reconciliation.endDate}`,
+      `reconciliation: ${differing.length} account${differing.length === 1 ? '' : 's'} differ between the file and the entries this import posted (${reconciliation.startDate} to ${reconciliation.endDate})`,
     );
   }
   events.note(
-    `reconciled ${reconciliation.rows.length} accounts with the trial balance to the cent`,
+    `reconciled ${reconciliation.rows.length} accounts with the entries this import posted, to the cent`,
   );
   for (const said of closingBalancesSaid(summary, reconciliation)) events.note(said);
   const migration =
@@ -572,7 +582,11 @@ function writeReceipt(
   writeFileSync(file, `${rows.join('\n')}\n`);
 }
 
-/** Each account's movement over the file's days, beside the file's totals. */
+/**
+ * What this import posted, per account, beside the file's totals: the entries it became (every
+ * batch's, this run's and earlier ones'), as the platform holds them now, read from the general
+ * ledger over the file's days; postings of other entries on those days are not this import's.
+ */
 async function reconcileWithPlatform(
   api: BooksApi,
   scope: ImportScope,
@@ -582,15 +596,32 @@ async function reconcileWithPlatform(
   identityOfKey: AccountPlan['identityOfKey'],
   codesKept: boolean,
   remembered: ReadonlyMap<string, string>,
+  checkpoint: Checkpoint,
 ): Promise<Reconciliation> {
   const startDate = summary.startDate!;
   const endDate = summary.endDate!;
-  // Each account's movement over the file's days, income and expenses summed across a fiscal
-  // year's turn as well (the trial balance starts them afresh each fiscal year).
-  const [{ movement, atEnd: end }, chart] = await Promise.all([
-    movementOverRange(api, scope.entity.id, { startDate, endDate, ledgerBasis: basis }),
-    api.accounts.all(scope.entity.id),
-  ]);
+  const posted = new SeenIds();
+  for (const id of checkpoint.journalEntryIds()) posted.add(id);
+  const chart = await api.accounts.all(scope.entity.id);
+  const codeOfId = new Map(chart.map((account) => [account.id, account.code]));
+  const movement = new Map<string, Cents>();
+  let code: string | undefined;
+  const events = await api.reports.generalLedgerEvents(scope.entity.id, {
+    startDate,
+    endDate,
+    ledgerBasis: basis,
+  });
+  for await (const event of events) {
+    if (event.kind === 'account') code = codeOfId.get(event.account.accountId);
+    if (event.kind !== 'entry' || code === undefined || !posted.has(event.entry.journalEntryId))
+      continue;
+    const { debitAmount, creditAmount } = event.entry;
+    const moved = subtractCents(
+      debitAmount === null ? ZERO_CENTS : amountToCents(debitAmount),
+      creditAmount === null ? ZERO_CENTS : amountToCents(creditAmount),
+    );
+    movement.set(code, addCents(movement.get(code) ?? ZERO_CENTS, moved));
+  }
   const { rows, matches } = reconcile({
     fileAccounts: [...summary.accounts.values()].map((account) => ({
       ...account,
@@ -604,13 +635,19 @@ async function reconcileWithPlatform(
     remembered,
   });
   // Each file account's balance at the end, by the file's code (the platform may number it
-  // otherwise).
-  const codeOfId = new Map(chart.map((account) => [account.id, account.code]));
+  // otherwise), for an audit file that states its closing balances.
   const balancesAtEnd = new Map<string, Cents>();
-  for (const account of summary.accounts.values()) {
-    const platformCode = codeOfId.get(accountIds.get(account.key) ?? '');
-    if (account.code !== undefined && platformCode !== undefined)
-      balancesAtEnd.set(account.code, end.get(platformCode) ?? ZERO_CENTS);
+  if (summary.closingBalances.size > 0) {
+    const { atEnd: end } = await movementOverRange(api, scope.entity.id, {
+      startDate,
+      endDate,
+      ledgerBasis: basis,
+    });
+    for (const account of summary.accounts.values()) {
+      const platformCode = codeOfId.get(accountIds.get(account.key) ?? '');
+      if (account.code !== undefined && platformCode !== undefined)
+        balancesAtEnd.set(account.code, end.get(platformCode) ?? ZERO_CENTS);
+    }
   }
   return { rows, matches, startDate, endDate, balancesAtEnd };
 }
