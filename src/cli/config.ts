@@ -9,6 +9,17 @@ export interface Profile {
   token?: string;
   workspace?: string;
   entity?: string;
+  /**
+   * Which chart account each bank account's statements are of, per entity (`books reconcile`
+   * remembers it the first time): the statement's IBAN or number → the account and currency.
+   */
+  statementAccounts?: Record<string, Record<string, StatementLink>>;
+}
+
+/** A bank account's statements linked to a chart account. */
+export interface StatementLink {
+  accountId: string;
+  currency: string | null;
 }
 
 export interface BooksConfig {

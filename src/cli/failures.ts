@@ -55,7 +55,14 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
             ? ExitCode.RateLimited
             : ExitCode.Refused;
     const blockers = error.blockers?.map((b) => `  - ${b.code}: ${b.message}\n`).join('') ?? '';
-    return fail(code, error.status, error.message, error.traceId, blockers);
+    // A write into a closed period: said as the lock it is, and that nothing was written.
+    const lock =
+      error.status === 409 ? /\block date (\d{4}-\d{2}-\d{2})\b/.exec(error.message) : null;
+    const locked =
+      lock && !json && blockers === ''
+        ? `books: the books are locked through ${lock[1]} (books close locks them; books sandbox entity lock --date none reopens them): nothing was written\n`
+        : '';
+    return fail(code, error.status, error.message, error.traceId, blockers + locked);
   }
   if (error instanceof NetworkError) return fail(ExitCode.Refused, null, error.message);
   if ((error as { name?: string })?.name === 'ExitPromptError')

@@ -1,6 +1,7 @@
 import type { BooksConfig } from './config.js';
 import { LOCAL_PROFILE } from './config.js';
 import { UsageError } from './exitCodes.js';
+import { decimalToCents, formatCents, InvalidAmountError, type Cents } from '../core/money.js';
 import { DEFAULT_PAGER } from './pager.js';
 
 /**
@@ -17,6 +18,9 @@ export const SETTING_KEYS = [
   'output',
   'color',
   'pager',
+  'suspense-accounts',
+  'flux-percent',
+  'flux-amount',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -153,8 +157,36 @@ export function effectiveSettings(
       ],
       DEFAULT_PAGER,
     ),
+    {
+      ...first(
+        'suspense-accounts',
+        [
+          [
+            typeof config.suspenseAccounts === 'string' ? config.suspenseAccounts : undefined,
+            'config',
+          ],
+        ],
+        undefined,
+      ),
+      unset:
+        'the close review checks the usual ones only (Uncategorized Income, Expense and Asset, Suspense, Ask My Accountant, Opening Balance Equity)',
+    },
+    first(
+      'flux-percent',
+      [[typeof config.fluxPercent === 'string' ? config.fluxPercent : undefined, 'config']],
+      FLUX_PERCENT_DEFAULT,
+    ),
+    first(
+      'flux-amount',
+      [[typeof config.fluxAmount === 'string' ? config.fluxAmount : undefined, 'config']],
+      FLUX_AMOUNT_DEFAULT,
+    ),
   ];
 }
+
+/** What the close review takes a month to move too much by, unless `books config set`. */
+export const FLUX_PERCENT_DEFAULT = '50';
+export const FLUX_AMOUNT_DEFAULT = '1000.00';
 
 /** A setting's key as typed (`base_url`, `baseUrl` and `BASE-URL` are `base-url`). */
 export function settingKey(text: string): SettingKey {
@@ -178,7 +210,17 @@ export function settingToWrite(
   key: SettingKey,
   value: string,
   config: BooksConfig,
-): { configKey: 'currentProfile' | 'output' | 'color' | 'pager'; value: string } {
+): {
+  configKey:
+    | 'currentProfile'
+    | 'output'
+    | 'color'
+    | 'pager'
+    | 'suspenseAccounts'
+    | 'fluxPercent'
+    | 'fluxAmount';
+  value: string;
+} {
   const choose = <T extends string>(allowed: readonly T[]): T => {
     const chosen = allowed.find((a) => a === value.trim().toLowerCase());
     if (!chosen)
@@ -201,6 +243,34 @@ export function settingToWrite(
         );
       }
       return { configKey: 'currentProfile', value };
+    }
+    case 'suspense-accounts': {
+      // Accounts the close review checks beside the usual ones, by name, comma-separated.
+      const names = value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      if (names.length === 0)
+        throw new UsageError(
+          'suspense-accounts takes account names, comma-separated: "Clearing,Transfers"',
+        );
+      return { configKey: 'suspenseAccounts', value: names.join(',') };
+    }
+    case 'flux-percent': {
+      const percent = Number(value.trim().replace(/%$/, ''));
+      if (!Number.isInteger(percent) || percent < 1 || percent > 1000)
+        throw new UsageError(`flux-percent must be a whole number from 1 to 1000, not "${value}"`);
+      return { configKey: 'fluxPercent', value: String(percent) };
+    }
+    case 'flux-amount': {
+      let cents: Cents;
+      try {
+        cents = decimalToCents(value);
+      } catch (error) {
+        if (!(error instanceof InvalidAmountError)) throw error;
+        throw new UsageError(`flux-amount ${error.message}: books config set flux-amount 1000`);
+      }
+      return { configKey: 'fluxAmount', value: formatCents(cents, { thousands: false }) };
     }
     case 'workspace':
     case 'entity':

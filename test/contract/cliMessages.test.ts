@@ -424,10 +424,81 @@ describe('what books says when something is off', () => {
           path.dirname(file('other-export/manifest.json', '{"format":"ledger-dump","version":3}')),
         ],
       },
+      // Bank statements and the month-end close.
+      {
+        title: 'a statement map that names no field',
+        args: [
+          'statement',
+          'show',
+          file('bank.csv', 'Date,Amount\n2026-10-01,5.00\n'),
+          '--map',
+          'when=Date',
+        ],
+      },
+      {
+        title: 'a statement encoding books does not know',
+        args: ['statement', 'show', path.join(home.home, 'bank.csv'), '--encoding', 'klingon'],
+      },
+      { title: 'a close of what is not a month', args: ['close', 'review', '--period', '2026-13'] },
+      {
+        title: 'statements in what is not a directory',
+        args: [
+          'close',
+          'review',
+          '--period',
+          '2026-10',
+          '--statements',
+          path.join(home.home, 'bank.csv'),
+        ],
+      },
+      {
+        title: 'statements in a directory that is not there',
+        args: [
+          'close',
+          'review',
+          '--period',
+          '2026-10',
+          '--statements',
+          path.join(home.home, 'nowhere'),
+        ],
+      },
+      {
+        title: 'statements that name no bank account',
+        args: [
+          'close',
+          'review',
+          '--period',
+          '2026-10',
+          '--statements',
+          path.dirname(
+            file('qif-only/register.qif', '!Type:Bank\nD10/02/2026\nT-5.00\nPShop\n^\n'),
+          ),
+        ],
+      },
+      {
+        title: 'a flux amount that is not an amount',
+        args: ['config', 'set', 'flux-amount', 'lots'],
+      },
+      { title: 'a flux percent out of range', args: ['config', 'set', 'flux-percent', '0'] },
+      {
+        title: 'suspense accounts without a name',
+        args: ['config', 'set', 'suspense-accounts', ' , '],
+      },
+      {
+        title: "a flux amount the config file's editor wrote wrong",
+        args: ['close', 'review', '--period', '2026-10'],
+      },
       // A broken config file, last: every later command would meet it.
       { title: 'a config file that is not JSON', args: ['config', 'list'] },
     ];
     for (const c of cases) {
+      if (c.title === "a flux amount the config file's editor wrote wrong") {
+        const config = path.join(home.home, '.config/books/config.json');
+        writeFileSync(
+          config,
+          JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), fluxAmount: 'lots' }),
+        );
+      }
       if (c.title === 'a config file that is not JSON') {
         writeFileSync(path.join(home.home, '.config/books/config.json'), '{ not json');
       }
@@ -469,6 +540,10 @@ const UNREACHABLE: Record<string, string> = {
     'a forward target that fails mid-request; test/e2e/webhooks.test.ts forwards',
   "from the export's: the differences are above":
     'a platform whose ledger, after every entry of an export went in whole into an empty entity, disagrees with them; test/e2e/exportImport.test.ts compares them',
+  'does not list the entities of a workspace (no sandbox control plane)':
+    'a platform without the sandbox routes (a hosted one)',
+  'the platform has no lock endpoint (no sandbox control plane)':
+    'a platform without the sandbox routes (a hosted one): it locks periods in its own web app',
   'will be sent to endpoint':
     'a failed message to retry by id: test/e2e/webhooks.test.ts retries one',
 };

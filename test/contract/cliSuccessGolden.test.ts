@@ -328,6 +328,34 @@ describe('every leaf command, succeeding, pinned', () => {
       await pin({ leaf: `report ${report}`, text: ['report', report, ...month] });
     }
 
+    // The bank's statement of Chase Checking for January, and its reconciliation.
+    const january = file(
+      'january.sta',
+      [
+        ':20:JAN2026',
+        ':25:NL91ABNA0417164300',
+        ':28C:00001/1',
+        ':60F:C251231EUR0,00',
+        ':61:2601050105C1200,50NTRFNONREF//B1',
+        ':86:January sales',
+        ':61:2601120112C450,00NTRFNONREF//B2',
+        ':86:Till',
+        ':61:2601130113D35,20NTRFNONREF//B3',
+        ':86:Paper',
+        ':61:2601310131D800,00NTRFNONREF//B4',
+        ':86:January rent',
+        ':61:2601310131D4,50NTRFNONREF//B5',
+        ':86:Account fee',
+        ':62F:C260131EUR810,80',
+        '-',
+      ].join('\r\n'),
+    );
+    await pin({ leaf: 'statement show', text: ['statement', 'show', january] });
+    await pin({
+      leaf: 'reconcile',
+      text: ['reconcile', 'Chase Checking', january, '--post-missing', 'Supplies'],
+    });
+
     // Bank feeds and their transactions.
     await pin({
       leaf: 'sandbox feed connect',
@@ -514,6 +542,12 @@ describe('every leaf command, succeeding, pinned', () => {
       json: ['sandbox', 'org', 'create', 'Third Firm', ...asAdmin()],
     });
     await pin({ leaf: 'log', text: ['log', '--limit', '3'] });
+
+    // The month's review and close, of an entity whose books are in order.
+    await answer(['sandbox', 'entity', 'create', 'Quiet Shop', '-w', 'Golden Books']);
+    const quiet = ['-e', 'Quiet Shop'];
+    await pin({ leaf: 'close review', text: ['close', 'review', '--period', '2026-02', ...quiet] });
+    await pin({ leaf: 'close', text: ['close', '2026-02', ...quiet] });
 
     // Taking things apart.
     await pin({

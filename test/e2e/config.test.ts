@@ -56,6 +56,10 @@ describe('books config', () => {
       output: ['json', 'flag --json'],
       color: ['never', 'environment NO_COLOR'],
       pager: ['less -FRX', 'default'],
+      // The close review's settings.
+      'suspense-accounts': [null, null],
+      'flux-percent': ['50', 'default'],
+      'flux-amount': ['1000.00', 'default'],
     });
     // Flags over the environment over the profile.
     const overridden = await settings(['-w', 'Other', '--no-color'], {

@@ -550,3 +550,33 @@ export async function writePackPdf(file: string, pack: PdfPack): Promise<void> {
   })();
   await Promise.race([work, failed]);
 }
+
+/**
+ * A report of a few statements of the pack's kind (a reconciliation, a close review) as one
+ * PDF in the pack's style: each statement on its pages, headed and footed as the pack's are,
+ * without the pack's cover and summary.
+ */
+export async function writeReportPdf(
+  file: string,
+  report: Pick<PdfPack, 'heading' | 'preparedAt' | 'paper'> & {
+    title: string;
+    statements: { sheet: string; statement: Statement }[];
+  },
+): Promise<void> {
+  const pdf = new PackDocument(
+    { ...report, periodTitle: report.heading.period, figures: [], empty: false, months: [] },
+    report.title,
+  );
+  const out = createWriteStream(file);
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  pdf.doc.on('data', (chunk: Buffer) => out.write(chunk));
+  const work = (async () => {
+    for (const { sheet, statement } of report.statements) statementPages(pdf, sheet, statement);
+    const ended = once(pdf.doc, 'end');
+    pdf.doc.end();
+    await ended;
+    out.end();
+    await once(out, 'finish');
+  })();
+  await Promise.race([work, failed]);
+}

@@ -40,6 +40,11 @@ function figuresRow(
   return line;
 }
 
+/** exceljs calls the deprecated Buffer(): its warning would reach the person, who can do nothing. */
+function quietExcel(): void {
+  process.noDeprecation = true;
+}
+
 export const AMOUNT_FORMAT = '#,##0.00;(#,##0.00);0.00';
 export const PERCENT_FORMAT = '0.0%;-0.0%;0.0%';
 
@@ -192,6 +197,7 @@ export async function writePackWorkbook(
     generalLedger?: AsyncIterable<GeneralLedgerRow> | undefined;
   },
 ): Promise<void> {
+  quietExcel();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     filename: file,
     useStyles: true,
@@ -211,5 +217,23 @@ export async function writePackWorkbook(
     statementSheet(workbook, sheet, heading, statement);
   }
   if (content.generalLedger) await generalLedgerSheet(workbook, heading, content.generalLedger);
+  await workbook.commit();
+}
+
+/** A report of a few statements of the pack's kind as a workbook: a sheet each, as the pack's. */
+export async function writeReportWorkbook(
+  file: string,
+  heading: PackHeading,
+  statements: { sheet: string; statement: Statement }[],
+): Promise<void> {
+  quietExcel();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: file,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  workbook.creator = 'books';
+  for (const { sheet, statement } of statements)
+    statementSheet(workbook, sheet, heading, statement);
   await workbook.commit();
 }

@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileSafe, localePaper, writeWhole } from '../../reportFiles.js';
 import { LEDGER_BASES, type LedgerBasis, type ProfitAndLoss } from '../../../api/index.js';
 import { addDays } from '../../../core/calendar.js';
 import type { BooksApi } from '../../../client/index.js';
@@ -178,25 +179,12 @@ const fiscalPeriod = (flags: {
   to?: string | undefined;
 }) => (flags.period !== undefined && /^\d{4}$/.test(flags.period)) || namesFiscalYear(flags);
 
-/** A name made safe for a file: letters (any script), digits, dots and dashes. */
-const fileSafe = (name: string) =>
-  name
-    .normalize('NFC')
-    .replace(/[^\p{L}\p{N}.]+/gu, '-')
-    .replace(/^-+|-+$/g, '') || 'entity';
-
 const SHEETS: [SummaryReport, string][] = [
   ['pl', 'Profit and Loss'],
   ['bs', 'Balance Sheet'],
   ['cf', 'Cash Flow'],
   ['tb', 'Trial Balance'],
 ];
-
-/** The paper of the locale: letter in the Americas that use it, else A4. */
-function localePaper(env: NodeJS.ProcessEnv): Paper {
-  const locale = env.LC_ALL || env.LC_PAPER || env.LANG || '';
-  return /_(US|CA|MX|PH|CL|CO|VE)\b/.test(locale) ? 'letter' : 'a4';
-}
 
 /** The period as a cover names it: `January 2026`, `Q1 2026`, `Year 2026`, or its days. */
 function periodTitle(name: string, range: Period): string {
@@ -211,18 +199,6 @@ function periodTitle(name: string, range: Period): string {
   const fiscal = /^FY(\d{4})$/.exec(name);
   if (fiscal) return `Fiscal year ${fiscal[1]} (${range.startDate} to ${range.endDate})`;
   return `${range.startDate} to ${range.endDate}`;
-}
-
-/** Writes `file` through `write`, beside it first: a failed pack leaves no half a file. */
-async function writeWhole(file: string, write: (partial: string) => Promise<void>): Promise<void> {
-  const partial = `${file}.partial`;
-  try {
-    await write(partial);
-    renameSync(partial, file);
-  } catch (error) {
-    rmSync(partial, { force: true });
-    throw error;
-  }
 }
 
 type PackOptions = Period & {
@@ -318,8 +294,6 @@ async function writePack(
   const files: string[] = [];
   if (options.formats.includes('xlsx')) {
     const { writePackWorkbook } = await import('../../render/workbook.js');
-    // exceljs calls the deprecated Buffer(); the warning would reach the person, who can do nothing.
-    process.noDeprecation = true;
     const file = `${base}.xlsx`;
     await writeWhole(file, async (partial) =>
       writePackWorkbook(partial, heading, { ...content, generalLedger: await generalLedger() }),

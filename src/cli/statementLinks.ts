@@ -1,0 +1,122 @@
+import type { Account } from '../api/index.js';
+import type { BankStatement } from '../formats/statement.js';
+import { sameAccount } from '../formats/statement.js';
+import { readConfig, type BooksConfig, type Profile, type StatementLink } from './config.js';
+import type { CommandContext } from './context.js';
+import { UsageError } from './exitCodes.js';
+
+/*
+ * Which chart account a bank account's statements belong to, remembered per entity in the
+ * profile in use (`local` for the embedded platform; `default` for a base URL given without
+ * one) the first time they are reconciled, so that a statement of another account, or in
+ * another currency, is refused rather than reconciled against the wrong books. `--link`
+ * links them anew.
+ */
+
+/**
+ * The profile that keeps the links (`local` for the embedded platform; `default` for a base URL
+ * given without one, as `books use` keeps its choices), and its links for the entity.
+ */
+export async function statementLinksOf(
+  ctx: CommandContext,
+  entityId: string,
+): Promise<{ name: string; links: Record<string, StatementLink> }> {
+  const target = await ctx.target();
+  const name = target.profileName ?? 'default';
+  const links = readConfig(ctx.io.env).profiles[name]?.statementAccounts?.[entityId] ?? {};
+  return { name, links };
+}
+
+/** The one bank account and currency a set of statements is of (refused when they are several). */
+export function statementIdentity(statements: readonly BankStatement[]): {
+  account: string | null;
+  currency: string | null;
+} {
+  const accounts = unique(statements.map((s) => s.account));
+  const currencies = unique(statements.map((s) => s.currency?.toUpperCase() ?? null));
+  if (accounts.length > 1)
+    throw new UsageError(
+      `the statements are of ${accounts.length} accounts (${accounts.join(', ')}): reconcile one account at a time`,
+    );
+  if (currencies.length > 1)
+    throw new UsageError(
+      `the statements are in ${currencies.length} currencies (${currencies.join(', ')}): reconcile one currency at a time`,
+    );
+  return { account: accounts[0] ?? null, currency: currencies[0] ?? null };
+}
+
+function unique(values: readonly (string | null)[]): string[] {
+  const found: string[] = [];
+  for (const value of values)
+    if (value !== null && !found.some((f) => sameAccount(f, value))) found.push(value);
+  return found;
+}
+
+const label = (account: Account) => `${account.code} "${account.name}"`;
+
+/**
+ * Checks the statements belong to `account` by what was remembered, remembering them the first
+ * time (or anew with `link`); says what it did. A statement that names no account (a QIF, a CSV
+ * without one) cannot be checked, and is said so.
+ */
+export async function checkStatementLink(
+  ctx: CommandContext,
+  entityId: string,
+  account: Account,
+  chart: readonly Account[],
+  statements: readonly BankStatement[],
+  link: boolean,
+): Promise<void> {
+  const { account: bankAccount, currency } = statementIdentity(statements);
+  if (bankAccount === null) {
+    ctx.output.note(
+      `books: the statements name no bank account: they cannot be checked against ${label(account)}'s`,
+    );
+    return;
+  }
+  const { name, links } = await statementLinksOf(ctx, entityId);
+  const known = Object.entries(links).find(([id]) => sameAccount(id, bankAccount));
+  const theirs = Object.entries(links).find(([, l]) => l.accountId === account.id);
+  const accountName = (id: string) => {
+    const found = chart.find((a) => a.id === id);
+    return found ? label(found) : `an account no longer in the chart (${id})`;
+  };
+  if (!link) {
+    if (known && known[1].accountId !== account.id)
+      throw new UsageError(
+        `the statements are of ${bankAccount}, whose statements are ${accountName(known[1].accountId)}'s, not ${label(account)}'s: name that account, or pass --link to link them to ${label(account)}`,
+      );
+    if (!known && theirs)
+      throw new UsageError(
+        `${label(account)} is reconciled to the statements of ${theirs[0]}, and these are of ${bankAccount}: name the account they are of, or pass --link`,
+      );
+    const stated = known?.[1].currency;
+    if (known && stated && currency && stated !== currency)
+      throw new UsageError(
+        `the statements are in ${currency}, and ${label(account)}'s statements of ${bankAccount} are in ${stated}: pass --link if the account changed currency`,
+      );
+    if (known) return;
+  }
+  const store = await ctx.configStore();
+  const profiles = (store.store as BooksConfig).profiles;
+  const profile: Profile = profiles[name] ?? {};
+  const forEntity = Object.fromEntries(
+    Object.entries(profile.statementAccounts?.[entityId] ?? {}).filter(
+      ([id, l]) => !sameAccount(id, bankAccount) && l.accountId !== account.id,
+    ),
+  );
+  const saved: StatementLink = { accountId: account.id, currency };
+  store.set('profiles', {
+    ...profiles,
+    [name]: {
+      ...profile,
+      statementAccounts: {
+        ...profile.statementAccounts,
+        [entityId]: { ...forEntity, [bankAccount]: saved },
+      },
+    },
+  });
+  ctx.output.note(
+    `books: the statements of ${bankAccount}${currency ? ` (${currency})` : ''} are ${label(account)}'s from now on (profile "${name}"; --link changes it)`,
+  );
+}

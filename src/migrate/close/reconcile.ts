@@ -1,0 +1,118 @@
+import type { Account, LedgerBasis } from '../../api/index.js';
+import type { BooksApi } from '../../client/index.js';
+import { addDays, calendarDayAt, type CalendarDay } from '../../core/calendar.js';
+import {
+  addCents,
+  amountToCents,
+  answeredAmountToCents,
+  negateCents,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
+import type { BankStatement } from '../../formats/statement.js';
+import {
+  orderedStatements,
+  reconcileStatements,
+  type BookPosting,
+  type ReconcileResult,
+} from './match.js';
+
+/*
+ * A bank or card account of the chart reconciled to its statements through the API, so against
+ * any platform: its postings from the general ledger (every source: journal entries, bank
+ * transactions, opening balances), its balance before the first statement and at the last one's
+ * end, matched by match.ts.
+ */
+
+/** The account is not one a bank statement can be of (an income account, equity). */
+export class NotABankAccount extends Error {
+  override name = 'NotABankAccount';
+}
+
+export interface ReconcileRequest {
+  account: Account;
+  statements: readonly BankStatement[];
+  days: number;
+  basis: LedgerBasis;
+  /** The workspace's time zone: the general ledger dates postings as instants. */
+  timezone: string;
+}
+
+export interface AccountReconciliation extends ReconcileResult {
+  account: Account;
+  statements: number;
+}
+
+/**
+ * The sign a bank states the account's balance in: an asset's (a current account) debit
+ * balance is money the bank holds; a liability's (a card) credit balance is money owed, which
+ * its statement shows negative. Both are the balance debit less credit.
+ */
+const bankSign = (account: Account): 1 | -1 => (account.class === 'Assets' ? 1 : -1);
+
+export async function reconcileAccount(
+  api: BooksApi,
+  entityId: string,
+  request: ReconcileRequest,
+): Promise<AccountReconciliation> {
+  const { account, days } = request;
+  if (account.class !== 'Assets' && account.class !== 'Liabilities')
+    throw new NotABankAccount(
+      `account ${account.code} "${account.name}" is ${account.type}: a bank statement is of a bank or card account (Cash, Credit Cards, or another asset or liability)`,
+    );
+  const statements = orderedStatements(request.statements);
+  const from = statements[0]!.from!;
+  const to = statements.at(-1)!.to!;
+  const start = addDays(from, -days);
+  // The general ledger's balances are in the account's natural sign (a card's is positive when
+  // owed): turned to the bank's.
+  const natural = bankSign(account);
+  const fromNatural = (amount: number): Cents => {
+    const cents = answeredAmountToCents(amount);
+    return natural === 1 ? cents : negateCents(cents);
+  };
+  const events = await api.reports.generalLedgerEvents(entityId, {
+    startDate: start,
+    endDate: to,
+    ledgerBasis: request.basis,
+    accountId: account.id,
+  });
+  let before = ZERO_CENTS;
+  let closing: Cents | undefined;
+  let mine = false;
+  const postings: BookPosting[] = [];
+  let beforeFrom = ZERO_CENTS;
+  for await (const event of events) {
+    if (event.kind === 'account') {
+      mine = event.account.accountId === account.id;
+      if (mine) before = fromNatural(event.account.openingBalance);
+    } else if (event.kind === 'closing') {
+      if (mine) closing = fromNatural(event.closingBalance);
+      mine = false;
+    } else if (mine) {
+      const { entry } = event;
+      const debit = entry.debitAmount === null ? ZERO_CENTS : amountToCents(entry.debitAmount);
+      const credit = entry.creditAmount === null ? ZERO_CENTS : amountToCents(entry.creditAmount);
+      const posting: BookPosting = {
+        entryId: entry.journalEntryId,
+        date: calendarDayAt(new Date(entry.date), request.timezone),
+        amount: subtractCents(debit, credit),
+        description: entry.description,
+        memo: entry.memo,
+        counterparty: entry.counterpartyName,
+        sourceType: entry.sourceType,
+      };
+      if (posting.date < from) beforeFrom = addCents(beforeFrom, posting.amount);
+      postings.push(posting);
+    }
+  }
+  const booksOpening = addCents(before, beforeFrom);
+  const booksClosing = closing ?? booksOpening;
+  const result = reconcileStatements({ statements, postings, booksOpening, booksClosing, days });
+  return { ...result, account, statements: statements.length };
+}
+
+/** The last day a set of statements reaches. */
+export const reachOf = (statements: readonly BankStatement[]): CalendarDay | undefined =>
+  orderedStatements(statements).at(-1)?.to ?? undefined;

@@ -1,0 +1,349 @@
+import type { Account, AccountType, BankFeedConnection, BankTransaction } from '../../api/index.js';
+import type { CalendarDay } from '../../core/calendar.js';
+import {
+  absCents,
+  addCents,
+  answeredAmountToCents,
+  formatCents,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
+import { nameKey } from '../../core/names.js';
+import { namedPeriod } from '../../core/periods.js';
+import type { AccountReconciliation } from './reconcile.js';
+
+/*
+ * The checks a firm runs on each client's books before it closes a month, as pure functions of
+ * what the platform reports (reviewData.ts reads it). Each check says pass, fail, warn or
+ * skipped (and why), how many things it found and which, and a hint of what to do; an entity
+ * is ready to close when no check fails.
+ */
+
+export const CHECK_IDS = [
+  'bank-feeds',
+  'uncategorized',
+  'suspense',
+  'reconciled',
+  'negative-cash',
+  'wrong-side',
+  'duplicates',
+  'future-dated',
+  'flux',
+] as const;
+export type CheckId = (typeof CHECK_IDS)[number];
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped';
+
+export interface Check {
+  id: CheckId;
+  status: CheckStatus;
+  count: number;
+  /** What to look at, each in a line of its own. */
+  items: string[];
+  hint: string;
+}
+
+/** What a firm sets for its reviews (`books config set`): suspense accounts, flux thresholds. */
+export interface ReviewSettings {
+  /** Names of accounts that hold only what is not known yet (compared trimmed, in any case). */
+  suspenseAccounts: readonly string[];
+  /** A month moves too much past this share (in percent) of the average of the three before it… */
+  fluxPercent: number;
+  /** …and past this amount. */
+  fluxAmount: Cents;
+}
+
+export const DEFAULT_SUSPENSE_ACCOUNTS = [
+  'Uncategorized Income',
+  'Uncategorized Expense',
+  'Uncategorized Asset',
+  'Suspense',
+  'Ask My Accountant',
+  'Opening Balance Equity',
+];
+const OPENING_BALANCE_EQUITY = 'opening balance equity';
+
+/** A journal entry, bank transaction or opening balance of the period, as the ledger shows it. */
+export interface PeriodEntry {
+  id: string;
+  date: CalendarDay;
+  sourceType: string;
+  memo: string;
+  lines: { accountId: string; debit: Cents; credit: Cents; description: string }[];
+}
+
+/** Each bank or card account's reconciliation to the statements found for it. */
+export type StatementFinding =
+  | { account: Account; reconciliation: AccountReconciliation }
+  | { account: Account; problem: string };
+
+export interface ReviewData {
+  period: { startDate: CalendarDay; endDate: CalendarDay };
+  today: CalendarDay;
+  bookkeepingStartDate: CalendarDay | null;
+  chart: readonly Account[];
+  /** Each account's balance at the period's end, debit less credit, by account id. */
+  balances: ReadonlyMap<string, Cents>;
+  /** Each income and expense account's movement in each of the four months to the period's end. */
+  months: ReadonlyMap<string, readonly Cents[]>;
+  /** Undefined: the platform has no sandbox control plane to tell them. */
+  connections: readonly BankFeedConnection[] | undefined;
+  transactions: readonly BankTransaction[] | undefined;
+  entries: readonly PeriodEntry[];
+  futureEntries: readonly { id: string; date: CalendarDay; memo: string }[];
+  /** Undefined: no `--statements` directory was given. */
+  statements: readonly StatementFinding[] | undefined;
+  /** Statements found whose bank account is linked to none of the entity's accounts. */
+  unlinkedStatements?: readonly string[];
+}
+
+const ITEMS_KEPT = 50;
+const PERCENT = 100;
+
+function check(id: CheckId, failing: 'fail' | 'warn', items: string[], hint: string): Check {
+  return {
+    id,
+    status: items.length === 0 ? 'pass' : failing,
+    count: items.length,
+    items: items.slice(0, ITEMS_KEPT),
+    hint,
+  };
+}
+
+const skipped = (id: CheckId, why: string): Check => ({
+  id,
+  status: 'skipped',
+  count: 0,
+  items: [],
+  hint: why,
+});
+
+const label = (account: Pick<Account, 'code' | 'name'>) => `${account.code} ${account.name}`;
+
+/** Sides an account of each type should not stand on: receivables in credit, payables in debit… */
+const WRONG_SIDE: Partial<Record<AccountType, 'debit' | 'credit'>> = {
+  'Accounts Receivable': 'credit',
+  Inventory: 'credit',
+  'Prepaid Expenses': 'credit',
+  'Accounts Payable': 'debit',
+  'Credit Cards': 'debit',
+  'Payroll Liabilities': 'debit',
+  'Short-Term Loans': 'debit',
+  'Long-Term Loans': 'debit',
+  Income: 'debit',
+  'Other Income': 'debit',
+  COGS: 'credit',
+  'Operating Expenses': 'credit',
+  'Other Expenses': 'credit',
+  'Tax Expenses': 'credit',
+};
+
+/** Every check of the entity, in the order of CHECK_IDS. */
+export function reviewChecks(data: ReviewData, settings: ReviewSettings): Check[] {
+  return [
+    bankFeeds(data),
+    uncategorized(data),
+    suspense(data, settings),
+    reconciled(data),
+    negativeCash(data),
+    wrongSide(data),
+    duplicates(data),
+    futureDated(data),
+    flux(data, settings),
+  ];
+}
+
+/** Ready to close: no check fails. */
+export const isReady = (checks: readonly Check[]) => checks.every((c) => c.status !== 'fail');
+
+function bankFeeds(data: ReviewData): Check {
+  if (data.connections === undefined || data.transactions === undefined)
+    return skipped(
+      'bank-feeds',
+      'the platform has no sandbox control plane to list bank-feed connections',
+    );
+  const active = new Set(data.transactions.map((t) => t.financialAccountId));
+  const items: string[] = [];
+  for (const connection of data.connections) {
+    const accounts = connection.financialAccounts.map((f) => f.name).join(', ');
+    if (connection.status === 'broken') items.push(`${connection.bankName} (${accounts}): broken`);
+    // Silent: connected before the period began, and none of its accounts brought anything in
+    // it (a connection made since has not had the month to bring any).
+    else if (
+      connection.createdAt.slice(0, 10) < data.period.startDate &&
+      !connection.financialAccounts.some((f) => active.has(f.id))
+    )
+      items.push(
+        `${connection.bankName} (${accounts}): silent, no transaction from ${data.period.startDate} to ${data.period.endDate}`,
+      );
+  }
+  return check(
+    'bank-feeds',
+    'fail',
+    items,
+    'reconnect the bank (books sandbox feed reconnect), or ask the client to',
+  );
+}
+
+function uncategorized(data: ReviewData): Check {
+  if (data.transactions === undefined)
+    return skipped(
+      'uncategorized',
+      'the platform has no sandbox control plane to list bank transactions',
+    );
+  const items = data.transactions
+    .filter((t) => t.accountId === null)
+    .map(
+      (t) => `${t.date} ${formatCents(answeredAmountToCents(t.amount))} ${t.description} (${t.id})`,
+    );
+  return check(
+    'uncategorized',
+    'fail',
+    items,
+    'categorize them: a rule (books rule create, books rule suggest), or by hand',
+  );
+}
+
+function suspense(data: ReviewData, settings: ReviewSettings): Check {
+  const names = new Set(settings.suspenseAccounts.map(nameKey));
+  // Opening Balance Equity holds the opening balances until they are placed: in the books'
+  // first month, not yet a fault.
+  const firstMonth =
+    data.bookkeepingStartDate !== null &&
+    data.period.startDate <= namedPeriod(data.bookkeepingStartDate.slice(0, 7))!.endDate;
+  const items: string[] = [];
+  for (const account of data.chart) {
+    const key = nameKey(account.name);
+    if (!names.has(key)) continue;
+    if (key === OPENING_BALANCE_EQUITY && firstMonth) continue;
+    const balance = data.balances.get(account.id) ?? ZERO_CENTS;
+    if (balance !== 0) items.push(`${label(account)}: ${sideOf(balance)}`);
+  }
+  return check(
+    'suspense',
+    'fail',
+    items,
+    'move each balance to the account it belongs to (books je create)',
+  );
+}
+
+/** `1,234.00 debit`, `56.00 credit`. */
+const sideOf = (balance: Cents) =>
+  `${formatCents(absCents(balance))} ${balance > 0 ? 'debit' : 'credit'}`;
+
+function reconciled(data: ReviewData): Check {
+  if (data.statements === undefined)
+    return skipped(
+      'reconciled',
+      'no --statements directory: the bank and card accounts were not reconciled',
+    );
+  const items: string[] = [];
+  for (const finding of data.statements) {
+    if ('problem' in finding) {
+      items.push(`${label(finding.account)}: ${finding.problem}`);
+      continue;
+    }
+    const { reconciliation: r } = finding;
+    if (r.to < data.period.endDate)
+      items.push(
+        `${label(finding.account)}: the statements reach ${r.to}, not ${data.period.endDate}`,
+      );
+    else if (!r.reconciled)
+      items.push(
+        `${label(finding.account)}: ${[
+          r.missingInBooks.length > 0 &&
+            `${r.missingInBooks.length} statement ${r.missingInBooks.length === 1 ? 'entry' : 'entries'} missing in the books`,
+          r.difference !== 0 && `a difference of ${formatCents(r.difference)}`,
+        ]
+          .filter(Boolean)
+          .join(', ')}`,
+      );
+  }
+  for (const unlinked of data.unlinkedStatements ?? []) items.push(unlinked);
+  return check(
+    'reconciled',
+    'fail',
+    items,
+    'books reconcile ACCOUNT STATEMENT... shows what differs',
+  );
+}
+
+function negativeCash(data: ReviewData): Check {
+  const items = data.chart
+    .filter((a) => a.type === 'Cash' && (data.balances.get(a.id) ?? ZERO_CENTS) < 0)
+    .map((a) => `${label(a)}: ${formatCents(data.balances.get(a.id)!)} at ${data.period.endDate}`);
+  return check('negative-cash', 'warn', items, 'an overdraft, or a deposit not yet in the books');
+}
+
+function wrongSide(data: ReviewData): Check {
+  const items: string[] = [];
+  for (const account of data.chart) {
+    const wrong = WRONG_SIDE[account.type];
+    const balance = data.balances.get(account.id) ?? ZERO_CENTS;
+    if (wrong === undefined || balance === 0) continue;
+    if ((wrong === 'debit') === balance > 0)
+      items.push(`${label(account)} (${account.type}): ${sideOf(balance)}`);
+  }
+  return check('wrong-side', 'warn', items, 'a payment posted twice, or to the wrong account');
+}
+
+function duplicates(data: ReviewData): Check {
+  const seen = new Map<string, PeriodEntry[]>();
+  for (const entry of data.entries) {
+    const lines = [...entry.lines]
+      .map((l) => `${l.accountId}:${l.debit}:${l.credit}`)
+      .sort()
+      .join('|');
+    const text = nameKey(entry.memo || entry.lines.map((l) => l.description).find(Boolean) || '');
+    const key = `${entry.date}|${lines}|${text}`;
+    const alike = seen.get(key) ?? [];
+    alike.push(entry);
+    seen.set(key, alike);
+  }
+  const items: string[] = [];
+  for (const alike of seen.values()) {
+    if (alike.length < 2) continue;
+    const first = alike[0]!;
+    let amount = ZERO_CENTS;
+    for (const line of first.lines) amount = addCents(amount, line.debit);
+    items.push(
+      `${first.date} ${formatCents(amount)} ${first.memo || first.lines.find((l) => l.description)?.description || ''} ×${alike.length} (${alike.map((e) => e.id).join(', ')})`,
+    );
+  }
+  return check('duplicates', 'warn', items, 'if one is a copy, delete it (books je delete ID)');
+}
+
+function futureDated(data: ReviewData): Check {
+  const items = data.futureEntries.map((e) => `${e.date} ${e.memo} (${e.id})`);
+  return check(
+    'future-dated',
+    'warn',
+    items,
+    `entries dated after ${data.today}: check their dates`,
+  );
+}
+
+function flux(data: ReviewData, settings: ReviewSettings): Check {
+  const items: string[] = [];
+  for (const account of data.chart) {
+    const months = data.months.get(account.id);
+    if (!months || months.length < 4) continue;
+    const [a, b, c, current] = months as [Cents, Cents, Cents, Cents];
+    // The average of the three months before, to the cent (rounded half away from zero).
+    const sum = addCents(addCents(a, b), c);
+    const average = (Math.sign(sum) * Math.round(Math.abs(sum) / 3)) as Cents;
+    const moved = subtractCents(current, average);
+    const size = absCents(moved);
+    if (size <= settings.fluxAmount) continue;
+    if (average !== 0 && size * PERCENT <= Math.abs(average) * settings.fluxPercent) continue;
+    items.push(
+      `${label(account)}: ${formatCents(current)} in the month against an average of ${formatCents(average)} (${moved > 0 ? '+' : ''}${formatCents(moved)})`,
+    );
+  }
+  return check(
+    'flux',
+    'warn',
+    items,
+    `income and expense accounts that moved more than ${settings.fluxPercent}% and ${formatCents(settings.fluxAmount)} from their three-month average: books report gl --account …`,
+  );
+}
