@@ -130,7 +130,9 @@ describe('books migrate run (the built binary against books serve)', () => {
     expect(result.stderr).toContain(
       '10000 entries of ledger.csv are in the cash ledger (migrated)',
     );
-    expect(result.stderr).toContain('reconciled 5 accounts with the trial balance to the cent');
+    expect(result.stderr).toContain(
+      'reconciled 5 accounts with the entries this import posted, to the cent',
+    );
     expect(result.stderr).toMatch(/transaction rules seeded at .* \(\d+ generated\)/);
     expect(await entryCount()).toBe(10_000);
     const sample = (await api('GET', `/platform/v1/entities/${entityId}/journal-entries?limit=1`))
@@ -226,7 +228,9 @@ describe('books migrate run (the built binary against books serve)', () => {
 
     const rerun = await runBooks(['migrate', 'run', file, '--create-missing-accounts'], env);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toContain('reconciled 5 accounts with the trial balance to the cent');
+    expect(rerun.stderr).toContain(
+      'reconciled 5 accounts with the entries this import posted, to the cent',
+    );
     expect(await entryCount()).toBe(6_000);
     const tb = await trialBalance();
     expect(tb.totals.debit).toBe(tb.totals.credit);
@@ -324,12 +328,32 @@ describe('books demo', () => {
       expect(first.stderr).toMatch(
         /books demo: the January card transactions after finalization: .*→ categorized/,
       );
-      expect(first.stderr).toContain('reconciled 14 accounts with the trial balance to the cent');
+      expect(first.stderr).toContain(
+        'reconciled 14 accounts with the entries this import posted, to the cent',
+      );
       // One platform for the whole demo, and it is the user's (the demo had a file of its own).
       const platforms = first.stderr.match(/using the local platform \((.*)\)/g) ?? [];
       expect(platforms).toHaveLength(1);
       expect(platforms[0]).toContain(path.join('books', 'platform.sqlite'));
       expect(first.stdout).toContain('Net Income');
+      // It ends with December's bank and card statements, written as camt.053, each account
+      // reconciled to its own, and the close review of December with them.
+      expect(first.stderr).toMatch(
+        /books demo: wrote the bank's December statement of Checking \(old books\) as camt\.053 to .*checking-2025-12\.xml; reconciled: \d+ statement entries matched, difference 0\.00/,
+      );
+      expect(first.stderr).toMatch(
+        /December statement of Visa \(old books\) as camt\.053 .*; reconciled:/,
+      );
+      expect(first.stdout.match(/^Reconciled\s+yes$/gm)).toHaveLength(2);
+      expect(first.stdout).toMatch(/^Main Street Bakery\tyes\t/m);
+      const statementFile = /as camt\.053 to (\S+checking-2025-12\.xml);/.exec(first.stderr)![1]!;
+      const shown = await runBooks(['statement', 'show', statementFile, '--json'], home.env);
+      expect(JSON.parse(shown.stdout)[0]).toMatchObject({
+        format: 'camt',
+        statements: [
+          { account: '000123456789', currency: 'USD', from: '2025-12-01', to: '2025-12-31' },
+        ],
+      });
 
       // Every other command sees it: the demo's workspace, chosen since nothing else was.
       const workspaces = await runBooks(['workspace', 'list', '--json'], home.env);
@@ -376,7 +400,13 @@ describe('books demo', () => {
       expect(second.code, second.stderr).toBe(0);
       expect(second.stderr).toMatch(/reused from an earlier run: .*its 2025 migration \(finalized/);
       expect(second.stderr).not.toContain('migrate merge');
-      expect(second.stdout).toBe(first.stdout.slice(first.stdout.indexOf('section\t')));
+      // The same year; December now reconciled on the feed's accounts the history went into.
+      const pl = (stdout: string) =>
+        stdout.slice(stdout.indexOf('section\t'), stdout.indexOf('\n\nAccount'));
+      expect(pl(second.stdout)).toBe(pl(first.stdout));
+      expect(second.stdout).toMatch(/^Account\s+1000 Operating Checking$/m);
+      expect(second.stdout.match(/^Reconciled\s+yes$/gm)).toHaveLength(2);
+      expect(second.stdout).toMatch(/^Main Street Bakery\tyes\t/m);
       const after = await balances();
       expect(after.get('Business Visa')).toBe(before.get('Visa (old books)'));
       expect(after.get('Operating Checking')).toBe(before.get('Checking (old books)'));

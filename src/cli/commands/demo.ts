@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CreateAccountBody } from '../../api/index.js';
 import type { Named } from '../../client/references.js';
-import { addDays } from '../../core/calendar.js';
-import { asCents, formatCents } from '../../core/money.js';
+import { addDays, calendarDayAt } from '../../core/calendar.js';
+import { asCents, formatCents, type Cents } from '../../core/money.js';
 import { defineCommand } from '../command.js';
 import type { Profile } from '../config.js';
 import type { CommandContext } from '../context.js';
@@ -11,6 +11,7 @@ import { UsageError } from '../exitCodes.js';
 import { importWith } from '../importing.js';
 import { booksPaths } from '../paths.js';
 import type { Target } from '../target.js';
+import type { BankStatement, StatementEntry } from '../../formats/statement.js';
 
 const WORKSPACE = 'Demo: Blue Bottle Books';
 const ENTITY = 'Main Street Bakery';
@@ -235,6 +236,7 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   note(
     `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
   );
+  const statements = await reconcileAndReview(ctx, workspace, entity);
   const scope = `-w "${WORKSPACE}" -e "${ENTITY}"`;
   const accounts = new Set((await api.accounts.all(entity.id)).map((a) => a.name));
   const merges = [
@@ -244,9 +246,182 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   for (const [source, targetAccount] of merges)
     note(`next: books migrate merge ${scope} --source "${source}" --target "${targetAccount}"`);
   note(
-    `see it again: books report bs ${scope} --from 2025-01-01 --to 2025-12-31; books demo is safe to rerun`,
+    `see it again: books report bs ${scope} --from 2025-01-01 --to 2025-12-31; its December close: books close 2025-12 ${scope} --statements "${statements}"; books demo is safe to rerun`,
   );
   return 0;
+}
+
+/** The December the demo's bank and card statements cover: the last month of its history. */
+const DECEMBER = { startDate: '2025-12-01', endDate: '2025-12-31' };
+const BANK_ACCOUNT = { number: '000123456789', currency: 'USD' };
+const CARD_ACCOUNT = { number: '4111XXXXXXXX1234', currency: 'USD' };
+
+/**
+ * The bank's and the card issuer's December statements, as they would send them: the month's
+ * postings of the account as the bank booked them — the day's Stripe orders paid out together
+ * the next day, card settlements a day later, each with the bank's reference — between the
+ * month's opening and closing balances.
+ */
+async function decemberStatement(
+  api: Awaited<ReturnType<CommandContext['api']>>,
+  entityId: string,
+  account: { id: string; class: string },
+  bank: { number: string; currency: string },
+  timezone: string,
+): Promise<BankStatement> {
+  const { amountToCents, addCents, subtractCents, negateCents, answeredAmountToCents, ZERO_CENTS } =
+    await import('../../core/money.js');
+  const sign = account.class === 'Assets' ? 1 : -1;
+  const fromBalance = (amount: number) => {
+    const cents = answeredAmountToCents(amount);
+    return sign === 1 ? cents : negateCents(cents);
+  };
+  let opening = ZERO_CENTS;
+  const postings: { day: string; cents: Cents; text: string }[] = [];
+  for await (const event of await api.reports.generalLedgerEvents(entityId, {
+    ...DECEMBER,
+    accountId: account.id,
+  })) {
+    if (event.kind === 'account' && event.account.accountId === account.id)
+      opening = fromBalance(event.account.openingBalance);
+    if (event.kind !== 'entry') continue;
+    const { entry } = event;
+    const debit = entry.debitAmount === null ? ZERO_CENTS : amountToCents(entry.debitAmount);
+    const credit = entry.creditAmount === null ? ZERO_CENTS : amountToCents(entry.creditAmount);
+    postings.push({
+      day: calendarDayAt(new Date(entry.date), timezone),
+      cents: subtractCents(debit, credit),
+      text: entry.description || entry.memo,
+    });
+  }
+  const entries: StatementEntry[] = [];
+  const payouts = new Map<string, Cents>();
+  let number = 0;
+  const reference = () => `FNB${bank.number.slice(-4)}1225${String(++number).padStart(5, '0')}`;
+  const later = (day: string) => (addDays(day, 1) > DECEMBER.endDate ? day : addDays(day, 1));
+  for (const posting of postings) {
+    if (/^STRIPE ORDER/.test(posting.text)) {
+      payouts.set(posting.day, addCents(payouts.get(posting.day) ?? ZERO_CENTS, posting.cents));
+      continue;
+    }
+    const settled = /^(SQ \*|UBER|AMZN)/.test(posting.text) ? later(posting.day) : posting.day;
+    entries.push({
+      bookingDate: settled,
+      valueDate: settled,
+      amount: posting.cents,
+      reference: reference(),
+      counterparty: null,
+      description: posting.text,
+      status: 'booked',
+      line: 0,
+    });
+  }
+  for (const [day, cents] of payouts)
+    entries.push({
+      bookingDate: later(day),
+      valueDate: later(day),
+      amount: cents,
+      reference: reference(),
+      counterparty: 'Stripe Payments',
+      description: `STRIPE PAYOUT ${day}`,
+      status: 'booked',
+      line: 0,
+    });
+  entries.sort((a, b) =>
+    a.bookingDate < b.bookingDate ? -1 : a.bookingDate > b.bookingDate ? 1 : 0,
+  );
+  let closing = opening;
+  for (const entry of entries) closing = addCents(closing, entry.amount);
+  return {
+    account: bank.number,
+    currency: bank.currency,
+    from: DECEMBER.startDate,
+    to: DECEMBER.endDate,
+    opening,
+    closing,
+    entries,
+    card: sign === -1,
+    line: 1,
+  };
+}
+
+/**
+ * The demo's close: the checking account and the card reconciled to their December statements
+ * (written as camt.053 beside the ledger, and linked to their accounts as `books reconcile`
+ * links them), then the close review of December with those statements.
+ */
+async function reconcileAndReview(
+  ctx: CommandContext,
+  workspace: Named,
+  entity: Named,
+): Promise<string> {
+  const api = await ctx.api();
+  const note = (text: string) => ctx.output.note(`books demo: ${text}`);
+  const [
+    { camt053 },
+    { reconcileAccount },
+    { checkStatementLink },
+    { reconciliationSummary },
+    closing,
+  ] = await Promise.all([
+    import('../../formats/camt/writer.js'),
+    import('../../migrate/close/reconcile.js'),
+    import('../statementLinks.js'),
+    import('../render/reconciliation.js'),
+    import('../closing.js'),
+  ]);
+  const chart = await api.accounts.all(entity.id);
+  const { workspace: full } = await api.workspaces.get(workspace.id);
+  // The history's accounts, or the feed's they were merged into.
+  const named = (...names: string[]) =>
+    names.map((n) => chart.find((a) => a.name === n)).find(Boolean);
+  const directory = path.join(booksPaths(ctx.io.env).dataDir, 'demo', 'statements');
+  mkdirSync(directory, { recursive: true });
+  for (const [account, bank, file] of [
+    [named('Checking (old books)', 'Operating Checking'), BANK_ACCOUNT, 'checking-2025-12.xml'],
+    [named('Visa (old books)', 'Business Visa'), CARD_ACCOUNT, 'visa-2025-12.xml'],
+  ] as const) {
+    if (!account) continue;
+    const statement = await decemberStatement(api, entity.id, account, bank, full.timezone);
+    const written = path.join(directory, file);
+    writeFileSync(
+      written,
+      camt053([statement], { messageId: `DEMO-${file}`, createdAt: '2026-01-02T06:00:00' }),
+    );
+    await checkStatementLink(ctx, entity.id, account, chart, [statement], true);
+    const result = await reconcileAccount(api, entity.id, {
+      account,
+      statements: [statement],
+      days: 3,
+      basis: 'cash',
+      timezone: full.timezone,
+    });
+    note(
+      `wrote the bank's December statement of ${account.name} as camt.053 to ${written}; ${result.reconciled ? 'reconciled' : 'NOT reconciled'}: ${result.matched} statement entries matched, difference ${formatCents(result.difference)}`,
+    );
+    ctx.output.write('\n');
+    ctx.output.record(reconciliationSummary(result), null);
+  }
+  const { entity: reviewedEntity } = await api.sandbox.entity(entity.id);
+  const reviewed = await closing.reviewEntities(
+    ctx,
+    { statements: directory, days: '3' },
+    DECEMBER,
+    3,
+    { workspace: full, entities: [reviewedEntity] },
+  );
+  ctx.output.write('\n');
+  await ctx.output.table(
+    [
+      { header: 'Entity', value: (r) => r.entity.name },
+      { header: 'Ready to close 2025-12', value: (r) => (r.ready ? 'yes' : 'no') },
+      { header: 'Failing', value: (r) => closing.checksWith(r.checks, 'fail') },
+      { header: 'Warnings', value: (r) => closing.checksWith(r.checks, 'warn') },
+    ],
+    reviewed,
+  );
+  closing.sayFailures(ctx, reviewed);
+  return directory;
 }
 
 /**
