@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 import {
@@ -16,6 +18,33 @@ import {
  * own statement, the month reviewed entity by entity, then locked. Every figure is computed
  * here from the entries posted and the statements written.
  */
+/** A PDF's text, page by page, as a reader's tool gets it. */
+async function pdfText(file: string): Promise<string[]> {
+  const { readFileSync } = await import('node:fs');
+  const document = await getDocument({
+    data: new Uint8Array(readFileSync(file)),
+    isEvalSupported: false,
+    disableFontFace: true,
+    verbosity: 0,
+  }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= document.numPages; n++) {
+    const content = await (await document.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
+  }
+  await document.destroy();
+  return pages;
+}
+
+/** A workbook's sheet as rows of cell values. */
+async function sheetRows(file: string, sheet: string): Promise<unknown[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  const rows: unknown[][] = [];
+  workbook.getWorksheet(sheet)!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}
+
 describe('the month-end close (the built binary against books serve)', () => {
   let home: ReturnType<typeof temporaryHome>;
   let server: Awaited<ReturnType<typeof serveBooks>>;
@@ -382,6 +411,31 @@ describe('the month-end close (the built binary against books serve)', () => {
         'Post-missing-Ltd-1000-Checking-reconciliation-2026-10-31.pdf',
         'Post-missing-Ltd-1000-Checking-reconciliation-2026-10-31.xlsx',
       ]);
+      // The report as the firm files it: beginning balance, what cleared, the ending balance,
+      // the register, the difference, who and when, each item — the same in both files.
+      const [page] = await pdfText(path.join(reports, written[0]!));
+      for (const text of [
+        'Reconciliation of 1000 Checking',
+        'Statement beginning balance (2026-10-01)',
+        '1,000.00',
+        'Cleared checks and payments (1 item)',
+        '(12.50)',
+        'Cleared deposits and other credits (1 item)',
+        '3.20',
+        'Statement ending balance (2026-10-31)',
+        '990.70',
+        'Register balance (2026-10-31)',
+        'Difference',
+        'Reconciled',
+        '2026-10-31 Account fee October · ref FEE10',
+      ])
+        expect(page).toContain(text);
+      const rows = await sheetRows(path.join(reports, written[1]!), 'Reconciliation');
+      const value = (label: string) => rows.find((r) => String(r[0]).startsWith(label))?.[1];
+      expect(value('Statement beginning balance')).toBe(1000);
+      expect(value('Statement ending balance')).toBe(990.7);
+      expect(value('Register balance')).toBe(990.7);
+      expect(value('Difference')).toBe(0);
     });
 
     it('a statement of another account, or in another currency, is refused once the account is linked; --link links anew', async () => {
@@ -1023,6 +1077,58 @@ describe('the month-end close (the built binary against books serve)', () => {
       expect(table.stderr, table.stderr).toContain(
         'Feeds: bank-feeds: Barclays (Barclays Card): broken — reconnect the bank',
       );
+    });
+
+    it("the report pack carries the month's close review", async () => {
+      const out = path.join(home.home, 'packs');
+      const pack = await books(
+        'report',
+        'pack',
+        '--period',
+        '2026-10',
+        '--review',
+        '--statements',
+        statementsDir(),
+        '--out',
+        out,
+        ...entities.Reconciled!.where,
+      );
+      expect(pack.code, pack.stderr).toBe(0);
+      const pdf = readdirSync(out).find((f) => f.endsWith('.pdf'))!;
+      const pages = await pdfText(path.join(out, pdf));
+      const review = pages.find((p) => p.includes('ready to close'))!;
+      expect(review).toContain('Not ready to close: a check fails');
+      expect(review).toContain('reconciled: fail (1)');
+      expect(review).toMatch(
+        /Checking: 1 statement entry missing in the books, a difference of -15\.00/,
+      );
+      const rows = await sheetRows(path.join(out, pdf.replace(/\.pdf$/, '.xlsx')), 'Close Review');
+      expect(rows.map((r) => r[0])).toContain('bank-feeds: pass');
+      const monthOnly = await books(
+        'report',
+        'pack',
+        '--period',
+        '2026-Q4',
+        '--review',
+        '--out',
+        out,
+        ...entities.Ready!.where,
+      );
+      expect(monthOnly.code).toBe(2);
+      expect(monthOnly.stderr).toContain("--review takes a month's pack: --period YYYY-MM");
+      const alone = await books(
+        'report',
+        'pack',
+        '--period',
+        '2026-10',
+        '--statements',
+        out,
+        '--out',
+        out,
+        ...entities.Ready!.where,
+      );
+      expect(alone.code).toBe(2);
+      expect(alone.stderr).toContain('--statements goes with --review');
     });
 
     it('close locks a ready entity through the month, refuses one that is not (exit 1), --force locks it and says so', async () => {

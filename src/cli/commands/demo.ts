@@ -367,7 +367,7 @@ async function reconcileAndReview(
     import('../../formats/camt/writer.js'),
     import('../../migrate/close/reconcile.js'),
     import('../statementLinks.js'),
-    import('../render/reconciliation.js'),
+    import('../render/closeReports.js'),
     import('../closing.js'),
   ]);
   const chart = await api.accounts.all(entity.id);

@@ -121,7 +121,7 @@ export const command = defineCommand({
 });
 
 async function show(ctx: CommandContext, result: AccountReconciliation): Promise<void> {
-  const { reconciliationJson, reconciliationSummary } = await import('../render/reconciliation.js');
+  const { reconciliationJson, reconciliationSummary } = await import('../render/closeReports.js');
   if (ctx.output.json) return ctx.output.printJson(reconciliationJson(result));
   const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
   const items = [
@@ -167,7 +167,7 @@ async function writeReport(
 ): Promise<void> {
   const [{ reconciliationStatement }, { writeReportPdf }, { writeReportWorkbook }, files] =
     await Promise.all([
-      import('../render/reconciliation.js'),
+      import('../render/closeReports.js'),
       import('../render/packPdf.js'),
       import('../render/workbook.js'),
       import('../reportFiles.js'),

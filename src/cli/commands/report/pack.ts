@@ -61,6 +61,17 @@ export const command = defineCommand({
       choices: PAPERS,
     }),
     generalLedger: flag('--general-ledger', 'add the general ledger (streamed; any size)'),
+    review: flag(
+      '--review',
+      "add the month's close review (a month's pack): each check, what it found",
+    ),
+    statements: text(
+      '--statements <dir>',
+      'with --review: the bank statements its reconciliations use',
+      {
+        names: 'directory',
+      },
+    ),
     allEntities: flag('--all-entities', 'a pack for every entity of the workspace (-w)'),
   },
   examples: [
@@ -75,6 +86,10 @@ export const command = defineCommand({
     const paper =
       flags.paper === undefined ? localePaper(ctx.io.env) : oneOf('--paper', flags.paper, PAPERS);
     const compare = parseComparison(flags.compare);
+    if (flags.review && !/^\d{4}-\d{2}$/.test(flags.period ?? ''))
+      throw new UsageError("--review takes a month's pack: --period YYYY-MM");
+    if (flags.statements !== undefined && !flags.review)
+      throw new UsageError('--statements goes with --review');
     const directory = path.resolve(flags.out ?? '.');
     mkdirSync(directory, { recursive: true });
     const api = await ctx.api();
@@ -84,6 +99,7 @@ export const command = defineCommand({
       compare,
       directory,
       generalLedger: Boolean(flags.generalLedger),
+      review: flags.review ? { statements: flags.statements } : undefined,
       formats: format === 'both' ? (['xlsx', 'pdf'] as const) : ([format] as const),
       paper,
     };
@@ -209,6 +225,8 @@ type PackOptions = Period & {
   compare: Comparison | undefined;
   directory: string;
   generalLedger: boolean;
+  /** The month's close review, as a page of its own (`--review`). */
+  review: { statements: string | undefined } | undefined;
   formats: readonly ('xlsx' | 'pdf')[];
   paper: Paper;
 };
@@ -255,6 +273,8 @@ async function writePack(
     statement:
       kind === 'pl' || kind === 'bs' ? nestUnderGroups(statement, accounts, groups) : statement,
   }));
+  if (options.review)
+    statements.push(await reviewPage(ctx, api, entity.id, options, options.review));
   const preparedAt = ctx.clock.now();
   const heading: PackHeading = {
     entity: entity.name,
@@ -317,6 +337,30 @@ async function writePack(
     files.push(file);
   }
   return files;
+}
+
+/** The month's close review of the entity, as a page of the pack. */
+async function reviewPage(
+  ctx: CommandContext,
+  api: BooksApi,
+  entityId: string,
+  period: Period,
+  review: { statements: string | undefined },
+): Promise<{ sheet: string; statement: Statement }> {
+  const [{ reviewEntities }, { reviewStatement }] = await Promise.all([
+    import('../../closing.js'),
+    import('../../render/closeReports.js'),
+  ]);
+  const { entity } = await api.sandbox.entity(entityId);
+  const { workspace } = await api.workspaces.get(entity.workspaceId);
+  const [reviewed] = await reviewEntities(
+    ctx,
+    { statements: review.statements, days: '3' },
+    period,
+    3,
+    { workspace, entities: [entity] },
+  );
+  return { sheet: 'Close Review', statement: reviewStatement(reviewed!, period) };
 }
 
 /** A profit and loss's net income (its scalar). */

@@ -187,3 +187,51 @@ export function reconciliationSummary(result: AccountReconciliation): [string, s
     ['Reconciled', result.reconciled ? 'yes' : 'no'],
   ];
 }
+
+/**
+ * A close review as a page of the pack: ready or not, then each check with its status, what it
+ * found and what to do.
+ */
+export function reviewStatement(
+  review: {
+    ready: boolean;
+    checks: readonly {
+      id: string;
+      status: string;
+      count: number;
+      items: readonly string[];
+      hint: string;
+    }[];
+  },
+  period: { startDate: string; endDate: string },
+): Statement {
+  const rows: StatementRow[] = [];
+  const row = (label: string, depth: number, kind: StatementRow['kind'], section: string) =>
+    rows.push({ label, depth, kind, values: [null], section });
+  row(
+    review.ready ? 'Ready to close: no check fails' : 'Not ready to close: a check fails',
+    0,
+    'heading',
+    'review',
+  );
+  for (const check of review.checks) {
+    row(
+      `${check.id}: ${check.status}${check.count > 0 ? ` (${check.count})` : ''}`,
+      0,
+      check.status === 'fail' ? 'total' : 'line',
+      check.id,
+    );
+    for (const item of check.items) row(item, 2, 'line', check.id);
+    if (check.status !== 'pass') row(check.hint, 2, 'line', check.id);
+  }
+  return {
+    title: 'Close Review',
+    subtitle: `${period.startDate} to ${period.endDate}`,
+    columns: [''],
+    rows,
+    tidy: {
+      periods: [period],
+      rows: rows.map((r) => ({ section: r.section, code: '', name: r.label, values: r.values })),
+    },
+  };
+}
