@@ -52,6 +52,11 @@ export function addDays(day: CalendarDay, days: number): CalendarDay {
   return formatUtcDay(utcMidnight(day) + days * 86_400_000);
 }
 
+/** How many days `a` is after `b` (negative when before). */
+export function daysAfter(a: CalendarDay, b: CalendarDay): number {
+  return Math.round((utcMidnight(a) - utcMidnight(b)) / 86_400_000);
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -147,6 +152,22 @@ export function calendarDayAt(instant: Date, timeZone: string): CalendarDay {
   const wall = wallClock(instant.getTime(), timeZone);
   const year = String(wall.year).padStart(4, '0');
   return `${year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
+}
+
+/**
+ * calendarDayAt for the many instants of one time zone a report gives (a general ledger's
+ * postings share a few hundred days' midnights): each distinct timestamp worked out once.
+ */
+export function calendarDaysIn(timeZone: string): (timestamp: string) => CalendarDay {
+  const days = new Map<string, CalendarDay>();
+  return (timestamp) => {
+    let day = days.get(timestamp);
+    if (day === undefined) {
+      day = calendarDayAt(new Date(timestamp), timeZone);
+      days.set(timestamp, day);
+    }
+    return day;
+  };
 }
 
 /** ISO 8601 UTC with milliseconds, the form every response timestamp takes. */

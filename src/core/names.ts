@@ -17,3 +17,17 @@ export const byCode = (a: string, b: string) =>
   /^\d+$/.test(a) && /^\d+$/.test(b)
     ? Number(a) - Number(b) || a.localeCompare(b)
     : a.localeCompare(b);
+
+/**
+ * A pool of texts: each distinct text kept once, however often it is read (a year of a bank
+ * account repeats its days, its customers, its fees). `kept(text)` is the pool's copy.
+ */
+export function textPool(): (text: string) => string {
+  const texts = new Map<string, string>();
+  return (text) => {
+    const known = texts.get(text);
+    if (known !== undefined) return known;
+    texts.set(text, text);
+    return text;
+  };
+}

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { textPool } from '../core/names.js';
 import { statementFormatTold } from './registry.js';
 import { UnreadableStatement, type StatementFile, type StatementReadOptions } from './statement.js';
 
@@ -42,5 +43,13 @@ export async function readStatementFile(
   if (size === 0) throw new UnreadableStatement('the file is empty');
   const format = statementFormatTold(headOf(file));
   const read = await format.read(file, options);
+  const kept = textPool();
+  for (const statement of read.statements)
+    for (const entry of statement.entries) {
+      entry.bookingDate = kept(entry.bookingDate);
+      if (entry.valueDate !== null) entry.valueDate = kept(entry.valueDate);
+      if (entry.counterparty !== null) entry.counterparty = kept(entry.counterparty);
+      entry.description = kept(entry.description);
+    }
   return { file, ...read };
 }

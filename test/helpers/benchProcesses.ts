@@ -70,7 +70,12 @@ export const percentile = (values: number[], p: number) => {
  * One command of the built binary, timed, with its peak resident memory (GNU time's %M, when
  * /usr/bin/time is there).
  */
-export function timed(args: string[], env: NodeJS.ProcessEnv) {
+export function timed(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  /** The exits that are an answer (a review with an entity not ready exits 1). */
+  answers: readonly number[] = [0],
+) {
   const gnuTime = existsSync('/usr/bin/time');
   const started = performance.now();
   const result = spawnSync(
@@ -79,7 +84,7 @@ export function timed(args: string[], env: NodeJS.ProcessEnv) {
     { env, encoding: 'utf8', maxBuffer: 1 << 28 },
   );
   const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0) {
+  if (result.status === null || !answers.includes(result.status)) {
     throw new Error(`books ${args.join(' ')}: exit ${result.status}\n${result.stderr}`);
   }
   const rss = /peak-rss-kb (\d+)/.exec(result.stderr);
@@ -87,6 +92,7 @@ export function timed(args: string[], env: NodeJS.ProcessEnv) {
     seconds,
     peakRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
     stdout: result.stdout,
+    exit: result.status,
   };
 }
 

@@ -20,6 +20,13 @@ export interface XmlElements {
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
 /**
+ * A text of its own: the parser's are slices of the chunk they were read from, and a reader
+ * that keeps one (an entry's reference) would keep the whole 256 kB chunk alive with it. The
+ * concatenation is flattened into a new string of the text's length (V8 copies shorter ones).
+ */
+const ownText = (text: string) => (text.length < 13 ? text : (' ' + text).slice(1));
+
+/**
  * Feeds the file to `elements`, yielding after each chunk (so that what a chunk completed can be
  * handed on before the next is read); `onEnd` gets the SHA-256 of its bytes. The bytes are
  * UTF-8 unless `encoding` says otherwise (or the file starts with a UTF-16 byte order mark):
@@ -48,7 +55,7 @@ export async function* readXml(
   parser.on('text', text);
   parser.on('cdata', text);
   parser.on('closetag', () => {
-    elements.close(path, texts.pop()!.trim(), parser.line);
+    elements.close(path, ownText(texts.pop()!.trim()), parser.line);
     path.pop();
   });
   parser.on('error', (error) => (failure ??= error));

@@ -1,4 +1,4 @@
-import { addDays, type CalendarDay } from '../../core/calendar.js';
+import { addDays, daysAfter, type CalendarDay } from '../../core/calendar.js';
 import { addCents, formatCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import { bookedSum, type BankStatement, type StatementEntry } from '../../formats/statement.js';
 
@@ -222,34 +222,61 @@ function referencesOf(entry: StatementEntry): string[] {
   return found;
 }
 
+/**
+ * Whether a posting's text names one of an entry's references: as a word of its own (a
+ * number with its leading zeros or without), or, six characters or more, anywhere once the
+ * spaces and punctuation are left out (`INV-2026-0042` for `inv20260042`).
+ */
 function mentions(posting: BookPosting, references: readonly string[]): boolean {
   if (references.length === 0) return false;
   const text = postingText(posting).toLowerCase();
-  const tokens = new Set(
-    text.split(/[^a-z0-9]+/).map((t) => (/^\d+$/.test(t) ? t.replace(/^0+/, '') : t)),
-  );
-  const compact = text.replace(/[^a-z0-9]/g, '');
-  return references.some((r) => tokens.has(r) || (r.length >= 6 && compact.includes(r)));
+  let compact: string | undefined;
+  for (const reference of references) {
+    if (reference.length >= 6) {
+      compact ??= text.replace(/[^a-z0-9]/g, '');
+      if (compact.includes(reference)) return true;
+    } else if (
+      new RegExp(
+        `(?:^|[^a-z0-9])${/^\d+$/.test(reference) ? '0*' : ''}${reference}(?![a-z0-9])`,
+      ).test(text)
+    )
+      return true;
+  }
+  return false;
 }
 
-const daysBetween = (a: CalendarDay, b: CalendarDay) =>
-  Math.round((Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000);
+/**
+ * The postings by amount, each amount's in date order, with the unmatched ones found fast: one
+ * array sorted by amount then day, where each amount starts and ends, and for each place the
+ * next unmatched one (a union-find over the whole array, path-compressed). A year of a busy
+ * account has as many amounts as postings: no structure of its own per amount.
+ */
+class PostingsByAmount {
+  readonly postings: BookPosting[];
+  private readonly starts = new Map<number, number>();
+  private readonly ends: Int32Array;
+  private readonly next: Int32Array;
 
-/** Postings of one amount, in date order, with the unmatched ones found fast. */
-class AmountGroup {
-  readonly postings: BookPosting[] = [];
-  private next: number[] = [];
-  private sealed = false;
-
-  seal(): void {
-    this.postings.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-    this.next = this.postings.map((_, i) => i);
-    this.next.push(this.postings.length);
-    this.sealed = true;
+  constructor(postings: readonly BookPosting[]) {
+    this.postings = [...postings].sort((a, b) =>
+      a.amount !== b.amount ? a.amount - b.amount : a.date < b.date ? -1 : a.date > b.date ? 1 : 0,
+    );
+    const count = this.postings.length;
+    this.ends = new Int32Array(count);
+    this.next = new Int32Array(count + 1);
+    for (let i = 0; i <= count; i++) this.next[i] = i;
+    for (let i = 0; i < count;) {
+      const amount = this.postings[i]!.amount;
+      let end = i + 1;
+      while (end < count && this.postings[end]!.amount === amount) end++;
+      this.starts.set(amount, i);
+      this.ends[i] = end;
+      i = end;
+    }
   }
 
-  /** The first unmatched posting at or after index `i` (path-compressed). */
-  free(i: number): number {
+  /** The first unmatched posting at or after `i`. */
+  private free(i: number): number {
     let root = i;
     while (this.next[root] !== root) root = this.next[root]!;
     while (this.next[i] !== root) {
@@ -264,31 +291,64 @@ class AmountGroup {
     this.next[i] = i + 1;
   }
 
-  /** The index of the first posting dated on or after `day`. */
-  firstOnOrAfter(day: CalendarDay): number {
-    if (!this.sealed) this.seal();
-    let low = 0;
-    let high = this.postings.length;
+  /**
+   * The unmatched postings of an amount dated from `start` to `end` (their places), at most
+   * `limit` of them, those `accept` passes.
+   */
+  unmatchedBetween(
+    amount: Cents,
+    start: CalendarDay,
+    end: CalendarDay,
+    limit: number,
+    accept: (posting: BookPosting) => boolean = () => true,
+  ): number[] {
+    const first = this.starts.get(amount);
+    if (first === undefined) return [];
+    const last = this.ends[first]!;
+    let low = first;
+    let high = last;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (this.postings[mid]!.date < day) low = mid + 1;
+      if (this.postings[mid]!.date < start) low = mid + 1;
       else high = mid;
     }
-    return low;
-  }
-
-  /** Unmatched postings dated from `start` to `end`, at most `limit` of them. */
-  *unmatchedBetween(start: CalendarDay, end: CalendarDay, limit = 64): Generator<number> {
-    let found = 0;
-    for (
-      let i = this.free(this.firstOnOrAfter(start));
-      i < this.postings.length;
-      i = this.free(i + 1)
-    ) {
-      if (this.postings[i]!.date > end || found++ >= limit) return;
-      yield i;
+    const found: number[] = [];
+    for (let i = this.free(low); i < last && found.length < limit; i = this.free(i + 1)) {
+      const posting = this.postings[i]!;
+      if (posting.date > end) break;
+      if (accept(posting)) found.push(i);
     }
+    return found;
   }
+}
+
+/**
+ * The candidate (an index into the group's postings) an entry is matched to: the only one, else
+ * the one whose text shares most words with the entry's, then (`nearest`) the nearest in days.
+ * Texts are read only where there is a choice: most entries have one posting of their amount.
+ */
+function bestOf(
+  entry: BankEntry,
+  candidates: readonly number[],
+  byAmount: PostingsByAmount,
+  textCache: Map<BookPosting, Set<string>>,
+  nearest: boolean,
+): number | undefined {
+  if (candidates.length <= 1) return candidates[0];
+  const words = wordsOf(entryText(entry));
+  let best: { index: number; score: number; distance: number } | undefined;
+  for (const index of candidates) {
+    const posting = byAmount.postings[index]!;
+    const score = textScore(words, posting, textCache);
+    const distance = nearest ? Math.abs(daysAfter(posting.date, entry.bookingDate)) : 0;
+    if (
+      best === undefined ||
+      score > best.score ||
+      (score === best.score && distance < best.distance)
+    )
+      best = { index, score, distance };
+  }
+  return best!.index;
 }
 
 /** Matches statements to postings: what a reconciliation reports. */
@@ -326,20 +386,14 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
   const postings = input.postings
     .filter((p) => p.date >= earliest && p.date <= to)
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  const groups = new Map<number, AmountGroup>();
-  for (const posting of postings) {
-    let group = groups.get(posting.amount);
-    if (!group) groups.set(posting.amount, (group = new AmountGroup()));
-    group.postings.push(posting);
-  }
-  for (const group of groups.values()) group.seal();
+  const byAmount = new PostingsByAmount(postings);
   const matchedPosting = new Set<BookPosting>();
   const matchedEntry = new Set<BankEntry>();
   const matches: Match[] = [];
   const textCache = new Map<BookPosting, Set<string>>();
-  const take = (entry: BankEntry, group: AmountGroup, index: number, kind: MatchKind) => {
-    const posting = group.postings[index]!;
-    group.take(index);
+  const take = (entry: BankEntry, index: number, kind: MatchKind) => {
+    const posting = byAmount.postings[index]!;
+    byAmount.take(index);
     matchedPosting.add(posting);
     matchedEntry.add(entry);
     matches.push({ entries: [entry], postings: [posting], kind });
@@ -358,26 +412,18 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
   for (const pass of passes) {
     for (const entry of entries) {
       if (matchedEntry.has(entry)) continue;
-      const group = groups.get(entry.amount);
-      if (!group) continue;
       const references = pass.kind === 'reference' ? referencesOf(entry) : [];
       if (pass.kind === 'reference' && references.length === 0) continue;
-      const words = wordsOf(entryText(entry));
       const [start, end] = pass.window(entry);
-      let best: { index: number; score: number; distance: number } | undefined;
-      for (const index of group.unmatchedBetween(start, end)) {
-        const posting = group.postings[index]!;
-        if (pass.kind === 'reference' && !mentions(posting, references)) continue;
-        const score = textScore(words, posting, textCache);
-        const distance = Math.abs(daysBetween(posting.date, entry.bookingDate));
-        if (
-          best === undefined ||
-          score > best.score ||
-          (score === best.score && distance < best.distance)
-        )
-          best = { index, score, distance };
-      }
-      if (best) take(entry, group, best.index, pass.kind);
+      const candidates = byAmount.unmatchedBetween(
+        entry.amount,
+        start,
+        end,
+        64,
+        pass.kind === 'reference' ? (posting) => mentions(posting, references) : undefined,
+      );
+      const best = bestOf(entry, candidates, byAmount, textCache, true);
+      if (best !== undefined) take(entry, best, pass.kind);
     }
   }
 
@@ -445,18 +491,17 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
   // An item outstanding at an earlier statement's end that clears on a later one, however late.
   for (const entry of entries) {
     if (matchedEntry.has(entry) || entry.statement === 0) continue;
-    const group = groups.get(entry.amount);
     const earlierEnd = statements[entry.statement - 1]!.to;
-    if (!group || earlierEnd === null) continue;
-    const words = wordsOf(entryText(entry));
-    let best: { index: number; score: number } | undefined;
-    for (const index of group.unmatchedBetween(earliest, earlierEnd, 256)) {
-      const posting = group.postings[index]!;
-      if (matchedPosting.has(posting) || posting.date > entry.bookingDate) continue;
-      const score = textScore(words, posting, textCache);
-      if (best === undefined || score > best.score) best = { index, score };
-    }
-    if (best) take(entry, group, best.index, 'cleared later');
+    if (earlierEnd === null) continue;
+    const candidates = byAmount.unmatchedBetween(
+      entry.amount,
+      earliest,
+      earlierEnd,
+      256,
+      (posting) => !matchedPosting.has(posting) && posting.date <= entry.bookingDate,
+    );
+    const best = bestOf(entry, candidates, byAmount, textCache, false);
+    if (best !== undefined) take(entry, best, 'cleared later');
   }
 
   const missingInBooks = entries.filter((e) => !matchedEntry.has(e));
@@ -509,7 +554,7 @@ function within<T>(
 /** The 24 items nearest in days to `day`. */
 const nearest = <T>(items: readonly T[], dateOf: (item: T) => CalendarDay, day: CalendarDay) =>
   [...items]
-    .sort((a, b) => Math.abs(daysBetween(dateOf(a), day)) - Math.abs(daysBetween(dateOf(b), day)))
+    .sort((a, b) => Math.abs(daysAfter(dateOf(a), day)) - Math.abs(daysAfter(dateOf(b), day)))
     .slice(0, 24);
 
 /** What a text is first about (`stripe`, `sq`, `gusto`): its first word of letters. */
@@ -541,7 +586,7 @@ function batchMaking<T>(
     return sum;
   };
   const days = [...byDay].sort(
-    ([a], [b]) => Math.abs(daysBetween(a, near)) - Math.abs(daysBetween(b, near)),
+    ([a], [b]) => Math.abs(daysAfter(a, near)) - Math.abs(daysAfter(b, near)),
   );
   for (const [, day] of days) {
     const same = key === '' ? [] : day.filter((item) => keyOfItem(item) === key);

@@ -1,6 +1,6 @@
 import type { Account, LedgerBasis } from '../../api/index.js';
 import type { BooksApi } from '../../client/index.js';
-import { addDays, calendarDayAt, type CalendarDay } from '../../core/calendar.js';
+import { addDays, calendarDaysIn, type CalendarDay } from '../../core/calendar.js';
 import {
   addCents,
   amountToCents,
@@ -10,6 +10,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
+import { textPool } from '../../core/names.js';
 import type { BankStatement } from '../../formats/statement.js';
 import {
   orderedStatements,
@@ -83,6 +84,8 @@ export async function reconcileAccount(
   let mine = false;
   const postings: BookPosting[] = [];
   let beforeFrom = ZERO_CENTS;
+  const dayOf = calendarDaysIn(request.timezone);
+  const kept = textPool();
   for await (const event of events) {
     if (event.kind === 'account') {
       mine = event.account.accountId === account.id;
@@ -96,12 +99,12 @@ export async function reconcileAccount(
       const credit = entry.creditAmount === null ? ZERO_CENTS : amountToCents(entry.creditAmount);
       const posting: BookPosting = {
         entryId: entry.journalEntryId,
-        date: calendarDayAt(new Date(entry.date), request.timezone),
+        date: dayOf(entry.date),
         amount: subtractCents(debit, credit),
-        description: entry.description,
-        memo: entry.memo,
-        counterparty: entry.counterpartyName,
-        sourceType: entry.sourceType,
+        description: kept(entry.description),
+        memo: kept(entry.memo),
+        counterparty: entry.counterpartyName === null ? null : kept(entry.counterpartyName),
+        sourceType: kept(entry.sourceType),
       };
       if (posting.date < from) beforeFrom = addCents(beforeFrom, posting.amount);
       postings.push(posting);

@@ -1,6 +1,6 @@
 import type { Account, LedgerBasis } from '../../api/index.js';
 import { unlessNotFound, type BooksApi } from '../../client/index.js';
-import { addDays, calendarDayAt, type CalendarDay } from '../../core/calendar.js';
+import { addDays, calendarDaysIn, type CalendarDay } from '../../core/calendar.js';
 import {
   amountToCents,
   answeredAmountToCents,
@@ -119,6 +119,7 @@ async function ledgerEntries(
 ): Promise<PeriodEntry[]> {
   const byId = new Map<string, PeriodEntry>();
   let accountId = '';
+  const dayOf = calendarDaysIn(timezone);
   for await (const event of await api.reports.generalLedgerEvents(entityId, {
     ...range,
     ledgerBasis: basis,
@@ -130,7 +131,7 @@ async function ledgerEntries(
     if (!found) {
       found = {
         id: entry.journalEntryId,
-        date: calendarDayAt(new Date(entry.date), timezone),
+        date: dayOf(entry.date),
         sourceType: entry.sourceType,
         memo: entry.memo,
         lines: [],
