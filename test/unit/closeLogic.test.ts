@@ -243,6 +243,69 @@ describe('matching statement entries to postings', () => {
     expect(result.difference).toBe(0);
     expect(result.reconciled).toBe(true);
   });
+
+  it('where the bank opens at the books’ balance, no posting of before is taken for an entry of the period', () => {
+    // A fee of 12.50 was booked and cleared on 30 September; October's fee is not booked yet.
+    const result = reconcileStatements({
+      statements: [
+        statement([entry('2026-10-01', -12_50, 'Account fee')], { opening: c(1_000_00) }),
+      ],
+      postings: [posting('2026-09-30', -12_50, 'Account fee')],
+      booksOpening: c(1_000_00),
+      booksClosing: c(1_000_00),
+      days: 3,
+    });
+    expect(result.matched).toBe(0);
+    expect(result.missingInBooks.map((e) => e.amount)).toEqual([-12_50]);
+    expect(result.difference).toBe(-12_50);
+    expect(result.reconciled).toBe(false);
+  });
+
+  it('a deposit of two receipts on the first day is found behind a busy day before the period', () => {
+    // 500 payments of 30 September, all cleared in September (the bank opens at the books'
+    // balance), then two receipts of 1 October paid in as one deposit.
+    const before = Array.from({ length: 500 }, (_, i) =>
+      posting('2026-09-30', -(1_00 + i), `Payment ${i}`),
+    );
+    const result = reconcileStatements({
+      statements: [statement([entry('2026-10-01', 300_00, 'Deposit')], { opening: c(5_000_00) })],
+      postings: [
+        ...before,
+        posting('2026-10-01', 100_00, 'Receipt A'),
+        posting('2026-10-01', 200_00, 'Receipt B'),
+      ],
+      booksOpening: c(5_000_00),
+      booksClosing: c(5_300_00),
+      days: 3,
+    });
+    expect(result.matches.map((m) => [m.kind, m.postings.length])).toEqual([
+      ['several postings', 2],
+    ]);
+    expect(result.notOnStatement).toEqual([]);
+    expect(result.reconciled).toBe(true);
+  });
+
+  it('of more postings in the days than are looked at, the nearest to the entry are', () => {
+    // The bank opens below the books (something of before was outstanding), so the days
+    // before may match: 500 of them, then the two receipts the deposit is made of.
+    const before = Array.from({ length: 500 }, (_, i) =>
+      posting('2026-09-29', 1_00 + i, `Receipt ${i}`),
+    );
+    const result = reconcileStatements({
+      statements: [statement([entry('2026-10-01', 300_00, 'Deposit')], { opening: c(4_000_00) })],
+      postings: [
+        ...before,
+        posting('2026-10-01', 100_00, 'Receipt A'),
+        posting('2026-10-01', 200_00, 'Receipt B'),
+      ],
+      booksOpening: c(5_000_00),
+      booksClosing: c(5_300_00),
+      days: 3,
+    });
+    expect(result.matches.map((m) => m.postings.map((p) => p.description))).toEqual([
+      ['Receipt A', 'Receipt B'],
+    ]);
+  });
 });
 
 describe('the close review', () => {

@@ -382,7 +382,10 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
       `${pending.length} ${pending.length === 1 ? 'entry is' : 'entries are'} pending or for information only on the statement: not reconciled`,
     );
 
-  const earliest = addDays(from, -input.days);
+  // Postings of the days before the first statement may be what was outstanding at its start
+  // (a cheque written the day before); where the bank opens at the books' balance nothing was,
+  // and an entry of the period is never one of them.
+  const earliest = bank.opening === books.opening ? from : addDays(from, -input.days);
   const postings = input.postings
     .filter((p) => p.date >= earliest && p.date <= to)
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
@@ -528,7 +531,10 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
 /** How many items of the days around one are looked at for the batches they make. */
 const WIDE = 400;
 
-/** Items (in date order) dated within `days` of `day`, `limit` at most. */
+/**
+ * Items (of `items`, in date order) dated within `days` of `day`: `limit` at most, the nearest
+ * to the day first, so that a busy day before it never hides the day itself.
+ */
 function within<T>(
   items: readonly T[],
   dateOf: (item: T) => CalendarDay,
@@ -542,12 +548,27 @@ function within<T>(
   let high = items.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (dateOf(items[mid]!) < start) low = mid + 1;
+    if (dateOf(items[mid]!) < day) low = mid + 1;
     else high = mid;
   }
   const found: T[] = [];
-  for (let i = low; i < items.length && dateOf(items[i]!) <= end && found.length < limit; i++)
-    found.push(items[i]!);
+  let before = low - 1;
+  let after = low;
+  while (found.length < limit) {
+    const later = after < items.length && dateOf(items[after]!) <= end ? items[after]! : undefined;
+    const earlier = before >= 0 && dateOf(items[before]!) >= start ? items[before]! : undefined;
+    if (later === undefined && earlier === undefined) break;
+    if (
+      later !== undefined &&
+      (earlier === undefined || daysAfter(dateOf(later), day) <= daysAfter(day, dateOf(earlier)))
+    ) {
+      found.push(later);
+      after++;
+    } else {
+      found.push(earlier!);
+      before--;
+    }
+  }
   return found;
 }
 
