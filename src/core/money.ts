@@ -76,8 +76,13 @@ export function decimalToCents(text: string, options: { allowNegative?: boolean 
 }
 
 export interface AmountTextOptions {
-  /** Commas mark decimals and points group thousands: `1.234,56`, `12,34`. */
-  decimalComma?: boolean;
+  /**
+   * Commas mark decimals and points group thousands (`1.234,56`, `12,34`); false: the other
+   * way round (the default); `either`: each amount read by the only reading that stands (a
+   * file that has not said which: `12,34` and `1.234,56` have a decimal comma, `1,234` and
+   * `1.234.567` group thousands), ambiguous only when both stand.
+   */
+  decimalComma?: boolean | 'either';
 }
 
 /** Spaces that group thousands: space, no-break space, narrow no-break space, thin space. */
@@ -88,83 +93,185 @@ const GROUP_SPACES = /[ \u00A0\u202F\u2009]/g;
  * only have been a separator.
  */
 const GROUP_APOSTROPHES = ["'", '\u2019', '\uFFFD'];
-const CURRENCY_SYMBOLS = /^[$€£¥]|[$€£¥]$/;
-/** An ISO 4217 code before or after the number: `USD 12.00`, `12,00 EUR`. */
-const CURRENCY_CODE = /^[A-Z]{3}\s*(?=[\d(+\-.,$€£¥])|(?<=[\d).])\s*[A-Z]{3}$/;
+/**
+ * A currency as amounts are written with it: a currency sign (`$`, `€`, `₹`, `￥`), with the
+ * letters some put before it (`US$`, `R$`, `NT$`, `GH₵`); an ISO 4217 code (`EUR`); or one of
+ * the symbols made of letters the C library's locales write (`kr`, `Kč`, `zł`, `лв.`, `грн.`:
+ * glibc's `currency_symbol`s of two characters or more). Single letters (`R`, `K`) are left
+ * out: they would make words amounts.
+ */
+const LETTER_SYMBOLS = [
+  'Afl.',
+  'Ar',
+  'Br',
+  'Bs.',
+  'Bs',
+  'CFA',
+  'DA',
+  'FC',
+  'FRw',
+  'Fdj',
+  'Ft',
+  'Gs.',
+  'KM',
+  'Ks',
+  'Ksh',
+  'Kč',
+  'Lei',
+  'MANAT',
+  'Nfk',
+  'Nu.',
+  'RM',
+  'Rp',
+  'Rs',
+  'Rub',
+  'SR',
+  'TSh',
+  'USh',
+  'VT',
+  'den',
+  'dh',
+  'din',
+  'kr.',
+  'kr',
+  'soʻm',
+  'zł',
+  'ƒ',
+  'грн.',
+  'грн',
+  'ден',
+  'дин',
+  'лв.',
+  'лв',
+  'руб.',
+  'руб',
+  'сом',
+  'сўм',
+  'ج.م.',
+  'د.إ.',
+  'ر.س',
+  'ریال',
+  'रू',
+  'රු',
+];
+const CURRENCY = `(?:[A-Z]{0,3}\\p{Sc}|[A-Z]{3}|${LETTER_SYMBOLS.map((s) => s.replace(/[.]/g, '\\.')).join('|')})`;
+/** A currency before the number (a space, a digit, a sign or a bracket after it). */
+const LEADING_CURRENCY = new RegExp(`^${CURRENCY}(?=[\\s\\d(+\\-\u2212.,]|$)`, 'u');
+/** A currency after the number. */
+const TRAILING_CURRENCY = new RegExp(`(?<=^|[\\s\\d).,\\-\u2212])${CURRENCY}$`, 'u');
 /** A balance's side written after it: `12.00 Dr`, `12.00 CR` (a credit is negative). */
 const SIDE_SUFFIX = /\s*\b(dr|cr)\.?$/i;
 const PLAIN_AMOUNT = /^-?\d{1,12}(?:\.\d{1,2})?$/;
+/** Minus signs: the hyphen most write, and the minus sign (U+2212) some locales do. */
+const MINUS = /^[-\u2212]/;
+/** The decimal separator Arabic script writes (U+066B) and its thousands separator (U+066C). */
+const ARABIC_DECIMAL = '\u066B';
+const ARABIC_GROUP = '\u066C';
 
 /**
  * An amount as a person or an export writes it, to signed cents: `1,234.56`, `0001.50`,
  * `-0.00`, `(12.00)`, `$12`, `-$5`, `12.00-`, `+3`, `.50`, `USD 12.00`, `12.00 EUR`,
- * `12.00 Dr`, `12.00 Cr` (a credit, negative); thousands grouped by `,`, spaces (also no-break
- * ones, narrow and thin ones), `'` or `’` in groups of three (or U+FFFD where a re-encoding
- * lost the `’`). With `decimalComma`, `1.234,56` and `12,34`. Never a guess: a
- * separator that could be read both ways (`12,34` without `decimalComma`, `12.34` with it),
- * groups that are not of three (`1,2,3`), more than 2 decimals, or anything else is an
- * InvalidAmountError saying why. Empty text is null.
+ * `1.000,00 €`, `10,00 US$`, `kr 1 000,00`, `€ -1.000,00`, `1.000,00- €`, `(1.000,00 €)`,
+ * `−12.00` (U+2212), `12.00 Dr`, `12.00 Cr` (a credit, negative); thousands grouped by `,`,
+ * spaces (also no-break ones, narrow and thin ones), `'` or `’` in groups of three (or U+FFFD
+ * where a re-encoding lost the `’`), or in India's groups (`1,00,000.00`). With `decimalComma`,
+ * `1.234,56` and `12,34`; with `either`, whichever reading stands. Never a guess: a separator
+ * that could be read both ways, groups that are not of three, more than 2 decimals, or anything
+ * else is an InvalidAmountError saying why. Empty text is null.
  */
 export function parseAmountText(text: string, options: AmountTextOptions = {}): Cents | null {
-  const decimalComma = options.decimalComma ?? false;
+  const mark = options.decimalComma ?? false;
   // Most amounts in a ledger are plain (`-1234.56`): read those without the general path.
-  if (!decimalComma && PLAIN_AMOUNT.test(text)) return decimalTextToCents(text, true);
+  if (mark !== true && PLAIN_AMOUNT.test(text)) return decimalTextToCents(text, true);
+  if (mark === 'either') return eitherReading(text);
   try {
-    return amountTextToCents(text, decimalComma);
+    return amountTextToCents(text, mark);
   } catch (error) {
     if (!(error instanceof InvalidAmountError)) throw error;
     // Read the other way it would be an amount: say which flag reads it so, never guess.
     let other: Cents | null | undefined;
     try {
-      other = amountTextToCents(text, !decimalComma);
+      other = amountTextToCents(text, !mark);
     } catch {
       throw error;
     }
     const reading = formatCents(other ?? ZERO_CENTS);
     throw new InvalidAmountError(
-      `${error.message} (${decimalComma ? 'without' : 'with'} --decimal-comma it reads ${reading})`,
+      `${error.message} (${mark ? 'without' : 'with'} --decimal-comma it reads ${reading})`,
     );
   }
 }
 
-function amountTextToCents(text: string, decimalComma: boolean): Cents | null {
-  const shown = text.trim();
+/** An amount read both ways: the reading that stands, or why none or both do. */
+function eitherReading(text: string): Cents | null {
+  let point: Cents | null | InvalidAmountError;
+  let comma: Cents | null | InvalidAmountError;
+  try {
+    point = amountTextToCents(text, false);
+  } catch (error) {
+    if (!(error instanceof InvalidAmountError)) throw error;
+    point = error;
+  }
+  try {
+    comma = amountTextToCents(text, true);
+  } catch (error) {
+    if (!(error instanceof InvalidAmountError)) throw error;
+    comma = error;
+  }
+  if (point instanceof InvalidAmountError) {
+    if (comma instanceof InvalidAmountError) throw point;
+    return comma;
+  }
+  if (comma instanceof InvalidAmountError || comma === point) return point;
+  throw new InvalidAmountError(
+    `"${text.trim()}" is ambiguous: it reads ${formatCents(point ?? ZERO_CENTS)} with a decimal point and ${formatCents(comma ?? ZERO_CENTS)} with a decimal comma`,
+  );
+}
+
+/** The number of an amount's text, its currency, side and signs taken off and counted. */
+function numberOf(shown: string): { number: string; negatives: number } {
   let rest = shown;
-  if (rest === '') return null;
   let negatives = 0;
   const side = SIDE_SUFFIX.exec(rest);
   if (side) {
     if (side[1]!.toLowerCase() === 'cr') negatives += 1;
-    rest = rest.slice(0, side.index).trim();
+    rest = rest.slice(0, side.index);
   }
-  rest = rest.replace(CURRENCY_CODE, '').trim();
-  if (rest.endsWith('-')) {
-    negatives += 1;
-    rest = rest.slice(0, -1).trim();
-  }
-  if (rest.startsWith('(') && rest.endsWith(')')) {
-    negatives += 1;
-    rest = rest.slice(1, -1).trim();
-  }
-  for (let again = true; again;) {
-    again = false;
-    if (rest.startsWith('-') || rest.startsWith('+')) {
-      if (rest.startsWith('-')) negatives += 1;
-      rest = rest.slice(1).trim();
-      again = true;
+  for (let before = ''; before !== rest;) {
+    before = rest;
+    rest = rest.trim();
+    if (rest.startsWith('(') && rest.endsWith(')')) {
+      negatives += 1;
+      rest = rest.slice(1, -1);
+      continue;
     }
-    if (CURRENCY_SYMBOLS.test(rest)) {
-      rest = rest.replace(CURRENCY_SYMBOLS, '').trim();
-      again = true;
+    if (MINUS.test(rest) || rest.startsWith('+')) {
+      if (!rest.startsWith('+')) negatives += 1;
+      rest = rest.slice(1);
+      continue;
     }
+    if (/[-\u2212]$/.test(rest)) {
+      negatives += 1;
+      rest = rest.slice(0, -1);
+      continue;
+    }
+    rest = rest.replace(LEADING_CURRENCY, '').replace(TRAILING_CURRENCY, '');
   }
+  return { number: rest, negatives };
+}
+
+function amountTextToCents(text: string, decimalComma: boolean): Cents | null {
+  const shown = text.trim();
+  if (shown === '') return null;
+  const { number, negatives } = numberOf(shown);
   if (negatives > 1) throw new InvalidAmountError(`"${shown}" has more than one minus sign`);
   const [point, group] = decimalComma ? [',', '.'] : ['.', ','];
-  const body = rest.replace(GROUP_SPACES, ' ');
-  const at = body.lastIndexOf(point);
+  const body = number.replace(GROUP_SPACES, ' ').replaceAll(ARABIC_GROUP, ' ');
+  const decimal = body.includes(ARABIC_DECIMAL) ? ARABIC_DECIMAL : point;
+  const at = body.lastIndexOf(decimal);
   const whole = at < 0 ? body : body.slice(0, at);
   const fraction = at < 0 ? '' : body.slice(at + 1);
-  if (!/^\d*$/.test(fraction) || (at >= 0 && fraction === '') || whole.includes(point)) {
+  if (!/^\d*$/.test(fraction) || (at >= 0 && fraction === '') || whole.includes(decimal)) {
     throw new InvalidAmountError(`"${shown}" is not an amount`);
   }
   if (fraction.length > 2) throw new InvalidAmountError(`"${shown}" has more than 2 decimals`);
@@ -189,6 +296,19 @@ function ungrouped(whole: string, group: string, shown: string): string {
   }
   const groups = whole.split(separator!);
   if (groups.every((g, i) => (i === 0 ? /^\d{1,3}$/.test(g) : /^\d{3}$/.test(g)))) {
+    return groups.join('');
+  }
+  // India's grouping: the last three digits, then groups of two (`1,00,00,000`).
+  if (
+    groups.length > 2 &&
+    groups.every((g, i) =>
+      i === 0
+        ? /^\d{1,2}$/.test(g)
+        : i === groups.length - 1
+          ? /^\d{3}$/.test(g)
+          : /^\d{2}$/.test(g),
+    )
+  ) {
     return groups.join('');
   }
   // `12,34`: one or two digits after the only separator are decimals in other locales.

@@ -128,6 +128,8 @@ export function slashedPair(text: string): [number, number] | undefined {
 
 const SLASHED = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** Months as Norwegian, Danish and Swedish write them where English does not (`31. des. 2016`). */
+const NORDIC_MONTHS: Record<string, number> = { mai: 5, okt: 10, des: 12, maj: 5 };
 
 /**
  * What a file's `a/b/year` dates say of their order, as a problem to report, or the order:
@@ -203,13 +205,24 @@ function calendarDayOf(value: string, format: DateFormat): CalendarDay | undefin
     const iso = `${fullYear}-${String(month).padStart(2, '0')}-${date.padStart(2, '0')}`;
     return isCalendarDay(iso) ? iso : undefined;
   };
-  const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1 || 0;
+  const monthOf = (name: string) =>
+    MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1 ||
+    NORDIC_MONTHS[name.slice(0, 3).toLowerCase()] ||
+    0;
   let match =
-    /^(\d{4})(\d{2})(\d{2})$/.exec(value) ?? /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(value);
+    /^(\d{4})(\d{2})(\d{2})$/.exec(value) ??
+    /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(value) ??
+    // Year first as the locales of Asia and the Baltics write it: 2016年12月31日, 2016년 12월
+    // 31일, 2016. 12. 31., 2016.12.31.
+    /^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일號]?$/.exec(value) ??
+    /^(\d{4})\.\s*(\d{1,2})\.\s*(\d{1,2})\.$/.exec(value) ??
+    /^(\d{4})\. (\d{1,2})\. (\d{1,2})$/.exec(value);
   if (match) return day(match[1]!, match[2]!, match[3]!);
-  match = /^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$/.exec(value);
+  // Day first with dots: 31.12.2016, 31. 12. 2016 (Czech, Slovak), 31.12.2016. (Serbian,
+  // Croatian).
+  match = /^(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{2}|\d{4})\.?$/.exec(value);
   if (match) return day(match[3]!, match[2]!, match[1]!);
-  match = /^(\d{1,2})[ -]([A-Za-z]{3,9})\.?[ -](\d{2}|\d{4})$/.exec(value);
+  match = /^(\d{1,2})\.?[ -]([A-Za-z]{3,9})\.?[ -](\d{2}|\d{4})$/.exec(value);
   if (match) return monthOf(match[2]!) ? day(match[3]!, monthOf(match[2]!), match[1]!) : undefined;
   match = /^([A-Za-z]{3,9})\.? (\d{1,2}),? (\d{4})$/.exec(value);
   if (match) return monthOf(match[1]!) ? day(match[3]!, monthOf(match[1]!), match[2]!) : undefined;

@@ -39,7 +39,7 @@ describe('reading a GnuCash transaction export', () => {
     const { entries, problems, notes } = await read(file);
     expect(problems).toEqual([]);
     expect(notes).toEqual([
-      'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+      'read as GnuCash "Export Transactions to CSV": its header names GnuCash\'s columns, in one of its languages',
       'encoding UTF-8',
       'GnuCash: 2 transactions, dates MM/DD/YYYY, decimals with a point; accounts by full name, typed by their top-level name',
       'GnuCash: 1 split of zero left out',
@@ -125,7 +125,7 @@ describe('reading a GnuCash transaction export', () => {
       format: 'gnucash',
     });
     expect(problems).toEqual([
-      '1: not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: Date, Transaction ID, Description)',
+      '1: not a GnuCash transaction export: the header names neither Transaction ID, Full Account Name and Amount Num. nor Account Name, Full Category Path and Amount Num., in any language GnuCash writes (header: Date, Transaction ID, Description)',
     ]);
   });
 
@@ -165,5 +165,95 @@ describe('reading a GnuCash transaction export', () => {
     expect(notes).toContain(
       'GnuCash: 2 transactions, dates each of one reading (none written a/b/year), decimals with a comma; accounts by full name, typed by their top-level name',
     );
+  });
+
+  it('leaves voided transactions out: GnuCash prints their former amounts beside the void reason', async () => {
+    const file = fileOf([
+      FULL,
+      '02/13/2018,t1,,Lunch,,CURRENCY::USD,,,,Expenses:Dining,Dining,$12.50,12.50,$12.50,12.50,n,,1.00',
+      '02/13/2018,t1,,Lunch,,CURRENCY::USD,,,,Assets:Cash,Cash,-$12.50,-12.50,-$12.50,-12.50,n,,1.00',
+      '02/14/2018,t2,101,Rent,,CURRENCY::USD,Wrong payee,,,Expenses:Rent,Rent,$900.00,900.00,$900.00,900.00,v,,1.00',
+      '02/14/2018,t2,101,Rent,,CURRENCY::USD,Wrong payee,,,Assets:Checking,Checking,-$900.00,-900.00,-$900.00,-900.00,v,,1.00',
+    ]);
+    const { entries, problems, notes } = await read(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => e.entry)).toEqual(['t1']);
+    expect(notes).toContain(
+      'GnuCash: 1 voided transaction left out (GnuCash prints their former amounts)',
+    );
+  });
+
+  it('amounts as a European locale writes them, with the currency after a no-break space: "10,00 US$" is ten dollars', async () => {
+    const usd = (amount: string) => `"${amount}\u00a0US$","${amount}"`;
+    const file = fileOf([
+      FULL,
+      `13.02.2018,t1,,Lunch,,CURRENCY::USD,,,,Expenses:Dining,Dining,${usd('10,00')},${usd('10,00')},n,,"1,00"`,
+      `13.02.2018,t1,,Lunch,,CURRENCY::USD,,,,Assets:Cash,Cash,${usd('-10,00')},${usd('-10,00')},n,,"1,00"`,
+      `14.02.2018,t2,,Rent,,CURRENCY::USD,,,,Expenses:Rent,Rent,${usd('1.000,00')},${usd('1.000,00')},n,,"1,00"`,
+      `14.02.2018,t2,,Rent,,CURRENCY::USD,,,,Assets:Cash,Cash,${usd('-1.000,00')},${usd('-1.000,00')},n,,"1,00"`,
+    ]);
+    const { entries, problems } = await read(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => e.lines.map((l) => l.debitCents - l.creditCents))).toEqual([
+      [1000, -1000],
+      [100000, -100000],
+    ]);
+  });
+
+  it('a file whose amounts say nothing of the decimal mark reads each amount the only way it stands', async () => {
+    const file = fileOf([
+      FULL,
+      '13.02.2018,t1,,Lunch,,CURRENCY::EUR,,,,Expenses:Dining,Dining,1.000 €,1.000,1.000 €,1.000,n,,1',
+      '13.02.2018,t1,,Lunch,,CURRENCY::EUR,,,,Assets:Cash,Cash,-1.000 €,-1.000,-1.000 €,-1.000,n,,1',
+    ]);
+    const { entries, problems, notes } = await read(file);
+    expect(problems).toEqual([]);
+    expect(entries[0]!.lines.map((l) => l.debitCents - l.creditCents)).toEqual([100000, -100000]);
+    expect(notes).toContain(
+      'GnuCash: 1 transaction, dates each of one reading (none written a/b/year), decimals with a point or a comma, as each amount reads; accounts by full name, typed by their top-level name',
+    );
+  });
+
+  it("reads GnuCash 2.6's layout (a T row, then its S rows), and names the rows it cannot", async () => {
+    const REGISTER =
+      'Date,Transaction Type,Second Date,Account Name,Number,Description,Notes,Memo,Full Category Path,Category,Row Type,Action,Reconcile,Amount With Sym,Commodity Mnemonic,Commodity Namespace,Amount Num.,Rate/Price';
+    const file = fileOf([
+      REGISTER,
+      ',,,,,,,,Assets:Cash,Cash,S,,n,$1.00,USD,CURRENCY,1.00,1.00',
+      '01/13/2017, ,,Checking,12,Sale,,,Income:Sales,Sales,T,,n,,USD,CURRENCY,,',
+      ',,,,,,,Till,Assets:Checking,Checking,S,,n,$25.00,USD,CURRENCY,25.00,1.00',
+      ',,,,,,,,Income:Sales,Sales,S,,n,-$25.00,USD,CURRENCY,-25.00,1.00',
+      '01/14/2017, ,,Checking,13,Shares,,,Assets:Broker:ACME,ACME,T,,n,,USD,CURRENCY,,',
+      ',,,,,,,,Assets:Broker:ACME,ACME,S,,n,3 ACME,ACME,NASDAQ,3.00,33.333333',
+      ',,,,,,,,Assets:Checking,Checking,S,,n,-$100.00,USD,CURRENCY,-100.00,1.00',
+      ',,,,,,,,,,S,,n,$1.00,USD,CURRENCY,1.00,1.00',
+    ]);
+    const { entries, problems, notes } = await read(file);
+    expect(problems).toEqual([
+      '2: a split before any transaction (no T row above it)',
+      '9: the Full Category Path is empty',
+    ]);
+    expect(
+      entries.map((e) => [
+        e.date,
+        e.lines.map((l) => [l.account, l.debitCents - l.creditCents, l.description]),
+      ]),
+    ).toEqual([
+      [
+        '2017-01-13',
+        [
+          ['Assets:Checking', 2500, 'Till'],
+          ['Income:Sales', -2500, 'Sale'],
+        ],
+      ],
+      [
+        '2017-01-14',
+        [
+          ['Assets:Broker:ACME', 10000, 'Shares (3.00 ACME)'],
+          ['Assets:Checking', -10000, 'Shares'],
+        ],
+      ],
+    ]);
+    expect(notes).toContain("GnuCash: GnuCash 2.6's layout, a T row and its S rows");
   });
 });

@@ -263,6 +263,67 @@ describe('parseAmountText: every amount the CLI reads (files and flags)', () => 
     expect(() => parseAmountText(text, { decimalComma: true })).toThrow(message);
   });
 
+  // As the C library's locales write money (glibc's LC_MONETARY of each): the currency before
+  // or after, with or without a space; the sign in front, behind, around the currency or in
+  // brackets; every thousands separator; India's groups.
+  it.each([
+    ['1.000,00 €', 100000, true],
+    ['-1.000,00 €', -100000, true],
+    ['10,00\u00a0US$', 1000, true],
+    ['€ -1.000,00', -100000, true],
+    ['€ 1.000,00-', -100000, true],
+    ['1.000,00- €', -100000, true],
+    ['(1.000,00 €)', -100000, true],
+    ['kr 1\u00a0000,00', 100000, true],
+    ['-1\u202f000,00 kr', -100000, true],
+    ['kr. -1.000,00', -100000, true],
+    ['1 000,00 zł', 100000, true],
+    ['-1 000,00 Kč', -100000, true],
+    ['1.000,00 лв.', 100000, true],
+    ['1\u202f000,00 грн.', 100000, true],
+    ['R$ -1.000,00', -100000, true],
+    ['1\u2019000.00 CHF', 100000, false],
+    ['CHF-1\u2019000.00', -100000, false],
+    ['-₹1,00,000.00', -10000000, false],
+    ['₹ 12,34,567.89', 123456789, false],
+    ['￥-1,000', -100000, false],
+    ['₪ 1,000.00-', -100000, false],
+    ['NT$1,000.00', 100000, false],
+    ['\u22121,000.00', -100000, false],
+    ['1\u066c000\u066b50', 100050, false],
+  ])(
+    '%j → %s cents (decimal comma: %s), and so when the amount alone tells',
+    (text, cents, comma) => {
+      expect(parseAmountText(text, { decimalComma: comma })).toBe(cents);
+      expect(parseAmountText(text, { decimalComma: 'either' })).toBe(cents);
+    },
+  );
+
+  it.each([
+    ['12,34', 1234],
+    ['10,00', 1000],
+    ['1,234', 123400],
+    ['1.234', 123400],
+    ['1.234.567', 123456700],
+    ['1,234,567', 123456700],
+    ['1.234,5', 123450],
+    ['1,234.5', 123450],
+    ['12.34', 1234],
+    ['-0,50 €', -50],
+  ])('either mark: %j reads the only way it stands, %s cents', (text, cents) => {
+    expect(parseAmountText(text, { decimalComma: 'either' })).toBe(cents);
+  });
+
+  it.each([
+    ['12.00 S', '"12.00 S" is not an amount'],
+    ['12.00 abc', '"12.00 abc" is not an amount'],
+    ['kr', '"kr" is not an amount'],
+    ['--5 €', '"--5 €" has more than one minus sign'],
+    ['1,2,3', '"1,2,3" is not an amount: group digits in threes'],
+  ])('either mark: refuses %j: %s', (text, message) => {
+    expect(() => parseAmountText(text, { decimalComma: 'either' })).toThrow(message);
+  });
+
   it('reads a plain amount exactly as the general path does', () => {
     for (let cents = -100_000; cents <= 100_000; cents += 37) {
       const text = formatCents(asCents(cents), { thousands: false });

@@ -1,103 +1,147 @@
-import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../../core/money.js';
-import { eachRecord, namedColumns, type NamedColumns } from '../common/csvRecords.js';
 import {
+  addCents,
+  InvalidAmountError,
+  negateCents,
+  parseAmountText,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
+import { eachRecord } from '../common/csvRecords.js';
+import { count, datesSaid, readExport, zeroWhole, type LedgerFormatDefinition } from '../format.js';
+import {
+  dateOrderOrProblem,
+  DecimalMark,
   dayMonthOrder,
   EntryGrouper,
   parseLedgerDate,
+  slashedPair,
+  ZeroEntries,
   type DateFormat,
   type LedgerEntry,
   type Problem,
-  ZeroEntries,
-  slashedPair,
-  dateOrderOrProblem,
-  DecimalMark,
 } from '../ledgerCsv.js';
-import { count, datesSaid, readExport, zeroWhole, type LedgerFormatDefinition } from '../format.js';
+import {
+  classOfTop,
+  gnucashByPosition,
+  gnucashHeader,
+  isSplitTransaction,
+  languageName,
+  looksLikeGnuCash,
+  type GnuCashHeader,
+} from './header.js';
+import { GNUCASH_COLUMNS, type GnuCashColumn } from './words.js';
 
 /**
- * GnuCash's "Export Transactions to CSV", simple and full layouts: a row per split under the
- * header `Date, Transaction ID, Number, Description, Notes, Commodity/Currency, Void Reason,
- * Action, Memo, Full Account Name, Account Name, Amount With Sym, Amount Num., …`.
+ * GnuCash's "Export Transactions to CSV", in every layout it has written (header.ts tells them
+ * apart, in any of GnuCash's languages):
  *
- * - The transaction's fields (date, id, number, description, notes, currency) are on its first
- *   split only, in the simple layout: they are filled down to the splits after it.
- * - A split posts `Amount Num.` (`Value Num.` in the full layout, the amount in the
- *   transaction's currency) to its full account name (`Assets:Current Assets:Checking`):
- *   positive is a debit. The top-level name gives the class (Assets, Liabilities, Equity,
- *   Income, Expenses), which stands for its most general type. Splits of zero are left out.
- * - Dates are in the exporter's locale: MM/DD/YYYY or DD/MM/YYYY, told apart over the whole
- *   file (a day over 12), or ISO days. A file whose dates read both ways needs `--date-format`.
+ * - A split posts its value in the transaction's currency (`Value Num.`; where the layout has
+ *   none, `Amount Num.`, times `Rate/Price` for a split in another commodity) to its full
+ *   account name (`Assets:Current Assets:Checking`): positive is a debit. The top-level name
+ *   gives the class (Assets, Aktiva, Actifs (avoirs), 資産 …). Splits of zero are left out.
+ * - A split in another commodity than the transaction's currency (shares, another currency)
+ *   is said, its quantity kept in its description (`10 AAPL`); where GnuCash printed its value
+ *   rounded, the transaction's other splits decide it to the cent.
+ * - Voided transactions (a Void Reason) are left out and counted: GnuCash prints their former
+ *   amounts.
+ * - Dates are in the exporter's date format or locale: MM/DD/YYYY or DD/MM/YYYY told apart over
+ *   the whole file (a day over 12), ISO days, 31.12.2016, 2016年12月31日 and the rest of the
+ *   locales'. Amounts are in the locale's style: its decimal mark told over the file (else by each
+ *   amount), its thousands separators, its sign before, after or in brackets.
  * - More than one currency is refused, listing them, unless `--currency CODE` keeps one (the
  *   splits of the others are left out, and counted).
  */
 
-/** GnuCash's column names without case, spaces or punctuation: `Amount Num.` → `amountnum`. */
-const normalizeHeader = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** The class of a GnuCash top-level account name, or undefined (Trading, Orphan…). */
-export const CLASS_OF_TOP: Record<string, string> = {
-  assets: 'asset',
-  asset: 'asset',
-  liabilities: 'liability',
-  liability: 'liability',
-  equity: 'equity',
-  income: 'income',
-  revenue: 'income',
-  expenses: 'expense',
-  expense: 'expense',
-};
-
-/** True when a CSV header is GnuCash's transaction export. */
-export function looksLikeGnuCash(headerLine: string): boolean {
-  const header = headerLine.split(/[,;\t]/).map(normalizeHeader);
-  return header.includes('transactionid') && header.includes('fullaccountname');
-}
-
 export interface GnuCashFacts {
   transactions: number;
+  layout: GnuCashHeader['layout'];
+  language: string | undefined;
   /** Splits of other currencies than `--currency`, left out. */
   currencyLeftOut?: number;
   zeroSplits: number;
   /** Transactions made only of splits of zero, left out whole. */
   zeroEntries?: number;
+  voided: number;
+  /** Splits in another commodity than their transaction's currency. */
+  otherCommodity: number;
   dateFormat: DateFormat;
   /** Amounts written with a decimal comma (told over the file, or --decimal-comma). */
-  decimalComma?: boolean;
+  decimalComma: boolean | 'either';
 }
 
-/** The date order of a file's dates: the one a day over 12 shows, else undefined (both read). */
-async function dateOrderOf(
+/** A split as read, before its transaction is complete. */
+interface SplitRead {
+  fileLine: number;
+  account: string;
+  value: Cents;
+  /** Set for a split in another commodity: its quantity as written, and whether its value was
+   * worked out from a rounded price (the transaction decides it then). */
+  quantity?: string;
+  valueFromPrice?: boolean;
+  memo: string;
+}
+
+interface TransactionRead {
+  id: string;
+  fileLine: number;
+  date: string;
+  dateText: string;
+  description: string;
+  notes: string;
+  currency: string;
+  voided: boolean;
+  splits: SplitRead[];
+}
+
+/** The first rows of a file: its header's layout, its date order and its decimal mark. */
+async function survey(
   file: string,
   encoding: string | undefined,
-): Promise<{ order: DateFormat | { problem: string }; decimalComma: boolean | 'both' }> {
+): Promise<{
+  header: GnuCashHeader | { problem: string };
+  order: DateFormat | { problem: string };
+  decimalComma: boolean | 'either' | 'both';
+}> {
   const pairs: [number, number][] = [];
   let example: string | undefined;
   const mark = new DecimalMark();
-  let columns: NamedColumns | undefined;
+  let cells: string[] | undefined;
+  let header: GnuCashHeader | undefined;
   for await (const { record } of eachRecord(
     file,
     { encoding },
     () => {},
     () => {},
   )) {
-    if (!columns) {
-      columns = namedColumns(record, normalizeHeader);
+    if (!cells) {
+      cells = record;
+      header = gnucashHeader(record);
       continue;
     }
-    mark.add(
-      columns.has('valuenum')
-        ? columns.cell(record, 'valuenum')
-        : columns.cell(record, 'amountnum'),
-    );
-    const pair = slashedPair(columns.cell(record, 'date'));
+    if (!header) {
+      header = gnucashByPosition(cells, record);
+      if (!header) break;
+    }
+    const cell = (column: GnuCashColumn) => {
+      const at = header!.columns.get(column);
+      return at === undefined ? '' : (record[at] ?? '').trim();
+    };
+    mark.add(cell('value') || cell('amount'));
+    const date = cell('date');
+    const pair = slashedPair(date);
     if (pair) {
       pairs.push(pair);
-      example ??= columns.cell(record, 'date');
+      example ??= date;
     }
   }
   return {
+    header: header ?? {
+      problem: `not a GnuCash transaction export: the header names neither Transaction ID, Full Account Name and Amount Num. nor Account Name, Full Category Path and Amount Num., in any language GnuCash writes (header: ${(cells ?? []).join(', ')})`,
+    },
     order: dateOrderOrProblem(dayMonthOrder(pairs), example),
-    decimalComma: mark.found === 'both' ? 'both' : mark.found === 'comma',
+    decimalComma:
+      mark.found === 'both' ? 'both' : mark.found === undefined ? 'either' : mark.found === 'comma',
   };
 }
 
@@ -114,7 +158,12 @@ export async function* readGnuCash(
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GnuCashFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const told = await dateOrderOf(file, options.encoding);
+  const told = await survey(file, options.encoding);
+  if ('problem' in told.header) {
+    report({ fileLine: 1, message: told.header.problem });
+    return;
+  }
+  const header = told.header;
   const order = options.dateFormat ?? told.order;
   if (typeof order !== 'string') {
     report({ fileLine: 1, message: order.problem });
@@ -129,16 +178,99 @@ export async function* readGnuCash(
     });
     return;
   }
-  const facts: GnuCashFacts = { transactions: 0, zeroSplits: 0, dateFormat: order, decimalComma };
+  const facts: GnuCashFacts = {
+    transactions: 0,
+    layout: header.layout,
+    language: header.language,
+    zeroSplits: 0,
+    voided: 0,
+    otherCommodity: 0,
+    dateFormat: order,
+    decimalComma,
+  };
   const zeros = new ZeroEntries();
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(true, (entry) => ready.push(entry), report);
-  let columns: NamedColumns | undefined;
-  let current = { id: '', date: '', dateText: '', description: '', notes: '', currency: '' };
   /** Transactions per currency, in the order first met. */
   const currencies = new Map<string, number>();
   let leftOut = 0;
   let hash = '';
+  let current: TransactionRead | undefined;
+  const amountOf = (text: string, fileLine: number): Cents | null | undefined => {
+    try {
+      return parseAmountText(text, { decimalComma });
+    } catch (error) {
+      if (!(error instanceof InvalidAmountError)) throw error;
+      report({ fileLine, message: `the amount ${error.message}` });
+      return undefined;
+    }
+  };
+
+  /** A transaction complete: its splits to the grouper, what it is said. */
+  const finish = (transaction: TransactionRead | undefined) => {
+    if (!transaction || transaction.date === '') return;
+    if (transaction.voided) {
+      facts.voided += 1;
+      return;
+    }
+    const code = transaction.currency;
+    if (options.currency !== undefined && code !== '' && code !== options.currency) {
+      leftOut += transaction.splits.length;
+      return;
+    }
+    settleFromPrice(transaction.splits);
+    for (const split of transaction.splits) {
+      const zero = split.value === 0;
+      zeros.line(transaction.id, zero);
+      if (zero) {
+        facts.zeroSplits += 1;
+        continue;
+      }
+      if (split.quantity !== undefined) facts.otherCommodity += 1;
+      const text = split.memo || transaction.description;
+      grouper.add({
+        fileLine: split.fileLine,
+        date: transaction.date,
+        account: split.account,
+        accountCode: undefined,
+        accountName: undefined,
+        accountType: classOfTop(split.account),
+        debitCents: split.value > 0 ? split.value : ZERO_CENTS,
+        creditCents: split.value < 0 ? negateCents(split.value) : ZERO_CENTS,
+        description: split.quantity === undefined ? text : `${text} (${split.quantity})`.trim(),
+        memo: [transaction.description, transaction.notes].filter(Boolean).join(' — '),
+        classes: [],
+        entry: transaction.id,
+      });
+    }
+  };
+
+  const start = (
+    id: string,
+    fileLine: number,
+    fields: { date: string; description: string; notes: string; currency: string },
+    voided: boolean,
+  ): TransactionRead => {
+    facts.transactions += 1;
+    const transaction: TransactionRead = {
+      id,
+      fileLine,
+      dateText: fields.date,
+      date: parseLedgerDate(fields.date, order) ?? '',
+      description: fields.description,
+      notes: fields.notes,
+      currency: fields.currency.replace(/^(CURRENCY|ISO4217)::/, ''),
+      voided,
+      splits: [],
+    };
+    if (transaction.date === '')
+      report({ fileLine, message: `date "${fields.date}" is not a date (${order})` });
+    const code = transaction.currency;
+    if (code !== '' && !voided) currencies.set(code, (currencies.get(code) ?? 0) + 1);
+    return transaction;
+  };
+
+  let first = true;
   for await (const { record, fileLine } of eachRecord(
     file,
     { encoding: options.encoding },
@@ -150,85 +282,146 @@ export async function* readGnuCash(
       yield* ready;
       ready.length = 0;
     }
-    if (!columns) {
-      columns = namedColumns(record, normalizeHeader);
-      if (
-        !columns.has('fullaccountname') ||
-        (!columns.has('valuenum') && !columns.has('amountnum'))
-      ) {
-        report({
-          fileLine,
-          message: `not a GnuCash transaction export: the header lacks Full Account Name or Amount Num. (header: ${record.join(', ')})`,
-        });
-        return;
-      }
+    // The header (a file told by column order has none to skip: its first row is its header).
+    if (first) {
+      first = false;
       continue;
     }
-    const field = (name: string) => columns!.cell(record, name);
     if (record.every((f) => f.trim() === '')) continue;
-    const id = field('transactionid');
-    if (id !== '' && id !== current.id) {
-      facts.transactions += 1;
-      current = {
-        id,
-        dateText: field('date'),
-        date: parseLedgerDate(field('date'), order) ?? '',
-        description: field('description'),
-        notes: field('notes'),
-        currency: field('commoditycurrency').replace(/^CURRENCY::/, ''),
-      };
-      if (current.date === '')
-        report({ fileLine, message: `date "${current.dateText}" is not a date (${order})` });
-      const code = current.currency;
-      if (code !== '') currencies.set(code, (currencies.get(code) ?? 0) + 1);
-    } else if (current.id === '') {
+    const cell = (column: GnuCashColumn) => {
+      const at = header.columns.get(column);
+      return at === undefined ? '' : (record[at] ?? '').trim();
+    };
+    const fields = () => ({
+      date: cell('date'),
+      description: cell('description'),
+      notes: cell('notes'),
+      currency: cell('commodity') || cell('commodityMnemonic'),
+    });
+
+    if (header.layout === 'simple') {
+      // A row per transaction: the exported account's split and the other account.
+      finish(current);
+      current = start(`line ${fileLine}`, fileLine, fields(), false);
+      const account = cell('accountName');
+      const other = cell('fullCategoryPath');
+      if (isSplitTransaction(other)) {
+        report({
+          fileLine,
+          message: `the transaction has more than two splits ("${other}"): the simple layout does not name their accounts; export again with "Use Simple Layout" off`,
+        });
+        current.date = '';
+        continue;
+      }
+      if (account === '' || other === '') {
+        report({
+          fileLine,
+          message: `the ${account === '' ? GNUCASH_COLUMNS.accountName : GNUCASH_COLUMNS.fullCategoryPath} is empty`,
+        });
+        current.date = '';
+        continue;
+      }
+      const value = amountOf(cell('value') || cell('amount'), fileLine);
+      if (value === undefined) {
+        current.date = '';
+        continue;
+      }
+      const cents = value ?? ZERO_CENTS;
+      current.splits.push(
+        { fileLine, account, value: cents, memo: '' },
+        { fileLine, account: other, value: negateCents(cents), memo: '' },
+      );
+      continue;
+    }
+
+    if (header.layout === 'register') {
+      // GnuCash 2.6: a T row opens the transaction, an S row per split follows.
+      const type = cell('rowType').toUpperCase();
+      if (type === 'T') {
+        finish(current);
+        current = start(`line ${fileLine}`, fileLine, fields(), false);
+        continue;
+      }
+      if (!current) {
+        report({ fileLine, message: 'a split before any transaction (no T row above it)' });
+        continue;
+      }
+      // An S row's Notes hold the transaction's void reason.
+      if (cell('notes') !== '') current.voided = true;
+      const account = cell('fullCategoryPath');
+      if (account === '') {
+        report({ fileLine, message: `the ${GNUCASH_COLUMNS.fullCategoryPath} is empty` });
+        continue;
+      }
+      const amount = amountOf(cell('amount'), fileLine);
+      if (amount === undefined) continue;
+      const namespace = cell('commodityNamespace');
+      const commodity = cell('commodityMnemonic');
+      const foreign =
+        (namespace !== '' && !/^(CURRENCY|ISO4217)$/.test(namespace)) ||
+        (commodity !== '' && current.currency !== '' && commodity !== current.currency);
+      current.splits.push(
+        splitOf(fileLine, account, amount ?? ZERO_CENTS, cell('memo'), {
+          foreign,
+          price: cell('ratePrice'),
+          quantity: `${cell('amount')} ${commodity}`.trim(),
+          decimalComma,
+        }),
+      );
+      continue;
+    }
+
+    // The transactions layout: every row a split; 3.x leaves the transaction's fields empty on
+    // all but its first.
+    const id = cell('transactionId');
+    if (id !== '' && id !== current?.id) {
+      finish(current);
+      current = start(id, fileLine, fields(), cell('voidReason') !== '');
+    } else if (!current) {
       report({
         fileLine,
         message: 'a split before any transaction (its Transaction ID is empty)',
       });
       continue;
     }
-    if (current.date === '') continue;
-    const code = current.currency;
-    if (options.currency !== undefined && code !== '' && code !== options.currency) {
-      leftOut += 1;
-      continue;
-    }
-    const account = field('fullaccountname');
+    const account = cell('fullAccountName');
     if (account === '') {
       report({ fileLine, message: 'the Full Account Name is empty' });
       continue;
     }
-    const amountText = columns.has('valuenum') ? field('valuenum') : field('amountnum');
-    let cents;
-    try {
-      cents = parseAmountText(amountText, { decimalComma });
-    } catch (error) {
-      if (!(error instanceof InvalidAmountError)) throw error;
-      report({ fileLine, message: `the amount ${error.message}` });
-      continue;
+    if (header.columns.has('value')) {
+      const value = amountOf(cell('value'), fileLine);
+      if (value === undefined) continue;
+      const amount = cell('amount');
+      let quantity: Cents | null | undefined;
+      try {
+        quantity = parseAmountText(amount, { decimalComma });
+      } catch {
+        quantity = undefined;
+      }
+      const foreign = quantity !== undefined && quantity !== value;
+      current.splits.push({
+        fileLine,
+        account,
+        value: value ?? ZERO_CENTS,
+        memo: cell('memo'),
+        ...(foreign && { quantity: cell('amountWithSymbol') || amount }),
+      });
+    } else {
+      const amount = amountOf(cell('amount'), fileLine);
+      if (amount === undefined) continue;
+      const price = cell('ratePrice');
+      current.splits.push(
+        splitOf(fileLine, account, amount ?? ZERO_CENTS, cell('memo'), {
+          foreign: price !== '' && !isOne(price),
+          price,
+          quantity: cell('amountWithSymbol') || cell('amount'),
+          decimalComma,
+        }),
+      );
     }
-    zeros.line(current.id, cents === null || cents === 0);
-    if (cents === null || cents === 0) {
-      facts.zeroSplits += 1;
-      continue;
-    }
-    const memo = field('memo');
-    grouper.add({
-      fileLine,
-      date: current.date,
-      account,
-      accountCode: undefined,
-      accountName: undefined,
-      accountType: CLASS_OF_TOP[account.split(':')[0]!.trim().toLowerCase()],
-      debitCents: cents > 0 ? cents : ZERO_CENTS,
-      creditCents: cents < 0 ? negateCents(cents) : ZERO_CENTS,
-      description: memo || current.description,
-      memo: [current.description, current.notes].filter(Boolean).join(' — '),
-      classes: [],
-      entry: current.id,
-    });
   }
+  finish(current);
   grouper.finish();
   if (options.currency === undefined && currencies.size > 1) {
     const listed = [...currencies]
@@ -252,13 +445,72 @@ export async function* readGnuCash(
   onEnd(hash, { ...facts, currencyLeftOut: leftOut, zeroEntries: zeros.count });
 }
 
+/** `1`, `1.00`, `1,0000`: a price of one (a split in the transaction's currency). */
+const isOne = (price: string) => /^\+?0*1(?:[.,]0*)?$/.test(price.trim());
+
+/**
+ * A split of a layout without values: in the transaction's currency its amount is its value;
+ * in another commodity its value is its amount times its price, rounded to the cent (the
+ * transaction's other splits settle it: settleFromPrice).
+ */
+function splitOf(
+  fileLine: number,
+  account: string,
+  amount: Cents,
+  memo: string,
+  commodity: {
+    foreign: boolean;
+    price: string;
+    quantity: string;
+    decimalComma: boolean | 'either';
+  },
+): SplitRead {
+  if (!commodity.foreign) return { fileLine, account, value: amount, memo };
+  const price = Number(
+    commodity.decimalComma === true
+      ? commodity.price.replace(/[.\s\u00a0\u202f]/g, '').replace(',', '.')
+      : commodity.price.replace(/[,\s\u00a0\u202f]/g, ''),
+  );
+  const value = Number.isFinite(price) ? (Math.round(amount * price) as Cents) : amount;
+  return {
+    fileLine,
+    account,
+    value,
+    memo,
+    quantity: commodity.quantity,
+    valueFromPrice: true,
+  };
+}
+
+/**
+ * A transaction of one split valued from a rounded price: its value is what balances the
+ * others (GnuCash keeps every transaction balanced in its currency).
+ */
+function settleFromPrice(splits: SplitRead[]): void {
+  const priced = splits.filter((s) => s.valueFromPrice);
+  if (priced.length !== 1) return;
+  let others = ZERO_CENTS;
+  for (const split of splits) if (!split.valueFromPrice) others = addCents(others, split.value);
+  const balancing = negateCents(others);
+  const off = subtractCents(balancing, priced[0]!.value);
+  // Only a rounding of the price: a cent or so per unit of the amount's size, never more.
+  if (Math.abs(off) <= Math.max(100, Math.abs(priced[0]!.value) / 1000))
+    priced[0]!.value = balancing;
+}
+
+const LAYOUTS_SAID: Record<GnuCashHeader['layout'], string> = {
+  transactions: 'a row per split',
+  simple: 'the simple layout, a row per transaction',
+  register: "GnuCash 2.6's layout, a T row and its S rows",
+};
+
 /** GnuCash's "Export Transactions to CSV". */
 export const gnucash: LedgerFormatDefinition = {
   name: 'gnucash',
   title: 'GnuCash transactions CSV',
-  detect: (_head, firstLine) => looksLikeGnuCash(firstLine),
+  detect: (head) => looksLikeGnuCash(head),
   toldBy:
-    'read as GnuCash "Export Transactions to CSV": its header has Transaction ID and Full Account Name',
+    'read as GnuCash "Export Transactions to CSV": its header names GnuCash\'s columns, in one of its languages',
   read: (file, _head, options, result) =>
     readExport<GnuCashFacts>(
       result,
@@ -274,9 +526,20 @@ export const gnucash: LedgerFormatDefinition = {
           ...hooks,
         ),
       (facts) => [
+        facts.language === undefined
+          ? `GnuCash: the header is in a language books does not know: its columns read by GnuCash's order (${LAYOUTS_SAID[facts.layout]})`
+          : facts.language !== 'en' &&
+            `GnuCash: the header is in ${languageName(facts.language)} (${LAYOUTS_SAID[facts.layout]})`,
+        facts.language === 'en' &&
+          facts.layout !== 'transactions' &&
+          `GnuCash: ${LAYOUTS_SAID[facts.layout]}`,
         Boolean(facts.currencyLeftOut) &&
           `GnuCash: ${count(facts.currencyLeftOut ?? 0, 'split', 'splits')} in other currencies than ${options.currency} left out (--currency)`,
-        `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${datesSaid(facts.dateFormat)}, decimals with a ${facts.decimalComma ? 'comma' : 'point'}; accounts by full name, typed by their top-level name`,
+        `GnuCash: ${count(facts.transactions, 'transaction', 'transactions')}, dates ${datesSaid(facts.dateFormat)}, decimals with a ${facts.decimalComma === 'either' ? 'point or a comma, as each amount reads' : facts.decimalComma ? 'comma' : 'point'}; accounts by full name, typed by their top-level name`,
+        facts.voided > 0 &&
+          `GnuCash: ${count(facts.voided, 'voided transaction', 'voided transactions')} left out (GnuCash prints their former amounts)`,
+        facts.otherCommodity > 0 &&
+          `GnuCash: ${count(facts.otherCommodity, 'split', 'splits')} in another commodity than its transaction's currency, posted at its value, its quantity in its description`,
         facts.zeroSplits > 0 &&
           `GnuCash: ${count(facts.zeroSplits, 'split', 'splits')} of zero left out${zeroWhole(facts.zeroEntries, 'transaction', 'transactions')}`,
       ],

@@ -1,6 +1,6 @@
 import { InvalidAmountError, negateCents, parseAmountText, ZERO_CENTS } from '../../core/money.js';
 import { eachRecord, namedColumns, type NamedColumns } from '../common/csvRecords.js';
-import { CLASS_OF_TOP } from '../gnucash/reader.js';
+import { CLASS_OF_TOP } from '../gnucash/header.js';
 import {
   EntryGrouper,
   parseLedgerDate,

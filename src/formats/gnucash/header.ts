@@ -1,0 +1,236 @@
+import { detectDelimiter } from '../common/csvRecords.js';
+import {
+  GNUCASH_COLUMNS,
+  GNUCASH_TRANSLATIONS,
+  SPLIT_TRANSACTION,
+  TOP_LEVEL_NAMES,
+  type GnuCashColumn,
+} from './words.js';
+
+/*
+ * A GnuCash transaction export told by its header, in whichever language GnuCash wrote it,
+ * and the layout the header shows:
+ *
+ * - `transactions` (the default, 3.x to 5.x): a row per split, the transaction's fields on its
+ *   first split only (3.x) or on every one (4.x on, which adds `Value With Sym` and `Value Num.`);
+ * - `simple` ("Use simple layout"): a row per transaction of the exported account, the other
+ *   account in `Full Category Path` (`-- Split Transaction --` where there are several);
+ * - `register` (2.6): a `T` row with the transaction's fields, then an `S` row per split, whose
+ *   full account name stands under `Full Category Path`.
+ *
+ * A header in a language GnuCash has no translation for, or in one of a later version, is told
+ * by GnuCash's own column order when its rows show a transaction id and a currency where
+ * GnuCash writes them.
+ */
+
+export type GnuCashLayout = 'transactions' | 'simple' | 'register';
+
+export interface GnuCashHeader {
+  /** GnuCash's language code (`de`, `pt_BR`), `en`, or undefined when told by column order. */
+  language: string | undefined;
+  columns: ReadonlyMap<GnuCashColumn, number>;
+  layout: GnuCashLayout;
+}
+
+/** A column name compared without case, spaces or punctuation: `Amount Num.` → `amountnum`. */
+export const wordKey = (text: string) =>
+  text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, '');
+
+const ORDER = Object.keys(GNUCASH_COLUMNS) as GnuCashColumn[];
+const LANGUAGES: [string, Partial<Record<GnuCashColumn, string>>][] = [
+  ['en', {}],
+  ...Object.entries(GNUCASH_TRANSLATIONS),
+];
+
+/** Which column each header cell is in one language (English where it has no translation). */
+function columnsIn(
+  cells: readonly string[],
+  translation: Partial<Record<GnuCashColumn, string>>,
+): Map<GnuCashColumn, number> {
+  const columns = new Map<GnuCashColumn, number>();
+  cells.forEach((cell, at) => {
+    const key = wordKey(cell);
+    if (key === '') return;
+    // A name two columns share (Latvian's Notes and Memo) goes to the first not yet found.
+    const column = ORDER.find(
+      (c) =>
+        !columns.has(c) &&
+        (key === wordKey(GNUCASH_COLUMNS[c]) ||
+          (translation[c] !== undefined && key === wordKey(translation[c]))),
+    );
+    if (column) columns.set(column, at);
+  });
+  return columns;
+}
+
+function layoutOf(columns: ReadonlyMap<GnuCashColumn, number>): GnuCashLayout | undefined {
+  const amounts = columns.has('amount') || columns.has('value');
+  if (columns.has('rowType') && columns.has('fullCategoryPath') && amounts) return 'register';
+  if (columns.has('transactionId') && columns.has('fullAccountName') && amounts)
+    return 'transactions';
+  if (!columns.has('transactionId') && columns.has('fullCategoryPath') && amounts) {
+    if (columns.has('accountName')) return 'simple';
+  }
+  return undefined;
+}
+
+/** The header's language and layout: the language that finds the most of its columns. */
+export function gnucashHeader(cells: readonly string[]): GnuCashHeader | undefined {
+  let best: GnuCashHeader | undefined;
+  for (const [language, translation] of LANGUAGES) {
+    const columns = columnsIn(cells, translation);
+    const layout = layoutOf(columns);
+    if (layout && (best === undefined || columns.size > best.columns.size))
+      best = { language, columns, layout };
+  }
+  return best;
+}
+
+/** GnuCash's column order: 3.x (16 columns) and 4.x on (18, with the values). */
+const BY_POSITION: Record<number, GnuCashColumn[]> = {
+  16: [
+    'date',
+    'transactionId',
+    'number',
+    'description',
+    'notes',
+    'commodity',
+    'voidReason',
+    'action',
+    'memo',
+    'fullAccountName',
+    'accountName',
+    'amountWithSymbol',
+    'amount',
+    'reconcile',
+    'reconcileDate',
+    'ratePrice',
+  ],
+  18: [
+    'date',
+    'transactionId',
+    'number',
+    'description',
+    'notes',
+    'commodity',
+    'voidReason',
+    'action',
+    'memo',
+    'fullAccountName',
+    'accountName',
+    'amountWithSymbol',
+    'amount',
+    'valueWithSymbol',
+    'value',
+    'reconcile',
+    'reconcileDate',
+    'ratePrice',
+  ],
+};
+
+/**
+ * A transaction export whose header no language reads, told by GnuCash's column order: its
+ * first row has a transaction id (32 hexadecimal digits) second and a currency
+ * (`CURRENCY::EUR`, `ISO4217::EUR`) sixth.
+ */
+export function gnucashByPosition(
+  cells: readonly string[],
+  firstRow: readonly string[] | undefined,
+): GnuCashHeader | undefined {
+  const order = BY_POSITION[cells.length];
+  if (!order || !firstRow || firstRow.length !== cells.length) return undefined;
+  if (!/^[0-9a-f]{32}$/i.test(firstRow[1]!.trim())) return undefined;
+  if (!/^(CURRENCY|ISO4217)::\S+$/.test(firstRow[5]!.trim())) return undefined;
+  return {
+    language: undefined,
+    columns: new Map(order.map((column, at) => [column, at])),
+    layout: 'transactions',
+  };
+}
+
+/** The cells of a CSV line (its delimiter told as the records' is), quotes taken off. */
+export function lineCells(line: string, delimiter = detectDelimiter(line)): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === delimiter) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
+
+/** True when a file's first lines are a GnuCash transaction export, in any language. */
+export function looksLikeGnuCash(head: string): boolean {
+  // The head comes as Latin-1; GnuCash writes UTF-8 (a byte order mark or not).
+  const whole = head.lastIndexOf('\n') > 0 ? head.slice(0, head.lastIndexOf('\n')) : head;
+  const utf8 = Buffer.from(whole, 'latin1').toString('utf8');
+  const text = utf8.includes('\uFFFD') && !whole.includes('\uFFFD') ? whole : utf8;
+  const [first = '', second] = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const delimiter = detectDelimiter(first);
+  const cells = lineCells(first, delimiter);
+  return (
+    gnucashHeader(cells) !== undefined ||
+    gnucashByPosition(cells, second === undefined ? undefined : lineCells(second, delimiter)) !==
+      undefined
+  );
+}
+
+/** A language's name in English (`German`, `Brazilian Portuguese`), else its code. */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames('en', { type: 'language' }).of(code.replace('_', '-')) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** What the simple layout writes for the other side of a transaction of several splits. */
+const SPLIT_TRANSACTIONS = new Set(
+  [SPLIT_TRANSACTION, ...Object.values(GNUCASH_TRANSLATIONS).map((t) => t.splitTransaction)]
+    .filter((text): text is string => text !== undefined)
+    .map(wordKey),
+);
+
+export const isSplitTransaction = (category: string) => SPLIT_TRANSACTIONS.has(wordKey(category));
+
+/** The class of an English top-level account name (hledger's too), or undefined. */
+export const CLASS_OF_TOP: Record<string, string> = {
+  assets: 'asset',
+  asset: 'asset',
+  liabilities: 'liability',
+  liability: 'liability',
+  equity: 'equity',
+  income: 'income',
+  revenue: 'income',
+  expenses: 'expense',
+  expense: 'expense',
+};
+
+const CLASS_BY_TOP = new Map<string, string>(
+  Object.entries(TOP_LEVEL_NAMES).flatMap(([kind, names]) =>
+    names.map((name) => [name.normalize('NFC').toLowerCase(), kind] as [string, string]),
+  ),
+);
+for (const [name, kind] of Object.entries(CLASS_OF_TOP)) CLASS_BY_TOP.set(name, kind);
+
+/**
+ * The class of an account by its top-level name (`Assets`, `Aktiva`, `資産`): GnuCash's charts'
+ * top-level names in every language they ship; undefined for another (Trading, Orphan…).
+ */
+export const classOfTop = (fullName: string): string | undefined =>
+  CLASS_BY_TOP.get(fullName.split(':')[0]!.trim().normalize('NFC').toLowerCase());
