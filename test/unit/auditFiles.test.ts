@@ -212,6 +212,214 @@ describe('SIE 4 by its description', () => {
     expect(notes).toContain('SIE: 1 #BTRANS rows (struck out) left out');
   });
 
+  const sieOf = (rows: string[]) =>
+    copyOf(
+      iconv.encode(
+        [
+          '#FLAGGA 0',
+          '#FORMAT PC8',
+          '#RAR 0 20250101 20251231',
+          '#KONTO 1910 "Kassa"',
+          '#KONTO 2640 "Ingående moms"',
+          '#KONTO 6110 "Kontorsmateriel"',
+          '#KONTO 6250 "Porto"',
+          ...rows,
+        ].join('\r\n'),
+        'cp437',
+      ),
+      'se',
+    );
+  const voucherLines = (entry: {
+    lines: { accountCode?: string | undefined; debitCents: number; creditCents: number }[];
+  }) => entry.lines.map((l) => [l.accountCode, l.debitCents - l.creditCents]);
+
+  it('SIE 4B’s own examples of #RTRANS and #BTRANS read as it says a reader that handles them reads them', async () => {
+    const added = sieOf([
+      '#VER "" "" 20080101 "Porto"',
+      '{',
+      '#TRANS 1910 { } -1200.00',
+      '#TRANS 2640 { } 240.00',
+      '#TRANS 6250 { } 960.00',
+      '#RTRANS 1910 { } 200.00',
+      '#TRANS 1910 { } 200.00',
+      '#RTRANS 2640 { } -40.00',
+      '#TRANS 2640 { } -40.00',
+      '#RTRANS 6250 { } -160.00',
+      '#TRANS 6250 { } -160.00',
+      '}',
+    ]);
+    const read = await readLedgerFile(added);
+    expect(read.problems).toEqual([]);
+    expect(voucherLines(read.entries[0]!)).toEqual([
+      ['1910', -120_000],
+      ['2640', 24_000],
+      ['6250', 96_000],
+      ['1910', 20_000],
+      ['2640', -4_000],
+      ['6250', -16_000],
+    ]);
+    const removed = sieOf([
+      '#VER "" "" 20080101 "Porto"',
+      '{',
+      '#TRANS 1910 { } -1000.00',
+      '#TRANS 2640 { } 200.00',
+      '#BTRANS 6110 { } 800.00',
+      '#RTRANS 6250 { } 800.00',
+      '#TRANS 6250 { } 800.00',
+      '}',
+    ]);
+    const again = await readLedgerFile(removed);
+    expect(again.problems).toEqual([]);
+    expect(voucherLines(again.entries[0]!)).toEqual([
+      ['1910', -100_000],
+      ['2640', 20_000],
+      ['6250', 80_000],
+    ]);
+  });
+
+  it('an #RTRANS with its signer (Fortnox) and the #TRANS repeating it without: one row, the voucher balanced', async () => {
+    // Refused before as "218.00 left over": the pair was compared field for field.
+    const file = sieOf([
+      '#VER A 12 20250105 "Porto" 20250110',
+      '{',
+      '#TRANS 1910 {} -1090.00 20250105 "Porto"',
+      '#TRANS 2640 {} 218.00 20250105 "Porto"',
+      '#TRANS 6250 {} 872.00 20250105 "Porto"',
+      '#RTRANS 2640 {} 218.00 20250105 "Porto" 0 "Anna Andersson"',
+      '#TRANS 2640 {} 218 20250105 "Porto"',
+      '#RTRANS 2640 {} -218.00 20250105 "" 0 "Anna Andersson"',
+      '#TRANS 2640 {} -218.00',
+      '}',
+    ]);
+    const { problems, entries } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(voucherLines(entries[0]!)).toEqual([
+      ['1910', -109_000],
+      ['2640', 21_800],
+      ['6250', 87_200],
+      ['2640', 21_800],
+      ['2640', -21_800],
+    ]);
+  });
+
+  it('a #VER whose { its producer left out is read to its }, and said', async () => {
+    // Refused before: "#TRANS outside a voucher" for each of its rows.
+    const file = sieOf([
+      '#VER A 1 20250105 "Porto"',
+      '#TRANS 1910 {} -100.00',
+      '#TRANS 6250 {} 100.00',
+      '}',
+      '#VER A 2 20250106 "Porto"',
+      '{',
+      '#TRANS 1910 {} -50.00',
+      '#TRANS 6250 {} 50.00',
+      '}',
+    ]);
+    const { problems, entries, notes } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.entry, e.date, voucherLines(e)])).toEqual([
+      [
+        'A 1',
+        '2025-01-05',
+        [
+          ['1910', -10_000],
+          ['6250', 10_000],
+        ],
+      ],
+      [
+        'A 2',
+        '2025-01-06',
+        [
+          ['1910', -5_000],
+          ['6250', 5_000],
+        ],
+      ],
+    ]);
+    expect(notes).toContain(
+      'SIE: 1 #VER row without its { (the producer left it out): its #TRANS rows read to the }',
+    );
+  });
+
+  it('SIE type 1 (balances only): the opening balances and an entry of the year that makes #UB 0 and #RES 0', async () => {
+    // Before, the opening balances alone were read, and every #UB and #RES said to contradict them.
+    const file = sieOf([
+      '#SIETYP 1',
+      '#KONTO 2081 "Aktiekapital"',
+      '#KONTO 3010 "Försäljning"',
+      '#IB 0 1910 1000.00',
+      '#IB 0 2081 -1000.00',
+      '#UB 0 1910 1700.00',
+      '#UB 0 2640 50.00',
+      '#UB 0 2081 -1000.00',
+      '#RES 0 3010 -1000.00',
+      '#RES 0 6250 250.00',
+    ]);
+    const { problems, entries, notes, result } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.date, voucherLines(e)])).toEqual([
+      [
+        '2025-01-01',
+        [
+          ['1910', 100_000],
+          ['2081', -100_000],
+        ],
+      ],
+      [
+        '2025-12-31',
+        [
+          ['1910', 70_000],
+          ['2640', 5_000],
+          ['3010', -100_000],
+          ['6250', 25_000],
+        ],
+      ],
+    ]);
+    expect(notes).toContain(
+      "SIE: SIE type 1: balances only, no vouchers: read as the opening balances (#IB 0) and one entry of the year's changes on 2025-12-31 (#UB 0 less #IB 0, #RES 0)",
+    );
+    expect(result.fileChecks).toEqual([]);
+  });
+
+  it('SIE type 2: an entry of each period’s changes (#PSALDO), where they make the year', async () => {
+    const file = sieOf([
+      '#SIETYP 2',
+      '#KONTO 3010 "Försäljning"',
+      '#IB 0 1910 1000.00',
+      '#IB 0 6110 0',
+      '#UB 0 1910 1750.00',
+      '#RES 0 3010 -1000.00',
+      '#RES 0 6250 250.00',
+      '#PSALDO 0 202501 1910 {} 400.00',
+      '#PSALDO 0 202501 3010 {} -400.00',
+      '#PSALDO 0 202503 1910 {} 350.00',
+      '#PSALDO 0 202503 3010 {} -600.00',
+      '#PSALDO 0 202503 6250 {} 250.00',
+      '#PSALDO 0 202503 6250 {1 "7"} 250.00',
+    ]);
+    const { problems, entries, notes } = await readLedgerFile(file, { offsetAccount: '2099' });
+    expect(problems).toEqual([]);
+    expect(entries.slice(1).map((e) => [e.date, voucherLines(e)])).toEqual([
+      [
+        '2025-01-31',
+        [
+          ['1910', 40_000],
+          ['3010', -40_000],
+        ],
+      ],
+      [
+        '2025-03-31',
+        [
+          ['1910', 35_000],
+          ['3010', -60_000],
+          ['6250', 25_000],
+        ],
+      ],
+    ]);
+    expect(notes).toContain(
+      "SIE: SIE type 2: balances only, no vouchers: read as the opening balances (#IB 0) and an entry of each period's changes (#PSALDO), 2 in all",
+    );
+  });
+
   it('types by #KTYP within the BAS classes', () => {
     expect(basType('1930')).toBe('Cash');
     expect(basType('2440')).toBe('Accounts Payable');

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import iconv from 'iconv-lite';
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
-import { addCents, formatCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import { addCents, formatCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import {
   auditAmount,
   auditLine,
@@ -33,10 +33,15 @@ import { readAuditFile, type LedgerFormatDefinition } from '../format.js';
  * - An entry is a `#VER series number date "text"` and its `{ #TRANS account {objects} amount
  *   [date] ["text"] }` rows, amounts signed (positive a debit). `#BTRANS` rows (struck out) are
  *   left out; an `#RTRANS` (added later) is read and the `#TRANS` that repeats it for older
- *   readers is skipped.
+ *   readers is skipped — the same account, objects, amount and date (SIE 4B: "en exakt likadan
+ *   rad"; the text, the quantity and the signer, which programs write on the #RTRANS only, apart).
+ *   A `#VER` whose `{` its producer left out is read to its `}`, said.
  * - `#IB 0` (this year's opening balances) is one entry on the first day of `#RAR 0`. Other
  *   years (`#IB -1`…), budgets (`#BUDGET`, `#PBUDGET`) and period balances (`#PSALDO`) are
- *   left out and counted.
+ *   left out and counted — except in a file of balances only (SIE types 1 to 3: no `#VER`),
+ *   whose year is read as entries that make its balances: one per period of `#PSALDO` where
+ *   they make each account's year, else one on the year's last day (`#UB 0` less `#IB 0` of a
+ *   balance sheet account, `#RES 0` of a result account); said.
  * - The file checks the import: each account's `#UB 0` (balance sheet) or `#RES 0` (result)
  *   against its `#IB 0` and lines; one that differs is said, and the import goes on (a program
  *   writes `#UB` equal to `#IB` on every account; an excerpt states the whole year's balances).
@@ -211,6 +216,7 @@ export async function* readSie(
   const leftOut = new Map<string, number>();
   const count = (what: string) => leftOut.set(what, (leftOut.get(what) ?? 0) + 1);
   let firstDay: string | undefined;
+  let yearEnd: string | undefined;
   /** The voucher series (A, B…): a SIE file's journals. */
   const series = new Set<string>();
   let openingSent = false;
@@ -219,8 +225,18 @@ export async function* readSie(
   let inBlock = false;
   /** Vouchers written without their series field. */
   let seriesless = 0;
-  /** The `#RTRANS` just read, whose repeating `#TRANS` is to be skipped. */
+  /**
+   * The `#RTRANS` just read, whose repeating `#TRANS` is to be skipped: the same account,
+   * objects, amount and date (the signature and the text apart, as SIE 4B §11 defines it).
+   */
   let repeated: string | undefined;
+  /** Vouchers whose `{` their producer left out, read to their `}`. */
+  let unopened = 0;
+  /** `#SIETYP`, and the period balances (`#PSALDO 0`, without objects) by period. */
+  let fileType: string | undefined;
+  /** How a file of balances only was read, as said. */
+  let balancesOnly: string | undefined;
+  const periods = new Map<string, Map<string, { cents: Cents; fileLine: number }>>();
 
   const hash = createHash('sha256');
   const input = createReadStream(file);
@@ -280,7 +296,10 @@ export async function* readSie(
         types.set(fields[0] ?? '', fields[1] ?? '');
         break;
       case '#RAR':
-        if (fields[0] === '0') firstDay = sieDate(fields[1]);
+        if (fields[0] === '0') {
+          firstDay = sieDate(fields[1]);
+          yearEnd = sieDate(fields[2]);
+        }
         break;
       case '#IB':
       case '#UB':
@@ -335,6 +354,11 @@ export async function* readSie(
       case '#RTRANS':
       case '#BTRANS': {
         const kind = label.toUpperCase();
+        // A voucher whose `{` was left out: its rows stand between it and its `}`.
+        if (!inBlock && voucher && lines.length === 0) {
+          inBlock = true;
+          unopened += 1;
+        }
         if (!inBlock || !voucher) {
           if (kind === '#TRANS' && !inBlock)
             report({ fileLine, message: '#TRANS outside a voucher' });
@@ -344,11 +368,12 @@ export async function* readSie(
           count('#BTRANS rows (struck out)');
           break;
         }
-        if (kind === '#TRANS' && repeated !== undefined && repeated === fields.join(' ')) {
+        const same = transKey(fields, voucher.date);
+        if (kind === '#TRANS' && repeated !== undefined && repeated === same) {
           repeated = undefined;
           break;
         }
-        repeated = kind === '#RTRANS' ? fields.join(' ') : undefined;
+        repeated = kind === '#RTRANS' ? same : undefined;
         facts.lines += 1;
         const code = fields[0] ?? '';
         // The object list (`{}`) comes before the amount; some programs leave it out.
@@ -380,9 +405,29 @@ export async function* readSie(
       case '#PBUDGET':
         count(`${label.toUpperCase()} rows (budgets)`);
         break;
-      case '#PSALDO':
-        count('#PSALDO rows (period balances)');
+      case '#SIETYP':
+        fileType = fields[0];
         break;
+      case '#PSALDO': {
+        // The period's change on the account (SIE 4B: "periodens förändring"), kept for a file
+        // without vouchers; one per object (type 3) repeats the account's own.
+        const objects = (fields[3] ?? '').startsWith('{') ? fields[3]! : '{}';
+        if (fields[0] !== '0' || objects.replace(/[{}\s]/g, '') !== '') {
+          count('#PSALDO rows (period balances)');
+          break;
+        }
+        const cents = auditAmount(
+          fields[4] ?? fields[3] ?? '',
+          fileLine,
+          `#PSALDO ${fields[2]}`,
+          report,
+        );
+        if (cents === undefined) break;
+        const period = periods.get(fields[1] ?? '') ?? new Map();
+        period.set(fields[2] ?? '', { cents, fileLine });
+        periods.set(fields[1] ?? '', period);
+        break;
+      }
       case '#OIB':
       case '#OUB':
         count(`${label.toUpperCase()} rows (balances per object)`);
@@ -392,6 +437,21 @@ export async function* readSie(
     }
   }
   if (!openingSent) yield* sendOpening();
+  if (facts.transactions === 0 && (closing.size > 0 || periods.size > 0))
+    for (const entry of yearOfBalances()) {
+      for (const line of entry.lines) {
+        const code = line.accountCode ?? '';
+        movements.set(
+          code,
+          addCents(
+            movements.get(code) ?? ZERO_CENTS,
+            (line.debitCents - line.creditCents) as Cents,
+          ),
+        );
+      }
+      yield entry;
+    }
+  else if (periods.size > 0) count('#PSALDO rows (period balances)');
 
   for (const [code, stated] of closing) {
     const account = accountOf(code);
@@ -414,6 +474,11 @@ export async function* readSie(
   facts.journals = series.size;
   facts.firstDay = firstDay;
   facts.leftOut = [...leftOut].map(([what, n]) => `${n} ${what} left out`);
+  if (balancesOnly !== undefined) facts.leftOut.push(balancesOnly);
+  if (unopened > 0)
+    facts.leftOut.push(
+      `${unopened} #VER ${unopened === 1 ? 'row' : 'rows'} without its { (the producer left it out): ${unopened === 1 ? 'its' : 'their'} #TRANS rows read to the }`,
+    );
   if (seriesless > 0)
     facts.leftOut.push(
       `${seriesless} #VER ${seriesless === 1 ? 'row' : 'rows'} without a series field (\`#VER  1 20170101\`) read with the series ""`,
@@ -439,6 +504,108 @@ export async function* readSie(
     );
     if (opening) yield opening;
   }
+
+  /**
+   * A file of balances only (SIE types 1 to 3: `#IB`, `#UB`, `#RES`, and `#PSALDO` in 2 and 3;
+   * no vouchers): after its opening balances, its year as entries that make its balances —
+   * one per period of `#PSALDO` where they make each account's year, else one on the year's
+   * last day of each balance sheet account's `#UB 0` less its `#IB 0` and each result
+   * account's `#RES 0`. Said.
+   */
+  function yearOfBalances(): LedgerEntry[] {
+    const lastDay = yearEnd;
+    if (lastDay === undefined) {
+      report({
+        fileLine: 1,
+        message: 'the file has balances but no vouchers and no year (#RAR 0): nothing dates them',
+      });
+      return [];
+    }
+    const changes = new Map<string, { cents: Cents; fileLine: number }>();
+    for (const [code, stated] of closing) {
+      const opening = accounts.get(code)?.opening ?? ZERO_CENTS;
+      const cents = stated.label === '#UB' ? subtractCents(stated.cents, opening) : stated.cents;
+      if (cents !== 0) changes.set(code, { cents, fileLine: stated.fileLine });
+    }
+    const line = (
+      code: string,
+      cents: Cents,
+      fileLine: number,
+      date: string,
+      entry: string,
+      text: string,
+    ) =>
+      auditLine({ fileLine, date, entry, description: text, memo: text }, accountOf(code), cents);
+    const byPeriod = [...periods].sort(([a], [b]) => a.localeCompare(b));
+    const summed = new Map<string, Cents>();
+    for (const [, period] of byPeriod)
+      for (const [code, { cents }] of period)
+        summed.set(code, addCents(summed.get(code) ?? ZERO_CENTS, cents));
+    const periodsMake =
+      byPeriod.length > 0 &&
+      [...new Set([...summed.keys(), ...changes.keys()])].every(
+        (code) => (summed.get(code) ?? ZERO_CENTS) === (changes.get(code)?.cents ?? ZERO_CENTS),
+      ) &&
+      byPeriod.every(([, period]) => [...period.values()].reduce((n, p) => n + p.cents, 0) === 0);
+    const entries: LedgerEntry[] = [];
+    if (periodsMake) {
+      for (const [period, changed] of byPeriod) {
+        const day = lastDayOfPeriod(period);
+        if (day === undefined) continue;
+        const entry = `period ${period}`;
+        const text = `The changes of ${period.slice(0, 4)}-${period.slice(4)} (#PSALDO)`;
+        const lines = [...changed]
+          .filter(([, p]) => p.cents !== 0)
+          .map(([code, p]) => line(code, p.cents, p.fileLine, day, entry, text));
+        if (lines.length > 0)
+          entries.push({ fileLine: lines[0]!.fileLine, entry, date: day, memo: text, lines });
+      }
+      balancesOnly = `SIE type ${fileType ?? '?'}: balances only, no vouchers: read as the opening balances (#IB 0) and an entry of each period's changes (#PSALDO), ${entries.length} in all`;
+      return entries;
+    }
+    const text = `The year's changes (#UB 0 less #IB 0, #RES 0)`;
+    const lines = [...changes].map(([code, c]) =>
+      line(code, c.cents, c.fileLine, lastDay, "the year's balances", text),
+    );
+    if (lines.length === 0) return [];
+    const entry = balancedEntry(
+      { fileLine: lines[0]!.fileLine, entry: "the year's balances", date: lastDay, memo: text },
+      lines,
+      fileLine,
+      report,
+      { what: 'the entry of', dateField: 'its date' },
+    );
+    if (!entry) return [];
+    balancesOnly = `SIE type ${fileType ?? '?'}: balances only, no vouchers: read as the opening balances (#IB 0) and one entry of the year's changes on ${lastDay} (#UB 0 less #IB 0, #RES 0)`;
+    return [entry];
+  }
+}
+
+/** The last day of a SIE period (`YYYYMM`). */
+function lastDayOfPeriod(period: string): string | undefined {
+  const match = /^(\d{4})(\d{2})$/.exec(period);
+  if (!match) return undefined;
+  const [year, month] = [Number(match[1]), Number(match[2])];
+  if (month < 1 || month > 12) return undefined;
+  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${match[1]}-${match[2]}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * What makes a `#TRANS` the repetition of the `#RTRANS` before it: its account, its objects
+ * (their pairs, however spaced), its amount (`200` is `200.00`) and its date (the voucher's
+ * when it has none). The text, the quantity and the signature are left aside.
+ */
+function transKey(fields: readonly string[], voucherDate: string): string {
+  const code = fields[0] ?? '';
+  const hasObjects = (fields[1] ?? '').startsWith('{');
+  const objects = hasObjects ? fields[1]!.replace(/[{}"]/g, ' ').trim().split(/\s+/).join(' ') : '';
+  const values = hasObjects ? fields.slice(2) : fields.slice(1);
+  const amount = Number(values[0] ?? '');
+  const date = sieDate(values[1]) ?? voucherDate;
+  return [code, objects, Number.isFinite(amount) ? amount.toFixed(2) : values[0], date].join(
+    '\u0000',
+  );
 }
 
 /** How each encoding a SIE file may be in is said. */
