@@ -644,7 +644,7 @@ describe('QuickBooks Desktop: Transaction Detail by Date', () => {
     const read = await readLedgerFile(file);
     expect(read.problems).toEqual([]);
     expect(read.notes[0]).toBe(
-      'read as a QuickBooks Desktop Transaction Detail by Date report: its title, and a header naming Type, Date, Account and Amount',
+      'read as a QuickBooks Desktop Transaction Detail by Date report: its title, and a header naming Date, Account and Amount',
     );
     expect(netRead(read.entries)).toEqual(expected);
     expect(read.entries.map((e) => [e.entry, e.date, e.lines.length])).toEqual([
@@ -671,6 +671,37 @@ describe('QuickBooks Desktop: Transaction Detail by Date', () => {
       ]),
     );
   });
+
+  // QuickBooks lets the user take any column off (Customize Report › Columns): with Type or Num
+  // gone, the report was refused ("no header row naming Type, …"). Every subset of the columns
+  // a transaction's lines do not need, left out.
+  const optional = ['Type', 'Num', 'Name', 'Memo', 'Clr', 'Split', 'Balance'];
+  const subsets = Array.from({ length: 1 << optional.length }, (_, mask) =>
+    optional.filter((_, i) => mask & (1 << i)),
+  );
+  it.each(subsets.map((left) => [left.join(', ') || 'nothing']))(
+    'columns taken off the report (%s): Date, Account and Amount are enough',
+    async (label) => {
+      const left = label === 'nothing' ? [] : label.split(', ');
+      const header = amountRows[0]!.split(',');
+      const keep = header.map((name, i) => i < 2 || !left.includes(name));
+      const rows = amountRows.map((row) =>
+        row
+          .match(/("[^"]*"|[^,]*)(,|$)/g)!
+          .filter((cell) => cell !== '')
+          .map((cell) => cell.replace(/,$/, ''))
+          .filter((_, i) => keep[i])
+          .join(','),
+      );
+      const read = await readLedgerFile(fileOf(report(rows), 'csv'));
+      expect(read.problems).toEqual([]);
+      expect(netRead(read.entries)).toEqual(expected);
+      expect(read.entries.map((e) => [e.date, e.lines.length])).toEqual([
+        ['2025-01-03', 2],
+        ['2025-02-28', 3],
+      ]);
+    },
+  );
 
   it('a filtered report (one side only) and a TOTAL its rows do not make are refused, naming them', async () => {
     const rows = [amountRows[0]!, amountRows[1]!];

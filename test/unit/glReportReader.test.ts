@@ -85,6 +85,37 @@ describe('QuickBooks and Xero ledger reports', () => {
     expect(balances(entries)).toEqual({ Checking: 55_000, Sales: -120_000, Rent: 65_000 });
   });
 
+  it.each([
+    ['Type'],
+    ['Num'],
+    ['Name'],
+    ['Memo'],
+    ['Split'],
+    ['Adj', 'Balance'],
+    ['Type', 'Num', 'Adj', 'Name', 'Memo', 'Split', 'Balance'],
+  ])(
+    'QuickBooks Desktop with columns taken off the report (%s …): Date and the amounts are enough',
+    async (...left) => {
+      const header = QB_DESKTOP[3]!.split(',');
+      const keep = header.map((name, i) => i < 2 || !left.includes(name));
+      const cut = QB_DESKTOP.map((row, at) =>
+        at < 3
+          ? row
+          : row
+              .match(/("[^"]*"|[^,]*)(,|$)/g)!
+              .filter((cell) => cell !== '')
+              .map((cell) => cell.replace(/,$/, ''))
+              .filter((_, i) => keep[i])
+              .join(','),
+      );
+      const file = fileOf(cut);
+      expect(formatOf(file, 'auto')).toBe('qb-report');
+      const { entries, problems } = await readLedgerFile(file);
+      expect(problems).toEqual([]);
+      expect(balances(entries)).toEqual({ Checking: 55_000, Sales: -120_000, Rent: 65_000 });
+    },
+  );
+
   it('Xero Account Transactions: codes in parentheses, named months, opening balances', async () => {
     const file = fileOf([...XERO_ACCOUNT_TRANSACTIONS]);
     expect(formatOf(file, 'auto')).toBe('xero-report');
@@ -194,6 +225,34 @@ describe('QuickBooks and Xero ledger reports', () => {
         ]),
       );
     });
+
+    it.each([
+      ['Transaction type', 'Num'],
+      ['Name', 'Memo/Description'],
+      ['Split account'],
+      ['Transaction type', 'Num', 'Name', 'Memo/Description', 'Split account'],
+    ])(
+      'with columns taken off the report (%s …): the distribution account, date and amount are enough',
+      async (...left) => {
+        const header = QBO_CURRENT_LAYOUT[4]!.split(',');
+        const keep = header.map((name) => !left.includes(name));
+        const cut = QBO_CURRENT_LAYOUT.map((row, at) =>
+          at < 4
+            ? row
+            : row
+                .match(/("[^"]*"|[^,]*)(,|$)/g)!
+                .filter((cell, i, all) => cell !== '' || i < all.length - 1)
+                .map((cell) => cell.replace(/,$/, ''))
+                .filter((_, i) => keep[i] ?? true)
+                .join(','),
+        );
+        const file = fileOf(cut);
+        expect(formatOf(file, 'auto')).toBe('qb-report');
+        const { entries, problems } = await readLedgerFile(file);
+        expect(problems).toEqual([]);
+        expect(balances(entries)).toEqual(QBO_CURRENT_LAYOUT_BALANCES);
+      },
+    );
 
     it('reads the title rows in any order, and by --format qb-report', async () => {
       const [title, company, dates, ...rest] = QBO_CURRENT_LAYOUT;

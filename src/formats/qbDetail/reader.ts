@@ -31,7 +31,9 @@ import {
  * - A transaction is the consecutive rows of one Type, Date and Num (not Name: each line may
  *   name its own customer or vendor; a row that leaves them
  *   blank continues the one before), closed as soon as its lines balance; lines that never
- *   balance are refused, naming the rows.
+ *   balance are refused, naming the rows. The user may have taken Type, Num, Name, Memo, Clr,
+ *   Split or Balance off the report: Date, Account and the amounts are enough (a day's rows are
+ *   then told apart only as they balance).
  * - The TOTAL row (zero in a report of all accounts) is checked against the rows; rows that are
  *   not lines (titles, blank rows, date subtotals) are skipped.
  * - Dates: MM/DD/YYYY or DD/MM/YYYY told over the whole report (`--date-format` when both read).
@@ -55,7 +57,7 @@ export function looksLikeQbTransactionDetail(head: string): boolean {
 }
 
 interface Columns {
-  type: number;
+  type: number | undefined;
   date: number;
   num: number | undefined;
   name: number | undefined;
@@ -76,7 +78,9 @@ function headerOf(record: readonly string[]): Columns | undefined {
   const [type, date, account] = [at('type'), at('date'), at('account')];
   const amount = at('amount');
   const [debit, credit] = [at('debit'), at('credit')];
-  if (type === undefined || date === undefined || account === undefined) return undefined;
+  // QuickBooks lets the user take columns off the report: Date, Account and the amounts are
+  // what a transaction's lines need (Type and Num, when kept, tell transactions of a day apart).
+  if (date === undefined || account === undefined) return undefined;
   if (amount === undefined && (debit === undefined || credit === undefined)) return undefined;
   return {
     type,
@@ -175,7 +179,7 @@ export async function* readQbTransactionDetail(
     report({
       fileLine: 1,
       message:
-        'no header row naming Type, Date, Account and Amount (or Debit and Credit): not a QuickBooks Transaction Detail report',
+        'no header row naming Date, Account and Amount (or Debit and Credit): not a QuickBooks Transaction Detail report',
     });
     onEnd(hash, facts);
     return;
@@ -267,7 +271,7 @@ export const qbTransactionDetail: LedgerFormatDefinition = {
   title: 'QuickBooks Desktop Transaction Detail by Date report',
   detect: (head) => looksLikeQbTransactionDetail(head),
   toldBy:
-    'read as a QuickBooks Desktop Transaction Detail by Date report: its title, and a header naming Type, Date, Account and Amount',
+    'read as a QuickBooks Desktop Transaction Detail by Date report: its title, and a header naming Date, Account and Amount',
   fromSheet: true,
   read: (file, _head, options: ReadOptions, result) =>
     readExport<QbTransactionDetailFacts>(
