@@ -320,6 +320,20 @@ function ungrouped(whole: string, group: string, shown: string): string {
   throw new InvalidAmountError(`"${shown}" is not an amount: group digits in threes`);
 }
 
+/**
+ * A ratio of integers to cents, rounded half away from zero: GnuCash keeps amounts so
+ * (`12345/100` is 123.45; `1/3` of a share's value is what it is).
+ */
+export function ratioToCents(numerator: bigint, denominator: bigint): Cents {
+  if (denominator === 0n) return ZERO_CENTS;
+  const negative = numerator < 0n !== denominator < 0n && numerator !== 0n;
+  const n = numerator < 0n ? -numerator : numerator;
+  const d = denominator < 0n ? -denominator : denominator;
+  const scaled = n * 100n;
+  const rounded = scaled / d + ((scaled % d) * 2n >= d ? 1n : 0n);
+  return asCents(Number(negative ? -rounded : rounded));
+}
+
 /** Cents to the JSON number the API answers with (exact: n/100 prints as the decimal). */
 export function centsToAmount(cents: Cents): number {
   return cents / 100;

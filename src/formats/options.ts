@@ -11,6 +11,7 @@ export const LEDGER_FORMATS = [
   'books',
   'iif',
   'gnucash',
+  'gnucash-book',
   'nominal-ledger',
   'qb-report',
   'qb-detail',

@@ -9,6 +9,7 @@ import { fec } from './fec/reader.js';
 import { firstLineOf, type LedgerFormatDefinition } from './format.js';
 import { qbReport, xeroReport } from './glReport/reader.js';
 import { gnucash } from './gnucash/reader.js';
+import { gnucashBook } from './gnucash/bookReader.js';
 import { beancount, hledger, ledger } from './hledger/reader.js';
 import { iif } from './iif/reader.js';
 import { mt940 } from './mt940/reader.js';
@@ -30,6 +31,7 @@ import { xaf } from './xaf/reader.js';
  * here (and its name in `LEDGER_FORMATS`, which `--help` reads without loading the readers).
  */
 export const FORMATS: readonly LedgerFormatDefinition[] = [
+  gnucashBook,
   saft,
   xaf,
   sie,

@@ -10,6 +10,7 @@ import {
   MAX_AMOUNT_CENTS,
   negateCents,
   parseAmountText,
+  ratioToCents,
   signedCents,
   subtractCents,
   sumCents,
@@ -322,6 +323,18 @@ describe('parseAmountText: every amount the CLI reads (files and flags)', () => 
     ['1,2,3', '"1,2,3" is not an amount: group digits in threes'],
   ])('either mark: refuses %j: %s', (text, message) => {
     expect(() => parseAmountText(text, { decimalComma: 'either' })).toThrow(message);
+  });
+
+  it('ratioToCents: a ratio of integers to cents, half away from zero', () => {
+    expect(ratioToCents(12345n, 100n)).toBe(12345);
+    expect(ratioToCents(-12345n, 100n)).toBe(-12345);
+    expect(ratioToCents(1n, 3n)).toBe(33);
+    expect(ratioToCents(2n, 3n)).toBe(67);
+    expect(ratioToCents(-1n, 200n)).toBe(-1);
+    expect(ratioToCents(1n, -200n)).toBe(-1);
+    expect(ratioToCents(5n, 1000n)).toBe(1);
+    expect(ratioToCents(4n, 1000n)).toBe(0);
+    expect(ratioToCents(7n, 0n)).toBe(0);
   });
 
   it('reads a plain amount exactly as the general path does', () => {

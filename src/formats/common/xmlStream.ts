@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
 import { CsvReadError, firstInvalidUtf8, lineAt } from './csvRecords.js';
@@ -38,6 +39,8 @@ export async function* readXml(
   encoding: string | undefined,
   elements: XmlElements,
   onEnd: (hash: string) => void,
+  /** The file is gzip-compressed (a GnuCash book): read through gunzip, hashed as it is. */
+  options: { gzip?: boolean } = {},
 ): AsyncGenerator<void> {
   const hash = createHash('sha256');
   const parser = new SaxesParser({ position: true });
@@ -60,14 +63,23 @@ export async function* readXml(
   });
   parser.on('error', (error) => (failure ??= error));
 
-  const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
+  let input: NodeJS.ReadableStream = raw;
+  if (options.gzip) {
+    raw.on('data', (bytes) => hash.update(bytes));
+    const gunzip = createGunzip();
+    raw.on('error', (error) => gunzip.destroy(error));
+    input = raw.pipe(gunzip);
+  }
   let decoder: { write(bytes: Buffer): string; end(): string | undefined } | undefined;
   let offset = 0;
   try {
-    for await (const bytes of input as AsyncIterable<Buffer>) {
-      hash.update(bytes);
+    for await (const bytes of gunzipped(input as AsyncIterable<Buffer>, parser)) {
+      if (!options.gzip) hash.update(bytes);
       decoder ??= xmlDecoder(bytes, encoding);
-      const chunk = await decodeOrFail(decoder, bytes, file, offset);
+      const chunk = options.gzip
+        ? decodeOrFailAt(decoder, bytes, parser.line)
+        : await decodeOrFail(decoder, bytes, file, offset);
       offset += bytes.length;
       parser.write(chunk);
       if (failure) throw xmlFailure(failure, parser.line);
@@ -80,7 +92,36 @@ export async function* readXml(
     yield;
     onEnd(hash.digest('hex'));
   } finally {
-    input.destroy();
+    raw.destroy();
+  }
+}
+
+/** The decompressed chunks; damaged gzip data is the file's own error, at the line reached. */
+async function* gunzipped(
+  input: AsyncIterable<Buffer>,
+  parser: { line: number },
+): AsyncGenerator<Buffer> {
+  try {
+    yield* input;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && code.startsWith('Z_'))
+      throw new CsvReadError(
+        'bytes',
+        `the gzip-compressed data is damaged (${(error as Error).message}): the file was cut short or changed`,
+        parser.line,
+      );
+    throw error;
+  }
+}
+
+/** A decompressed chunk decoded; bytes that are not UTF-8 fail at the line the parser reached. */
+function decodeOrFailAt(decoder: { write(bytes: Buffer): string }, bytes: Buffer, line: number) {
+  try {
+    return decoder.write(bytes);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new CsvReadError('bytes', 'bytes that are not UTF-8, which a GnuCash book is', line);
   }
 }
 
