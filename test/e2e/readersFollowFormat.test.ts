@@ -273,4 +273,132 @@ describe('readers follow the format: files users bring import to their own figur
       ]),
     );
   });
+
+  it('GnuCash books (the 4.13-written gzip XML, a SQLite one): every account in the book’s currency at GnuCash’s balance', async () => {
+    const gnucash = path.resolve(import.meta.dirname, '../fixtures/gnucash');
+    const written413 = path.join(gnucash, 'gnucash-4.13-written.gnucash');
+    const { imported, where } = await importInto('gnucash-book', written413);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('read as a GnuCash book');
+    const balances = JSON.parse(
+      readFileSync(path.join(gnucash, 'gnucash-4.13-written.balances.json'), 'utf8'),
+    ) as Record<string, { balance: string; commodity: string }>;
+    const tb = await trialBalance(where);
+    for (const [account, { balance, commodity }] of Object.entries(balances)) {
+      if (commodity !== 'USD') continue;
+      const [num, denom] = balance.split('/').map(Number);
+      expect([account, tb.get(account) ?? 0]).toEqual([account, Math.round((num! * 100) / denom!)]);
+    }
+    const sqlite = await importInto(
+      'gnucash-sqlite',
+      path.join(gnucash, 'piecash-complex_sample.gnucash'),
+    );
+    expect(sqlite.imported.code, sqlite.imported.stderr).toBe(0);
+    expect(await trialBalance(sqlite.where)).toEqual(
+      new Map([
+        ['Asset:Current:Cash', 22_000],
+        ['Asset:Current:Checking', 82_000],
+        ['Asset:Current:Savings', 355_000],
+        ['Asset:Fixed:House', 2_000_000],
+        ['Asset:Broker:Foo stock', 120_000],
+        ['Liability', -2_090_000],
+        ['Equity:Opening Balances - EUR', -500_000],
+        ['Mouvements:CURRENCY:EUR5', 120_000],
+        ['Mouvements:NASDAQ:FOO', -120_000],
+        ['Income', -15_000],
+        ['Expense', 26_000],
+      ]),
+    );
+  });
+
+  it('a damaged GnuCash book, and a GnuCash 1.x one: exit 3, the reason said, nothing posted', async () => {
+    const gnucash = path.resolve(import.meta.dirname, '../fixtures/gnucash');
+    const bytes = readFileSync(path.join(gnucash, 'gnucash-4.13-written.gnucash'));
+    const cut = written('cut.gnucash', bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    for (const [entity, file, reason] of [
+      ['gnucash-cut', cut, 'the gzip-compressed data is damaged'],
+      [
+        'gnucash-1x',
+        path.join(gnucash, 'gnucash-1.x-currency-tree.gnucash'),
+        'a GnuCash 1.x book (<gnc>): open it in GnuCash 2 or later and save it',
+      ],
+    ] as const) {
+      const { imported, where } = await importInto(entity, file);
+      expect(imported.code, imported.stderr).toBe(3);
+      expect(imported.stderr).toContain(reason);
+      expect(imported.stderr).not.toMatch(/\n\s+at /);
+      const listed = await books('je', 'list', '-o', 'json', ...where);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual([]);
+    }
+  });
+
+  it('a German GnuCash export (its column names, 31.12.2025, 1.234,56): every account at its splits', async () => {
+    const { gnucashCsv } = await import('../helpers/gnucashFiles.js');
+    const text = gnucashCsv(
+      [
+        {
+          id: 'a'.repeat(32),
+          day: '2025-12-31',
+          description: 'Miete Dezember',
+          currency: 'EUR',
+          splits: [
+            { account: 'Aufwendungen:Miete', value: 123_456 },
+            { account: 'Aktiva:Girokonto', value: -123_456 },
+          ],
+        },
+        {
+          id: 'b'.repeat(32),
+          day: '2025-12-13',
+          description: 'Honorar',
+          currency: 'EUR',
+          splits: [
+            { account: 'Aktiva:Girokonto', value: 500_000 },
+            { account: 'Erträge:Honorare', value: -500_000 },
+          ],
+        },
+      ],
+      {
+        layout: '4.x',
+        locale: {
+          dateFormat: '%d.%m.%Y',
+          decimalPoint: ',',
+          thousandsSeparator: '.',
+          grouping: '3',
+          signPosition: 1,
+          symbol: '€',
+          symbolBefore: false,
+        },
+        names: {
+          Date: 'Datum',
+          'Transaction ID': 'BuchungsID',
+          Number: 'Nummer',
+          Description: 'Beschreibung',
+          Notes: 'Bemerkungen',
+          'Commodity/Currency': 'Währung/Wertpapier',
+          'Void Reason': 'Stornierungsbegründung',
+          Action: 'Aktion',
+          Memo: 'Buchungstext',
+          'Full Account Name': 'Volle Kontobezeichnung',
+          'Account Name': 'Kontobezeichnung',
+          'Amount With Sym': 'Wert mit Symbol',
+          'Amount Num.': 'Wert numerisch',
+          Reconcile: 'Abgleichen',
+          'Reconcile Date': 'Datum des Abgleichs',
+          'Rate/Price': 'Kurs/Preis',
+        },
+        delimiter: ';',
+      },
+    );
+    const { imported, where } = await importInto('gnucash-de', written('gnucash-de.csv', text));
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('GnuCash: the header is in German');
+    expect(await trialBalance(where)).toEqual(
+      new Map([
+        ['Aufwendungen:Miete', 123_456],
+        ['Aktiva:Girokonto', 376_544],
+        ['Erträge:Honorare', -500_000],
+      ]),
+    );
+  });
 });

@@ -155,7 +155,9 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       ...(flags.currency !== undefined && { currency: flags.currency.trim().toUpperCase() }),
       map,
       ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
-      decimalComma: Boolean(flags.decimalComma),
+      // Given only when the flag is: a reader that tells the decimal mark over its file (GnuCash's)
+      // must not be told "a point" by its absence.
+      ...(flags.decimalComma && { decimalComma: true }),
       ...(flags.encoding !== undefined && { encoding: flags.encoding }),
       ...(flags.sheet !== undefined && { sheet: flags.sheet }),
       ...(flags.openingDate !== undefined && { openingDate: flags.openingDate }),
