@@ -334,7 +334,7 @@ describe('readers follow the format: files users bring import to their own figur
   });
 
   it('a German GnuCash export (its column names, 31.12.2025, 1.234,56): every account at its splits', async () => {
-    const { gnucashCsv } = await import('../helpers/gnucashFiles.js');
+    const { gnucashCsv, GNUCASH_413_NAMES, LOCALES } = await import('../helpers/gnucashFiles.js');
     const text = gnucashCsv(
       [
         {
@@ -360,33 +360,8 @@ describe('readers follow the format: files users bring import to their own figur
       ],
       {
         layout: '4.x',
-        locale: {
-          dateFormat: '%d.%m.%Y',
-          decimalPoint: ',',
-          thousandsSeparator: '.',
-          grouping: '3',
-          signPosition: 1,
-          symbol: '€',
-          symbolBefore: false,
-        },
-        names: {
-          Date: 'Datum',
-          'Transaction ID': 'BuchungsID',
-          Number: 'Nummer',
-          Description: 'Beschreibung',
-          Notes: 'Bemerkungen',
-          'Commodity/Currency': 'Währung/Wertpapier',
-          'Void Reason': 'Stornierungsbegründung',
-          Action: 'Aktion',
-          Memo: 'Buchungstext',
-          'Full Account Name': 'Volle Kontobezeichnung',
-          'Account Name': 'Kontobezeichnung',
-          'Amount With Sym': 'Wert mit Symbol',
-          'Amount Num.': 'Wert numerisch',
-          Reconcile: 'Abgleichen',
-          'Reconcile Date': 'Datum des Abgleichs',
-          'Rate/Price': 'Kurs/Preis',
-        },
+        locale: LOCALES.de_DE!,
+        names: GNUCASH_413_NAMES.de!.names,
         delimiter: ';',
       },
     );

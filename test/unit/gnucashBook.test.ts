@@ -11,6 +11,7 @@ import {
   type Commodity,
   type GnuAccount,
   type GnuBook,
+  type GnuTransaction,
 } from '../helpers/gnucashBooks.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
 
@@ -86,7 +87,7 @@ function sampleBook(): GnuBook {
   ];
   const acct = (type: string) => id(TYPES.indexOf(type) + 1);
   const cents = (n: number): [number, number] => [n, 100];
-  const transactions = [
+  const transactions: GnuTransaction[] = [
     // Every type against the bank: 10.00 each way.
     ...TYPES.filter((t) => t !== 'BANK' && t !== 'STOCK').map((type, i) => ({
       id: id(100 + i),

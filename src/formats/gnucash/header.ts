@@ -89,46 +89,31 @@ export function gnucashHeader(cells: readonly string[]): GnuCashHeader | undefin
   return best;
 }
 
-/** GnuCash's column order: 3.x (16 columns) and 4.x on (18, with the values). */
+/** GnuCash's column order from 4.x on (18 columns, with the values). */
+const ORDER_4X: GnuCashColumn[] = [
+  'date',
+  'transactionId',
+  'number',
+  'description',
+  'notes',
+  'commodity',
+  'voidReason',
+  'action',
+  'memo',
+  'fullAccountName',
+  'accountName',
+  'amountWithSymbol',
+  'amount',
+  'valueWithSymbol',
+  'value',
+  'reconcile',
+  'reconcileDate',
+  'ratePrice',
+];
+/** By the number of columns: 3.x's 16 are 4.x's without the values. */
 const BY_POSITION: Record<number, GnuCashColumn[]> = {
-  16: [
-    'date',
-    'transactionId',
-    'number',
-    'description',
-    'notes',
-    'commodity',
-    'voidReason',
-    'action',
-    'memo',
-    'fullAccountName',
-    'accountName',
-    'amountWithSymbol',
-    'amount',
-    'reconcile',
-    'reconcileDate',
-    'ratePrice',
-  ],
-  18: [
-    'date',
-    'transactionId',
-    'number',
-    'description',
-    'notes',
-    'commodity',
-    'voidReason',
-    'action',
-    'memo',
-    'fullAccountName',
-    'accountName',
-    'amountWithSymbol',
-    'amount',
-    'valueWithSymbol',
-    'value',
-    'reconcile',
-    'reconcileDate',
-    'ratePrice',
-  ],
+  16: ORDER_4X.filter((column) => column !== 'valueWithSymbol' && column !== 'value'),
+  18: ORDER_4X,
 };
 
 /**
