@@ -402,6 +402,25 @@ describe('SIE 4 by its description', () => {
     expect(result.fileChecks).toEqual([]);
   });
 
+  it('a file of balances only that names no year: nothing dates its year, said', async () => {
+    const file = copyOf(
+      iconv.encode(
+        [
+          '#FLAGGA 0',
+          '#SIETYP 1',
+          '#KONTO 1910 "Kassa"',
+          '#UB 0 1910 100.00',
+          '#RES 0 3010 -100.00',
+        ].join('\r\n'),
+        'cp437',
+      ),
+      'se',
+    );
+    expect((await readLedgerFile(file)).problems).toEqual([
+      '1: the file has balances but no vouchers and no year (#RAR 0): nothing dates them',
+    ]);
+  });
+
   it('SIE type 2: an entry of each period’s changes (#PSALDO), where they make the year', async () => {
     const file = sieOf([
       '#SIETYP 2',

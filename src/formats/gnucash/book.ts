@@ -200,9 +200,7 @@ export class BookLedger {
   }
 
   private isTemplate(transaction: BookTransaction): boolean {
-    return transaction.splits.some(
-      (s) => this.templateAccounts.has(s.account) || !this.accounts.has(s.account),
-    );
+    return transaction.splits.some((s) => this.templateAccounts.has(s.account));
   }
 
   /** A transaction as an entry of the book's currency; undefined when it is left out. */
@@ -213,6 +211,14 @@ export class BookLedger {
     }
     if (transaction.voided) {
       this.facts.voided += 1;
+      return undefined;
+    }
+    const stray = transaction.splits.find((s) => !this.accounts.has(s.account));
+    if (stray) {
+      this.report({
+        fileLine: stray.line,
+        message: `transaction "${transaction.description}" of ${transaction.date}: a split names an account the book does not have (${stray.account}); GnuCash's Check & Repair mends such a book`,
+      });
       return undefined;
     }
     this.facts.transactions += 1;

@@ -48,25 +48,21 @@ export async function* readGnuCashSqlite(
   onEnd: (hash: string) => void,
 ): AsyncGenerator<LedgerEntry> {
   const { default: Database } = await import('better-sqlite3');
-  let db: InstanceType<typeof Database>;
+  let db: InstanceType<typeof Database> | undefined;
+  let tables: string[];
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
+    tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
   } catch (error) {
-    report({ fileLine: 1, message: `cannot open the SQLite book: ${(error as Error).message}` });
+    db?.close();
+    report({ fileLine: 1, message: `cannot read the SQLite book: ${(error as Error).message}` });
     return;
   }
   try {
-    let tables: string[];
-    try {
-      tables = (
-        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
-          name: string;
-        }[]
-      ).map((row) => row.name);
-    } catch (error) {
-      report({ fileLine: 1, message: `the SQLite file is damaged: ${(error as Error).message}` });
-      return;
-    }
     const missing = REQUIRED.filter((table) => !tables.includes(table));
     if (missing.length > 0) {
       report({

@@ -42,7 +42,6 @@ export async function* readGnuCashXml(
 ): AsyncGenerator<LedgerEntry> {
   const ledger = new BookLedger(facts, report);
   const ready: LedgerEntry[] = [];
-  let sawRoot = false;
   let inTemplates = false;
   let account: BookAccount | undefined;
   let transaction: BookTransaction | undefined;
@@ -69,7 +68,6 @@ export async function* readGnuCashXml(
             ),
             { line },
           );
-        sawRoot = true;
         return;
       }
       if (name === 'template-transactions') inTemplates = true;
@@ -196,10 +194,6 @@ export async function* readGnuCashXml(
       return;
     }
     throw error;
-  }
-  if (!sawRoot) {
-    report({ fileLine: 1, message: 'not a GnuCash book: no <gnc-v2>' });
-    return;
   }
   choose();
   yield* ready;
