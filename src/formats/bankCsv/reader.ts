@@ -10,7 +10,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
-import { detectDelimiter } from '../common/csvRecords.js';
+import { detectDelimiter, lineCells } from '../common/csvRecords.js';
 import { decodedText } from '../common/statementText.js';
 import {
   dateOrderOrProblem,
@@ -302,19 +302,8 @@ export const bankCsv: StatementFormatDefinition = {
       const line = lines[i]!;
       if (line.trim() === '') continue;
       const candidate = detectDelimiter(line);
-      let cells: string[];
-      try {
-        cells =
-          (
-            parse(line, {
-              delimiter: candidate,
-              relax_quotes: true,
-              relax_column_count: true,
-            }) as string[][]
-          )[0] ?? [];
-      } catch {
-        continue;
-      }
+      const cells = lineCells(line, candidate);
+      if (cells === undefined) continue;
       let found: Columns;
       try {
         found = columnsOf(cells, options.map);

@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { Worker } from 'node:worker_threads';
 import { Parser } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 
 /** One input chunk's records, each with the file line it ends on. */
 export interface RecordChunk {
@@ -267,6 +268,25 @@ function firstLine(text: Buffer | string): string {
       ? text.slice(0, 64 * 1024)
       : text.subarray(0, 64 * 1024).toString('utf8');
   return head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+}
+
+/**
+ * The cells of one CSV line (a header, a file's first row, read to tell its format), quotes
+ * taken off; undefined when the line is not CSV (a quote left open: a line cut short).
+ */
+export function lineCells(
+  line: string,
+  delimiter: string = detectDelimiter(line),
+): string[] | undefined {
+  try {
+    return (
+      (
+        parseSync(line, { delimiter, relax_quotes: true, relax_column_count: true }) as string[][]
+      )[0] ?? []
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** The delimiter of a header line: the most frequent of `,` `;` and tab. */

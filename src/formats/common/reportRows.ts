@@ -3,6 +3,7 @@ import {
   negateCents,
   parseAmountText,
   ZERO_CENTS,
+  type AmountTextOptions,
   type Cents,
 } from '../../core/money.js';
 import {
@@ -73,7 +74,7 @@ export const reportDate = (text: string, order: DateFormat) => parseLedgerDate(t
 /** A report's amount cell to cents (empty: zero); a bad one is reported, and undefined. */
 export function reportAmounts(
   report: (problem: Problem) => void,
-  decimalComma: boolean | undefined,
+  decimalComma: AmountTextOptions['decimalComma'],
 ): (text: string | undefined, fileLine: number, what: string) => Cents | undefined {
   return (text, fileLine, what) => {
     try {

@@ -1,4 +1,4 @@
-import { detectDelimiter } from '../common/csvRecords.js';
+import { detectDelimiter, lineCells } from '../common/csvRecords.js';
 import {
   GNUCASH_COLUMNS,
   GNUCASH_TRANSLATIONS,
@@ -40,28 +40,36 @@ export const wordKey = (text: string) =>
     .replace(/[\s\p{P}\p{S}]+/gu, '');
 
 const ORDER = Object.keys(GNUCASH_COLUMNS) as GnuCashColumn[];
-const LANGUAGES: [string, Partial<Record<GnuCashColumn, string>>][] = [
-  ['en', {}],
-  ...Object.entries(GNUCASH_TRANSLATIONS),
-];
 
-/** Which column each header cell is in one language (English where it has no translation). */
+/**
+ * Each language's names of each column, as keys: its translation and the English name (GnuCash
+ * writes English where it has no translation). Worked out once, when a header is first read.
+ */
+let languageKeys: [string, [GnuCashColumn, Set<string>][]][] | undefined;
+const keysOfLanguages = () =>
+  (languageKeys ??= [
+    ['en', {} as Partial<Record<GnuCashColumn, string>>] as const,
+    ...Object.entries(GNUCASH_TRANSLATIONS),
+  ].map(([language, translation]) => [
+    language,
+    ORDER.map((column) => {
+      const names = [GNUCASH_COLUMNS[column], translation[column]];
+      return [column, new Set(names.filter((n) => n !== undefined).map(wordKey))];
+    }),
+  ]));
+
+/** Which column each header cell is in one language. */
 function columnsIn(
   cells: readonly string[],
-  translation: Partial<Record<GnuCashColumn, string>>,
+  keys: readonly [GnuCashColumn, Set<string>][],
 ): Map<GnuCashColumn, number> {
   const columns = new Map<GnuCashColumn, number>();
   cells.forEach((cell, at) => {
     const key = wordKey(cell);
     if (key === '') return;
     // A name two columns share (Latvian's Notes and Memo) goes to the first not yet found.
-    const column = ORDER.find(
-      (c) =>
-        !columns.has(c) &&
-        (key === wordKey(GNUCASH_COLUMNS[c]) ||
-          (translation[c] !== undefined && key === wordKey(translation[c]))),
-    );
-    if (column) columns.set(column, at);
+    const found = keys.find(([column, names]) => !columns.has(column) && names.has(key));
+    if (found) columns.set(found[0], at);
   });
   return columns;
 }
@@ -80,8 +88,8 @@ function layoutOf(columns: ReadonlyMap<GnuCashColumn, number>): GnuCashLayout | 
 /** The header's language and layout: the language that finds the most of its columns. */
 export function gnucashHeader(cells: readonly string[]): GnuCashHeader | undefined {
   let best: GnuCashHeader | undefined;
-  for (const [language, translation] of LANGUAGES) {
-    const columns = columnsIn(cells, translation);
+  for (const [language, keys] of keysOfLanguages()) {
+    const columns = columnsIn(cells, keys);
     const layout = layoutOf(columns);
     if (layout && (best === undefined || columns.size > best.columns.size))
       best = { language, columns, layout };
@@ -136,29 +144,6 @@ export function gnucashByPosition(
   };
 }
 
-/** The cells of a CSV line (its delimiter told as the records' is), quotes taken off. */
-export function lineCells(line: string, delimiter = detectDelimiter(line)): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === delimiter) {
-      cells.push(cell);
-      cell = '';
-    } else cell += c;
-  }
-  cells.push(cell);
-  return cells;
-}
-
 /** True when a file's first lines are a GnuCash transaction export, in any language. */
 export function looksLikeGnuCash(head: string): boolean {
   // The head comes as Latin-1; GnuCash writes UTF-8 (a byte order mark or not).
@@ -167,7 +152,7 @@ export function looksLikeGnuCash(head: string): boolean {
   const text = utf8.includes('\uFFFD') && !whole.includes('\uFFFD') ? whole : utf8;
   const [first = '', second] = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const delimiter = detectDelimiter(first);
-  const cells = lineCells(first, delimiter);
+  const cells = lineCells(first, delimiter) ?? [];
   return (
     gnucashHeader(cells) !== undefined ||
     gnucashByPosition(cells, second === undefined ? undefined : lineCells(second, delimiter)) !==

@@ -1,6 +1,5 @@
 import {
   addCents,
-  InvalidAmountError,
   negateCents,
   parseAmountText,
   subtractCents,
@@ -8,6 +7,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { eachRecord } from '../common/csvRecords.js';
+import { reportAmounts } from '../common/reportRows.js';
 import { count, datesSaid, readExport, zeroWhole, type LedgerFormatDefinition } from '../format.js';
 import {
   dateOrderOrProblem,
@@ -196,15 +196,7 @@ export async function* readGnuCash(
   let leftOut = 0;
   let hash = '';
   let current: TransactionRead | undefined;
-  const amountOf = (text: string, fileLine: number): Cents | null | undefined => {
-    try {
-      return parseAmountText(text, { decimalComma });
-    } catch (error) {
-      if (!(error instanceof InvalidAmountError)) throw error;
-      report({ fileLine, message: `the amount ${error.message}` });
-      return undefined;
-    }
-  };
+  const amountOf = reportAmounts(report, decimalComma);
 
   /** A transaction complete: its splits to the grouper, what it is said. */
   const finish = (transaction: TransactionRead | undefined) => {
@@ -321,12 +313,12 @@ export async function* readGnuCash(
         current.date = '';
         continue;
       }
-      const value = amountOf(cell('value') || cell('amount'), fileLine);
+      const value = amountOf(cell('value') || cell('amount'), fileLine, 'the amount');
       if (value === undefined) {
         current.date = '';
         continue;
       }
-      const cents = value ?? ZERO_CENTS;
+      const cents = value;
       current.splits.push(
         { fileLine, account, value: cents, memo: '' },
         { fileLine, account: other, value: negateCents(cents), memo: '' },
@@ -353,7 +345,7 @@ export async function* readGnuCash(
         report({ fileLine, message: `the ${GNUCASH_COLUMNS.fullCategoryPath} is empty` });
         continue;
       }
-      const amount = amountOf(cell('amount'), fileLine);
+      const amount = amountOf(cell('amount'), fileLine, 'the amount');
       if (amount === undefined) continue;
       const namespace = cell('commodityNamespace');
       const commodity = cell('commodityMnemonic');
@@ -361,7 +353,7 @@ export async function* readGnuCash(
         (namespace !== '' && !/^(CURRENCY|ISO4217)$/.test(namespace)) ||
         (commodity !== '' && current.currency !== '' && commodity !== current.currency);
       current.splits.push(
-        splitOf(fileLine, account, amount ?? ZERO_CENTS, cell('memo'), {
+        splitOf(fileLine, account, amount, cell('memo'), {
           foreign,
           price: cell('ratePrice'),
           quantity: `${cell('amount')} ${commodity}`.trim(),
@@ -390,7 +382,7 @@ export async function* readGnuCash(
       continue;
     }
     if (header.columns.has('value')) {
-      const value = amountOf(cell('value'), fileLine);
+      const value = amountOf(cell('value'), fileLine, 'the amount');
       if (value === undefined) continue;
       const amount = cell('amount');
       let quantity: Cents | null | undefined;
@@ -403,16 +395,16 @@ export async function* readGnuCash(
       current.splits.push({
         fileLine,
         account,
-        value: value ?? ZERO_CENTS,
+        value,
         memo: cell('memo'),
         ...(foreign && { quantity: cell('amountWithSymbol') || amount }),
       });
     } else {
-      const amount = amountOf(cell('amount'), fileLine);
+      const amount = amountOf(cell('amount'), fileLine, 'the amount');
       if (amount === undefined) continue;
       const price = cell('ratePrice');
       current.splits.push(
-        splitOf(fileLine, account, amount ?? ZERO_CENTS, cell('memo'), {
+        splitOf(fileLine, account, amount, cell('memo'), {
           foreign: price !== '' && !isOne(price),
           price,
           quantity: cell('amountWithSymbol') || cell('amount'),

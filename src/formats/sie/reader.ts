@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import iconv from 'iconv-lite';
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
+import { namedPeriod } from '../../core/periods.js';
 import { addCents, formatCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import {
   auditAmount,
@@ -581,15 +582,9 @@ export async function* readSie(
   }
 }
 
-/** The last day of a SIE period (`YYYYMM`). */
-function lastDayOfPeriod(period: string): string | undefined {
-  const match = /^(\d{4})(\d{2})$/.exec(period);
-  if (!match) return undefined;
-  const [year, month] = [Number(match[1]), Number(match[2])];
-  if (month < 1 || month > 12) return undefined;
-  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${match[1]}-${match[2]}-${String(day).padStart(2, '0')}`;
-}
+/** The last day of a SIE period (`YYYYMM`): the month's. */
+const lastDayOfPeriod = (period: string) =>
+  namedPeriod(`${period.slice(0, 4)}-${period.slice(4)}`)?.endDate;
 
 /**
  * What makes a `#TRANS` the repetition of the `#RTRANS` before it: its account, its objects
