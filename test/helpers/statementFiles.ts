@@ -98,6 +98,9 @@ export function camtFile(statements: ModelStatement[], options: CamtOptions): st
     );
   const party = (role: 'Dbtr' | 'Cdtr', name: string) =>
     t(role, v >= 8 ? t('Pty', t('Nm', xml(name))) : t('Nm', xml(name)));
+  /** 001.01 puts a transaction's details in the entry itself; later versions in NtryDtls. */
+  const transaction = (details: string) =>
+    v === 1 ? t('TxDtls', details) : t('NtryDtls', t('TxDtls', details));
   const entry = (e: ModelEntry, currency: string) => {
     const side = e.cents < 0 ? 'DBIT' : 'CRDT';
     const status = e.status === 'pending' ? 'PDNG' : 'BOOK';
@@ -114,14 +117,14 @@ export function camtFile(statements: ModelStatement[], options: CamtOptions): st
           'BkTxCd',
           t('Domn', t('Cd', 'PMNT') + t('Fmly', t('Cd', 'RCDT') + t('SubFmlyCd', 'ESCT'))),
         ) +
-        t(
-          'NtryDtls',
-          t(
-            'TxDtls',
-            t('Refs', t('EndToEndId', 'NOTPROVIDED')) +
-              (e.party ? t('RltdPties', party(e.cents < 0 ? 'Cdtr' : 'Dbtr', e.party)) : '') +
-              t('RmtInf', t('Ustrd', xml(e.text))),
-          ),
+        transaction(
+          t('Refs', t('EndToEndId', 'NOTPROVIDED')) +
+            // The transaction's own amount: required from 001.03 to 001.07, optional after.
+            (v >= 3
+              ? `<${p}Amt Ccy="${currency}">${point(e.cents)}</${p}Amt>` + t('CdtDbtInd', side)
+              : '') +
+            (e.party ? t('RltdPties', party(e.cents < 0 ? 'Cdtr' : 'Dbtr', e.party)) : '') +
+            t('RmtInf', t('Ustrd', xml(e.text))),
         ),
     );
   };
@@ -137,7 +140,7 @@ export function camtFile(statements: ModelStatement[], options: CamtOptions): st
               t(
                 'TtlNtries',
                 t('NbOfNtries', String(s.entries.length)) +
-                  (v === 2
+                  (v <= 3
                     ? t('TtlNetNtryAmt', point(net)) + t('CdtDbtInd', net < 0 ? 'DBIT' : 'CRDT')
                     : t(
                         'TtlNetNtry',

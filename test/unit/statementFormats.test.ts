@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StatementFile, StatementReadOptions } from '../../src/formats/statement.js';
 import { readStatementFile } from '../../src/formats/statements.js';
+import { xsdProblems } from '../helpers/auditFileRules.js';
 import {
   bai2File,
   bankCsvFile,
@@ -657,5 +658,40 @@ describe("camt.053 written (the demo's statements)", () => {
         entries: s.entries.map((e) => ({ ...e, line: 0 })),
       }));
     expect(strip(again)).toEqual(strip(first));
+  });
+});
+
+/** ISO 20022's schemas of the camt versions genkgo/camt keeps (test/fixtures/statements). */
+const CAMT_XSD = path.resolve(import.meta.dirname, '../fixtures/statements/camt-xsd');
+const xsdOf = (message: string, version: string) =>
+  path.join(CAMT_XSD, `camt.${message}.001.${version}.xsd`);
+
+describe('camt files valid against ISO 20022’s schemas', () => {
+  const versions = (['052', '053', '054'] as const).flatMap((message) =>
+    CAMT_VERSIONS.filter((version) => existsSync(xsdOf(message, version))).map(
+      (version) => [message, version] as const,
+    ),
+  );
+  it.each(versions)(
+    'the camt.%s.001.%s the tests read is schema-valid',
+    async (message, version) => {
+      const file = path.join(directory, `xsd-${message}-${version}.xml`);
+      writeFileSync(file, camtFile([october, november], { message, version }));
+      expect(await xsdProblems(file, xsdOf(message, version))).toEqual([]);
+    },
+  );
+
+  it('what books writes (the demo’s camt.053.001.08) is schema-valid', async () => {
+    const { camt053 } = await import('../../src/formats/camt/writer.js');
+    const first = await read(
+      'for-xsd.xml',
+      camtFile([october, november], { message: '053', version: '08' }),
+    );
+    const file = path.join(directory, 'written-for-xsd.xml');
+    writeFileSync(
+      file,
+      camt053(first.statements, { messageId: 'M1', createdAt: '2026-12-01T06:00:00' }),
+    );
+    expect(await xsdProblems(file, xsdOf('053', '08'))).toEqual([]);
   });
 });

@@ -300,7 +300,8 @@ function readEntryField(entry: EntryBeingRead, path: readonly string[], text: st
       entry.entryInfo = text.trim();
       return;
   }
-  if (path[0] !== 'NtryDtls' || entry.transactions > 1) return;
+  // 001.01 puts a transaction's details in the entry itself; later versions in NtryDtls.
+  if ((path[0] !== 'NtryDtls' && path[0] !== 'TxDtls') || entry.transactions > 1) return;
   const inTransaction = path.slice(path.indexOf('TxDtls') + 1).join('/');
   switch (inTransaction) {
     case 'Refs/AcctSvcrRef':
