@@ -73,32 +73,149 @@ export const PushTransactionsBodySchema = Type.Object({
 });
 export type PushTransactionsBody = Static<typeof PushTransactionsBodySchema>;
 
-export const TRANSACTION_STATUSES = ['categorized', 'uncategorized'] as const;
+/** Where a bank transaction stands: waiting for a decision, decided, or left out of the books. */
+export const TRANSACTION_STATUSES = ['uncategorized', 'categorized', 'excluded'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Who or what decided a transaction's category. */
+export const DECIDERS = ['rule', 'person', 'suggestion', 'transfer', 'match'] as const;
+export type Decider = (typeof DECIDERS)[number];
+
+/** An account as a transaction names it: its id, code and name. */
+export const NamedAccountSchema = Type.Object({
+  id: UuidSchema,
+  code: Type.String(),
+  name: Type.String(),
+});
+export type NamedAccount = Static<typeof NamedAccountSchema>;
+
+/** One part of a split: an account and the part of the transaction it takes. */
+export const SplitPartSchema = Type.Object({
+  account: NamedAccountSchema,
+  /** In the transaction's direction: the parts add up to its amount (without its sign). */
+  amount: Type.Number(),
+  memo: Type.Union([Type.String(), Type.Null()]),
+});
+
+/**
+ * What a decided transaction posts against its bank account: one account, several (a split),
+ * another of the entity's bank or card accounts (a transfer, with the other side's transaction
+ * when it has arrived), or nothing more (a match: a journal entry already posts it).
+ */
+export const TransactionCategorySchema = Type.Union(
+  [
+    Type.Object({
+      kind: Type.Literal('account'),
+      account: NamedAccountSchema,
+      memo: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Object({ kind: Type.Literal('split'), splits: Type.Array(SplitPartSchema) }),
+    Type.Object({
+      kind: Type.Literal('transfer'),
+      account: NamedAccountSchema,
+      transactionId: Type.Union([UuidSchema, Type.Null()]),
+    }),
+    Type.Object({
+      kind: Type.Literal('match'),
+      entryId: UuidSchema,
+      entryDate: Type.Union([CalendarDaySchema, Type.Null()]),
+      entryMemo: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ],
+  { title: 'TransactionCategory' },
+);
+export type TransactionCategory = Static<typeof TransactionCategorySchema>;
+
+export const SUGGESTION_KINDS = ['account', 'transfer', 'match'] as const;
+export type SuggestionKind = (typeof SUGGESTION_KINDS)[number];
+
+/**
+ * What books would decide for a waiting transaction, learned from the entity's own books (and,
+ * where it has no history of the payee, from the firm's other clients), with how sure it is
+ * (0–1: at 0.95, at least 95 of 100 such suggestions are right) and why, in words.
+ */
+export const SuggestionSchema = Type.Object(
+  {
+    kind: Type.Union(SUGGESTION_KINDS.map((k) => Type.Literal(k))),
+    /** The account it would post to (for a transfer the other bank account; for a match the entry's other side). */
+    account: Type.String(),
+    accountId: UuidSchema,
+    accountCode: Type.String(),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    reason: Type.String(),
+    /** A transfer: the other side's transaction, when it has arrived. */
+    transactionId: Type.Optional(UuidSchema),
+    /** A match: the journal entry. */
+    entryId: Type.Optional(UuidSchema),
+  },
+  { title: 'Suggestion' },
+);
+export type Suggestion = Static<typeof SuggestionSchema>;
 
 export const BankTransactionSchema = Type.Object(
   {
     id: UuidSchema,
+    entityId: UuidSchema,
     financialAccountId: UuidSchema,
+    /** The chart account the bank or card posts to. */
+    bankAccount: NamedAccountSchema,
     date: CalendarDaySchema,
-    amount: Type.Number(),
+    amount: Type.Number({ description: 'signed: negative is money out' }),
     description: Type.String(),
+    /** The bank's own reference (the external id it arrived with), or null. */
+    reference: Type.Union([Type.String(), Type.Null()]),
+    /** The one account it posts to (null while waiting, and for splits, transfers and matches). */
     accountId: Type.Union([UuidSchema, Type.Null()]),
     ruleId: Type.Union([UuidSchema, Type.Null()]),
     status: Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s))),
+    category: Type.Union([TransactionCategorySchema, Type.Null()]),
+    decidedBy: Type.Union([Type.Union(DECIDERS.map((d) => Type.Literal(d))), Type.Null()]),
+    decidedAt: Type.Union([TimestampSchema, Type.Null()]),
+    /** Raised by every decision: a decision names the version it was made on. */
+    version: Type.Integer({ minimum: 0 }),
+    suggestion: Type.Optional(Type.Union([SuggestionSchema, Type.Null()])),
   },
   { title: 'BankTransaction' },
 );
 export type BankTransaction = Static<typeof BankTransactionSchema>;
 
-/**
- * What the list of a workspace's transactions may be narrowed to (additions of the local
- * platform's control plane): an entity, a range of days, categorized or not.
- */
-export const ListTransactionsQuerySchema = Type.Object({
-  ...ListQuerySchema.properties,
+export const BankTransactionResponseSchema = Type.Object({ transaction: BankTransactionSchema });
+
+/** What text and amounts a list of transactions may be narrowed to. */
+const TransactionFilters = {
   entityId: Type.Optional(UuidSchema),
   startDate: Type.Optional(CalendarDaySchema),
   endDate: Type.Optional(CalendarDaySchema),
+  /** The financial account, or the chart account its bank posts to. */
+  accountId: Type.Optional(UuidSchema),
+  /** Text the description or the reference contains, in any case. */
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  /** The bank's reference, exactly. */
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+};
+
+/**
+ * What the list of a workspace's transactions may be narrowed to (additions of the local
+ * platform's control plane): an entity, a range of days, a status, a bank account, text.
+ */
+export const ListTransactionsQuerySchema = Type.Object({
+  ...ListQuerySchema.properties,
+  ...TransactionFilters,
   status: Type.Optional(Type.Union(TRANSACTION_STATUSES.map((s) => Type.Literal(s)))),
 });
 export type ListTransactionsQuery = Static<typeof ListTransactionsQuerySchema>;
+
+/** The for-review queue of an entity: every waiting transaction, narrowed as a list is. */
+export const ForReviewQuerySchema = Type.Object({
+  startDate: TransactionFilters.startDate,
+  endDate: TransactionFilters.endDate,
+  accountId: TransactionFilters.accountId,
+  search: TransactionFilters.search,
+  suggest: Type.Optional(Type.Boolean({ default: false })),
+});
+export type ForReviewQuery = Static<typeof ForReviewQuerySchema>;
+
+export const ForReviewResponseSchema = Type.Object({
+  data: Type.Array(BankTransactionSchema),
+  total: Type.Integer(),
+});

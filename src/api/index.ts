@@ -10,3 +10,4 @@ export * from './bankFeeds.js';
 export * from './reports.js';
 export * from './migrations.js';
 export * from './webhooks.js';
+export * from './decisions.js';

@@ -362,15 +362,27 @@ describe('the close review', () => {
     financialAccounts: [{ id: 'f1', name: 'Current', kind: 'bank', chartAccountId: 'a1' }],
     createdAt,
   });
-  const transaction = (accountId: string | null): BankTransaction => ({
+  const transaction = (
+    accountId: string | null,
+    category: BankTransaction['category'] = accountId === null
+      ? null
+      : { kind: 'account', account: { id: accountId, code: '6000', name: 'Supplies' }, memo: null },
+  ): BankTransaction => ({
     id: 't1',
+    entityId: 'e1',
     financialAccountId: 'f1',
+    bankAccount: { id: 'a1', code: '1000', name: 'Current' },
     date: '2026-10-05',
     amount: -12.5,
     description: 'SHOP',
+    reference: null,
     accountId,
     ruleId: null,
-    status: accountId === null ? 'uncategorized' : 'categorized',
+    status: category === null ? 'uncategorized' : 'categorized',
+    category,
+    decidedBy: category === null ? null : 'person',
+    decidedAt: category === null ? null : '2026-10-06T09:00:00.000Z',
+    version: category === null ? 0 : 1,
   });
 
   it('a feed is silent only when it had the whole month; broken always fails', () => {
@@ -409,6 +421,26 @@ describe('the close review', () => {
       items: ['2026-10-05 -12.50 SHOP (t1)'],
     });
     expect(checkOf(base({ transactions: [transaction('a2')] }), 'uncategorized').status).toBe(
+      'pass',
+    );
+  });
+
+  it('a split, a match and an excluded line post to no one account, and none of them waits', () => {
+    const split = transaction(null, {
+      kind: 'split',
+      splits: [
+        { account: { id: 'a2', code: '6000', name: 'Supplies' }, amount: 10, memo: null },
+        { account: { id: 'a3', code: '6100', name: 'Meals' }, amount: 2.5, memo: null },
+      ],
+    });
+    const match = transaction(null, {
+      kind: 'match',
+      entryId: 'j1',
+      entryDate: '2026-10-04',
+      entryMemo: 'payroll',
+    });
+    const excluded = { ...transaction(null), status: 'excluded' as const };
+    expect(checkOf(base({ transactions: [split, match, excluded] }), 'uncategorized').status).toBe(
       'pass',
     );
   });

@@ -46,6 +46,30 @@ describe("an answer's serializer", () => {
     const serializeUnion = compileSerializer(
       Type.Union([Type.Object({ a: Type.String() }), Type.Object({ b: Type.String() })]),
     );
-    expect(() => serializeUnion({ a: 'x' })).toThrow('a response union of several shapes');
+    expect(() => serializeUnion({ a: 'x' })).toThrow(
+      'a response union of shapes no literal tells apart',
+    );
+  });
+
+  it('keeps each shape of a union its literal `kind` tells apart, and only what that shape lists', () => {
+    const serializeUnion = compileSerializer(
+      Type.Object({
+        category: Type.Union([
+          Type.Object({ kind: Type.Literal('account'), account: Type.String() }),
+          Type.Object({
+            kind: Type.Literal('split'),
+            parts: Type.Array(Type.Object({ n: Type.Number() })),
+          }),
+          Type.Null(),
+        ]),
+      }),
+    );
+    expect(serializeUnion({ category: { kind: 'account', account: 'A', parts: [] } })).toBe(
+      '{"category":{"kind":"account","account":"A"}}',
+    );
+    expect(serializeUnion({ category: { kind: 'split', parts: [{ n: 1, x: 2 }] } })).toBe(
+      '{"category":{"kind":"split","parts":[{"n":1}]}}',
+    );
+    expect(serializeUnion({ category: null })).toBe('{"category":null}');
   });
 });

@@ -192,7 +192,7 @@ function uncategorized(data: ReviewData): Check {
       'the platform has no sandbox control plane to list bank transactions',
     );
   const items = data.transactions
-    .filter((t) => t.accountId === null)
+    .filter((t) => t.status === 'uncategorized')
     .map(
       (t) => `${t.date} ${formatCents(answeredAmountToCents(t.amount))} ${t.description} (${t.id})`,
     );
@@ -200,7 +200,7 @@ function uncategorized(data: ReviewData): Check {
     'uncategorized',
     'fail',
     items,
-    'categorize them: a rule (books rule create, books rule suggest), or by hand',
+    'decide them: books transactions review at a terminal, books transactions categorize (--auto takes the confident suggestions), or a rule (books rule create, then books rule apply)',
   );
 }
 

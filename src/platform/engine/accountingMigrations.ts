@@ -4,7 +4,7 @@ import { conflict, invalid, notFound, unprocessable } from '../domain/errors.js'
 import { learningText, learningWindow, RuleLearner } from '../domain/ruleGeneration.js';
 import { migrationIsOpen, type MigrationRecord } from '../store/accountingMigrations.js';
 import type { Store } from '../store/index.js';
-import type { BankFeedService } from './bankFeeds.js';
+import type { BankTransactionService } from './bankTransactions.js';
 import type { EntityService } from './entities.js';
 import { newId } from './ids.js';
 import { listOf, pageOf } from './pagination.js';
@@ -33,7 +33,7 @@ export class AccountingMigrationService {
   constructor(
     private readonly store: Store,
     private readonly entities: EntityService,
-    private readonly bankFeeds: BankFeedService,
+    private readonly bankTransactions: BankTransactionService,
     private readonly ruleGenerationDelayMs: number,
   ) {}
 
@@ -204,7 +204,7 @@ export class AccountingMigrationService {
       return true;
     });
     // Categorization resumes: transactions that arrived uncategorized meet the rules now.
-    if (finalized) await this.bankFeeds.recategorize(organizationId, entityId);
+    if (finalized) await this.bankTransactions.recategorize(organizationId, entityId);
   }
 
   private async find(entityId: string): Promise<MigrationRecord> {

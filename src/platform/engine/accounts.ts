@@ -275,7 +275,7 @@ export class AccountService {
         throw conflict(`the merge is blocked: ${blockers.map((b) => b.code).join(', ')}`, blockers);
       }
       await this.store.postings.moveAccount(scope.entitySeq, source.seq, target.seq);
-      await this.store.bankFeeds.moveCategory(scope.entity.id, source.id, target.id);
+      await this.store.bankTransactions.moveCategory(scope.entity.id, source.id, target.id);
       await this.rules.retargetAccountActions(scope.entity.workspaceId, source.id, target.id);
       await this.store.accounts.delete(source.id);
       return publicAccount(target);

@@ -3,6 +3,7 @@ import { AccountGroupService } from './accountGroups.js';
 import { AccountService } from './accounts.js';
 import { AccountingMigrationService } from './accountingMigrations.js';
 import { BankFeedService } from './bankFeeds.js';
+import { BankTransactionService } from './bankTransactions.js';
 import { ClassService } from './classes.js';
 import { EntityService } from './entities.js';
 import { FaultService } from './faults.js';
@@ -49,6 +50,7 @@ export class Engine {
   readonly journalEntries: JournalEntryService;
   readonly openingBalances: OpeningBalanceService;
   readonly bankFeeds: BankFeedService;
+  readonly bankTransactions: BankTransactionService;
   readonly reports: ReportService;
   readonly accountingMigrations: AccountingMigrationService;
   readonly webhooks: WebhookService;
@@ -79,18 +81,28 @@ export class Engine {
       Date.now,
       options.allowPrivateWebhooks,
     );
-    this.bankFeeds = new BankFeedService(store, this.entities, this.accounts, this.workspaces);
+    this.bankFeeds = new BankFeedService(store, this.entities, this.accounts);
+    this.bankTransactions = new BankTransactionService(
+      store,
+      this.entities,
+      this.accounts,
+      this.workspaces,
+    );
     this.bankFeeds.publish = (organizationId, event, payload, occurredAtMs) =>
       this.webhooks.publish(organizationId, event, payload, occurredAtMs);
     this.reports = new ReportService(store, this.entities);
     this.accountingMigrations = new AccountingMigrationService(
       store,
       this.entities,
-      this.bankFeeds,
+      this.bankTransactions,
       options.ruleGenerationDelayMs,
     );
     // Transactions arriving while a migration is open wait (entries written then are
     // `migration`: their entity's scope says so).
-    this.bankFeeds.categorizationPaused = (entityId) => this.accountingMigrations.isOpen(entityId);
+    this.bankTransactions.categorizationPaused = (entityId) =>
+      this.accountingMigrations.isOpen(entityId);
+    // A journal entry a bank line is matched to is deleted: the line waits again.
+    this.journalEntries.entryDeleted = (entitySeq, entryId) =>
+      this.bankTransactions.entryDeleted(entitySeq, entryId);
   }
 }

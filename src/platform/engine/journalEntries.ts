@@ -36,6 +36,9 @@ interface EntryContext {
 
 /** Manual journal entries on an entity's cash or accrual ledger. */
 export class JournalEntryService {
+  /** Told, inside the deletion's transaction, that an entry is gone (a bank line matched to it waits again). */
+  entryDeleted: (entitySeq: number, entryId: string) => Promise<void> = async () => {};
+
   constructor(
     private readonly store: Store,
     private readonly entities: EntityService,
@@ -177,6 +180,7 @@ export class JournalEntryService {
       }
       await this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
       await this.store.journalEntries.delete(id);
+      await this.entryDeleted(scope.entitySeq, id);
     });
   }
 

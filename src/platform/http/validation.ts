@@ -82,6 +82,7 @@ interface ResponseSchema {
   properties?: Record<string, ResponseSchema>;
   items?: ResponseSchema;
   anyOf?: ResponseSchema[];
+  const?: unknown;
 }
 
 type Projection = (value: unknown) => unknown;
@@ -108,11 +109,25 @@ function projection(schema: ResponseSchema): Projection {
     return item === asIs ? asIs : (value) => (Array.isArray(value) ? value.map(item) : value);
   }
   if (schema.anyOf) {
-    // Our unions are of scalars and null, or of one shape and null.
-    const shaped = schema.anyOf.map(projection).filter((project) => project !== asIs);
-    if (shaped.length > 1) throw new Error('a response union of several shapes');
-    const [only] = shaped;
-    return only ?? asIs;
+    // Our unions are of scalars and null, of one shape and null, or of shapes told apart by a
+    // literal property (`kind`).
+    const branches = schema.anyOf
+      .map((branch) => ({ branch, project: projection(branch) }))
+      .filter(({ project }) => project !== asIs);
+    if (branches.length <= 1) return branches[0]?.project ?? asIs;
+    const told = branches.map(({ branch, project }) => {
+      const literals = Object.entries(branch.properties ?? {}).filter(([, p]) => 'const' in p);
+      if (literals.length === 0)
+        throw new Error('a response union of shapes no literal tells apart');
+      return { literals: literals.map(([name, p]) => [name, p.const] as const), project };
+    });
+    return (value) => {
+      if (value === null || typeof value !== 'object') return value;
+      const chosen = told.find(({ literals }) =>
+        literals.every(([name, literal]) => (value as Record<string, unknown>)[name] === literal),
+      );
+      return chosen ? chosen.project(value) : value;
+    };
   }
   return asIs;
 }

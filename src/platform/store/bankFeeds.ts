@@ -1,11 +1,10 @@
-import type { Cents } from '../../core/money.js';
 import type {
   BankFeedConnection,
   ConnectedFinancialAccount,
   ConnectionStatus,
   FinancialAccountKind,
 } from '../../api/index.js';
-import { countOf, isStoredId, type Sql, type SqlValue } from './sql.js';
+import { countOf, isStoredId, type Sql } from './sql.js';
 
 export interface ConnectionRecord {
   id: string;
@@ -36,48 +35,6 @@ export interface FinancialAccountRecord extends ConnectedFinancialAccount {
   entityId: string;
 }
 
-export interface BankTransactionRecord {
-  seq: number;
-  id: string;
-  entityId: string;
-  financialAccountId: string;
-  date: string;
-  amountCents: Cents;
-  description: string;
-  externalId: string | null;
-  accountId: string | null;
-  ruleId: string | null;
-  createdAt: string;
-}
-
-interface TransactionRow {
-  seq: number;
-  id: string;
-  entity_id: string;
-  financial_account_id: string;
-  date: string;
-  amount_cents: Cents;
-  description: string;
-  external_id: string | null;
-  account_id: string | null;
-  rule_id: string | null;
-  created_at: string;
-}
-
-const toTransaction = (row: TransactionRow): BankTransactionRecord => ({
-  seq: Number(row.seq),
-  id: row.id,
-  entityId: row.entity_id,
-  financialAccountId: row.financial_account_id,
-  date: row.date,
-  amountCents: row.amount_cents,
-  description: row.description,
-  externalId: row.external_id,
-  accountId: row.account_id,
-  ruleId: row.rule_id,
-  createdAt: row.created_at,
-});
-
 interface ConnectionRow {
   id: string;
   entity_id: string;
@@ -99,17 +56,6 @@ const toConnection = (row: ConnectionRow): ConnectionRecord => ({
   createdByIntegration: Boolean(row.created_by_integration),
   createdAt: row.created_at,
 });
-
-/** What a list of transactions is narrowed to. */
-export interface TransactionFilter {
-  entityId?: string | undefined;
-  startDate?: string | undefined;
-  endDate?: string | undefined;
-  status?: 'categorized' | 'uncategorized' | undefined;
-}
-
-const TRANSACTION_COLUMNS =
-  't.seq, t.id, t.entity_id, t.financial_account_id, t.date, t.amount_cents, t.description, t.external_id, t.account_id, t.rule_id, t.created_at';
 
 /** Bank-feed connections and the financial accounts they cover. */
 export class BankFeedStore {
@@ -247,70 +193,6 @@ export class BankFeedStore {
     return row && { ...toFinancialAccount(row), entityId: row.entity_id };
   }
 
-  async hasExternalId(financialAccountId: string, externalId: string): Promise<boolean> {
-    const row = await this.sql.get(
-      'SELECT 1 AS found FROM bank_transactions WHERE financial_account_id = ? AND external_id = ?',
-      [financialAccountId, externalId],
-    );
-    return row !== undefined;
-  }
-
-  /** Inserts a transaction and answers its seq. */
-  async insertTransaction(record: Omit<BankTransactionRecord, 'seq'>): Promise<number> {
-    const row = await this.sql.get<{ seq: number }>(
-      `INSERT INTO bank_transactions (id, entity_id, financial_account_id, date, amount_cents, description, external_id, account_id, rule_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-      [
-        record.id,
-        record.entityId,
-        record.financialAccountId,
-        record.date,
-        record.amountCents,
-        record.description,
-        record.externalId,
-        record.accountId,
-        record.ruleId,
-        record.createdAt,
-      ],
-    );
-    return Number(row!.seq);
-  }
-
-  async listTransactions(
-    workspaceId: string,
-    limit: number,
-    offset: number,
-    filter: TransactionFilter = {},
-  ) {
-    const where = ['e.workspace_id = ?'];
-    const values: SqlValue[] = [workspaceId];
-    if (filter.entityId !== undefined) {
-      where.push('t.entity_id = ?');
-      values.push(filter.entityId);
-    }
-    if (filter.startDate !== undefined) {
-      where.push('t.date >= ?');
-      values.push(filter.startDate);
-    }
-    if (filter.endDate !== undefined) {
-      where.push('t.date <= ?');
-      values.push(filter.endDate);
-    }
-    if (filter.status !== undefined)
-      where.push(
-        filter.status === 'uncategorized' ? 't.account_id IS NULL' : 't.account_id IS NOT NULL',
-      );
-    const from = `FROM bank_transactions t JOIN entities e ON e.id = t.entity_id WHERE ${where.join(' AND ')}`;
-    const rows = await this.sql.all<TransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} ${from} ORDER BY t.date DESC, t.seq DESC LIMIT ? OFFSET ?`,
-      [...values, limit, offset],
-    );
-    return {
-      rows: rows.map(toTransaction),
-      total: await countOf(this.sql, `SELECT COUNT(*) AS n ${from}`, values),
-    };
-  }
-
   /** An entity's connections, oldest first. */
   async listConnections(entityId: string, limit: number, offset: number) {
     const rows = await this.sql.all<ConnectionRow>(
@@ -326,31 +208,6 @@ export class BankFeedStore {
         [entityId],
       ),
     };
-  }
-
-  async setCategory(seq: number, accountId: string | null, ruleId: string | null): Promise<void> {
-    await this.sql.run('UPDATE bank_transactions SET account_id = ?, rule_id = ? WHERE seq = ?', [
-      accountId,
-      ruleId,
-      seq,
-    ]);
-  }
-
-  /** A merge moves categories from one account to another. */
-  async moveCategory(entityId: string, fromAccountId: string, toAccountId: string): Promise<void> {
-    await this.sql.run(
-      'UPDATE bank_transactions SET account_id = ? WHERE entity_id = ? AND account_id = ?',
-      [toAccountId, entityId, fromAccountId],
-    );
-  }
-
-  /** Transactions of the entity no rule categorized, oldest first. */
-  async uncategorized(entityId: string): Promise<BankTransactionRecord[]> {
-    const rows = await this.sql.all<TransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} FROM bank_transactions t WHERE t.entity_id = ? AND t.rule_id IS NULL ORDER BY t.seq`,
-      [entityId],
-    );
-    return rows.map(toTransaction);
   }
 
   async present(connection: ConnectionRecord): Promise<BankFeedConnection> {

@@ -26,6 +26,7 @@ const TABLES: { name: string; orderBy: string }[] = [
   { name: 'bank_feed_connections', orderBy: 'rowid' },
   { name: 'connection_financial_accounts', orderBy: 'rowid' },
   { name: 'bank_transactions', orderBy: 'seq' },
+  { name: 'bank_transaction_splits', orderBy: 'transaction_seq, position' },
   { name: 'postings', orderBy: 'id' },
   { name: 'daily_balances', orderBy: 'entity_seq, basis, account_seq, day' },
   { name: 'posting_classes', orderBy: 'rowid' },

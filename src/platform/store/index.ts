@@ -2,6 +2,7 @@ import { AccountGroupStore } from './accountGroups.js';
 import { AccountingMigrationStore } from './accountingMigrations.js';
 import { AccountStore } from './accounts.js';
 import { BankFeedStore } from './bankFeeds.js';
+import { BankTransactionStore } from './bankTransactions.js';
 import { ClassStore } from './classes.js';
 import { EntityStore } from './entities.js';
 import type { IdempotencyStore } from './idempotency.js';
@@ -40,6 +41,7 @@ export class Store {
   readonly postings: PostingStore;
   readonly openingBalances: OpeningBalanceStore;
   readonly bankFeeds: BankFeedStore;
+  readonly bankTransactions: BankTransactionStore;
   readonly reports: ReportStore;
   readonly accountingMigrations: AccountingMigrationStore;
   readonly transactionRules: TransactionRuleStore;
@@ -60,6 +62,7 @@ export class Store {
     this.accountGroups = new AccountGroupStore(sql);
     this.openingBalances = new OpeningBalanceStore(sql);
     this.bankFeeds = new BankFeedStore(sql);
+    this.bankTransactions = new BankTransactionStore(sql);
     this.reports = new ReportStore(sql);
     this.accountingMigrations = new AccountingMigrationStore(sql);
     this.transactionRules = new TransactionRuleStore(sql);

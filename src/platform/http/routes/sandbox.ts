@@ -4,6 +4,17 @@ import {
   BankFeedConnectionSchema,
   ListTransactionsQuerySchema,
   BankTransactionSchema,
+  BankTransactionResponseSchema,
+  DecisionBodySchema,
+  DecisionResponseSchema,
+  BulkDecisionBodySchema,
+  BulkDecisionResponseSchema,
+  ForReviewQuerySchema,
+  ForReviewResponseSchema,
+  ForReviewSummaryQuerySchema,
+  ForReviewSummaryResponseSchema,
+  ApplyRulesBodySchema,
+  ApplyRulesResponseSchema,
   TransactionRuleSchema,
   BreakConnectionBodySchema,
   PushTransactionsBodySchema,
@@ -351,7 +362,7 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
       }),
     },
     async (request) => ({
-      data: await engine.bankFeeds.pushTransactions(
+      data: await engine.bankTransactions.push(
         request.organizationId,
         request.params.financialAccountId,
         request.body,
@@ -366,7 +377,7 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
       schema: routeSchema({
         tags,
         summary:
-          "List a workspace's bank transactions with category, rule and status (narrowed by entityId, startDate, endDate, status)",
+          "List a workspace's bank transactions, most recent first, with bank account, reference, status, category and who decided (narrowed by entityId, startDate, endDate, status, accountId, search, reference)",
         params: WorkspaceParams,
         querystring: ListTransactionsQuerySchema,
         success: [200, ListOf(BankTransactionSchema)],
@@ -374,10 +385,142 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
       }),
     },
     async (request) =>
-      await engine.bankFeeds.listTransactions(
+      await engine.bankTransactions.list(
         request.organizationId,
         request.params.workspaceId,
         request.query,
+      ),
+  );
+
+  const TransactionParams = pathIds('transactionId');
+  app.get(
+    '/transactions/:transactionId',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Get a bank transaction',
+        params: TransactionParams,
+        success: [200, BankTransactionResponseSchema],
+        errors: [401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      transaction: await engine.bankTransactions.get(
+        request.organizationId,
+        request.params.transactionId,
+      ),
+    }),
+  );
+
+  app.post(
+    '/transactions/:transactionId/decision',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Decide a bank transaction: an account, a split, a transfer, a match to a journal entry, exclude, or back to the queue (409 when it was decided meanwhile or is locked)',
+        params: TransactionParams,
+        body: DecisionBodySchema,
+        success: [200, DecisionResponseSchema],
+        errors: [400, 401, 404, 409, 429],
+      }),
+    },
+    async (request) =>
+      await engine.bankTransactions.decide(
+        request.organizationId,
+        request.params.transactionId,
+        request.body,
+      ),
+  );
+
+  app.post(
+    '/entities/:entityId/transaction-decisions',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Up to 100 decisions on bank transactions of an entity, each decided or refused on its own (its status and message)',
+        params: EntityParams,
+        body: BulkDecisionBodySchema,
+        success: [200, BulkDecisionResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      await engine.bankTransactions.decideMany(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
+  );
+
+  app.get(
+    '/entities/:entityId/for-review',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          "An entity's for-review queue: every waiting transaction, oldest first (not paged), with suggest=true each with its suggestion",
+        params: EntityParams,
+        querystring: ForReviewQuerySchema,
+        success: [200, ForReviewResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      await engine.bankTransactions.forReview(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      ),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/for-review/summary',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Per entity of a workspace: how many transactions wait, the oldest, money in and out, how many have a confident suggestion',
+        params: WorkspaceParams,
+        querystring: ForReviewSummaryQuerySchema,
+        success: [200, ForReviewSummaryResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      data: await engine.bankTransactions.summary(
+        request.organizationId,
+        request.params.workspaceId,
+        request.query,
+      ),
+    }),
+  );
+
+  app.post(
+    '/workspaces/:workspaceId/transaction-rules/apply',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          "Run the workspace's rules (or those named) on the transactions that wait; dryRun says what each would take",
+        params: WorkspaceParams,
+        body: ApplyRulesBodySchema,
+        success: [200, ApplyRulesResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      await engine.bankTransactions.applyRules(
+        request.organizationId,
+        request.params.workspaceId,
+        request.body,
       ),
   );
 

@@ -322,4 +322,31 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE entities ADD COLUMN fiscal_year_start text NOT NULL DEFAULT '01-01';
     `,
   },
+  {
+    version: 3,
+    name: "bank transactions decided, as SQLite's migration 10",
+    sql: `
+      ALTER TABLE bank_transactions ADD COLUMN status text NOT NULL DEFAULT 'uncategorized';
+      ALTER TABLE bank_transactions ADD COLUMN decided_by text;
+      ALTER TABLE bank_transactions ADD COLUMN decided_at timestamptz;
+      ALTER TABLE bank_transactions ADD COLUMN memo text;
+      ALTER TABLE bank_transactions ADD COLUMN transfer_id uuid;
+      ALTER TABLE bank_transactions ADD COLUMN matched_entry_id uuid;
+      ALTER TABLE bank_transactions ADD COLUMN version integer NOT NULL DEFAULT 0;
+      UPDATE bank_transactions SET status = 'categorized', decided_by = 'rule', decided_at = created_at
+        WHERE account_id IS NOT NULL;
+      CREATE INDEX bank_transactions_by_status ON bank_transactions(entity_id, status, date);
+      CREATE UNIQUE INDEX bank_transactions_matched
+        ON bank_transactions(matched_entry_id) WHERE matched_entry_id IS NOT NULL;
+      CREATE TABLE bank_transaction_splits (
+        transaction_seq bigint NOT NULL REFERENCES bank_transactions(seq) ON DELETE CASCADE,
+        position integer NOT NULL,
+        account_id uuid NOT NULL,
+        amount_cents bigint NOT NULL,
+        memo text,
+        PRIMARY KEY (transaction_seq, position)
+      );
+      CREATE INDEX bank_transaction_splits_by_account ON bank_transaction_splits(account_id);
+    `,
+  },
 ];

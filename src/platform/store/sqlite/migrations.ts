@@ -345,4 +345,31 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE entities ADD COLUMN fiscal_year_start TEXT NOT NULL DEFAULT '01-01';
     `,
   },
+  {
+    version: 10,
+    name: 'bank transactions decided: status, who decided and when, splits, transfers, matches',
+    sql: `
+      ALTER TABLE bank_transactions ADD COLUMN status TEXT NOT NULL DEFAULT 'uncategorized';
+      ALTER TABLE bank_transactions ADD COLUMN decided_by TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN decided_at TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN memo TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN transfer_id TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN matched_entry_id TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+      UPDATE bank_transactions SET status = 'categorized', decided_by = 'rule', decided_at = created_at
+        WHERE account_id IS NOT NULL;
+      CREATE INDEX bank_transactions_by_status ON bank_transactions(entity_id, status, date);
+      CREATE UNIQUE INDEX bank_transactions_matched
+        ON bank_transactions(matched_entry_id) WHERE matched_entry_id IS NOT NULL;
+      CREATE TABLE bank_transaction_splits (
+        transaction_seq INTEGER NOT NULL REFERENCES bank_transactions(seq) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        account_id TEXT NOT NULL,
+        amount_cents INTEGER NOT NULL,
+        memo TEXT,
+        PRIMARY KEY (transaction_seq, position)
+      );
+      CREATE INDEX bank_transaction_splits_by_account ON bank_transaction_splits(account_id);
+    `,
+  },
 ];

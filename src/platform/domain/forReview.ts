@@ -1,0 +1,309 @@
+/**
+ * The for-review queue's suggestions: for each waiting bank line, the decision a bookkeeper
+ * would most likely make, and why. Pure: the queue, the client's learned history, its journal
+ * entries on its bank accounts and what the firm's other clients decided come in; suggestions
+ * go out.
+ *
+ * In order of what the books can least afford to get wrong:
+ * 1. a **match**: a journal entry already posts this money on this bank account (payroll
+ *    posted by journal, the bank line following): posting the line too would count it twice;
+ * 2. a **transfer**: the opposite amount arrived on another of the client's own accounts within
+ *    days (checking pays the card): posting both as income and expense would invent both;
+ * 3. an **account** (or a transfer) learned from the client's own decisions;
+ * 4. where the client has never seen the payee, what the firm's other clients decided, on the
+ *    account of the same name in this client's chart, with less confidence.
+ */
+import { asCents, formatCents } from '../../core/money.js';
+import {
+  payeeLabel,
+  payeeWords,
+  type LearnedCategories,
+  type Prediction,
+  type UnlabeledLine,
+} from './categoryLearning.js';
+
+/** A waiting bank line. */
+export interface WaitingLine extends UnlabeledLine {
+  id: string;
+  /** How its bank account is named: `1010 Chase Checking`. */
+  bankAccountName: string;
+}
+
+/** A journal entry's line on a bank or card account (what a match looks for). */
+export interface EntryOnBank {
+  entryId: string;
+  day: string;
+  memo: string | null;
+  description: string;
+  bankAccountId: string;
+  /** Debits less credits on the bank account: as the bank states it. */
+  amountCents: number;
+  /** The entry's largest other line's account. */
+  otherAccountId: string | null;
+}
+
+/** What the firm's other clients decided of a payee: account names, how often, by how many. */
+export interface FirmDecisions {
+  byAccountName: Map<string, { name: string; uses: number; clients: Set<string> }>;
+  total: number;
+}
+
+/** An account as the suggestions name it. */
+export interface AccountInfo {
+  id: string;
+  code: string;
+  name: string;
+  /** A bank or card account (Cash, Credit Cards): posting to it is a transfer. */
+  isBank: boolean;
+  usable: boolean;
+}
+
+export interface SuggestionOut {
+  kind: 'account' | 'transfer' | 'match';
+  accountId: string;
+  confidence: number;
+  reason: string;
+  transactionId?: string;
+  entryId?: string;
+}
+
+/** Days apart a transfer's two sides may arrive. */
+export const TRANSFER_DAYS = 5;
+/** Days apart a journal entry and its bank line may be. */
+export const MATCH_DAYS = 7;
+
+/** Confidence of a firm-wide suggestion, at most: below what `--auto` takes by default. */
+export const FIRM_CONFIDENCE_CAP = 0.85;
+
+/** Words that say a line moves money between one's own accounts. */
+const TRANSFER_WORDS =
+  /\b(transfer|xfer|trnsfr|tfr|trf|payment thank you|thank you|autopay|auto pay|online banking|internal|to savings|from savings|to checking|from checking|card payment|credit card|epay|bill pay)\b/i;
+
+const dayNumber = (day: string) =>
+  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) /
+  86_400_000;
+const daysApart = (a: string, b: string) => Math.abs(dayNumber(a) - dayNumber(b));
+
+const money = (cents: number) => formatCents(asCents(Math.abs(cents)), { thousands: true });
+const quote = (text: string) => `"${text.length > 40 ? `${text.slice(0, 39)}…` : text}"`;
+const named = (account: AccountInfo) => `${account.code} ${account.name}`.trim();
+
+/** The other sides a waiting line's transfer may have: opposite amount, another account, days apart. */
+export function transferPartners(line: WaitingLine, queue: readonly WaitingLine[]): WaitingLine[] {
+  return queue
+    .filter(
+      (other) =>
+        other.id !== line.id &&
+        other.bankAccountId !== line.bankAccountId &&
+        other.amountCents === -line.amountCents &&
+        daysApart(other.day, line.day) <= TRANSFER_DAYS,
+    )
+    .sort((a, b) => daysApart(a.day, line.day) - daysApart(b.day, line.day));
+}
+
+/** The journal entries that may already post a waiting line: its account, its amount, days apart. */
+export function entryMatches(
+  line: WaitingLine,
+  entries: readonly EntryOnBank[],
+  matched: ReadonlySet<string>,
+): EntryOnBank[] {
+  return entries
+    .filter(
+      (entry) =>
+        !matched.has(entry.entryId) &&
+        entry.bankAccountId === line.bankAccountId &&
+        entry.amountCents === line.amountCents &&
+        daysApart(entry.day, line.day) <= MATCH_DAYS,
+    )
+    .sort((a, b) => daysApart(a.day, line.day) - daysApart(b.day, line.day));
+}
+
+/** The reason of a learned suggestion, in a bookkeeper's words. */
+export function learnedReason(
+  prediction: Prediction,
+  line: UnlabeledLine,
+  account: AccountInfo,
+): string {
+  const { evidence } = prediction;
+  const where = account.isBank
+    ? `were transfers to ${named(account)}`
+    : `went to ${named(account)}`;
+  const of =
+    evidence.level === 'text-amount'
+      ? ` of ${money(line.amountCents)}`
+      : evidence.level === 'payee-amount'
+        ? ' of a like amount'
+        : evidence.level === 'text-account'
+          ? ' on this bank account'
+          : '';
+  const earlier = `earlier ${evidence.label}${of}`;
+  switch (evidence.level) {
+    case 'prior':
+      return `no earlier ${payeeLabel(payeeWords(line.text)) || 'line like it'}; most money ${line.amountCents > 0 ? 'in' : 'out'} ${where}`;
+    case 'words':
+      return `no earlier ${evidence.label}; of the earlier lines with the word ${evidence.words.map((w) => w.toUpperCase()).join(', ')}, ${evidence.agreeing} of ${evidence.total} ${where}`;
+    default:
+      if (evidence.agreeing * 2 <= evidence.total && evidence.latestRun > 0)
+        return `the latest ${evidence.latestRun} of ${evidence.total} ${earlier} ${where}`;
+      return evidence.agreeing === evidence.total
+        ? `${evidence.total === 1 ? 'the one' : `all ${evidence.total}`} ${earlier} ${where}`
+        : `${evidence.agreeing} of ${evidence.total} ${earlier} ${where}`;
+  }
+}
+
+/** Whether a prediction knows the payee itself (not only words of it, or nothing). */
+const knowsPayee = (prediction: Prediction | undefined) =>
+  prediction !== undefined &&
+  prediction.evidence.level !== 'prior' &&
+  prediction.evidence.level !== 'words';
+
+/**
+ * Suggestions for a queue. `accounts` describes the entity's chart; `firm` answers what the
+ * firm's other clients decided of a payee (by its payee words and direction).
+ */
+export function suggestForQueue(input: {
+  queue: readonly WaitingLine[];
+  learned: LearnedCategories | undefined;
+  entries: readonly EntryOnBank[];
+  matchedEntries: ReadonlySet<string>;
+  accounts: ReadonlyMap<string, AccountInfo>;
+  /** Account ids by name, lower case (the firm's decisions are mapped by name). */
+  accountsByName: ReadonlyMap<string, AccountInfo>;
+  firm: (words: readonly string[], inflow: boolean) => FirmDecisions | undefined;
+}): Map<string, SuggestionOut | null> {
+  const { queue, learned, accounts } = input;
+  const usable = (id: string) => accounts.get(id)?.usable ?? false;
+  // A journal entry wanted by several waiting lines is no sure match for any of them.
+  const entryClaims = new Map<string, number>();
+  const matchesOf = new Map<string, EntryOnBank[]>();
+  for (const line of queue) {
+    const matches = entryMatches(line, input.entries, input.matchedEntries);
+    matchesOf.set(line.id, matches);
+    for (const entry of matches)
+      entryClaims.set(entry.entryId, (entryClaims.get(entry.entryId) ?? 0) + 1);
+  }
+  const result = new Map<string, SuggestionOut | null>();
+  for (const line of queue) {
+    const predicted = learned?.predict(line, usable);
+    result.set(line.id, suggestOne(line, predicted));
+  }
+  return result;
+
+  function suggestOne(line: WaitingLine, predicted: Prediction | undefined): SuggestionOut | null {
+    // 1. A journal entry already posts it.
+    const matches = matchesOf.get(line.id)!;
+    const entry = matches[0];
+    if (entry) {
+      const apart = daysApart(entry.day, line.day);
+      const sole = matches.length === 1 && entryClaims.get(entry.entryId) === 1;
+      const confidence = sole ? (apart <= 3 ? 0.97 : 0.9) : 0.6;
+      const other = entry.otherAccountId ? accounts.get(entry.otherAccountId) : undefined;
+      const bank = accounts.get(line.bankAccountId);
+      return {
+        kind: 'match',
+        accountId: other?.id ?? line.bankAccountId,
+        confidence,
+        entryId: entry.entryId,
+        reason: `journal entry of ${entry.day}${entry.memo || entry.description ? ` ${quote(entry.memo || entry.description)}` : ''} already posts this ${money(line.amountCents)} ${line.amountCents > 0 ? 'into' : 'out of'} ${bank ? named(bank) : 'this account'}${sole ? '' : `; ${matches.length > 1 ? `${matches.length} entries fit` : 'another bank line fits it too'}`}`,
+      };
+    }
+    // 2. The other side of a transfer arrived.
+    const partners = transferPartners(line, queue);
+    const partner = partners[0];
+    if (partner) {
+      const partnerAccount = accounts.get(partner.bankAccountId);
+      const learnedTransfer = predicted?.accountId === partner.bankAccountId;
+      const worded = TRANSFER_WORDS.test(line.text) || TRANSFER_WORDS.test(partner.text);
+      const apart = daysApart(partner.day, line.day);
+      const confidence =
+        partners.length > 1
+          ? 0.6
+          : learnedTransfer || (worded && apart <= 3)
+            ? 0.97
+            : worded
+              ? 0.9
+              : 0.8;
+      if (
+        partnerAccount &&
+        partnerAccount.usable &&
+        (!predicted ||
+          !knowsPayee(predicted) ||
+          learnedTransfer ||
+          predicted.confidence < confidence)
+      )
+        return {
+          kind: 'transfer',
+          accountId: partnerAccount.id,
+          confidence,
+          transactionId: partner.id,
+          reason: `the opposite ${money(line.amountCents)} arrived on ${named(partnerAccount)} on ${partner.day} (${quote(partner.text)}): money between the client's own accounts${partners.length > 1 ? `; ${partners.length} lines fit` : ''}`,
+        };
+    }
+    // 3. The client's own history.
+    if (predicted && knowsPayee(predicted)) return fromHistory(line, predicted);
+    // 4. The firm's other clients.
+    const words = payeeWords(line.text);
+    const firm = words.length > 0 ? input.firm(words, line.amountCents > 0) : undefined;
+    if (firm) {
+      let best: { name: string; uses: number; clients: Set<string> } | undefined;
+      for (const decided of firm.byAccountName.values())
+        if (!best || decided.uses > best.uses) best = decided;
+      const account = best && input.accountsByName.get(best.name.toLowerCase());
+      if (best && account?.usable && account.id !== line.bankAccountId) {
+        const confidence = Math.min(
+          FIRM_CONFIDENCE_CAP,
+          FIRM_CONFIDENCE_CAP * (best.uses / (firm.total + 1)),
+        );
+        if (!predicted || confidence > predicted.confidence)
+          return {
+            kind: account.isBank ? 'transfer' : 'account',
+            accountId: account.id,
+            confidence: round(confidence),
+            reason: `no earlier ${payeeLabel(words, 2)} for this client; the firm's other clients sent ${best.uses} of ${firm.total} to ${best.name} (${best.clients.size} ${best.clients.size === 1 ? 'client' : 'clients'})`,
+          };
+      }
+    }
+    if (predicted && predicted.evidence.level === 'words') return fromHistory(line, predicted);
+    return null;
+  }
+
+  function fromHistory(line: WaitingLine, predicted: Prediction): SuggestionOut | null {
+    const account = accounts.get(predicted.accountId);
+    if (!account || account.id === line.bankAccountId) return null;
+    const partner = account.isBank
+      ? transferPartners(line, queue).find((p) => p.bankAccountId === account.id)
+      : undefined;
+    return {
+      kind: account.isBank ? 'transfer' : 'account',
+      accountId: account.id,
+      confidence: round(predicted.confidence),
+      reason: learnedReason(predicted, line, account),
+      ...(partner && { transactionId: partner.id }),
+    };
+  }
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** Sums the firm's decisions of one payee (all its lines) by account name. */
+export function firmDecisionsOf(
+  rows: readonly { accountName: string; uses: number; entityId: string }[],
+): FirmDecisions | undefined {
+  if (rows.length === 0) return undefined;
+  const byAccountName = new Map<string, { name: string; uses: number; clients: Set<string> }>();
+  let total = 0;
+  for (const row of rows) {
+    const key = row.accountName.toLowerCase();
+    let decided = byAccountName.get(key);
+    if (!decided)
+      byAccountName.set(key, (decided = { name: row.accountName, uses: 0, clients: new Set() }));
+    decided.uses += row.uses;
+    decided.clients.add(row.entityId);
+    total += row.uses;
+  }
+  return { byAccountName, total };
+}
+
+/** The key the firm's decisions are kept under: a payee's first two words and its direction. */
+export const firmKey = (words: readonly string[], inflow: boolean) =>
+  `${inflow ? '+' : '-'}${words.slice(0, 2).join(' ')}`;
