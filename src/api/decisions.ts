@@ -31,7 +31,7 @@ export const DecisionSplitSchema = Type.Object({
 
 /**
  * One decision. `kind` says which fields it takes: `account` an `accountId` (with `classIds`,
- * `memo`); `split` its `splits`; `transfer` the other side's `transactionId`, or the other bank
+ * `memo`); `split` its `splits`; `transfer` the other side's `otherTransactionId`, or the other bank
  * or card `accountId`, or neither (books finds the other side); `match` an `entryId`; `exclude`
  * and `uncategorize` nothing more. `decidedBy` says whether a person chose it or took books'
  * suggestion (default `person`).
@@ -45,7 +45,8 @@ export const DecisionBodySchema = Type.Object({
   splits: Type.Optional(
     Type.Array(DecisionSplitSchema, { minItems: 2, maxItems: MAX_SPLIT_PARTS }),
   ),
-  transactionId: Type.Optional(UuidSchema),
+  /** A transfer's other side. */
+  otherTransactionId: Type.Optional(UuidSchema),
   entryId: Type.Optional(UuidSchema),
   decidedBy: Type.Optional(Type.Union([Type.Literal('person'), Type.Literal('suggestion')])),
 });

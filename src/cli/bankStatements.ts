@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
+import type { PushTransactionsBody } from '../api/index.js';
 import { centsToAmount } from '../core/money.js';
 import { DATE_FORMATS, type DateFormat } from '../formats/ledgerCsv.js';
 import {
@@ -145,3 +147,68 @@ export const statementFileJson = (file: StatementFile) => ({
   format: file.format,
   statements: file.statements.map(statementJson),
 });
+
+/** The key of a statement entry the bank gave no reference: `books:` and a hash (see below). */
+export const DERIVED_REFERENCE = 'books:';
+
+/** Whether an external id is books' own key rather than the bank's reference. */
+export const isDerivedReference = (externalId: string | null) =>
+  externalId !== null && externalId.startsWith(DERIVED_REFERENCE);
+
+/**
+ * What statement files bring as bank transactions: their booked entries (pending ones and
+ * those for information left out, counted), each keyed by the bank's reference, or — where the
+ * bank gave none — by its day, amount and text and its place among entries alike in all three
+ * (so that the same file, or a later statement repeating those days, brings nothing twice).
+ * An entry without an amount or a text is a problem of its line.
+ */
+export function statementTransactions(files: readonly StatementFile[]): {
+  transactions: PushTransactionsBody['transactions'];
+  problems: string[];
+  pending: number;
+} {
+  const problems = files.flatMap((read) =>
+    (read.problems ?? []).map((p) => `${read.file}:${p.line}: ${p.message}`),
+  );
+  const transactions: PushTransactionsBody['transactions'] = [];
+  const seen = new Map<string, number>();
+  let pending = 0;
+  for (const read of files) {
+    for (const statement of read.statements) {
+      for (const entry of statement.entries) {
+        if (entry.status !== 'booked') {
+          pending += 1;
+          continue;
+        }
+        const text = [entry.counterparty, entry.description].filter((t): t is string =>
+          Boolean(t?.trim()),
+        );
+        const description =
+          text.length === 2 && text[1]!.includes(text[0]!) ? text[1]! : text.join(': ');
+        if (entry.amount === 0) {
+          problems.push(`${read.file}:${entry.line}: the amount is empty or zero`);
+          continue;
+        }
+        if (description.trim() === '') {
+          problems.push(`${read.file}:${entry.line}: the description is empty`);
+          continue;
+        }
+        const kept = [...description.trim()].slice(0, 1000).join('');
+        let externalId = entry.reference ? [...entry.reference].slice(0, 255).join('') : undefined;
+        if (externalId === undefined) {
+          const alike = `${statement.account ?? ''}|${entry.bookingDate}|${entry.amount}|${kept}`;
+          const place = (seen.get(alike) ?? 0) + 1;
+          seen.set(alike, place);
+          externalId = `${DERIVED_REFERENCE}${createHash('sha256').update(`${alike}|${place}`).digest('hex').slice(0, 32)}`;
+        }
+        transactions.push({
+          date: entry.bookingDate,
+          amount: centsToAmount(entry.amount),
+          description: kept,
+          externalId,
+        });
+      }
+    }
+  }
+  return { transactions, problems, pending };
+}

@@ -2,6 +2,15 @@ import { readGeneralLedger } from './generalLedgerStream.js';
 import type {
   Account,
   AccountingMigration,
+  ApplyRulesBody,
+  ApplyRulesResponse,
+  BulkDecisionBody,
+  DecisionBody,
+  DecisionOutcome,
+  DecisionResponse,
+  ForReviewQuery,
+  ForReviewSummary,
+  ForReviewSummaryQuery,
   AccountGroup,
   BalanceSheet,
   BankFeedConnection,
@@ -294,11 +303,46 @@ export function booksApi(client: ApiClient) {
         client.listAll<BankFeedConnection>(
           `/sandbox/v1/entities/${enc(entityId)}/bank-feed-connections`,
         ),
-      transactionsUpTo: (workspaceId: string, max: number) =>
+      transactionsUpTo: (
+        workspaceId: string,
+        max: number,
+        query: Omit<ListTransactionsQuery, 'limit' | 'offset'> = {},
+      ) =>
         client.listUpTo<BankTransaction>(
           `/sandbox/v1/workspaces/${enc(workspaceId)}/transactions`,
-          {},
+          query as Query,
           max,
+        ),
+      transaction: (id: string) =>
+        get<{ transaction: BankTransaction }>(`/sandbox/v1/transactions/${enc(id)}`),
+      /** An entity's for-review queue, oldest first, whole (with suggestions when asked). */
+      forReview: (entityId: string, query: ForReviewQuery = {}) =>
+        get<{ data: BankTransaction[]; total: number }>(
+          `/sandbox/v1/entities/${enc(entityId)}/for-review`,
+          query as Query,
+        ),
+      decide: (transactionId: string, body: DecisionBody, idempotencyKey?: string) =>
+        post<DecisionResponse>(
+          `/sandbox/v1/transactions/${enc(transactionId)}/decision`,
+          body,
+          idempotencyKey,
+        ),
+      decideMany: (entityId: string, body: BulkDecisionBody, idempotencyKey?: string) =>
+        post<{ data: DecisionOutcome[] }>(
+          `/sandbox/v1/entities/${enc(entityId)}/transaction-decisions`,
+          body,
+          idempotencyKey,
+        ),
+      forReviewSummary: (workspaceId: string, query: ForReviewSummaryQuery = {}) =>
+        get<{ data: ForReviewSummary[] }>(
+          `/sandbox/v1/workspaces/${enc(workspaceId)}/for-review/summary`,
+          query as Query,
+        ),
+      applyRules: (workspaceId: string, body: ApplyRulesBody, idempotencyKey?: string) =>
+        post<ApplyRulesResponse>(
+          `/sandbox/v1/workspaces/${enc(workspaceId)}/transaction-rules/apply`,
+          body,
+          idempotencyKey,
         ),
       generatedRules: (entityId: string) =>
         client.listAll<TransactionRule>(`/sandbox/v1/entities/${enc(entityId)}/generated-rules`),

@@ -165,3 +165,84 @@ export function suggestRules(
       };
     });
 }
+
+/** Processor, card and channel words banks put before the payee. */
+export const GENERIC_LEADING = new Set([
+  'ach',
+  'authorized',
+  'card',
+  'ccd',
+  'checkcard',
+  'dd',
+  'debit',
+  'des',
+  'id',
+  'mastercard',
+  'mc',
+  'on',
+  'online',
+  'pos',
+  'pp',
+  'ppd',
+  'paypal',
+  'pmnt',
+  'preauthorized',
+  'purchase',
+  'pymt',
+  'recurring',
+  'ref',
+  'sp',
+  'sq',
+  'the',
+  'tst',
+  'visa',
+  'web',
+]);
+
+/**
+ * The words of a bank text that name its payee: lower case, punctuation and symbols as spaces,
+ * tokens with digits (store numbers, card digits, dates, trip codes) and single letters
+ * dropped, the processor and channel words banks put first (`SQ *`, `POS`, `CHECKCARD`,
+ * `ACH DEBIT`) dropped from the front. `CHECKCARD 0412 STARBUCKS #1234 SEATTLE WA` → starbucks
+ * seattle wa; `SQ *BLUE BOTTLE 0142` → blue bottle.
+ */
+export function payeeWords(text: string): string[] {
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}&]+/u)
+    .filter((word) => word.length > 1 && !/\p{N}/u.test(word));
+  let start = 0;
+  while (start < words.length - 1 && GENERIC_LEADING.has(words[start]!)) start += 1;
+  return words.slice(start, start + 8);
+}
+
+/**
+ * The text a rule made from one decision looks for: the payee as the bank wrote it, from the
+ * first word that is not a processor or channel word to the last before a store number, card
+ * digits or a date. `VERIZON WIRELESS PAYMENT 1234` → `VERIZON WIRELESS PAYMENT`; `SQ *BLUE
+ * BOTTLE 0142` → `BLUE BOTTLE`; `CHECKCARD 0412 STARBUCKS #1234 SEATTLE WA` → `STARBUCKS`.
+ * Empty when the text names no payee (a rule would then take too much).
+ */
+export function ruleTextOf(description: string): string {
+  const tokens = description.trim().split(/\s+/);
+  let start = 0;
+  const bare = (token: string) => token.toLowerCase().replace(/[^\p{L}\p{N}&]+/gu, '');
+  while (
+    start < tokens.length - 1 &&
+    (GENERIC_LEADING.has(bare(tokens[start]!)) ||
+      /\p{N}/u.test(tokens[start]!) ||
+      bare(tokens[start]!) === '')
+  )
+    start += 1;
+  const kept: string[] = [];
+  for (const token of tokens.slice(start)) {
+    if (/\p{N}/u.test(token)) break;
+    kept.push(token);
+    if (kept.length === 4) break;
+  }
+  const text = kept
+    .join(' ')
+    .replace(/^[^\p{L}\p{N}&]+|[^\p{L}\p{N}&.)]+$/gu, '')
+    .trim();
+  return text.replace(/[^\p{L}]/gu, '').length >= 3 ? text : '';
+}

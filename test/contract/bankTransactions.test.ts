@@ -303,12 +303,12 @@ describe('deciding bank transactions', () => {
     expect(errorOf(income)).toBe(
       `account ${sales.code} "Sales" is an Income account, not a bank or card account: a transfer's other side must be one`,
     );
-    const same = await decide(out, { kind: 'transfer', transactionId: other.id });
+    const same = await decide(out, { kind: 'transfer', otherTransactionId: other.id });
     expect(errorOf(same)).toMatch(/is on the same bank account/);
     const [card1] = await push(card.id, [
       { date: '2026-02-02', amount: 299, description: 'PAYMENT' },
     ]);
-    const notOpposite = await decide(out, { kind: 'transfer', transactionId: card1.id });
+    const notOpposite = await decide(out, { kind: 'transfer', otherTransactionId: card1.id });
     expect(errorOf(notOpposite)).toMatch(/is 299\.00, not the opposite of this -300\.00/);
     const none = await decide(out, { kind: 'transfer' });
     expect(errorOf(none)).toMatch(/no transaction of the opposite 300\.00 waits/);
@@ -476,6 +476,30 @@ describe('deciding bank transactions', () => {
     expect(answer.body.data[1]).toMatchObject({ transactionId: b.id, status: 409 });
     expect(answer.body.data[1].message).toMatch(/was decided meanwhile/);
     expect((await trialBalance()).get('Office Supplies')).toBe(1200);
+    // A transfer in bulk decides the transaction named, with the other side it names.
+    const [out] = await push(checking.id, [
+      { date: '2026-01-10', amount: -70, description: 'TO CARD' },
+    ]);
+    const [into] = await push(card.id, [
+      { date: '2026-01-10', amount: 70, description: 'FROM CHECKING' },
+    ]);
+    const transfer = await server.request(
+      'POST',
+      `/sandbox/v1/entities/${books.entityId}/transaction-decisions`,
+      {
+        body: {
+          decisions: [
+            { transactionId: out.id, version: 0, kind: 'transfer', otherTransactionId: into.id },
+          ],
+        },
+      },
+    );
+    expect(transfer.body.data[0]).toMatchObject({
+      transactionId: out.id,
+      status: 200,
+      transaction: { id: out.id, category: { kind: 'transfer', transactionId: into.id } },
+      related: [{ id: into.id }],
+    });
   });
 
   it('the list narrows by status, days, account, text and reference', async () => {

@@ -22,6 +22,10 @@
  * on the description) on the same split: test/bench/suggestions.bench.test.ts.
  */
 
+import { payeeWords } from '../../core/ruleLearning.js';
+
+export { payeeWords };
+
 /** A decided bank line of the client's history. */
 export interface LabeledLine {
   /** The text as the bank wrote it (or the entry's description or memo). */
@@ -89,56 +93,6 @@ const BINS = 20;
 const BIN_PRIOR = 10;
 /** z of the one-sided lower bound taken of a bin's accuracy (about 90%). */
 const LOWER_BOUND_Z = 1.28;
-
-/** Processor, card and channel words banks put before the payee. */
-const GENERIC_LEADING = new Set([
-  'ach',
-  'authorized',
-  'card',
-  'ccd',
-  'checkcard',
-  'dd',
-  'debit',
-  'des',
-  'id',
-  'mastercard',
-  'mc',
-  'on',
-  'online',
-  'pos',
-  'pp',
-  'ppd',
-  'paypal',
-  'pmnt',
-  'preauthorized',
-  'purchase',
-  'pymt',
-  'recurring',
-  'ref',
-  'sp',
-  'sq',
-  'the',
-  'tst',
-  'visa',
-  'web',
-]);
-
-/**
- * The words of a bank text that name its payee: lower case, punctuation and symbols as spaces,
- * tokens with digits (store numbers, card digits, dates, trip codes) and single letters
- * dropped, the processor and channel words banks put first (`SQ *`, `POS`, `CHECKCARD`,
- * `ACH DEBIT`) dropped from the front. `CHECKCARD 0412 STARBUCKS #1234 SEATTLE WA` → starbucks
- * seattle wa; `SQ *BLUE BOTTLE 0142` → blue bottle.
- */
-export function payeeWords(text: string): string[] {
-  const words = text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}&]+/u)
-    .filter((word) => word.length > 1 && !/\p{N}/u.test(word));
-  let start = 0;
-  while (start < words.length - 1 && GENERIC_LEADING.has(words[start]!)) start += 1;
-  return words.slice(start, start + 8);
-}
 
 /** The payee as a reason names it: its first words in capitals. */
 export const payeeLabel = (words: readonly string[], count = 3) =>

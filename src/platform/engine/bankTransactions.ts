@@ -754,11 +754,11 @@ export class BankTransactionService {
           t.financialAccountId !== record.financialAccountId &&
           t.amountCents === -record.amountCents,
       );
-    if (body.transactionId) {
-      [partner] = await this.store.bankTransactions.byIds(entityId, [body.transactionId]);
+    if (body.otherTransactionId) {
+      [partner] = await this.store.bankTransactions.byIds(entityId, [body.otherTransactionId]);
       if (!partner)
         throw invalid(
-          `transactionId ${body.transactionId} is not a bank transaction of entity "${scope.entity.name}"`,
+          `otherTransactionId ${body.otherTransactionId} is not a bank transaction of entity "${scope.entity.name}"`,
         );
       if (partner.id === record.id)
         throw invalid('a transfer is between two transactions, not one');

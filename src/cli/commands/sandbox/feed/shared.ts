@@ -1,13 +1,7 @@
-import type {
-  BankFeedConnection,
-  BankTransaction,
-  CreateBankFeedConnectionBody,
-} from '../../../../api/index.js';
+import type { BankFeedConnection, CreateBankFeedConnectionBody } from '../../../../api/index.js';
 import { FINANCIAL_ACCOUNT_KINDS } from '../../../../api/index.js';
-import type { ListPage } from '../../../../client/client.js';
 import type { CommandContext } from '../../../context.js';
 import { UsageError } from '../../../exitCodes.js';
-import { displayAmount, plainAmount } from '../../../render/statements.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -59,25 +53,5 @@ export async function showConnection(
     ],
     connection.financialAccounts,
     { connection },
-  );
-}
-
-/** Bank transactions as a list. */
-export async function printTransactions(
-  ctx: CommandContext,
-  transactions: ListPage<BankTransaction>,
-): Promise<void> {
-  const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
-  await ctx.output.list(
-    [
-      { header: 'Date', value: (t) => t.date },
-      { header: 'Description', value: (t) => t.description },
-      { header: 'Amount', value: (t) => amount(t.amount), align: 'right' },
-      { header: 'Status', value: (t) => t.status },
-      { header: 'Category', value: (t) => t.accountId ?? '' },
-      { header: 'Rule', value: (t) => t.ruleId ?? '' },
-      { header: 'ID', value: (t) => t.id },
-    ],
-    transactions,
   );
 }

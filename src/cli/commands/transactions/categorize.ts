@@ -1,0 +1,329 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { BankTransaction, DecisionBody, DecisionOutcome } from '../../../api/index.js';
+import { centsToAmount, decimalToCents, InvalidAmountError } from '../../../core/money.js';
+import {
+  accountNamed,
+  confidentDecisions,
+  decisionsFromCsv,
+  impliedRule,
+  sendDecisions,
+  type Decision,
+} from '../../../migrate/categorize/decisions.js';
+import { argument, defineCommand, flag, repeatable, text } from '../../command.js';
+import type { CommandContext } from '../../context.js';
+import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
+import {
+  categoryText,
+  printTransactions,
+  reportOutcomes,
+  transactionNamed,
+  UUID,
+} from './shared.js';
+
+const MODES = [
+  'account',
+  'split',
+  'transfer',
+  'match',
+  'exclude',
+  'uncategorize',
+  'from',
+  'auto',
+] as const;
+
+/**
+ * `transactions categorize`: deciding bank transactions from a script — to an account (and
+ * the rule that decision implies), split, a transfer between two of the entity's accounts, a
+ * match to a journal entry already in the books, left out, back to the queue; a CSV file of
+ * decisions checked whole first; or every suggestion confident enough. Each decision is sent
+ * keyed and made whole or not at all; exit 0 when all were decided, 1 when some were refused.
+ */
+export const command = defineCommand({
+  summary:
+    'Decide bank transactions: an account, a split, a transfer, a match, exclude, back to the queue; --from FILE.csv; --auto',
+  arguments: {
+    ids: argument('transactions: their ids or the bank’s references', {
+      optional: true,
+      variadic: true,
+    }),
+  },
+  options: {
+    account: text('--account <account>', 'post to this account (name, code or id)', {
+      names: 'account',
+    }),
+    class: text('--class <class>', 'with this class (label or id)', { names: 'class' }),
+    memo: text('--memo <text>', 'a memo on the decision'),
+    rule: flag('--rule', 'also make the rule this decision implies and run it on what waits'),
+    split: repeatable(
+      '--split <account=amount>',
+      'one part of a split (repeat; parts add up to it)',
+    ),
+    transfer: text(
+      '--transfer [other]',
+      "a transfer to another of the entity's bank or card accounts: the other side's transaction, or its account (found when left out)",
+    ),
+    match: text('--match <entry>', 'a journal entry already in the books posts it (its id)'),
+    exclude: flag('--exclude', 'leave it out of the books'),
+    uncategorize: flag('--uncategorize', 'back to the queue'),
+    from: text(
+      '--from <file>',
+      'decisions from a CSV: id or reference, account[, class, memo, amount]',
+      {
+        names: 'file',
+      },
+    ),
+    auto: flag('--auto', 'take every suggestion at or above --min-confidence'),
+    minConfidence: text('--min-confidence <p>', 'what --auto takes (default 0.95)', {
+      default: '0.95',
+    }),
+    dryRun: flag('--dry-run', 'say what would be decided, decide nothing (with --auto or --from)'),
+  },
+  examples: [
+    'books transactions categorize 0192f3c4-… --account "6120 Telephone" --rule',
+    'books transactions categorize REF-20260105-1 --split Office=110 --split Meals=40',
+    'books transactions categorize 0192f3c4-… --transfer',
+    'books transactions categorize 0192f3c4-… --match 0192f3c5-…',
+    'books transactions categorize --from decisions.csv',
+    'books transactions categorize --auto --dry-run',
+  ],
+  async run(ctx, input) {
+    const ids = input.ids ?? [];
+    const modes = MODES.filter((mode) =>
+      mode === 'split'
+        ? input.split.length > 0
+        : input[mode] !== undefined && input[mode] !== false,
+    );
+    if (modes.length !== 1)
+      throw new UsageError(
+        modes.length === 0
+          ? 'say what to decide: --account, --split, --transfer, --match, --exclude, --uncategorize, --from FILE or --auto'
+          : `one decision at a time: ${modes.map((m) => `--${m}`).join(' and ')} were given`,
+      );
+    const [mode] = modes as [(typeof MODES)[number]];
+    if ((mode === 'from' || mode === 'auto') && ids.length > 0)
+      throw new UsageError(`--${mode} decides the transactions it names itself: give no ids`);
+    if (mode !== 'from' && mode !== 'auto' && ids.length === 0)
+      throw new UsageError('name the transactions to decide (their ids or references)');
+    if (['split', 'transfer', 'match'].includes(mode) && ids.length !== 1)
+      throw new UsageError(`--${mode} decides one transaction, not ${ids.length}`);
+    if (input.rule && mode !== 'account') throw new UsageError('--rule goes with --account');
+    if ((input.class !== undefined || input.memo !== undefined) && mode !== 'account')
+      throw new UsageError('--class and --memo go with --account');
+    if (input.dryRun && mode !== 'auto' && mode !== 'from')
+      throw new UsageError('--dry-run goes with --auto or --from');
+    const minConfidence = Number(input.minConfidence);
+    if (!(minConfidence >= 0 && minConfidence <= 1))
+      throw new UsageError(
+        `--min-confidence must be a number from 0 to 1, not "${input.minConfidence}"`,
+      );
+
+    const workspaceId = await ctx.workspaceId();
+    const api = await ctx.api();
+    if (mode === 'auto') return auto(ctx, minConfidence, Boolean(input.dryRun));
+    if (mode === 'from') return fromFile(ctx, workspaceId, input.from!, Boolean(input.dryRun));
+
+    const entityId = await ctx.entityId();
+    const transactions: BankTransaction[] = [];
+    for (const given of ids)
+      transactions.push(await transactionNamed(ctx, workspaceId, entityId, given));
+    const chart = await api.accounts.all(entityId);
+    const account = (given: string) => {
+      const found = accountNamed(chart, given);
+      if (typeof found === 'string') throw new UserError(found, ExitCode.Usage);
+      return found;
+    };
+    const classIds = input.class === undefined ? [] : [await ctx.classId(workspaceId, input.class)];
+    const bodyFor = async (transaction: BankTransaction): Promise<DecisionBody> => {
+      const version = transaction.version;
+      switch (mode) {
+        case 'account':
+          return {
+            kind: 'account',
+            version,
+            accountId: account(input.account!).id,
+            ...(classIds.length > 0 && { classIds }),
+            ...(input.memo !== undefined && { memo: input.memo }),
+          };
+        case 'split':
+          return {
+            kind: 'split',
+            version,
+            splits: input.split.map((part) => splitPart(part, (name) => account(name).id)),
+          };
+        case 'transfer': {
+          const other = input.transfer;
+          if (typeof other !== 'string') return { kind: 'transfer', version };
+          const byAccount = accountNamed(chart, other);
+          if (typeof byAccount !== 'string' && !UUID.test(other))
+            return { kind: 'transfer', version, accountId: byAccount.id };
+          if (typeof byAccount !== 'string' && byAccount.id === other)
+            return { kind: 'transfer', version, accountId: byAccount.id };
+          const partner = await transactionNamed(ctx, workspaceId, entityId, other);
+          return { kind: 'transfer', version, otherTransactionId: partner.id };
+        }
+        case 'match':
+          return { kind: 'match', version, entryId: input.match! };
+        case 'exclude':
+          return { kind: 'exclude', version };
+        default:
+          return { kind: 'uncategorize', version };
+      }
+    };
+    const decisions: Decision[] = [];
+    for (const transaction of transactions)
+      decisions.push({ transaction, body: await bodyFor(transaction) });
+    const outcomes = await sendDecisions(api, entityId, decisions);
+    const code = await reportOutcomes(ctx, outcomes, decidedText);
+    if (input.rule) await makeRules(ctx, workspaceId, entityId, outcomes, classIds);
+    return code;
+  },
+});
+
+/** `ACCOUNT=AMOUNT` (the last `=` splits: an account's name may hold one). */
+function splitPart(text: string, accountId: (name: string) => string) {
+  const at = text.lastIndexOf('=');
+  if (at <= 0) throw new UsageError(`--split takes ACCOUNT=AMOUNT, not "${text}"`);
+  const amountText = text.slice(at + 1).trim();
+  try {
+    const cents = decimalToCents(amountText, { allowNegative: true });
+    return {
+      accountId: accountId(text.slice(0, at).trim()),
+      amount: centsToAmount(cents),
+    };
+  } catch (error) {
+    if (error instanceof InvalidAmountError)
+      throw new UsageError(`--split ${text}: the amount ${error.message}`);
+    throw error;
+  }
+}
+
+const decidedText = (outcome: DecisionOutcome) => {
+  const t = outcome.transaction!;
+  const also = (outcome.related ?? [])
+    .map((r) => `; ${r.id} ${r.status === 'uncategorized' ? 'waits again' : 'is its other side'}`)
+    .join('');
+  return `transaction ${t.id} (${t.date} ${t.amount.toFixed(2)} ${t.description}): ${t.status === 'uncategorized' ? 'back to the queue' : categoryText(t)}${also}`;
+};
+
+/** `--auto`: every suggestion at or above the threshold, decided (or, dry, said). */
+async function auto(ctx: CommandContext, minConfidence: number, dryRun: boolean) {
+  const entityId = await ctx.entityId();
+  const api = await ctx.api();
+  const queue = (await api.sandbox.forReview(entityId, { suggest: true })).data;
+  const decisions = confidentDecisions(queue, minConfidence);
+  ctx.output.note(
+    `books: ${decisions.length} of ${queue.length} waiting ${queue.length === 1 ? 'transaction has' : 'transactions have'} a suggestion at or above ${minConfidence}${dryRun ? ' (dry run: nothing is decided)' : ''}`,
+  );
+  if (dryRun) {
+    await printTransactions(
+      ctx,
+      { items: decisions.map((d) => d.transaction), total: decisions.length },
+      { suggestions: true },
+    );
+    return ExitCode.Success;
+  }
+  const outcomes = await sendDecisions(api, entityId, decisions);
+  return reportOutcomes(ctx, outcomes, decidedText);
+}
+
+/** `--from FILE.csv`: the file's decisions, checked whole, then sent. */
+async function fromFile(ctx: CommandContext, workspaceId: string, file: string, dryRun: boolean) {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(`${file}: no such file`);
+    throw error;
+  }
+  const entityId = await ctx.entityId();
+  const api = await ctx.api();
+  const [accounts, classes] = await Promise.all([
+    api.accounts.all(entityId),
+    api.classes.all(workspaceId),
+  ]);
+  // Each transaction the file names, looked up once: a first reading collects them.
+  const named = new Map<string, BankTransaction | string>();
+  const lookups = new Set<string>();
+  decisionsFromCsv(text, {
+    accounts,
+    classes,
+    transaction: (given) => {
+      lookups.add(given);
+      return 'not looked up yet';
+    },
+  });
+  for (const given of lookups) {
+    try {
+      named.set(given, await transactionNamed(ctx, workspaceId, entityId, given));
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      named.set(given, error.message);
+    }
+  }
+  const { decisions, problems } = decisionsFromCsv(text, {
+    accounts,
+    classes,
+    transaction: (given) => named.get(given) ?? `no bank transaction "${given}"`,
+  });
+  if (problems.length > 0)
+    throw new UserError(
+      `${problems.map((p) => `${file}:${p.line}: ${p.message}`).join('\n')}\nnothing was decided: the file is checked whole first`,
+      ExitCode.InvalidFile,
+    );
+  ctx.output.note(
+    `books: ${file}: ${decisions.length} ${decisions.length === 1 ? 'decision' : 'decisions'}${dryRun ? ' (dry run: nothing is decided)' : ''}`,
+  );
+  if (dryRun) {
+    await printTransactions(ctx, {
+      items: decisions.map((d) => d.transaction),
+      total: decisions.length,
+    });
+    return ExitCode.Success;
+  }
+  const outcomes = await sendDecisions(api, entityId, decisions);
+  return reportOutcomes(ctx, outcomes, decidedText);
+}
+
+/** `--rule`: the rule each decision implies, made (once per text and account) and run. */
+async function makeRules(
+  ctx: CommandContext,
+  workspaceId: string,
+  entityId: string,
+  outcomes: readonly DecisionOutcome[],
+  classIds: readonly string[],
+) {
+  const api = await ctx.api();
+  const made = new Map<string, string>();
+  for (const outcome of outcomes) {
+    const t = outcome.transaction;
+    if (outcome.status !== 200 || !t || t.category?.kind !== 'account') continue;
+    const body = impliedRule(t, t.category.account.id, classIds);
+    if (!body) {
+      ctx.output.note(
+        `books: transaction ${t.id}: "${t.description}" names no payee a rule could look for; no rule made`,
+      );
+      continue;
+    }
+    const key = JSON.stringify(body.conditions) + t.category.account.id;
+    if (made.has(key)) continue;
+    const { rule } = await api.transactionRules.create(
+      workspaceId,
+      body,
+      `rule-${createHash('sha256').update(`${entityId}|${key}`).digest('hex').slice(0, 40)}`,
+    );
+    made.set(key, rule.id);
+    ctx.wrote(
+      `rule ${rule.id}: description contains "${body.conditions[0]!.value[0]}", ${body.conditions[1]!.value[0]} → ${t.category.account.code} ${t.category.account.name}`,
+    );
+  }
+  if (made.size === 0) return;
+  const applied = await api.sandbox.applyRules(workspaceId, {
+    entityId,
+    ruleIds: [...made.values()],
+  });
+  ctx.wrote(
+    `the new ${made.size === 1 ? 'rule' : 'rules'} took ${applied.categorized} more of the ${applied.waiting} waiting`,
+  );
+}

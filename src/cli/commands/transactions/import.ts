@@ -1,0 +1,58 @@
+import { statementOptionsOf, statementReadOptions } from '../../bankStatements.js';
+import { argument, defineCommand } from '../../command.js';
+import { bringInStatements, financialAccountOf, printTransactions } from './shared.js';
+
+/**
+ * `transactions import ACCOUNT FILE...`: the bank's statement files — every format `statement
+ * show` reads — brought in as bank transactions of the connected account, booked entries only,
+ * each keyed by the bank's reference (or, where it gave none, by its day, amount and text), so
+ * nothing comes in twice; the rules run on each. Says how many came in, were there already,
+ * were categorized and wait.
+ */
+export const command = defineCommand({
+  summary:
+    "Bring a bank's statements in as bank transactions of a connected account; the rules categorize what they can",
+  arguments: {
+    account: argument(
+      'the connected account: its chart account (name, code or id), or the financial account id',
+      { names: 'account' },
+    ),
+    files: argument('statement files: camt, MT940/942, OFX/QFX, BAI2, QIF or a CSV', {
+      names: 'file',
+      variadic: true,
+    }),
+  },
+  options: statementReadOptions,
+  examples: [
+    'books transactions import "Chase Checking" january.ofx',
+    'books transactions import 1010 statements/*.xml --json',
+    'books transactions import Checking export.csv --map date=Booked,amount=Sum,description=Text --decimal-comma',
+  ],
+  async run(ctx, input) {
+    const options = statementOptionsOf(input);
+    const financialAccountId = await financialAccountOf(ctx, input.account);
+    const { arrived, skipped, pending } = await bringInStatements(
+      ctx,
+      financialAccountId,
+      input.files,
+      options,
+    );
+    const categorized = arrived.filter((t) => t.status === 'categorized').length;
+    const counts = {
+      imported: arrived.length,
+      skipped,
+      categorized,
+      uncategorized: arrived.length - categorized,
+    };
+    if (pending > 0)
+      ctx.output.note(
+        `books: ${pending} pending ${pending === 1 ? 'entry' : 'entries'} left out: only booked entries come in`,
+      );
+    const account = arrived[0]?.bankAccount;
+    ctx.wrote(
+      `${account ? `${account.code} ${account.name}` : `financial account ${financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
+    );
+    if (ctx.output.json) return ctx.output.printJson(counts);
+    await printTransactions(ctx, { items: arrived, total: arrived.length });
+  },
+});

@@ -1,0 +1,223 @@
+import type { BankTransaction, DecisionOutcome } from '../../../api/index.js';
+import type { ListPage } from '../../../client/client.js';
+import { unlessNotFound } from '../../../client/errors.js';
+import { isDerivedReference, readStatements, statementTransactions } from '../../bankStatements.js';
+import type { StatementReadOptions } from '../../../formats/statement.js';
+import type { CommandContext } from '../../context.js';
+import { ExitCode, UserError } from '../../exitCodes.js';
+import type { Column } from '../../output.js';
+import { displayAmount, plainAmount } from '../../render/statements.js';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const money = (amount: number) =>
+  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** What a transaction posts to, in a bookkeeper's words. */
+export function categoryText(t: BankTransaction): string {
+  const category = t.category;
+  if (!category) return t.status === 'excluded' ? '(excluded)' : '';
+  switch (category.kind) {
+    case 'account':
+      return `${category.account.code} ${category.account.name}`;
+    case 'split':
+      return `split: ${category.splits.map((p) => `${p.account.code} ${p.account.name} ${money(p.amount)}`).join(', ')}`;
+    case 'transfer':
+      return `transfer ${t.amount < 0 ? 'to' : 'from'} ${category.account.code} ${category.account.name}`;
+    case 'match':
+      return `matches journal entry ${category.entryDate ?? ''}${category.entryMemo ? ` "${category.entryMemo}"` : ''} (${category.entryId})`;
+  }
+}
+
+/** The bank's reference as a person reads it (books' own key for a line without one: none). */
+export const referenceText = (t: BankTransaction) =>
+  t.reference === null || isDerivedReference(t.reference) ? '' : t.reference;
+
+/** A suggestion as a table cell: `6120 Telephone (0.97)`. */
+export const suggestionText = (t: BankTransaction) =>
+  t.suggestion
+    ? `${t.suggestion.kind === 'account' ? '' : `${t.suggestion.kind}: `}${t.suggestion.accountCode} ${t.suggestion.account} (${t.suggestion.confidence.toFixed(2)})`
+    : '';
+
+/** Bank transactions as a list (the columns of `transactions list`). */
+export async function printTransactions(
+  ctx: CommandContext,
+  transactions: ListPage<BankTransaction>,
+  options: { suggestions?: boolean } = {},
+): Promise<void> {
+  const onTerminal = ctx.output.isTTY && ctx.output.format === 'table';
+  const amount = onTerminal ? displayAmount : plainAmount;
+  const columns: Column<BankTransaction>[] = [
+    { header: 'Date', value: (t) => t.date },
+    {
+      header: 'Bank account',
+      value: (t) => (t.bankAccount ? `${t.bankAccount.code} ${t.bankAccount.name}` : ''),
+    },
+    { header: 'Amount', value: (t) => amount(t.amount), align: 'right' },
+    { header: 'Description', value: (t) => t.description },
+    {
+      header: 'Reference',
+      value: referenceText,
+      record: (t) => t.reference ?? '',
+    },
+    { header: 'Status', value: (t) => t.status },
+    { header: 'Category', value: categoryText },
+    { header: 'Decided by', value: (t) => t.decidedBy ?? '' },
+    ...(onTerminal
+      ? []
+      : [
+          { header: 'Decided at', value: (t: BankTransaction) => t.decidedAt ?? '' },
+          { header: 'Rule', value: (t: BankTransaction) => t.ruleId ?? '' },
+        ]),
+    ...(options.suggestions
+      ? [
+          { header: 'Suggestion', value: suggestionText },
+          ...(onTerminal
+            ? []
+            : [
+                {
+                  header: 'Confidence',
+                  value: (t: BankTransaction) => t.suggestion?.confidence.toFixed(3) ?? '',
+                },
+                { header: 'Reason', value: (t: BankTransaction) => t.suggestion?.reason ?? '' },
+              ]),
+        ]
+      : []),
+    { header: 'ID', value: (t) => t.id },
+  ];
+  await ctx.output.list(columns, transactions);
+}
+
+/**
+ * A transaction an argument names: its id, or the bank's reference (among the workspace's
+ * transactions, the entity's when one is chosen). A reference two accounts share is ambiguous.
+ */
+export async function transactionNamed(
+  ctx: CommandContext,
+  workspaceId: string,
+  entityId: string | undefined,
+  given: string,
+): Promise<BankTransaction> {
+  const api = await ctx.api();
+  if (UUID.test(given)) {
+    const found = await unlessNotFound(api.sandbox.transaction(given));
+    if (found && (entityId === undefined || found.transaction.entityId === entityId))
+      return found.transaction;
+  }
+  const found = (
+    await api.sandbox.transactionsUpTo(workspaceId, 10, {
+      reference: given,
+      ...(entityId && { entityId }),
+    })
+  ).items;
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1)
+    throw new UserError(
+      `reference "${given}" names ${found.length} transactions (${found.map((t) => `${t.id} on ${t.bankAccount.name}`).join(', ')}): use the id`,
+      ExitCode.Usage,
+    );
+  throw new UserError(
+    `no bank transaction "${given}" (by id or the bank's reference)`,
+    ExitCode.NotFound,
+  );
+}
+
+/**
+ * Says what each decision did (on stderr), prints the decided transactions (stdout: `--json`
+ * their list), and answers the exit code: 0 when all were decided, 1 when some were refused.
+ */
+export async function reportOutcomes(
+  ctx: CommandContext,
+  outcomes: readonly DecisionOutcome[],
+  what: (outcome: DecisionOutcome) => string,
+): Promise<number> {
+  const decided: BankTransaction[] = [];
+  const refused = outcomes.filter((o) => o.status !== 200);
+  for (const outcome of outcomes) {
+    if (outcome.status === 200) {
+      decided.push(outcome.transaction!);
+      ctx.wrote(what(outcome));
+    } else
+      ctx.output.note(
+        `books: transaction ${outcome.transactionId}: refused (${outcome.status}): ${outcome.message}`,
+      );
+  }
+  await printTransactions(ctx, { items: decided, total: decided.length });
+  if (refused.length > 0) {
+    ctx.output.note(
+      `books: ${decided.length} decided, ${refused.length} refused (each named above)`,
+    );
+    return ExitCode.Refused;
+  }
+  return ExitCode.Success;
+}
+
+/**
+ * The financial account a name stands for: the chart account of that id, code or name, linked
+ * to a feed; or a financial account's id as given.
+ */
+export async function financialAccountOf(ctx: CommandContext, given: string): Promise<string> {
+  const entityId = await ctx.entityId().catch((error: unknown) => {
+    if (UUID.test(given)) return undefined;
+    throw error;
+  });
+  if (entityId === undefined) return given;
+  const chart = await (await ctx.api()).accounts.all(entityId);
+  const linked = chart.find((a) => a.financialAccountId === given);
+  if (linked) return given;
+  if (UUID.test(given) && !chart.some((a) => a.id === given)) return given;
+  const account = await ctx.account(entityId, given);
+  if (!account.financialAccountId)
+    throw new UserError(
+      `account ${account.code} "${account.name}" has no bank feed: books sandbox feed connect links one (then import into its account)`,
+      ExitCode.Usage,
+    );
+  return account.financialAccountId;
+}
+
+/** What statement files brought in: the new transactions and how many were there already. */
+export interface BroughtIn {
+  arrived: BankTransaction[];
+  /** Entries of the files (booked) that were there already, or repeated in the files. */
+  skipped: number;
+  /** Pending entries and entries for information, left out. */
+  pending: number;
+}
+
+/**
+ * Reads statement files and brings their booked entries in as bank transactions of one
+ * financial account, checked whole first (exit 3, nothing sent), then sent a thousand at a time;
+ * the rules run on each as it arrives.
+ */
+export async function bringInStatements(
+  ctx: CommandContext,
+  financialAccountId: string,
+  files: readonly string[],
+  options: StatementReadOptions,
+): Promise<BroughtIn> {
+  const read = await readStatements(ctx, files, options, true).catch((error: unknown) => {
+    // A statement that holds nothing to bring in is said as such.
+    if (error instanceof UserError && /holds no bank or card statement/.test(error.message))
+      throw new UserError(
+        `${error.message.split(':')[0]}: no transactions\nnothing was sent`,
+        ExitCode.InvalidFile,
+      );
+    throw error;
+  });
+  const { transactions, problems, pending } = statementTransactions(read);
+  if (transactions.length === 0 && problems.length === 0)
+    problems.push(`${files.join(', ')}: no transactions`);
+  if (problems.length > 0)
+    throw new UserError(`${problems.join('\n')}\nnothing was sent`, ExitCode.InvalidFile);
+  const api = await ctx.api();
+  const arrived: BankTransaction[] = [];
+  for (let start = 0; start < transactions.length; start += 1000) {
+    // Each request under a key of its own (a retry of it replays); what was there already is
+    // told by the entries' own keys, so running the command again brings in nothing twice.
+    const chunk = transactions.slice(start, start + 1000);
+    arrived.push(
+      ...(await api.sandbox.pushTransactions(financialAccountId, { transactions: chunk })).data,
+    );
+  }
+  return { arrived, skipped: transactions.length - arrived.length, pending };
+}
