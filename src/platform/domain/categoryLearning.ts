@@ -48,9 +48,9 @@ export const EVIDENCE_LEVELS = [
   'prior',
   'words',
   'payee',
-  'payee-amount',
   'text',
   'text-account',
+  'payee-amount',
   'text-amount',
 ] as const;
 export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
@@ -87,8 +87,6 @@ const SMOOTHING = 1;
 const PRIOR_IN_WORDS = 0.02;
 /** Predictions replayed to calibrate, at most (the latest). */
 const MAX_REPLAYED = 20_000;
-/** Calibration bins of the raw probability per level. */
-const BINS = 20;
 /** Pseudo-observations per bin, at the bin's own probability: few observations say little. */
 const BIN_PRIOR = 10;
 /** z of the one-sided lower bound taken of a bin's accuracy (about 90%). */
@@ -133,12 +131,14 @@ function levelKeys(
   const direction = line.amountCents > 0 ? '+' : '-';
   const payee = `${direction}${words.slice(0, 2).join(' ')}`;
   const text = `${direction}${words.join(' ')}`;
+  // The text first (the payee, its whole text, on this bank account), then what the amount
+  // adds (a payee paid for two things is told apart by it), the exact recurring amount last.
   return [
     ['payee', payee],
-    ['payee-amount', `${payee}|${amountBand(line.amountCents)}`],
     ['text', text],
     ['text-account', `${text}|${line.bankAccountId}`],
-    ['text-amount', `${text}|${Math.abs(line.amountCents)}`],
+    ['payee-amount', `${payee}|${amountBand(line.amountCents)}`],
+    ['text-amount', `${text}|${line.bankAccountId}|${Math.abs(line.amountCents)}`],
   ];
 }
 
@@ -282,36 +282,50 @@ export class CategoryModel {
   }
 }
 
-/** How often predictions of each level and raw probability were right, made monotone. */
-export class Calibration {
-  private readonly table = new Map<EvidenceLevel, Float64Array>();
+/** Where the calibration's bins of the raw probability end: finer where suggestions are taken. */
+const BIN_EDGES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 1.000_001];
+const BINS = BIN_EDGES.length;
 
-  constructor(
-    observations: readonly { level: EvidenceLevel; probability: number; right: boolean }[],
-  ) {
-    const byLevel = new Map<EvidenceLevel, { seen: number[]; right: number[] }>();
-    for (const { level, probability, right } of observations) {
-      let bins = byLevel.get(level);
-      if (!bins)
-        byLevel.set(level, (bins = { seen: Array(BINS).fill(0), right: Array(BINS).fill(0) }));
+/** How many earlier lines the deciding level holds, in three bands: one or two, a few, many. */
+const supportBand = (total: number) => (total < 3 ? 'few' : total < 10 ? 'some' : 'many');
+
+/** A prediction as the calibration tells it apart: its level and how much that level has seen. */
+const calibrationKey = (evidence: Pick<Evidence, 'level' | 'total'>) =>
+  `${evidence.level}|${supportBand(evidence.total)}`;
+
+/**
+ * How often predictions were right, by their level of evidence and its support (one earlier
+ * line at the deciding level says less than thirty) and by raw probability, made monotone.
+ */
+export class Calibration {
+  private readonly table = new Map<string, Float64Array>();
+  private readonly empty = monotoneBounds(Array(BINS).fill(0), Array(BINS).fill(0));
+
+  constructor(observations: readonly { key: string; probability: number; right: boolean }[]) {
+    const byKey = new Map<string, { seen: number[]; right: number[] }>();
+    for (const { key, probability, right } of observations) {
+      let bins = byKey.get(key);
+      if (!bins) byKey.set(key, (bins = { seen: Array(BINS).fill(0), right: Array(BINS).fill(0) }));
       const bin = binOf(probability);
       bins.seen[bin]! += 1;
       if (right) bins.right[bin]! += 1;
     }
-    for (const level of EVIDENCE_LEVELS) {
-      const bins = byLevel.get(level) ?? { seen: Array(BINS).fill(0), right: Array(BINS).fill(0) };
-      this.table.set(level, monotoneBounds(bins.seen, bins.right));
-    }
+    for (const [key, bins] of byKey) this.table.set(key, monotoneBounds(bins.seen, bins.right));
   }
 
-  /** The confidence of a prediction of this level and raw probability. */
-  confidence(level: EvidenceLevel, probability: number): number {
-    return this.table.get(level)![binOf(probability)]!;
+  /** The confidence of a prediction of this evidence and raw probability. */
+  confidence(evidence: Pick<Evidence, 'level' | 'total'>, probability: number): number {
+    return (this.table.get(calibrationKey(evidence)) ?? this.empty)[binOf(probability)]!;
   }
 }
 
-const binOf = (probability: number) =>
-  Math.min(BINS - 1, Math.max(0, Math.floor(probability * BINS)));
+const binOf = (probability: number) => {
+  const bin = BIN_EDGES.findIndex((edge) => probability < edge);
+  return bin < 0 ? BINS - 1 : bin;
+};
+
+/** A bin's own probability: its middle. */
+const binCenter = (bin: number) => ((bin === 0 ? 0 : BIN_EDGES[bin - 1]!) + Math.min(1, BIN_EDGES[bin]!)) / 2;
 
 /**
  * Each bin's accuracy, with BIN_PRIOR pseudo-observations at the bin's own probability, pooled
@@ -321,7 +335,7 @@ const binOf = (probability: number) =>
 function monotoneBounds(seen: readonly number[], right: readonly number[]): Float64Array {
   const blocks: { n: number; k: number; from: number; to: number }[] = [];
   for (let bin = 0; bin < BINS; bin += 1) {
-    const center = (bin + 0.5) / BINS;
+    const center = binCenter(bin);
     blocks.push({
       n: seen[bin]! + BIN_PRIOR,
       k: right[bin]! + BIN_PRIOR * center,
@@ -381,14 +395,14 @@ export function learnCategories(history: readonly LabeledLine[]): LearnedCategor
     )
     .map(({ line }) => line);
   const model = new CategoryModel();
-  const observations: { level: EvidenceLevel; probability: number; right: boolean }[] = [];
+  const observations: { key: string; probability: number; right: boolean }[] = [];
   const replayFrom = Math.max(Math.ceil(ordered.length / 10), ordered.length - MAX_REPLAYED, 1);
   for (const [index, line] of ordered.entries()) {
     if (index >= replayFrom) {
       const predicted = model.predict(line);
       if (predicted)
         observations.push({
-          level: predicted.evidence.level,
+          key: calibrationKey(predicted.evidence),
           probability: predicted.probability,
           right: predicted.accountId === line.accountId,
         });
@@ -404,7 +418,7 @@ export function learnCategories(history: readonly LabeledLine[]): LearnedCategor
       if (!predicted) return undefined;
       return {
         ...predicted,
-        confidence: calibration.confidence(predicted.evidence.level, predicted.probability),
+        confidence: calibration.confidence(predicted.evidence, predicted.probability),
       };
     },
   };
