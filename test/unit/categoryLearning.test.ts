@@ -16,7 +16,11 @@ function split<T>(lines: readonly T[]) {
 }
 
 /** How a learner did on held-out lines: right overall, and right among the confident ones. */
-function measure(history: readonly LabeledLine[], heldOut: readonly LabeledLine[], threshold = 0.95) {
+function measure(
+  history: readonly LabeledLine[],
+  heldOut: readonly LabeledLine[],
+  threshold = 0.95,
+) {
   const learned = learnCategories(history);
   let right = 0;
   let confident = 0;
@@ -37,7 +41,13 @@ function measure(history: readonly LabeledLine[], heldOut: readonly LabeledLine[
   };
 }
 
-const line = (text: string, accountId: string, day: string, amountCents = -1000, bankAccountId = 'bank'): LabeledLine => ({
+const line = (
+  text: string,
+  accountId: string,
+  day: string,
+  amountCents = -1000,
+  bankAccountId = 'bank',
+): LabeledLine => ({
   text,
   accountId,
   day,
@@ -73,7 +83,12 @@ describe('learning categories from a client’s own books', () => {
   it('the same payee goes where it went before, however the bank writes it, and says so', () => {
     const history = [
       ...Array.from({ length: 14 }, (_, i) =>
-        line(`VERIZON WIRELESS PAYMENT ${1000 + i}`, 'telephone', `2025-${String((i % 12) + 1).padStart(2, '0')}-05`, -8999),
+        line(
+          `VERIZON WIRELESS PAYMENT ${1000 + i}`,
+          'telephone',
+          `2025-${String((i % 12) + 1).padStart(2, '0')}-05`,
+          -8999,
+        ),
       ),
       line('VERIZON WIRELESS PAYMENT 2000', 'office', '2025-03-06', -8999),
     ];
@@ -81,10 +96,17 @@ describe('learning categories from a client’s own books', () => {
     const p = learned.predict(line('VERIZON WIRELESS PAYMENT 3000', '', '2026-01-05', -8999));
     expect(p).toMatchObject({
       accountId: 'telephone',
-      evidence: { level: 'text-amount', label: 'VERIZON WIRELESS PAYMENT', agreeing: 14, total: 15 },
+      evidence: {
+        level: 'text-amount',
+        label: 'VERIZON WIRELESS PAYMENT',
+        agreeing: 14,
+        total: 15,
+      },
     });
     // Written another way (a processor prefix, a city), the payee is still known.
-    const other = learned.predict(line('POS VERIZON WIRELESS SEATTLE WA', '', '2026-01-05', -12000));
+    const other = learned.predict(
+      line('POS VERIZON WIRELESS SEATTLE WA', '', '2026-01-05', -12000),
+    );
     expect(other).toMatchObject({ accountId: 'telephone', evidence: { level: 'payee' } });
   });
 
@@ -96,8 +118,12 @@ describe('learning categories from a client’s own books', () => {
       history.push(line(`AMAZON MKTP US*${i}Y`, 'equipment', day, -(150000 + i * 1000)));
     }
     const learned = learnCategories(history);
-    expect(learned.predict(line('AMAZON MKTP US*ZZ', '', '2026-01-10', -2100))!.accountId).toBe('supplies');
-    expect(learned.predict(line('AMAZON MKTP US*ZZ', '', '2026-01-10', -160000))!.accountId).toBe('equipment');
+    expect(learned.predict(line('AMAZON MKTP US*ZZ', '', '2026-01-10', -2100))!.accountId).toBe(
+      'supplies',
+    );
+    expect(learned.predict(line('AMAZON MKTP US*ZZ', '', '2026-01-10', -160000))!.accountId).toBe(
+      'equipment',
+    );
   });
 
   it('the bank account tells which, where the text is the same on two', () => {
@@ -108,11 +134,15 @@ describe('learning categories from a client’s own books', () => {
       history.push(line('MONTHLY SERVICE FEE', 'card fees', day, -1500, 'card'));
     }
     const learned = learnCategories(history);
-    expect(learned.predict(line('MONTHLY SERVICE FEE', '', '2026-01-10', -1500, 'card'))).toMatchObject({
+    expect(
+      learned.predict(line('MONTHLY SERVICE FEE', '', '2026-01-10', -1500, 'card')),
+    ).toMatchObject({
       accountId: 'card fees',
       evidence: { agreeing: 10, total: 10 },
     });
-    expect(learned.predict(line('MONTHLY SERVICE FEE', '', '2026-01-10', -2000, 'checking'))).toMatchObject({
+    expect(
+      learned.predict(line('MONTHLY SERVICE FEE', '', '2026-01-10', -2000, 'checking')),
+    ).toMatchObject({
       accountId: 'bank fees',
       evidence: { level: 'text-account' },
     });
@@ -120,21 +150,44 @@ describe('learning categories from a client’s own books', () => {
 
   it('a payee the client moved to another account is followed, and the reason says the latest went there', () => {
     const history = [
-      ...Array.from({ length: 10 }, (_, i) => line('ADOBE CREATIVE CLOUD', 'software', `2024-${String(i + 1).padStart(2, '0')}-03`, -5499)),
-      ...Array.from({ length: 4 }, (_, i) => line('ADOBE CREATIVE CLOUD', 'subscriptions', `2025-${String(i + 7).padStart(2, '0')}-03`, -5499)),
+      ...Array.from({ length: 10 }, (_, i) =>
+        line(
+          'ADOBE CREATIVE CLOUD',
+          'software',
+          `2024-${String(i + 1).padStart(2, '0')}-03`,
+          -5499,
+        ),
+      ),
+      ...Array.from({ length: 4 }, (_, i) =>
+        line(
+          'ADOBE CREATIVE CLOUD',
+          'subscriptions',
+          `2025-${String(i + 7).padStart(2, '0')}-03`,
+          -5499,
+        ),
+      ),
     ];
-    const p = learnCategories(history).predict(line('ADOBE CREATIVE CLOUD', '', '2026-01-03', -5499))!;
+    const p = learnCategories(history).predict(
+      line('ADOBE CREATIVE CLOUD', '', '2026-01-03', -5499),
+    )!;
     expect(p.accountId).toBe('subscriptions');
     expect(p.evidence).toMatchObject({ agreeing: 4, total: 14, latestRun: 4 });
   });
 
   it('a new payee is guessed from its words, with little confidence; with no words known, from nothing', () => {
     const history = Array.from({ length: 30 }, (_, i) =>
-      line(`${['JOES', 'MARIAS', 'SAMS'][i % 3]} COFFEE ROASTERS`, 'meals', `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`),
+      line(
+        `${['JOES', 'MARIAS', 'SAMS'][i % 3]} COFFEE ROASTERS`,
+        'meals',
+        `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`,
+      ),
     );
     const learned = learnCategories(history);
     const guess = learned.predict(line('NEW COFFEE PLACE', '', '2026-01-02'))!;
-    expect(guess).toMatchObject({ accountId: 'meals', evidence: { level: 'words', words: ['coffee'] } });
+    expect(guess).toMatchObject({
+      accountId: 'meals',
+      evidence: { level: 'words', words: ['coffee'] },
+    });
     expect(guess.confidence).toBeLessThan(0.95);
     const nothing = learned.predict(line('XYZZY QUUX', '', '2026-01-02'))!;
     expect(nothing.evidence.level).toBe('prior');
@@ -148,7 +201,9 @@ describe('learning categories from a client’s own books', () => {
       line('SHELL OIL 124', 'fuel', '2025-02-01'),
       line('SHELL OIL 125', 'car', '2025-03-01'),
     ]);
-    expect(learned.predict(line('SHELL OIL 126', '', '2026-01-01'), (id) => id !== 'fuel')!.accountId).toBe('car');
+    expect(
+      learned.predict(line('SHELL OIL 126', '', '2026-01-01'), (id) => id !== 'fuel')!.accountId,
+    ).toBe('car');
   });
 
   it('with no history there is nothing to predict', () => {
@@ -175,7 +230,8 @@ describe('on books generated with known answers', () => {
         learned.map((l) => l.text),
         learned.map((l) => l.accountId),
       );
-      const svmAccuracy = heldOut.filter((l) => svm.predict(l.text) === l.accountId).length / heldOut.length;
+      const svmAccuracy =
+        heldOut.filter((l) => svm.predict(l.text) === l.accountId).length / heldOut.length;
       expect(books.accuracy).toBeGreaterThan(svmAccuracy);
     },
     60_000,
