@@ -25,6 +25,7 @@ const ON_BOTH_BACKENDS = [
   'test/e2e/streaming.test.ts',
   'test/e2e/webhooks.test.ts',
   'test/unit/idempotencyStore.test.ts',
+  'test/unit/schemaUpgrade.test.ts',
   'test/unit/rateLimit.test.ts',
   'test/unit/webhookOutbox.test.ts',
 ];

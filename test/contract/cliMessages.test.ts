@@ -488,6 +488,43 @@ describe('what books says when something is off', () => {
         title: "a flux amount the config file's editor wrote wrong",
         args: ['close', 'review', '--period', '2026-10'],
       },
+      // Deciding bank transactions: what is checked before any request.
+      {
+        title: 'categorize --auto given ids',
+        args: ['transactions', 'categorize', '--auto', 'R-1'],
+      },
+      { title: 'categorize with nothing named', args: ['transactions', 'categorize', '--exclude'] },
+      {
+        title: 'a class with another decision than an account',
+        args: ['transactions', 'categorize', 'R-1', '--exclude', '--class', 'Retail'],
+      },
+      {
+        title: 'a dry run of one decision',
+        args: ['transactions', 'categorize', 'R-1', '--exclude', '--dry-run'],
+      },
+      {
+        title: 'a confidence out of range',
+        args: ['transactions', 'categorize', '--auto', '--min-confidence', '2'],
+      },
+      {
+        title: 'a split part without its amount',
+        args: ['transactions', 'categorize', 'R-1', '--split', 'Sales'],
+      },
+      {
+        title: 'a transaction nobody has',
+        args: ['transactions', 'categorize', 'R-1', '--exclude'],
+      },
+      { title: '--auto with nothing waiting', args: ['transactions', 'categorize', '--auto'] },
+      {
+        title: 'suggestions for what does not wait',
+        args: ['transactions', 'list', '--suggest', '--status', 'categorized'],
+      },
+      { title: 'the review with nothing waiting', args: ['transactions', 'review'], tty: true },
+      { title: 'the review without a terminal', args: ['transactions', 'review'] },
+      {
+        title: "the summary's confidence out of range",
+        args: ['transactions', 'summary', '--min-confidence', 'high'],
+      },
       // A broken config file, last: every later command would meet it.
       { title: 'a config file that is not JSON', args: ['config', 'list'] },
     ];

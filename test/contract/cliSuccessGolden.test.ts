@@ -34,6 +34,7 @@ const LONG_RUNNING: Record<string, string> = {
   import: 'test/e2e/exportImport.test.ts',
   completion: 'test/e2e/completion.test.ts',
   'report pack': 'test/e2e/reportPack.test.ts',
+  'transactions review': 'test/e2e/bookkeepersDay.test.ts',
 };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -401,6 +402,38 @@ describe('every leaf command, succeeding, pinned', () => {
       ],
     });
     await pin({ leaf: 'transactions list', text: ['transactions', 'list'] });
+    await pin({
+      leaf: 'transactions import',
+      text: [
+        'transactions',
+        'import',
+        'Local Checking',
+        file(
+          'february.csv',
+          'date,amount,description,reference\n2026-02-05,-45.10,STAPLES 00123,S-1\n',
+        ),
+      ],
+      json: [
+        'transactions',
+        'import',
+        'Local Checking',
+        file(
+          'february2.csv',
+          'date,amount,description,reference\n2026-02-06,-9.50,BLUE BOTTLE,S-2\n',
+        ),
+      ],
+    });
+    await pin({
+      leaf: 'transactions categorize',
+      text: ['transactions', 'categorize', 'S-1', '--account', 'Supplies'],
+      json: ['transactions', 'categorize', 'S-2', '--exclude'],
+    });
+    await pin({ leaf: 'transactions summary', text: ['transactions', 'summary'] });
+    await pin({
+      leaf: 'rule apply',
+      text: ['rule', 'apply', '--dry-run'],
+      json: ['rule', 'apply'],
+    });
     await pin({ leaf: 'sandbox feed break', text: ['sandbox', 'feed', 'break', connectionId] });
     await pin({
       leaf: 'sandbox feed reconnect',

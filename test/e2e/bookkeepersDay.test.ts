@@ -225,6 +225,7 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
           { booked: '2026-01-06', cents: -8999, reference: 'V2', text: 'VERIZON WIRELESS 1002' },
           { booked: '2026-01-07', cents: -15000, reference: 'C1', text: 'COSTCO WHOLESALE' },
           { booked: '2026-01-08', cents: -700, reference: 'D1', text: 'DUPLICATE LINE' },
+          { booked: '2026-01-09', cents: -300, reference: 'N1', text: 'POS 1234' },
         ]),
       ),
       ...client.where,
@@ -248,7 +249,20 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
     expect(rule.stderr).toMatch(
       /rule .*: description contains "VERIZON WIRELESS", outflow → \d+ Telephone/,
     );
-    expect(rule.stderr).toMatch(/the new rule took 1 more of the 3 waiting/);
+    expect(rule.stderr).toMatch(/the new rule took 1 more of the 4 waiting/);
+    const noPayee = await books(
+      'transactions',
+      'categorize',
+      'N1',
+      '--account',
+      'Meals',
+      '--rule',
+      ...client.where,
+    );
+    expect(noPayee.code).toBe(0);
+    expect(noPayee.stderr).toContain(
+      '"POS 1234" names no payee a rule could look for; no rule made',
+    );
     const wrong = await books(
       'transactions',
       'categorize',
@@ -260,6 +274,7 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
       ...client.where,
     );
     expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('0 decided, 1 refused (each named above)');
     expect(wrong.stderr).toMatch(
       /refused \(400\): splits: the parts add up to 140\.00, not the transaction's 150\.00: a difference of 10\.00/,
     );
@@ -277,10 +292,10 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
     const excluded = await books('transactions', 'categorize', 'D1', '--exclude', ...client.where);
     expect(excluded.code).toBe(0);
     let tb = await trialBalance(client);
-    expect(tb.get('Checking')).toBe(-(8999 * 2 + 15000));
+    expect(tb.get('Checking')).toBe(-(8999 * 2 + 15000 + 300));
     expect(tb.get('Telephone')).toBe(8999 * 2);
     expect(tb.get('Office Supplies')).toBe(11000);
-    expect(tb.get('Meals')).toBe(4000);
+    expect(tb.get('Meals')).toBe(4300);
     const back = await books('transactions', 'categorize', 'D1', '--uncategorize', ...client.where);
     expect(back.code).toBe(0);
     tb = await trialBalance(client);
@@ -591,6 +606,10 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
     );
     const dry = await json('rule', 'apply', '--dry-run', ...client.where);
     expect(dry).toMatchObject({ categorized: 2, waiting: 2, dryRun: true });
+    const said = await books('rule', 'apply', '--dry-run', ...client.where);
+    expect(said.stderr).toContain(
+      'books: the rules would take 2 of the 2 waiting transactions (dry run: nothing is decided)',
+    );
     expect((await waiting(client)).length).toBe(2);
     const applied = await books('rule', 'apply', ...client.where);
     expect(applied.code).toBe(0);
@@ -600,7 +619,7 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
 
   it('review without a terminal says what to use instead (exit 2)', async () => {
     const client = await newClient('NoTerminal');
-    const result = await books('transactions', 'review', ...client.where);
+    const result = await books(...['transactions', 'review'], ...client.where);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /asks at a terminal; from a script use books transactions categorize --from FILE.csv, or --auto/,
@@ -662,6 +681,9 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
       });
       expect(code, screen).toBe(0);
       expect(screen).toMatch(/suggests \d+ Telephone \(confidence/);
+      expect(screen).toContain(
+        '3 bank transactions wait, oldest first; each decision is sent when it is made (h: help)',
+      );
       expect(screen).toMatch(/2 decided, 1 skipped; 1 waits/);
       const left = await waiting(client);
       expect(left.map((t) => t.reference)).toEqual(['T3']);

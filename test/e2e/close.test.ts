@@ -752,7 +752,7 @@ describe('the month-end close (the built binary against books serve)', () => {
       const unfed = await books('sandbox', 'feed', 'push', 'Checking', file, ...b.where);
       expect(unfed.code).toBe(2);
       expect(unfed.stderr).toContain(
-        'account 1000 "Checking" has no bank feed: books sandbox feed connect links one (then push to its account)',
+        'account 1000 "Checking" has no bank feed: books sandbox feed connect links one (then import into its account)',
       );
     });
   });

@@ -295,6 +295,24 @@ describe('decisions from a CSV file', () => {
     ]);
   });
 
+  it('a split needs every part’s amount; one row with an amount is the whole transaction', () => {
+    const { problems } = decisionsFromCsv('id,account,amount\nt1,Office,100\nt1,Meals,\n,R-t2,\n', {
+      ...resolvers,
+    });
+    expect(problems[0]).toEqual({
+      line: 3,
+      message: 'transaction t1 has 2 rows: each part of a split needs its amount',
+    });
+    expect(
+      decisionsFromCsv('reference,account,amount\nR-t2,Office,69\n', resolvers).problems,
+    ).toEqual([
+      {
+        line: 2,
+        message: "amount 69.00 is not the transaction's 70.00: a split takes several rows",
+      },
+    ]);
+  });
+
   it('a header without the columns it needs', () => {
     expect(decisionsFromCsv('when,what\n1,2\n', resolvers).problems).toEqual([
       { line: 1, message: 'the header has no "id" or "reference" column' },

@@ -129,7 +129,8 @@ const count = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`
 /**
  * `books demo`: a sample firm in the user's own local platform (the one every command uses when
  * no remote platform is configured), in a workspace whose name says it is the demo; then the main
- * job (a year's migration, finalized) and its P&L. Every step first looks for what an earlier run
+ * job (a year's migration, finalized) and its P&L; January's bank lines decided (the bookkeeper's
+ * day); December reconciled and reviewed. Every step first looks for what an earlier run
  * built and says what it reused, so a rerun — also after the suggested merge, which removes the
  * old books' checking account — sends nothing twice. The demo never writes to a remote platform.
  */
@@ -236,6 +237,10 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   note(
     `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
   );
+  const january = path.join(booksPaths(ctx.io.env).dataDir, 'demo', 'january');
+  mkdirSync(january, { recursive: true });
+  const { januaryDay } = await import('../demoJanuary.js');
+  await januaryDay(ctx, entity, january);
   const statements = await reconcileAndReview(ctx, workspace, entity);
   const scope = `-w "${WORKSPACE}" -e "${ENTITY}"`;
   const accounts = new Set((await api.accounts.all(entity.id)).map((a) => a.name));

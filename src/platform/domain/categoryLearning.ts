@@ -325,7 +325,8 @@ const binOf = (probability: number) => {
 };
 
 /** A bin's own probability: its middle. */
-const binCenter = (bin: number) => ((bin === 0 ? 0 : BIN_EDGES[bin - 1]!) + Math.min(1, BIN_EDGES[bin]!)) / 2;
+const binCenter = (bin: number) =>
+  ((bin === 0 ? 0 : BIN_EDGES[bin - 1]!) + Math.min(1, BIN_EDGES[bin]!)) / 2;
 
 /**
  * Each bin's accuracy, with BIN_PRIOR pseudo-observations at the bin's own probability, pooled

@@ -118,6 +118,7 @@ export const command = defineCommand({
         `--min-confidence must be a number from 0 to 1, not "${input.minConfidence}"`,
       );
 
+    const splitParts = input.split.map(splitPart);
     const workspaceId = await ctx.workspaceId();
     const api = await ctx.api();
     if (mode === 'auto') return auto(ctx, minConfidence, Boolean(input.dryRun));
@@ -149,7 +150,10 @@ export const command = defineCommand({
           return {
             kind: 'split',
             version,
-            splits: input.split.map((part) => splitPart(part, (name) => account(name).id)),
+            splits: splitParts.map((part) => ({
+              accountId: account(part.account).id,
+              amount: part.amount,
+            })),
           };
         case 'transfer': {
           const other = input.transfer;
@@ -181,16 +185,13 @@ export const command = defineCommand({
 });
 
 /** `ACCOUNT=AMOUNT` (the last `=` splits: an account's name may hold one). */
-function splitPart(text: string, accountId: (name: string) => string) {
+function splitPart(text: string) {
   const at = text.lastIndexOf('=');
   if (at <= 0) throw new UsageError(`--split takes ACCOUNT=AMOUNT, not "${text}"`);
   const amountText = text.slice(at + 1).trim();
   try {
     const cents = decimalToCents(amountText, { allowNegative: true });
-    return {
-      accountId: accountId(text.slice(0, at).trim()),
-      amount: centsToAmount(cents),
-    };
+    return { account: text.slice(0, at).trim(), amount: centsToAmount(cents) };
   } catch (error) {
     if (error instanceof InvalidAmountError)
       throw new UsageError(`--split ${text}: the amount ${error.message}`);
@@ -203,7 +204,13 @@ const decidedText = (outcome: DecisionOutcome) => {
   const also = (outcome.related ?? [])
     .map((r) => `; ${r.id} ${r.status === 'uncategorized' ? 'waits again' : 'is its other side'}`)
     .join('');
-  return `transaction ${t.id} (${t.date} ${t.amount.toFixed(2)} ${t.description}): ${t.status === 'uncategorized' ? 'back to the queue' : categoryText(t)}${also}`;
+  const decided =
+    t.status === 'uncategorized'
+      ? 'back to the queue'
+      : t.status === 'excluded'
+        ? 'excluded from the books'
+        : categoryText(t);
+  return `transaction ${t.id} (${t.date} ${t.amount.toFixed(2)} ${t.description}): ${decided}${also}`;
 };
 
 /** `--auto`: every suggestion at or above the threshold, decided (or, dry, said). */

@@ -21,7 +21,7 @@ export const command = defineCommand({
   async run(ctx) {
     if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY)
       throw new UsageError(
-        'books transactions review asks at a terminal; from a script use books transactions categorize --from FILE.csv, or --auto for the confident suggestions',
+        'the review asks at a terminal; from a script use books transactions categorize --from FILE.csv, or --auto for the confident suggestions',
       );
     const entityId = await ctx.entityId();
     const workspaceId = await ctx.workspaceId();
