@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { BankTransaction } from '../api/index.js';
 import type { Named } from '../client/references.js';
 import { addDays } from '../core/calendar.js';
 import {
@@ -7,7 +8,6 @@ import {
   answeredAmountToCents,
   asCents,
   centsToAmount,
-  formatCents,
   subtractCents,
   type Cents,
 } from '../core/money.js';
@@ -15,6 +15,7 @@ import type { BankStatement, StatementEntry } from '../formats/statement.js';
 import { confidentDecisions, sendDecisions } from '../migrate/categorize/decisions.js';
 import { bringInStatements, categoryText, suggestionText } from './commands/transactions/shared.js';
 import type { CommandContext } from './context.js';
+import { amountColumn } from './output.js';
 
 /**
  * The demo's January: the bookkeeper's day on the bakery's first month on the new books. The
@@ -75,11 +76,7 @@ export async function januaryDay(ctx: CommandContext, entity: Named, directory: 
     [
       { header: 'Date', value: (t) => t.date },
       { header: 'Account', value: (t) => t.bankAccount.name },
-      {
-        header: 'Amount',
-        value: (t) => formatCents(answeredAmountToCents(t.amount)),
-        align: 'right',
-      },
+      amountColumn('Amount', (t: BankTransaction) => answeredAmountToCents(t.amount)),
       { header: 'Description', value: (t) => t.description },
       { header: 'Suggestion', value: suggestionText },
       { header: 'Why', value: (t) => t.suggestion?.reason ?? '' },
@@ -122,7 +119,7 @@ export async function januaryDay(ctx: CommandContext, entity: Named, directory: 
   const decided = outcomes.filter((o) => o.status === 200);
   const transfer = decided.find((o) => o.transaction?.category?.kind === 'transfer');
   note(
-    `January: categorize --auto took ${decided.length} confident suggestions${transfer ? `, among them the card's payment as one transfer (${categoryText(transfer.transaction!)})` : ''}`,
+    `January: categorize --auto took ${decided.length} confident ${decided.length === 1 ? 'suggestion' : 'suggestions'}${transfer ? `, among them the card's payment as one transfer (${categoryText(transfer.transaction!)})` : ''}`,
   );
   const left = (await api.sandbox.forReview(entity.id)).data;
   note(
@@ -180,6 +177,9 @@ function januaryStatements(cardPayment: Cents): { checking: BankStatement; card:
       card.push(entry(day, -between(1_200, 5_700), `UBER *TRIP ${between(1000, 9999)}`));
     if (dom === '08' || dom === '19')
       card.push(entry(day, -between(450, 2_250), `SQ *BLUE BOTTLE ${between(1000, 9999)}`));
+    // Payees the rules do not catch as written this month, and books knows all the same.
+    if (dom === '23') card.push(entry(day, -1_840, 'BLUE BOTTLE COFFEE ROASTERS'));
+    if (dom === '26') card.push(entry(day, -58_210, 'SYSCO CORPORATION #512'));
   }
   // The three card lines the feed brought on the 6th, 7th and 9th (the demo's first ones).
   card.push(

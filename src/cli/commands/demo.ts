@@ -233,7 +233,9 @@ async function runDemo(ctx: CommandContext): Promise<number> {
     groupBy: 'quarter',
   });
   printStatement(ctx.output, profitAndLossStatement(report), { entity: ENTITY });
-  const transactions = await api.sandbox.transactions(workspace.id);
+  const transactions = (await api.sandbox.transactions(workspace.id)).filter((t) =>
+    t.reference?.startsWith('demo-'),
+  );
   note(
     `the January card transactions after finalization: ${transactions.map((t) => `${t.description} → ${t.status}`).join('; ')}`,
   );
