@@ -346,6 +346,16 @@ describe('deciding bank transactions', () => {
     expect(tb.get('Chase Checking')).toBe(-425000);
     expect(tb.get('Payroll')).toBe(425000);
     expect(tb.get('Uncategorized Expense') ?? 0).toBe(0);
+    // The accrual ledger, which the entry is not on, keeps the line, posted as the entry posts.
+    await server.request('POST', `/sandbox/v1/entities/${books.entityId}/ledgers/accrual/open`);
+    const accrual = (
+      await server.request(
+        'GET',
+        `${books.base}/reports/trial-balance?startDate=2026-01-01&endDate=2026-12-31&ledgerBasis=accrual`,
+      )
+    ).body.report.rows;
+    expect(accrual.find((r: any) => r.accountName === 'Payroll')).toMatchObject({ debit: 4250 });
+    expect(accrual.find((r: any) => r.accountName === 'Chase Checking')).toMatchObject({ credit: 4250 });
     // The entry, deleted: the line waits again, posted to Uncategorized.
     const deleted = await server.request('DELETE', `${books.base}/journal-entries/${entryId}`);
     expect(deleted.status).toBe(200);

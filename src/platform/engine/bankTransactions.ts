@@ -67,7 +67,13 @@ const BANK_TYPES: ReadonlySet<string> = new Set(['Cash', 'Credit Cards']);
 
 /** What a decision posts against the transaction's bank account. */
 type Posting =
-  | { kind: 'category'; accountId: string | null; classIds: string[] }
+  | {
+      kind: 'category';
+      accountId: string | null;
+      classIds: string[];
+      /** The ledgers it posts on (default both). */
+      ledgers?: readonly LedgerBasis[];
+    }
   | { kind: 'split'; parts: (SplitRecord & { classIds: string[] })[] }
   | { kind: 'none' };
 
@@ -705,12 +711,26 @@ export class BankTransactionService {
           throw invalid(
             `journal entry ${entry.id} of ${entry.dateOnly} does not post ${formatCents(absCents(record.amountCents), { thousands: true })} ${record.amountCents > 0 ? 'into' : 'out of'} ${record.bankAccountCode} "${record.bankAccountName}": it cannot stand for this bank line`,
           );
+        if (entry.ledgerBasis !== 'cash')
+          throw invalid(
+            `journal entry ${entry.id} is on the accrual ledger: a bank line stands for an entry of the cash ledger`,
+          );
         const other = await this.store.bankTransactions.matchedBy(entry.id);
         if (other && other.id !== record.id)
           throw conflict(`journal entry ${entry.id} is already matched by transaction ${other.id}`);
+        // The entry stands for the line on the cash ledger; the accrual ledger, which the entry
+        // is not on, keeps the line, posted as the entry posts it (its largest other line).
+        const counter = lines
+          .filter((line) => line.accountId !== record.bankAccountId)
+          .sort((a, b) => b.debitCents + b.creditCents - (a.debitCents + a.creditCents))[0];
         return {
           write: decided('categorized', null, 'match', decidedAt, { matchedEntryId: entry.id }),
-          posting: { kind: 'none' },
+          posting: {
+            kind: 'category',
+            accountId: counter?.accountId ?? null,
+            classIds: [],
+            ledgers: ['accrual'],
+          },
           splits: [],
         };
       }
@@ -774,7 +794,6 @@ export class BankTransactionService {
         throw invalid(
           `transaction ${partner.id} is ${stateOf(partner)}: send it back to wait before making it a transfer's other side`,
         );
-      this.checkLock(partner, scope.entity.lockDate);
       otherAccount = chart.get(partner.bankAccountId);
     } else if (body.accountId) {
       otherAccount = chart.get(body.accountId);
@@ -812,6 +831,8 @@ export class BankTransactionService {
       partner = found[0];
       otherAccount = chart.get(partner!.bankAccountId);
     }
+    // The other side's postings go too: it must be open as well.
+    if (partner) this.checkLock(partner, scope.entity.lockDate);
     return {
       write: decided('categorized', otherAccount!.id, 'transfer', decidedAt, {
         transferId: partner?.id ?? null,
@@ -937,6 +958,7 @@ export class BankTransactionService {
     const matched = await this.store.bankTransactions.matchedBy(entryId);
     if (!matched) return;
     const [view] = await this.store.bankTransactions.byIds(matched.entityId, [matched.id]);
+    await this.store.postings.deleteSource(SOURCE_KIND.bankTransaction, matched.seq);
     await this.store.bankTransactions.decide(matched.seq, waitingWrite());
     await this.post(entitySeq, view!.bankAccountId, matched, UNCATEGORIZED_POSTING);
   }
@@ -1026,8 +1048,10 @@ export class BankTransactionService {
         description: part.memo ?? transaction.description,
       });
     }
+    const ledgers =
+      (posting.kind === 'category' && posting.ledgers) || (LEDGER_BASES as readonly LedgerBasis[]);
     await this.store.postings.insert(
-      (LEDGER_BASES as readonly LedgerBasis[]).map((ledgerBasis) => ({
+      ledgers.map((ledgerBasis) => ({
         source: {
           entitySeq,
           ledgerBasis,
