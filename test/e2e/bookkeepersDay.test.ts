@@ -107,6 +107,17 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
   });
   const camt = (statement: ModelStatement, name = 'january.xml') =>
     fileOf(camtFile([statement], { message: '053', version: '08' }), name);
+  /** A January statement of these entries brought into the client's checking account. */
+  const bringIn = async (client: Client, entries: ModelStatement['entries']) => {
+    const result = await books(
+      'transactions',
+      'import',
+      'Checking',
+      camt(january(entries)),
+      ...client.where,
+    );
+    expect(result.code, result.stderr).toBe(0);
+  };
   const waiting = async (client: Client) =>
     (await json(
       'transactions',
@@ -215,21 +226,13 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
 
   it('decided from a script: an account and its rule, a split, a difference refused, exclude and back, by id or reference', async () => {
     const client = await newClient('Script');
-    await books(
-      'transactions',
-      'import',
-      'Checking',
-      camt(
-        january([
-          { booked: '2026-01-05', cents: -8999, reference: 'V1', text: 'VERIZON WIRELESS 1001' },
-          { booked: '2026-01-06', cents: -8999, reference: 'V2', text: 'VERIZON WIRELESS 1002' },
-          { booked: '2026-01-07', cents: -15000, reference: 'C1', text: 'COSTCO WHOLESALE' },
-          { booked: '2026-01-08', cents: -700, reference: 'D1', text: 'DUPLICATE LINE' },
-          { booked: '2026-01-09', cents: -300, reference: 'N1', text: 'POS 1234' },
-        ]),
-      ),
-      ...client.where,
-    );
+    await bringIn(client, [
+      { booked: '2026-01-05', cents: -8999, reference: 'V1', text: 'VERIZON WIRELESS 1001' },
+      { booked: '2026-01-06', cents: -8999, reference: 'V2', text: 'VERIZON WIRELESS 1002' },
+      { booked: '2026-01-07', cents: -15000, reference: 'C1', text: 'COSTCO WHOLESALE' },
+      { booked: '2026-01-08', cents: -700, reference: 'D1', text: 'DUPLICATE LINE' },
+      { booked: '2026-01-09', cents: -300, reference: 'N1', text: 'POS 1234' },
+    ]);
     const rule = await books(
       'transactions',
       'categorize',
@@ -466,18 +469,10 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
       ...client.where,
     );
     expect(fromFile.code, fromFile.stderr).toBe(0);
-    await books(
-      'transactions',
-      'import',
-      'Checking',
-      camt(
-        january([
-          { booked: '2026-01-05', cents: -8999, reference: 'N1', text: 'VERIZON WIRELESS 2001' },
-          { booked: '2026-01-06', cents: -4200, reference: 'N2', text: 'SOMETHING NEW' },
-        ]),
-      ),
-      ...client.where,
-    );
+    await bringIn(client, [
+      { booked: '2026-01-05', cents: -8999, reference: 'N1', text: 'VERIZON WIRELESS 2001' },
+      { booked: '2026-01-06', cents: -4200, reference: 'N2', text: 'SOMETHING NEW' },
+    ]);
     const summary = (await json('transactions', 'summary', '--all')) as any[];
     expect(summary.find((r) => r.entityId === client.entityId)).toMatchObject({
       waiting: 2,
@@ -511,18 +506,10 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
 
   it('a decisions file with a bad row changes nothing and names the line (exit 3)', async () => {
     const client = await newClient('File');
-    await books(
-      'transactions',
-      'import',
-      'Checking',
-      camt(
-        january([
-          { booked: '2026-01-05', cents: -1000, reference: 'F1', text: 'ONE' },
-          { booked: '2026-01-06', cents: -2000, reference: 'F2', text: 'TWO' },
-        ]),
-      ),
-      ...client.where,
-    );
+    await bringIn(client, [
+      { booked: '2026-01-05', cents: -1000, reference: 'F1', text: 'ONE' },
+      { booked: '2026-01-06', cents: -2000, reference: 'F2', text: 'TWO' },
+    ]);
     const file = fileOf('reference,account\nF1,Meals\nF2,Nowhere\nF9,Meals\n', 'bad.csv');
     const result = await books('transactions', 'categorize', '--from', file, ...client.where);
     expect(result.code).toBe(3);
@@ -583,18 +570,10 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
 
   it('rule apply: each rule says what it took; a dry run decides nothing', async () => {
     const client = await newClient('Rules');
-    await books(
-      'transactions',
-      'import',
-      'Checking',
-      camt(
-        january([
-          { booked: '2026-01-05', cents: -1000, reference: 'A1', text: 'ADOBE CREATIVE' },
-          { booked: '2026-01-06', cents: -1000, reference: 'A2', text: 'ADOBE CREATIVE' },
-        ]),
-      ),
-      ...client.where,
-    );
+    await bringIn(client, [
+      { booked: '2026-01-05', cents: -1000, reference: 'A1', text: 'ADOBE CREATIVE' },
+      { booked: '2026-01-06', cents: -1000, reference: 'A2', text: 'ADOBE CREATIVE' },
+    ]);
     await books(
       'rule',
       'create',

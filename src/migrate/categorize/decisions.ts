@@ -30,6 +30,25 @@ import {
 } from '../../core/money.js';
 import { ruleTextOf } from '../../core/ruleLearning.js';
 
+const money = (amount: number) =>
+  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** What a transaction posts to, in a bookkeeper's words (empty while it waits). */
+export function categoryText(t: BankTransaction): string {
+  const category = t.category;
+  if (!category) return t.status === 'excluded' ? 'excluded' : '';
+  switch (category.kind) {
+    case 'account':
+      return `${category.account.code} ${category.account.name}`;
+    case 'split':
+      return `split: ${category.splits.map((p) => `${p.account.code} ${p.account.name} ${money(p.amount)}`).join(', ')}`;
+    case 'transfer':
+      return `transfer ${t.amount < 0 ? 'to' : 'from'} ${category.account.code} ${category.account.name}${category.transactionId ? '' : ' (its other side has not arrived)'}`;
+    case 'match':
+      return `matches journal entry ${category.entryDate ?? ''}${category.entryMemo ? ` "${category.entryMemo}"` : ''} (${category.entryId})`;
+  }
+}
+
 /** One decision on one transaction, as it will be sent. */
 export interface Decision {
   transaction: BankTransaction;

@@ -23,7 +23,13 @@ import {
   subtractCents,
   ZERO_CENTS,
 } from '../../core/money.js';
-import { acceptSuggestion, accountNamed, decisionKey, impliedRule } from './decisions.js';
+import {
+  acceptSuggestion,
+  accountNamed,
+  categoryText,
+  decisionKey,
+  impliedRule,
+} from './decisions.js';
 
 export const REVIEW_KEYS = [
   { key: 'a', name: 'accept the suggestion', value: 'accept' },
@@ -126,7 +132,7 @@ export async function reviewQueue(input: {
         version: answer.transaction.version,
       });
       decided += 1;
-      write(`  → ${describe(answer.transaction)}\n`);
+      write(`  → ${categoryText(answer.transaction) || 'waits'}\n`);
       return true;
     } catch (error) {
       const message = input.refusal(error);
@@ -274,22 +280,6 @@ export async function reviewQueue(input: {
     if (done.has(transaction.id)) index += 1;
   }
   return { decided, skipped, left: queue.filter((t) => !done.has(t.id)).length, quit: false };
-}
-
-function describe(t: BankTransaction): string {
-  const c = t.category;
-  if (t.status === 'excluded') return 'excluded';
-  if (!c) return 'waits';
-  switch (c.kind) {
-    case 'account':
-      return `${c.account.code} ${c.account.name}`;
-    case 'split':
-      return `split: ${c.splits.map((p) => `${p.account.code} ${p.account.name} ${money(p.amount)}`).join(', ')}`;
-    case 'transfer':
-      return `transfer with ${c.account.code} ${c.account.name}${c.transactionId ? '' : ' (its side not arrived yet)'}`;
-    case 'match':
-      return `matches journal entry ${c.entryDate ?? ''} ${c.entryMemo ?? ''}`.trim();
-  }
 }
 
 function parseSplit(text: string, accounts: readonly Account[]) {

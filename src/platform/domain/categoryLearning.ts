@@ -122,24 +122,44 @@ class Tally {
   }
 }
 
-/** The keys of a line at each level above `words`. */
-function levelKeys(
-  words: readonly string[],
-  line: UnlabeledLine,
-): [EvidenceLevel, string][] | undefined {
-  if (words.length === 0) return undefined;
-  const direction = line.amountCents > 0 ? '+' : '-';
-  const payee = `${direction}${words.slice(0, 2).join(' ')}`;
-  const text = `${direction}${words.join(' ')}`;
-  // The text first (the payee, its whole text, on this bank account), then what the amount
-  // adds (a payee paid for two things is told apart by it), the exact recurring amount last.
-  return [
-    ['payee', payee],
-    ['text', text],
-    ['text-account', `${text}|${line.bankAccountId}`],
-    ['payee-amount', `${payee}|${amountBand(line.amountCents)}`],
-    ['text-amount', `${text}|${line.bankAccountId}|${Math.abs(line.amountCents)}`],
-  ];
+/** The levels above `words`, coarsest first: the order a line's keys come in. */
+const KEYED_LEVELS: readonly EvidenceLevel[] = [
+  'payee',
+  'text',
+  'text-account',
+  'payee-amount',
+  'text-amount',
+];
+
+/** What the model reads of a line, worked out once. */
+interface LineFeatures {
+  words: string[];
+  distinctWords: string[];
+  /** The line's key at each of KEYED_LEVELS (none when its text names no payee). */
+  keys: string[] | undefined;
+  inflow: boolean;
+  day: number;
+}
+
+function featuresOf(line: UnlabeledLine): LineFeatures {
+  const words = payeeWords(line.text);
+  const inflow = line.amountCents > 0;
+  let keys: string[] | undefined;
+  if (words.length > 0) {
+    const direction = inflow ? '+' : '-';
+    const payee = `${direction}${words.slice(0, 2).join(' ')}`;
+    const text = `${direction}${words.join(' ')}`;
+    // The text first (the payee, its whole text, on this bank account), then what the amount
+    // adds (a payee paid for two things is told apart by it), the exact recurring amount last.
+    keys = [
+      payee,
+      text,
+      `${text}|${line.bankAccountId}`,
+      `${payee}|${amountBand(line.amountCents)}`,
+      `${text}|${line.bankAccountId}|${Math.abs(line.amountCents)}`,
+    ];
+  }
+  return { words, distinctWords: [...new Set(words)], keys, inflow, day: dayNumber(line.day) };
 }
 
 /**
@@ -149,7 +169,8 @@ function levelKeys(
 export class CategoryModel {
   private readonly accounts: string[] = [];
   private readonly accountIndex = new Map<string, number>();
-  private readonly tallies = new Map<string, Tally>();
+  /** Per level of KEYED_LEVELS, its keys' tallies. */
+  private readonly tallies = KEYED_LEVELS.map(() => new Map<string, Tally>());
   private readonly wordTallies = new Map<string, Tally>();
   /** Lines per word (for its inverse document frequency). */
   private readonly wordLines = new Map<string, number>();
@@ -168,28 +189,29 @@ export class CategoryModel {
     return 2 ** ((day - this.firstDay) / HALF_LIFE_DAYS);
   }
 
-  add(line: LabeledLine): void {
+  add(line: LabeledLine, features: LineFeatures = featuresOf(line)): void {
     let account = this.accountIndex.get(line.accountId);
     if (account === undefined) {
       account = this.accounts.length;
       this.accounts.push(line.accountId);
       this.accountIndex.set(line.accountId, account);
     }
-    const weight = this.weightOf(dayNumber(line.day));
-    const words = payeeWords(line.text);
-    for (const [level, key] of levelKeys(words, line) ?? []) {
-      const id = `${level}:${key}`;
-      let tally = this.tallies.get(id);
-      if (!tally) this.tallies.set(id, (tally = new Tally()));
-      tally.add(account, weight);
-    }
-    for (const word of new Set(words)) {
+    const weight = this.weightOf(features.day);
+    if (features.keys)
+      for (let level = 0; level < KEYED_LEVELS.length; level += 1) {
+        const tallies = this.tallies[level]!;
+        const key = features.keys[level]!;
+        let tally = tallies.get(key);
+        if (!tally) tallies.set(key, (tally = new Tally()));
+        tally.add(account, weight);
+      }
+    for (const word of features.distinctWords) {
       let tally = this.wordTallies.get(word);
       if (!tally) this.wordTallies.set(word, (tally = new Tally()));
       tally.add(account, weight);
       this.wordLines.set(word, (this.wordLines.get(word) ?? 0) + 1);
     }
-    const side = line.amountCents > 0 ? 'in' : 'out';
+    const side = features.inflow ? 'in' : 'out';
     this.prior[side].set(account, (this.prior[side].get(account) ?? 0) + weight);
     this.priorTotal[side] += weight;
     this.lines += 1;
@@ -197,8 +219,8 @@ export class CategoryModel {
 
   /** Whether the history has seen the line's payee (not only some of its words). */
   knows(line: UnlabeledLine): boolean {
-    const keys = levelKeys(payeeWords(line.text), line);
-    return keys !== undefined && keys.some(([level, key]) => this.tallies.has(`${level}:${key}`));
+    const { keys } = featuresOf(line);
+    return keys !== undefined && keys.some((key, level) => this.tallies[level]!.has(key));
   }
 
   /**
@@ -208,17 +230,18 @@ export class CategoryModel {
   predict(
     line: UnlabeledLine,
     usable?: (accountId: string) => boolean,
+    features: LineFeatures = featuresOf(line),
   ): Omit<Prediction, 'confidence'> | undefined {
     const count = this.accounts.length;
     if (count === 0) return undefined;
-    const scale = this.weightOf(dayNumber(line.day));
-    const side = line.amountCents > 0 ? 'in' : 'out';
+    const scale = this.weightOf(features.day);
+    const side = features.inflow ? 'in' : 'out';
     const probability = new Float64Array(count);
     const priorSmoothing = 0.1 * scale;
     const priorTotal = this.priorTotal[side] + priorSmoothing * count;
     for (let a = 0; a < count; a += 1)
       probability[a] = ((this.prior[side].get(a) ?? 0) + priorSmoothing) / priorTotal;
-    const words = payeeWords(line.text);
+    const words = features.words;
     let level: EvidenceLevel = 'prior';
     let deciding: Tally | undefined;
 
@@ -226,7 +249,7 @@ export class CategoryModel {
     const votes = new Float64Array(count);
     let voted = 0;
     let bestWord: { word: string; weight: number; tally: Tally } | undefined;
-    for (const word of new Set(words)) {
+    for (const word of features.distinctWords) {
       const tally = this.wordTallies.get(word);
       if (!tally) continue;
       const idf = Math.log((this.lines + 1) / ((this.wordLines.get(word) ?? 0) + 1)) + 1;
@@ -246,10 +269,10 @@ export class CategoryModel {
     }
 
     const smoothing = SMOOTHING * scale;
-    for (const [name, key] of levelKeys(words, line) ?? []) {
-      const tally = this.tallies.get(`${name}:${key}`);
+    for (let index = 0; index < KEYED_LEVELS.length && features.keys; index += 1) {
+      const tally = this.tallies[index]!.get(features.keys[index]!);
       if (!tally) continue;
-      level = name;
+      level = KEYED_LEVELS[index]!;
       deciding = tally;
       const total = tally.weightedTotal + smoothing;
       const keep = smoothing / total;
@@ -399,8 +422,9 @@ export function learnCategories(history: readonly LabeledLine[]): LearnedCategor
   const observations: { key: string; probability: number; right: boolean }[] = [];
   const replayFrom = Math.max(Math.ceil(ordered.length / 10), ordered.length - MAX_REPLAYED, 1);
   for (const [index, line] of ordered.entries()) {
+    const features = featuresOf(line);
     if (index >= replayFrom) {
-      const predicted = model.predict(line);
+      const predicted = model.predict(line, undefined, features);
       if (predicted)
         observations.push({
           key: calibrationKey(predicted.evidence),
@@ -408,7 +432,7 @@ export function learnCategories(history: readonly LabeledLine[]): LearnedCategor
           right: predicted.accountId === line.accountId,
         });
     }
-    model.add(line);
+    model.add(line, features);
   }
   const calibration = new Calibration(observations);
   return {

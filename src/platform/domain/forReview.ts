@@ -90,7 +90,11 @@ const named = (account: AccountInfo) => `${account.code} ${account.name}`.trim()
 
 /** The other sides a waiting line's transfer may have: opposite amount, another account, days apart. */
 export function transferPartners(line: WaitingLine, queue: readonly WaitingLine[]): WaitingLine[] {
-  return queue
+  return partnersAmong(line, queue);
+}
+
+function partnersAmong(line: WaitingLine, candidates: readonly WaitingLine[]): WaitingLine[] {
+  return candidates
     .filter(
       (other) =>
         other.id !== line.id &&
@@ -99,6 +103,17 @@ export function transferPartners(line: WaitingLine, queue: readonly WaitingLine[
         daysApart(other.day, line.day) <= TRANSFER_DAYS,
     )
     .sort((a, b) => daysApart(a.day, line.day) - daysApart(b.day, line.day));
+}
+
+/** A queue's lines by their amount, so that each finds its opposite at once. */
+function byAmount(queue: readonly WaitingLine[]): Map<number, WaitingLine[]> {
+  const index = new Map<number, WaitingLine[]>();
+  for (const line of queue) {
+    const list = index.get(line.amountCents);
+    if (list) list.push(line);
+    else index.set(line.amountCents, [line]);
+  }
+  return index;
 }
 
 /** The journal entries that may already post a waiting line: its account, its amount, days apart. */
@@ -176,12 +191,25 @@ export function suggestForQueue(input: {
   // A journal entry wanted by several waiting lines is no sure match for any of them.
   const entryClaims = new Map<string, number>();
   const matchesOf = new Map<string, EntryOnBank[]>();
+  const entriesByAmount = new Map<number, EntryOnBank[]>();
+  for (const entry of input.entries) {
+    const list = entriesByAmount.get(entry.amountCents);
+    if (list) list.push(entry);
+    else entriesByAmount.set(entry.amountCents, [entry]);
+  }
   for (const line of queue) {
-    const matches = entryMatches(line, input.entries, input.matchedEntries);
+    const matches = entryMatches(
+      line,
+      entriesByAmount.get(line.amountCents) ?? [],
+      input.matchedEntries,
+    );
     matchesOf.set(line.id, matches);
     for (const entry of matches)
       entryClaims.set(entry.entryId, (entryClaims.get(entry.entryId) ?? 0) + 1);
   }
+  const amounts = byAmount(queue);
+  const partnersOf = (line: WaitingLine) =>
+    partnersAmong(line, amounts.get(-line.amountCents) ?? []);
   const result = new Map<string, SuggestionOut | null>();
   for (const line of queue) {
     const predicted = learned?.predict(line, usable);
@@ -208,7 +236,7 @@ export function suggestForQueue(input: {
       };
     }
     // 2. The other side of a transfer arrived.
-    const partners = transferPartners(line, queue);
+    const partners = partnersOf(line);
     const partner = partners[0];
     if (partner) {
       const partnerAccount = accounts.get(partner.bankAccountId);
@@ -271,7 +299,7 @@ export function suggestForQueue(input: {
     const account = accounts.get(predicted.accountId);
     if (!account || account.id === line.bankAccountId) return null;
     const partner = account.isBank
-      ? transferPartners(line, queue).find((p) => p.bankAccountId === account.id)
+      ? partnersOf(line).find((p) => p.bankAccountId === account.id)
       : undefined;
     return {
       kind: account.isBank ? 'transfer' : 'account',

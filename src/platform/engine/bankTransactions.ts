@@ -307,11 +307,15 @@ export class BankTransactionService {
     return { data: presented, total: presented.length };
   }
 
-  /** What books suggests for each line of a queue, learned from the entity's books. */
+  /**
+   * What books suggests for each line of a queue, learned from the entity's books (and the
+   * firm's, read once per request through `firmDecisions`).
+   */
   private async suggestions(
     organizationId: string,
     scope: EntityScope,
     queue: readonly BankTransactionView[],
+    firmDecisions: () => Promise<FirmIndex> = this.firmIndexOnce(organizationId),
   ): Promise<Map<string, Suggestion | null>> {
     const entityId = scope.entity.id;
     const [chart, categorized, entryLines, matched] = await Promise.all([
@@ -356,10 +360,10 @@ export class BankTransactionService {
         });
     }
     const learned = history.length > 0 ? learnCategories(history) : undefined;
-    let firmIndex: Map<string, FirmDecisions> | undefined;
-    const firm = (words: readonly string[], inflow: boolean) => {
-      firmIndex ??= new Map();
-      return firmIndex.get(firmKey(words, inflow));
+    let firmIndex: FirmIndex | undefined;
+    const firm = (words: readonly string[], inflow: boolean): FirmDecisions | undefined => {
+      const rows = firmIndex?.get(firmKey(words, inflow));
+      return rows && firmDecisionsOf(rows.filter((row) => row.entityId !== entityId));
     };
     // The firm's decisions are read only when some line's payee is new to the client.
     const needsFirm = queue.some((line) => {
@@ -374,7 +378,7 @@ export class BankTransactionService {
         })
       );
     });
-    if (needsFirm) firmIndex = await this.firmIndex(organizationId, entityId);
+    if (needsFirm) firmIndex = await firmDecisions();
     const waiting: WaitingLine[] = queue.map((line) => ({
       id: line.id,
       text: line.description,
@@ -398,27 +402,25 @@ export class BankTransactionService {
     return result;
   }
 
-  /** What the organization's other entities decided, by payee and direction. */
-  private async firmIndex(
-    organizationId: string,
-    entityId: string,
-  ): Promise<Map<string, FirmDecisions>> {
-    const rows = await this.store.bankTransactions.firmHistory(organizationId, entityId);
-    const byKey = new Map<string, typeof rows>();
-    for (const row of rows) {
-      const words = payeeWords(row.description);
-      if (words.length === 0) continue;
-      const key = firmKey(words, row.inflow);
-      const list = byKey.get(key) ?? [];
-      list.push(row);
-      byKey.set(key, list);
-    }
-    const index = new Map<string, FirmDecisions>();
-    for (const [key, list] of byKey) {
-      const decisions = firmDecisionsOf(list);
-      if (decisions) index.set(key, decisions);
-    }
-    return index;
+  /**
+   * What the organization's entities decided, by payee and direction, read once (on first
+   * asking) for the request that asks: each entity sees the others' (FirmIndex).
+   */
+  private firmIndexOnce(organizationId: string): () => Promise<FirmIndex> {
+    let read: Promise<FirmIndex> | undefined;
+    return () =>
+      (read ??= this.store.bankTransactions.firmHistory(organizationId).then((rows) => {
+        const index: FirmIndex = new Map();
+        for (const row of rows) {
+          const words = payeeWords(row.description);
+          if (words.length === 0) continue;
+          const key = firmKey(words, row.inflow);
+          const list = index.get(key);
+          if (list) list.push(row);
+          else index.set(key, [row]);
+        }
+        return index;
+      }));
   }
 
   /**
@@ -437,6 +439,7 @@ export class BankTransactionService {
     if (query.entityId !== undefined && entities.length === 0) throw notFound('entity');
     const waiting = await this.store.bankTransactions.waitingByEntity(workspaceId);
     const minConfidence = query.minConfidence ?? 0.95;
+    const firmDecisions = this.firmIndexOnce(organizationId);
     const rows: ForReviewSummary[] = [];
     for (const entity of entities) {
       const counts = waiting.get(entity.id);
@@ -444,7 +447,9 @@ export class BankTransactionService {
       if (counts && counts.waiting > 0) {
         const scope = await this.entities.scope(organizationId, entity.id);
         const queue = await this.store.bankTransactions.waiting(entity.id);
-        for (const suggestion of (await this.suggestions(organizationId, scope, queue)).values())
+        for (const suggestion of (
+          await this.suggestions(organizationId, scope, queue, firmDecisions)
+        ).values())
           if (suggestion && suggestion.confidence >= minConfidence) confident += 1;
       }
       rows.push({
@@ -1077,6 +1082,9 @@ export class BankTransactionService {
     return views.map((view) => presentTransaction(view, splits.get(view.seq) ?? []));
   }
 }
+
+/** The organization's decisions by payee key: what each entity sent where. */
+type FirmIndex = Map<string, { accountName: string; uses: number; entityId: string }[]>;
 
 const STATUS_OF_KIND = {
   invalid: 400,

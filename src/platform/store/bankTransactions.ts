@@ -518,13 +518,12 @@ export class BankTransactionStore {
   }
 
   /**
-   * What the organization's other entities decided, grouped by text and direction: each
-   * description with the name of the account it went to and how often, and in how many
-   * entities. Categorized bank transactions only (the firm's bank lines).
+   * What the organization's entities decided, grouped by text and direction: each
+   * description with the name of the account it went to, how often, and in which entity.
+   * Categorized bank transactions only (the firm's bank lines).
    */
   async firmHistory(
     organizationId: string,
-    exceptEntityId: string,
   ): Promise<
     { description: string; inflow: boolean; accountName: string; uses: number; entityId: string }[]
   > {
@@ -539,9 +538,9 @@ export class BankTransactionStore {
               a.name AS account_name, COUNT(*) AS uses, t.entity_id
        FROM bank_transactions t JOIN accounts a ON a.id = t.account_id
        JOIN entities e ON e.id = t.entity_id JOIN workspaces w ON w.id = e.workspace_id
-       WHERE w.organization_id = ? AND t.entity_id <> ? AND t.status = 'categorized'
+       WHERE w.organization_id = ? AND t.status = 'categorized'
        GROUP BY t.description, CASE WHEN t.amount_cents > 0 THEN 1 ELSE 0 END, a.name, t.entity_id`,
-      [organizationId, exceptEntityId],
+      [organizationId],
     );
     return rows.map((row) => ({
       description: row.description,

@@ -3,6 +3,7 @@ import type { ListPage } from '../../../client/client.js';
 import { unlessNotFound } from '../../../client/errors.js';
 import { isDerivedReference, readStatements, statementTransactions } from '../../bankStatements.js';
 import type { StatementReadOptions } from '../../../formats/statement.js';
+import { categoryText } from '../../../migrate/categorize/decisions.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
 import type { Column } from '../../output.js';
@@ -10,24 +11,7 @@ import { displayAmount, plainAmount } from '../../render/statements.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const money = (amount: number) =>
-  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** What a transaction posts to, in a bookkeeper's words. */
-export function categoryText(t: BankTransaction): string {
-  const category = t.category;
-  if (!category) return t.status === 'excluded' ? '(excluded)' : '';
-  switch (category.kind) {
-    case 'account':
-      return `${category.account.code} ${category.account.name}`;
-    case 'split':
-      return `split: ${category.splits.map((p) => `${p.account.code} ${p.account.name} ${money(p.amount)}`).join(', ')}`;
-    case 'transfer':
-      return `transfer ${t.amount < 0 ? 'to' : 'from'} ${category.account.code} ${category.account.name}`;
-    case 'match':
-      return `matches journal entry ${category.entryDate ?? ''}${category.entryMemo ? ` "${category.entryMemo}"` : ''} (${category.entryId})`;
-  }
-}
+export { categoryText };
 
 /** The bank's reference as a person reads it (books' own key for a line without one: none). */
 export const referenceText = (t: BankTransaction) =>
