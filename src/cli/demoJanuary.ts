@@ -72,6 +72,7 @@ export async function januaryDay(ctx: CommandContext, entity: Named, directory: 
   let { data: queue } = await api.sandbox.forReview(entity.id, { suggest: true });
   if (queue.length === 0) return note('January: nothing waits');
   note(`January: ${queue.length} waiting, with books' suggestions:`);
+  ctx.output.write('\n');
   await ctx.output.table(
     [
       { header: 'Date', value: (t) => t.date },

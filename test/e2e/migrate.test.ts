@@ -346,6 +346,23 @@ describe('books demo', () => {
       );
       expect(first.stdout.match(/^Reconciled\s+yes$/gm)).toHaveLength(2);
       expect(first.stdout).toMatch(/^Main Street Bakery\tyes\t/m);
+      // Before December's close, January's bookkeeper's day: the statements in, the rules take
+      // most, suggestions with their reasons, a transfer, a split, --auto for the sure ones.
+      expect(first.stderr).toMatch(
+        /January: the bank's and the card's statements imported \(.*\): 45 new, 3 already there; the rules took 39/,
+      );
+      expect(first.stdout).toMatch(
+        /BLUE BOTTLE COFFEE ROASTERS\t\d+ Meals \(1\.00\)\tall \d+ earlier BLUE BOTTLE of a like amount went to \d+ Meals/,
+      );
+      expect(first.stderr).toMatch(
+        /January: the Costco receipt split: split: \d+ Ingredients 100\.00, \d+ Supplies 212\.45/,
+      );
+      expect(first.stderr).toMatch(
+        /January: categorize --auto took 2 confident suggestions, among them the card's payment as one transfer/,
+      );
+      expect(first.stderr).toContain(
+        'January: 2 wait for a person (CITY OF SF BUSINESS TAX; SYSCO CORPORATION #512): books transactions review',
+      );
       const statementFile = /as camt\.053 to (\S+checking-2025-12\.xml);/.exec(first.stderr)![1]!;
       const shown = await runBooks(['statement', 'show', statementFile, '--json'], home.env);
       expect(JSON.parse(shown.stdout)[0]).toMatchObject({
@@ -402,7 +419,13 @@ describe('books demo', () => {
       expect(second.stderr).not.toContain('migrate merge');
       // The same year; December now reconciled on the feed's accounts the history went into.
       const pl = (stdout: string) =>
-        stdout.slice(stdout.indexOf('section\t'), stdout.indexOf('\n\nAccount'));
+        stdout.slice(
+          stdout.indexOf('section\t'),
+          stdout.indexOf('\n\n', stdout.indexOf('section\t')),
+        );
+      // January again: nothing comes in twice, nothing is decided twice.
+      expect(second.stderr).toMatch(/January: .*: 0 new, 48 already there; the rules took 0/);
+      expect(second.stderr).toContain('January: categorize --auto took 0 confident suggestions');
       expect(pl(second.stdout)).toBe(pl(first.stdout));
       expect(second.stdout).toMatch(/^Account\s+1000 Operating Checking$/m);
       expect(second.stdout.match(/^Reconciled\s+yes$/gm)).toHaveLength(2);

@@ -231,12 +231,12 @@ export class BankTransactionStore {
     return row && toView(row);
   }
 
-  /** Transactions of an entity by id, as they are now. */
+  /** Transactions of an entity by id, as they are now, in the order they arrived. */
   async byIds(entityId: string, ids: readonly string[]): Promise<BankTransactionView[]> {
     const stored = ids.filter(isStoredId);
     if (stored.length === 0) return [];
     const rows = await this.sql.all<ViewRow>(
-      `SELECT ${VIEW_COLUMNS} ${VIEW_FROM} WHERE t.entity_id = ? AND t.id IN (${stored.map(() => '?').join(', ')})`,
+      `SELECT ${VIEW_COLUMNS} ${VIEW_FROM} WHERE t.entity_id = ? AND t.id IN (${stored.map(() => '?').join(', ')}) ORDER BY t.seq`,
       [entityId, ...stored],
     );
     return rows.map(toView);
