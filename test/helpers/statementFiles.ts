@@ -471,7 +471,15 @@ export function bai2File(statements: ModelStatement[], options: Bai2Options = {}
 // QIF
 
 export type QifDates =
-  "M/D'YY" | 'M/D/YY' | 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'DD.MM.YYYY' | 'YYYY-MM-DD' | 'spaced';
+  | "M/D'YY"
+  | 'M/D/YY'
+  | 'MM/DD/YYY'
+  | 'MM/DD/YYYY'
+  | 'DD/MM/YYYY'
+  | 'DD.MM.YYYY'
+  | 'YYYY-MM-DD'
+  | 'spaced'
+  | 'spaced-slash';
 
 export interface QifOptions {
   dates: QifDates;
@@ -491,6 +499,9 @@ function qifDay(day: string, style: QifDates): string {
       return `${M}/${D}'${y.slice(2)}`;
     case 'M/D/YY':
       return `${M}/${D}/${y.slice(2)}`;
+    case 'MM/DD/YYY':
+      // Older Quicken's years since 1900: 099 is 1999, 126 is 2026.
+      return `${m}/${d}/${String(Number(y) - 1900).padStart(3, '0')}`;
     case 'MM/DD/YYYY':
       return `${m}/${d}/${y}`;
     case 'DD/MM/YYYY':
@@ -501,6 +512,8 @@ function qifDay(day: string, style: QifDates): string {
       return day;
     case 'spaced':
       return `${M.padStart(2, ' ')}/${D.padStart(2, ' ')}'${y.slice(2)}`;
+    case 'spaced-slash':
+      return `${M.padStart(2, ' ')}/${D.padStart(2, ' ')}/${y.slice(2)}`;
   }
 }
 

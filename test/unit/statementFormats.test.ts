@@ -441,11 +441,13 @@ describe('QIF', () => {
   it.each([
     "M/D'YY",
     'M/D/YY',
+    'MM/DD/YYY',
     'MM/DD/YYYY',
     'DD/MM/YYYY',
     'DD.MM.YYYY',
     'YYYY-MM-DD',
     'spaced',
+    'spaced-slash',
   ] as const)('days written %s, told by the file', async (dates) => {
     const file = await read(
       'register.qif',
@@ -455,6 +457,33 @@ describe('QIF', () => {
     expect(file.checks).toEqual([]);
     expect(file.statements[0]!.account).toBe(october.account);
     expectModel(file.statements[0]!, october, { party: true, period: true, currency: null });
+  });
+
+  it("each year form older and newer Quicken wrote: 'YY the 2000s, three digits since 1900, two digits windowed at 1970, four", async () => {
+    const text = [
+      '!Type:Bank',
+      ...[
+        ["1/ 5'04", '2004-01-05'],
+        ['12/31/99', '1999-12-31'],
+        ['03/25/099', '1999-03-25'],
+        ['01/01/100', '2000-01-01'],
+        ['2/ 3/101', '2001-02-03'],
+        ['7/4/69', '2069-07-04'],
+        ['7/4/70', '1970-07-04'],
+        ['12/13/2026', '2026-12-13'],
+      ].flatMap(([day], i) => [`D${day}`, `T-${i + 1}.00`, `PPAYEE ${i}`, '^']),
+    ].join('\n');
+    const file = await read('years.qif', `${text}\n`);
+    expect(file.statements[0]!.entries.map((e) => e.bookingDate)).toEqual([
+      '2004-01-05',
+      '1999-12-31',
+      '1999-03-25',
+      '2000-01-01',
+      '2001-02-03',
+      '2069-07-04',
+      '1970-07-04',
+      '2026-12-13',
+    ]);
   });
 
   it('a card register, no account block: an account the file does not name, --account names it', async () => {

@@ -28,8 +28,9 @@ import {
  *   first record `Opening Balance` with the account itself as category (`L[Checking]`) is the
  *   opening balance, not an entry.
  * - Days as Quicken and the banks write them: `M/D/YY`, `M/D'YY` (an apostrophe before the years
- *   2000 and later), `MM/DD/YYYY`, `DD/MM/YYYY`, `DD.MM.YYYY`, `YYYY-MM-DD`, spaces inside
- *   (`1/ 5/98`). Whether the day or the month comes first is told by the file's days (one day
+ *   2000 and later), three digits counting the years since 1900 (`03/25/099`, `01/01/100`, as
+ *   older Quicken wrote them), `MM/DD/YYYY`, `DD/MM/YYYY`, `DD.MM.YYYY`, `YYYY-MM-DD`, spaces
+ *   inside (`1/ 5/98`, `1/ 5'04`). Whether the day or the month comes first is told by the file's days (one day
  *   past 12 settles it); else `--date-format`, else month first, as Quicken writes it, and said.
  * - Investment registers (`!Type:Invst`) and lists (categories, classes, memorized
  *   transactions, securities, prices) are not statements: left out, said.
@@ -63,10 +64,14 @@ function partsOf(text: string): { a: number; b: number; year: number; iso?: bool
   const trimmed = text.replace(/\s+/g, '');
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(trimmed);
   if (iso) return { a: Number(iso[2]), b: Number(iso[3]), year: Number(iso[1]), iso: true };
-  const match = /^(\d{1,2})[/.-](\d{1,2})(?:([/.-])|('))(\d{2}|\d{4})$/.exec(trimmed);
+  const match = /^(\d{1,2})[/.-](\d{1,2})(?:([/.-])|('))(\d{2,4})$/.exec(trimmed);
   if (!match) return undefined;
   let year = Number(match[5]);
+  // Two digits: an apostrophe marks the 2000s (`1/ 5'04`), else a window at 1970; three digits
+  // count the years since 1900, as older Quicken writes them (`03/25/099` is 1999, `01/01/100`
+  // is 2000).
   if (match[5]!.length === 2) year += match[4] === "'" ? 2000 : year >= 70 ? 1900 : 2000;
+  else if (match[5]!.length === 3) year += 1900;
   return { a: Number(match[1]), b: Number(match[2]), year };
 }
 
