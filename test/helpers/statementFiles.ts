@@ -401,6 +401,11 @@ export interface Bai2Options {
   fundsTypes?: boolean;
   /** A control total that is not the amounts' sum. */
   wrongTotal?: boolean;
+  /**
+   * The balances stated only as available balances (040 opening, 045 closing), no ledger ones;
+   * `untied` states a closing the entries do not make.
+   */
+  available?: 'tied' | 'untied';
 }
 
 /** One group per statement day (BAI2 reports a day): each statement's `from` is its as-of day. */
@@ -418,13 +423,14 @@ export function bai2File(statements: ModelStatement[], options: Bai2Options = {}
     const sumDebits = -debits.reduce((n, e) => n + e.cents, 0);
     const closing = closingOf(s);
     const sign = (cents: number) => `${cents < 0 ? '-' : '+'}${abs(cents)}`;
+    const closingStated = options.available === 'untied' ? closing + 500 : closing;
     const summary = [
-      `010,${sign(s.opening)},,`,
-      `015,${sign(closing)},,`,
+      `${options.available ? '040' : '010'},${sign(s.opening)},,`,
+      `${options.available ? '045' : '015'},${sign(closingStated)},,`,
       `100,${sumCredits},${credits.length},`,
       `400,${sumDebits},${debits.length},`,
     ];
-    let accountTotal = s.opening + closing + sumCredits + sumDebits;
+    let accountTotal = s.opening + closingStated + sumCredits + sumDebits;
     const account: string[] = [];
     if (options.continuations) {
       account.push(`03,${s.account},${s.currency},${summary.slice(0, 2).join(',')}/`);

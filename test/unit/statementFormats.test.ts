@@ -418,6 +418,35 @@ describe('BAI2', () => {
     },
   );
 
+  it('no ledger balance: the available balances (040/045) open and close it where its entries tie them, said; else no balance', async () => {
+    const statement: ModelStatement = {
+      ...october,
+      currency: 'USD',
+      from: '2026-10-01',
+      to: '2026-10-01',
+      entries: october.entries.map((e) => ({
+        ...e,
+        booked: '2026-10-01',
+        value: undefined,
+        reversal: false,
+      })),
+    };
+    const tied = await read('bai2-available.txt', bai2File([statement], { available: 'tied' }));
+    expectModel(tied.statements[0]!, statement, { party: false });
+    expect(tied.statements[0]).toMatchObject({
+      opening: statement.opening,
+      closing: closingOf(statement),
+    });
+    expect(tied.checks.map((c) => c.message)).toEqual([
+      `BAI2: account ${statement.account}: no ledger balance (010/015): the available balances (040/045), which its entries tie, taken as its opening and closing`,
+    ]);
+    const untied = await read('bai2-untied.txt', bai2File([statement], { available: 'untied' }));
+    expect(untied.statements[0]).toMatchObject({ opening: null, closing: null });
+    expect(untied.checks.map((c) => c.message).join('\n')).toMatch(
+      /no ledger balance \(010\/015\), and its available balances \(040 [\d,.-]+, 045 [\d,.-]+\) are not what its entries make \([\d,.-]+\): no balance taken/,
+    );
+  });
+
   it('a control total that is not its amounts is said, with the figures', async () => {
     const file = await read(
       'bai2-wrong.txt',

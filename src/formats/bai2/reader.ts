@@ -31,7 +31,8 @@ import {
  *   customer's, and text to the end of the record, commas and slashes included), `49`, `98`, `99`
  *   their trailers with control totals and record counts.
  * - Each account of each group is a statement of its as-of day: opening ledger (010) to closing
- *   ledger (015). Type codes say the side: 100–399 and 920–959 are credits (money in), 400–699
+ *   ledger (015); where it states neither, its opening and closing available balances (040/045)
+ *   when its entries tie them (said), else no balance. Type codes say the side: 100–399 and 920–959 are credits (money in), 400–699
  *   and 960–999 debits; 001–099 and 900–919 are balances, not movements; loans' 700–799 name no
  *   side, so such a transaction is said and left out.
  * - A funds type takes its further fields (`S`: three amounts; `V`: value day and time, the day
@@ -162,6 +163,31 @@ interface Account {
   statement: BankStatement;
   total: Cents;
   records: number;
+  /** The opening (040) and closing (045) available balances, where the account states them. */
+  available: { opening?: Cents; closing?: Cents };
+}
+
+/**
+ * Where an account states no ledger balance (010/015), its available balances (040/045) are its
+ * opening and closing when its entries make the one the other; said either way.
+ */
+function availableBalances(account: Account, say: (line: number, message: string) => void): void {
+  const { statement, available } = account;
+  if (statement.opening !== null || statement.closing !== null) return;
+  if (available.opening === undefined || available.closing === undefined) return;
+  const moved = statement.entries.reduce((sum, e) => addCents(sum, e.amount), ZERO_CENTS);
+  if (addCents(available.opening, moved) === available.closing) {
+    statement.opening = available.opening;
+    statement.closing = available.closing;
+    say(
+      statement.line,
+      `account ${statement.account ?? ''}: no ledger balance (010/015): the available balances (040/045), which its entries tie, taken as its opening and closing`,
+    );
+  } else
+    say(
+      statement.line,
+      `account ${statement.account ?? ''}: no ledger balance (010/015), and its available balances (040 ${formatCents(available.opening)}, 045 ${formatCents(available.closing)}) are not what its entries make (${formatCents(moved)}): no balance taken`,
+    );
 }
 
 export const bai2: StatementFormatDefinition = {
@@ -237,7 +263,7 @@ export const bai2: StatementFormatDefinition = {
             card: false,
             line: record.line,
           };
-          account = { statement, total: ZERO_CENTS, records: record.records };
+          account = { statement, total: ZERO_CENTS, records: record.records, available: {} };
           for (let at = 2; at < fields.length;) {
             const typeText = (fields[at] ?? '').trim();
             if (typeText === '') {
@@ -251,6 +277,8 @@ export const bai2: StatementFormatDefinition = {
             const type = Number(typeText);
             if (type === 10) statement.opening = amount;
             if (type === 15) statement.closing = amount;
+            if (type === 40) account.available.opening = amount;
+            if (type === 45) account.available.closing = amount;
             // type, amount, item count, funds type (and what it takes)
             at = fundsFields(fields, at + 3).next;
           }
@@ -325,6 +353,7 @@ export const bai2: StatementFormatDefinition = {
             );
           group!.total = addCents(group!.total, stated);
           group!.accounts += 1;
+          availableBalances(account, say);
           account = undefined;
           break;
         }
