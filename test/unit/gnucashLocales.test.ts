@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatOf } from '../../src/formats/reader.js';
 import { GNUCASH_COLUMNS, GNUCASH_TRANSLATIONS } from '../../src/formats/gnucash/words.js';
@@ -264,6 +265,44 @@ describe('GnuCash exports in the user’s language and locale', () => {
       expect(problems).toEqual([]);
       expect(read).toEqual(expected);
       expect(notes.some((n) => n.startsWith('GnuCash: the header is in '))).toBe(true);
+    },
+  );
+
+  it.each(['de', 'fr', 'nl', 'sv'])(
+    'columns named alike (%s: the amount and the value named the same, as GnuCash 5 in German and its Android app write them) are told by their place: the amount before the value',
+    async (language) => {
+      const { names, split } = NAMES[language]!;
+      const alike = {
+        ...names,
+        'Value With Sym': names['Amount With Sym']!,
+        'Value Num.': names['Amount Num.']!,
+      };
+      const { transactions, expected } = book(language, { currency: 'EUR', shares: true });
+      // GnuCash Android writes no Rate/Price: a split in another commodity balances only at its
+      // value, so the value must be read from its own column.
+      const rows = parse(
+        gnucashCsv(transactions, {
+          layout: '4.x',
+          locale: LOCALES.de_DE!,
+          names: alike,
+          splitTransaction: split,
+        }),
+        { relax_quotes: true },
+      ) as string[][];
+      const price = rows[0]!.indexOf(alike['Rate/Price'] ?? 'Rate/Price');
+      const file = fileOf(
+        `${rows
+          .map((r) =>
+            r
+              .filter((_, i) => i !== price)
+              .map((c) => `"${c.replaceAll('"', '""')}"`)
+              .join(','),
+          )
+          .join('\n')}\n`,
+      );
+      const { read, problems } = await readAs(file);
+      expect(problems).toEqual([]);
+      expect(read).toEqual(expected);
     },
   );
 

@@ -20,7 +20,8 @@ import {
  *
  * A header in a language GnuCash has no translation for, or in one of a later version, is told
  * by GnuCash's own column order when its rows show a transaction id and a currency where
- * GnuCash writes them.
+ * GnuCash writes them. Columns named alike (the amount and the value both `Wert mit Symbol`, as
+ * GnuCash 5 in German and its Android app write them) are told by their place: the amount first.
  */
 
 export type GnuCashLayout = 'transactions' | 'simple' | 'register';
@@ -64,15 +65,30 @@ function columnsIn(
   keys: readonly [GnuCashColumn, Set<string>][],
 ): Map<GnuCashColumn, number> {
   const columns = new Map<GnuCashColumn, number>();
+  const foundBy = new Map<string, GnuCashColumn>();
   cells.forEach((cell, at) => {
     const key = wordKey(cell);
     if (key === '') return;
     // A name two columns share (Latvian's Notes and Memo) goes to the first not yet found.
     const found = keys.find(([column, names]) => !columns.has(column) && names.has(key));
-    if (found) columns.set(found[0], at);
+    if (found) {
+      columns.set(found[0], at);
+      foundBy.set(key, found[0]);
+      return;
+    }
+    // The amount's name again, where the value has none of its own (GnuCash 5 in German, its
+    // Android app): the value, which GnuCash writes after the amount.
+    const sibling = VALUE_OF[foundBy.get(key) ?? ''];
+    if (sibling && !columns.has(sibling)) columns.set(sibling, at);
   });
   return columns;
 }
+
+/** The value column GnuCash writes after each amount column. */
+const VALUE_OF: Partial<Record<string, GnuCashColumn>> = {
+  amountWithSymbol: 'valueWithSymbol',
+  amount: 'value',
+};
 
 function layoutOf(columns: ReadonlyMap<GnuCashColumn, number>): GnuCashLayout | undefined {
   const amounts = columns.has('amount') || columns.has('value');
