@@ -703,6 +703,44 @@ describe('QuickBooks Desktop: Transaction Detail by Date', () => {
     },
   );
 
+  it('a row of 0.00 after a transaction has balanced (a sales tax of nothing) belongs to it, not to the next', async () => {
+    const rows = [
+      amountRows[0]!,
+      ',,Invoice,04/09/2026,71,Cafe,,1200 · Accounts Receivable,,-SPLIT-,100.00,',
+      ',,Invoice,04/09/2026,71,Cafe,,4000 · Sales,,1200 · Accounts Receivable,-100.00,',
+      ',,Invoice,04/09/2026,71,State Board,Sales tax,2200 · Sales Tax Payable,,1200 · Accounts Receivable,0.00,',
+      ',,Deposit,04/10/2026,,,,1000 · Checking,,1200 · Accounts Receivable,100.00,',
+      ',,Deposit,04/10/2026,,,,1200 · Accounts Receivable,,1000 · Checking,-100.00,',
+    ];
+    const read = await readLedgerFile(fileOf(report(rows), 'csv'), { dateFormat: 'MM/DD/YYYY' });
+    expect(read.problems).toEqual([]);
+    expect(read.entries.map((e) => [e.entry, e.date, e.lines.length])).toEqual([
+      ['Invoice 71 (line 4)', '2026-04-09', 2],
+      ['Deposit (line 7)', '2026-04-10', 2],
+    ]);
+  });
+
+  it("the report's own heading tells the order of its days where no day past 12 does (April 9 through August 18, 2026)", async () => {
+    const rows = [
+      ',,"April 9 through August 18, 2026",,,,,,,,,',
+      amountRows[0]!,
+      ',,Check,04/09/2026,1001,Landlord,Rent,1000 · Checking,,6100 · Rent,"-1,500.00",',
+      ',,Check,04/09/2026,1001,Landlord,Rent,6100 · Rent,,1000 · Checking,"1,500.00",',
+      ',,Check,08/12/2026,1002,Landlord,Rent,1000 · Checking,,6100 · Rent,"-1,500.00",',
+      ',,Check,08/12/2026,1002,Landlord,Rent,6100 · Rent,,1000 · Checking,"1,500.00",',
+    ];
+    const read = await readLedgerFile(fileOf(report(rows), 'csv'));
+    expect(read.problems).toEqual([]);
+    expect(read.entries.map((e) => e.date)).toEqual(['2026-04-09', '2026-08-12']);
+    // In a report of days written day first, its heading says so just the same.
+    const dayFirst = rows.map((row) =>
+      row.replace('04/09/2026', '09/04/2026').replace('08/12/2026', '12/08/2026'),
+    );
+    const other = await readLedgerFile(fileOf(report(dayFirst), 'csv'));
+    expect(other.problems).toEqual([]);
+    expect(other.entries.map((e) => e.date)).toEqual(['2026-04-09', '2026-08-12']);
+  });
+
   it('a filtered report (one side only) and a TOTAL its rows do not make are refused, naming them', async () => {
     const rows = [amountRows[0]!, amountRows[1]!];
     const read = await readLedgerFile(fileOf(report(rows, '12.00'), 'csv'), {

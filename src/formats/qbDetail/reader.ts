@@ -36,8 +36,12 @@ import {
  *   then told apart only as they balance).
  * - The TOTAL row (zero in a report of all accounts) is checked against the rows; rows that are
  *   not lines (titles, blank rows, date subtotals) are skipped.
- * - Dates: MM/DD/YYYY or DD/MM/YYYY told over the whole report (`--date-format` when both read).
- *   The rows are held until the report is read, for that.
+ * - Dates: MM/DD/YYYY or DD/MM/YYYY told over the whole report; where every day reads both ways,
+ *   the report's own heading (`April 9 through August 18, 2026`) tells: the order under which
+ *   every day falls in its period; else `--date-format`. The rows are held until the report is
+ *   read, for that.
+ * - A row of 0.00 after its transaction has balanced (a sales tax of nothing) is its last line,
+ *   not the first of the next.
  */
 
 export interface QbTransactionDetailFacts {
@@ -46,6 +50,61 @@ export interface QbTransactionDetailFacts {
   zeroRows: number;
   dateFormat: DateFormat;
   amounts: 'Amount' | 'Debit and Credit';
+  /** The report's period from its heading, where it told the order of the days. */
+  toldByHeading?: string;
+}
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/**
+ * The period a report's heading names, as QuickBooks writes it: `April 9 through August 18,
+ * 2026`, `December 1, 2025 through January 31, 2026`.
+ */
+export function headingPeriod(text: string): { from: string; to: string } | undefined {
+  const match =
+    /^\s*([A-Za-z]+)\s+(\d{1,2})(?:,\s*(\d{4}))?\s+(?:through|to|-|–)\s+([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})\s*$/.exec(
+      text,
+    );
+  if (!match) return undefined;
+  const month = (name: string) => MONTHS.indexOf(name.toLowerCase()) + 1;
+  const [fromMonth, toMonth] = [month(match[1]!), month(match[4]!)];
+  if (fromMonth === 0 || toMonth === 0) return undefined;
+  const toYear = Number(match[6]);
+  const fromYear = match[3] ? Number(match[3]) : fromMonth > toMonth ? toYear - 1 : toYear;
+  const day = (y: number, m: number, d: string) =>
+    `${y}-${String(m).padStart(2, '0')}-${d.padStart(2, '0')}`;
+  return { from: day(fromYear, fromMonth, match[2]!), to: day(toYear, toMonth, match[5]!) };
+}
+
+/**
+ * The order of a report's days its heading tells, where they read both ways: the one under
+ * which every day falls in the period (undefined when both do, or neither).
+ */
+function orderInPeriod(
+  dates: readonly string[],
+  period: { from: string; to: string },
+): DateFormat | undefined {
+  const fits = (['MM/DD/YYYY', 'DD/MM/YYYY'] as const).filter((order) =>
+    dates.every((text) => {
+      if (text === '') return true;
+      const day = reportDate(text, order);
+      return day !== undefined && day >= period.from && day <= period.to;
+    }),
+  );
+  return fits.length === 1 ? fits[0] : undefined;
 }
 
 /** Its title, and a header row that names Type, Date, Account and the amounts. */
@@ -127,6 +186,7 @@ export async function* readQbTransactionDetail(
   const rows: Row[] = [];
   let stated: { cents: Cents; fileLine: number } | undefined;
   let last: { key: string; dateText: string; label: string } | undefined;
+  let period: { from: string; to: string; text: string } | undefined;
   for await (const { record, fileLine } of eachRecord(
     file,
     { encoding: options.encoding },
@@ -136,6 +196,11 @@ export async function* readQbTransactionDetail(
     if (!columns) {
       columns = headerOf(record);
       if (columns?.amount === undefined && columns) facts.amounts = 'Debit and Credit';
+      // The title block: its period tells the order of the days where they read both ways.
+      for (const text of columns ? [] : record) {
+        const found = headingPeriod(text);
+        if (found) period = { ...found, text: text.trim() };
+      }
       continue;
     }
     const cell = (at: number | undefined) => (at === undefined ? '' : (record[at] ?? '').trim());
@@ -184,12 +249,10 @@ export async function* readQbTransactionDetail(
     onEnd(hash, facts);
     return;
   }
-  const order = reportDateOrder(
-    options.dateFormat,
-    rows.map((row) => row.dateText),
-    'MM/DD/YYYY',
-    report,
-  );
+  const dates = rows.map((row) => row.dateText);
+  const told = options.dateFormat ?? (period && orderInPeriod(dates, period));
+  if (told && !options.dateFormat && period) facts.toldByHeading = period.text;
+  const order = reportDateOrder(told, dates, 'MM/DD/YYYY', report);
   if (order === undefined) {
     onEnd(hash, facts);
     return;
@@ -235,9 +298,12 @@ export async function* readQbTransactionDetail(
     facts.transactions += 1;
     made.push({ fileLine: head!.fileLine, entry, date, memo: head!.memo, lines });
   };
+  let closedKey: string | undefined;
   for (const row of rows) {
     sum = addCents(sum, row.cents);
     if (row.cents === 0) facts.zeroRows += 1;
+    // A row of nothing after its transaction balanced (a sales tax of 0.00) is its last line.
+    if (!open && row.cents === 0 && row.key === closedKey) continue;
     if (open && open.rows[0]!.key !== row.key && open.sum !== 0) {
       close(open);
       open = undefined;
@@ -247,6 +313,7 @@ export async function* readQbTransactionDetail(
     open.sum = addCents(open.sum, row.cents);
     if (open.rows.length >= 2 && open.sum === 0) {
       close(open);
+      closedKey = row.key;
       open = undefined;
     }
     if (made.length > 0) {
@@ -278,7 +345,7 @@ export const qbTransactionDetail: LedgerFormatDefinition = {
       result,
       (...hooks) => readQbTransactionDetail(file, reportOptions(options), ...hooks),
       (facts) => [
-        `Transaction Detail: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}, amounts in ${facts.amounts === 'Amount' ? 'one Amount column, debits positive' : 'Debit and Credit columns'}; each transaction's rows closed as they balance`,
+        `Transaction Detail: ${count(facts.transactions, 'transaction', 'transactions')}, ${count(facts.rows, 'row', 'rows')}, dates ${datesSaid(facts.dateFormat)}${facts.toldByHeading ? ` (as the report's heading "${facts.toldByHeading}" tells)` : ''}, amounts in ${facts.amounts === 'Amount' ? 'one Amount column, debits positive' : 'Debit and Credit columns'}; each transaction's rows closed as they balance`,
         facts.zeroRows > 0 &&
           `Transaction Detail: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
       ],
