@@ -580,6 +580,72 @@ describe("a bank's CSV", () => {
     expect(file.statements[0]!.entries.map((e) => e.amount)).toEqual([250_00, -400_00]);
   });
 
+  it.each([
+    [
+      'signed',
+      false,
+      { date: '1', counterparty: '2', description: '3', reference: '4', amount: '5', balance: '6' },
+    ],
+    [
+      'debit-credit',
+      true,
+      {
+        date: '1',
+        counterparty: '2',
+        description: '3',
+        reference: '4',
+        debit: '5',
+        credit: '6',
+        balance: '7',
+      },
+    ],
+    [
+      'side',
+      true,
+      {
+        date: '1',
+        counterparty: '2',
+        description: '3',
+        reference: '4',
+        amount: '5',
+        side: '6',
+        balance: '7',
+      },
+    ],
+  ] as const)(
+    'a CSV without a header row (%s amounts, decimal comma %s): its columns named by number',
+    async (layout, decimalComma, map) => {
+      const text = bankCsvFile(october, {
+        language: 'nl',
+        layout,
+        decimalComma,
+        balance: true,
+        dates: 'DD.MM.YYYY',
+      });
+      const headerless = text.split('\r\n').slice(1).join('\r\n');
+      const file = await read('headerless.csv', headerless, { map });
+      expect(file.format).toBe('bank-csv');
+      expect(file.checks).toEqual([]);
+      expectModel(file.statements[0]!, october, { period: false, currency: null });
+    },
+  );
+
+  it('a CSV without a header row, read without --map: said to be one, its first row numbered', async () => {
+    const text =
+      '02-10-2026,NL91ABNA0417164300,Invoice 117,250.00\n05-10-2026,NL91ABNA0417164300,Rent,-400.00\n';
+    await expect(read('asn.csv', text)).rejects.toThrow(
+      'a CSV without a header row: name its columns by number, as --map date=N,amount=N[,description=N…] (its first row: 1=02-10-2026, 2=NL91ABNA0417164300, 3=Invoice 117, 4=250.00)',
+    );
+    const file = await read('asn2.csv', text, {
+      map: { date: '1', description: '3', amount: '4' },
+      dateFormat: 'DD/MM/YYYY',
+    });
+    expect(file.statements[0]!.entries.map((e) => [e.bookingDate, e.amount])).toEqual([
+      ['2026-10-02', 250_00],
+      ['2026-10-05', -400_00],
+    ]);
+  });
+
   it('unknown bytes, and a CSV whose columns say nothing of dates and amounts, are refused', async () => {
     await expect(
       read('binary.bin', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2])),

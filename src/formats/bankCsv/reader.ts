@@ -39,7 +39,8 @@ import {
  * the languages banks write them (`Date`, `Datum`, `Buchungstag`, `Fecha`, `Date d'opération`;
  * `Amount`, `Betrag`, `Bedrag`, `Importe`, `Montant`; …), or named with `--map field=Header,…`
  * (fields: date, valueDate, amount, debit, credit, side, description, counterparty, reference,
- * balance, status, currency, account).
+ * balance, status, currency, account). A file without a header row (ASN Bank's, many others)
+ * is said to be one, and read with its columns named by number: `--map date=1,amount=11`.
  *
  * - The amount: a signed `amount`; or money out and in in two columns (`debit`/`credit`,
  *   `Withdrawals`/`Deposits`, `Soll`/`Haben`); or an unsigned amount with a column saying its
@@ -259,6 +260,33 @@ function columnsOf(
   return columns;
 }
 
+/**
+ * `--map` naming every column by its number (1 the first), as for a file without a header:
+ * the columns, counted from 0; undefined when it names them by their headers.
+ */
+function numberedColumns(map: Partial<Record<string, string>> | undefined): Columns | undefined {
+  const entries = Object.entries(map ?? {});
+  if (entries.length === 0 || !entries.every(([, v]) => /^\d{1,3}$/.test((v ?? '').trim())))
+    return undefined;
+  const columns: Columns = {};
+  for (const [field, value] of entries) {
+    const at = Number(value) - 1;
+    if (at < 0)
+      throw new UnreadableStatement(`--map ${field}=${value}: columns are numbered from 1`, 1);
+    columns[field as BankCsvField | 'side'] = at;
+  }
+  return columns;
+}
+
+/** Whether a first row is data rather than a header: a day and an amount among its cells. */
+function looksLikeData(cells: readonly string[]): boolean {
+  const day = cells.some((c) =>
+    /^\s*(\d{4}-\d\d-\d\d|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{8})\s*$/.test(c),
+  );
+  const amount = cells.some((c) => /^\s*[-+]?\d[\d.,' ]*\s*$/.test(c) && /[.,]\d\d\s*$/.test(c));
+  return day && amount;
+}
+
 const PENDING =
   /^(pending|vorgemerkt|authori[sz]ed|pendiente|in attesa|en attente|nicht gebucht|hold|memo)$/i;
 
@@ -298,7 +326,9 @@ export const bankCsv: StatementFormatDefinition = {
     let columns: Columns = {};
     let delimiter: string = ',';
     let preambleAccount: string | undefined;
-    for (let i = 0; i < Math.min(lines.length, 30); i++) {
+    // Columns named by number (`--map date=1,amount=11`): a file without a header row.
+    const numbered = numberedColumns(options.map);
+    for (let i = 0; i < Math.min(lines.length, numbered ? 0 : 30); i++) {
       const line = lines[i]!;
       if (line.trim() === '') continue;
       const candidate = detectDelimiter(line);
@@ -323,11 +353,27 @@ export const bankCsv: StatementFormatDefinition = {
       const iban = cells.map((c) => c.replace(/\s+/g, '').toUpperCase()).find((c) => isIban(c));
       preambleAccount ??= iban;
     }
-    if (headerAt < 0)
+    let headerless = false;
+    if (headerAt < 0 && numbered) {
+      const first = lines.findIndex((l) => l.trim() !== '');
+      delimiter = first < 0 ? ',' : detectDelimiter(lines[first]!);
+      headerAt = first < 0 ? 0 : first;
+      columns = numbered;
+      headerless = true;
+    }
+    if (headerAt < 0) {
+      const first = lines.find((l) => l.trim() !== '');
+      const cells = first === undefined ? undefined : lineCells(first, detectDelimiter(first));
+      if (cells && looksLikeData(cells))
+        throw new UnreadableStatement(
+          `a CSV without a header row: name its columns by number, as --map date=N,amount=N[,description=N…] (its first row: ${cells.map((c, i) => `${i + 1}=${c.trim() || '""'}`).join(', ')})`,
+          1,
+        );
       throw new UnreadableStatement(
         'not a statement books reads: not camt, MT940/MT942, OFX/QFX, BAI2 or QIF, and no header names a date and an amount (a bank CSV names its columns with --map date=…,amount=…)',
         1,
       );
+    }
     let records: string[][];
     try {
       records = parse(lines.slice(headerAt).join('\n'), {
@@ -339,7 +385,9 @@ export const bankCsv: StatementFormatDefinition = {
     } catch (error) {
       throw new UnreadableStatement(`CSV: ${(error as Error).message}`, headerAt + 1);
     }
-    const rows = records.slice(1).map((cells, i) => ({ cells, line: headerAt + 2 + i }));
+    const rows = records
+      .slice(headerless ? 0 : 1)
+      .map((cells, i) => ({ cells, line: headerAt + (headerless ? 1 : 2) + i }));
     const cell = (row: { cells: string[] }, field: BankCsvField | 'side') =>
       columns[field] === undefined ? '' : (row.cells[columns[field]!] ?? '').trim();
     // Rows that only total or repeat the header (`Summe`, an empty amount) are not movements.
