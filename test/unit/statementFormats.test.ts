@@ -580,6 +580,32 @@ describe("a bank's CSV", () => {
     expect(file.statements[0]!.entries.map((e) => e.amount)).toEqual([250_00, -400_00]);
   });
 
+  it('--map names the columns of a header below a preamble (the account, the period)', async () => {
+    const text = [
+      'Umsätze Girokonto;DE02120300000000202051',
+      'Zeitraum: 01.10.2026 - 31.10.2026',
+      '',
+      'Tag;Text;Summe (€)',
+      '02.10.2026;Invoice 2026-117;250,00',
+      '05.10.2026;Rent October;-400,00',
+    ].join('\n');
+    const file = await read('preamble.csv', text, {
+      map: { date: 'Tag', description: 'Text', amount: 'Summe (€)' },
+      decimalComma: true,
+    });
+    expect(file.statements[0]!.account).toBe('DE02120300000000202051');
+    expect(file.statements[0]!.entries.map((e) => [e.bookingDate, e.amount])).toEqual([
+      ['2026-10-02', 250_00],
+      ['2026-10-05', -400_00],
+    ]);
+    // Where no line holds the columns, the first line is said to lack them.
+    await expect(
+      read('preamble2.csv', text, { map: { date: 'Datum', amount: 'Summe (€)' } }),
+    ).rejects.toThrow(
+      '--map date=Datum: the header has no column "Datum" (it has Umsätze Girokonto, DE02120300000000202051)',
+    );
+  });
+
   it.each([
     [
       'signed',

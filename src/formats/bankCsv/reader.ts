@@ -326,6 +326,7 @@ export const bankCsv: StatementFormatDefinition = {
     let columns: Columns = {};
     let delimiter: string = ',';
     let preambleAccount: string | undefined;
+    let mapMismatch: unknown;
     // Columns named by number (`--map date=1,amount=11`): a file without a header row.
     const numbered = numberedColumns(options.map);
     for (let i = 0; i < Math.min(lines.length, numbered ? 0 : 30); i++) {
@@ -334,12 +335,13 @@ export const bankCsv: StatementFormatDefinition = {
       const candidate = detectDelimiter(line);
       const cells = lineCells(line, candidate);
       if (cells === undefined) continue;
-      let found: Columns;
+      let found: Columns = {};
       try {
         found = columnsOf(cells, options.map);
       } catch (error) {
-        if (options.map && i === lines.findIndex((l) => l.trim() !== '')) throw error;
-        continue;
+        // A --map names columns a preamble's lines lack: said of the first line if no line
+        // below it holds them.
+        if (options.map) mapMismatch ??= error;
       }
       if (
         found.date !== undefined &&
@@ -361,6 +363,7 @@ export const bankCsv: StatementFormatDefinition = {
       columns = numbered;
       headerless = true;
     }
+    if (headerAt < 0 && mapMismatch !== undefined) throw mapMismatch;
     if (headerAt < 0) {
       const first = lines.find((l) => l.trim() !== '');
       const cells = first === undefined ? undefined : lineCells(first, detectDelimiter(first));
