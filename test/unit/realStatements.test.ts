@@ -65,14 +65,31 @@ function statedBalances(
         },
       );
     case 'bai2':
-      return [...text.matchAll(/(?:^|\s)03,[^,]*,[^,]*,([^/]*)/g)].map(([, rest]) => {
-        // BAI2 amounts are whole cents already (12345 is 123.45), signed where balances.
-        const amount = (code: string) => {
-          const m = new RegExp(`(?:^|,)${code},([+-]?\\d+)`).exec(rest!);
-          return m ? Number(m[1]!) : null;
-        };
-        return { opening: amount('010'), closing: amount('015') };
-      });
+      return [...text.matchAll(/(?:^|\s)03,[^,]*,[^,]*,([^/]*)\/([\s\S]*?)(?:^|\s)49,/g)].map(
+        ([, rest, body]) => {
+          // BAI2 amounts are whole cents already (12345 is 123.45), signed where balances.
+          const amount = (code: string) => {
+            const m = new RegExp(`(?:^|,)${code},([+-]?\\d+)`).exec(rest!);
+            return m ? Number(m[1]!) : null;
+          };
+          if (amount('010') !== null || amount('015') !== null)
+            return { opening: amount('010'), closing: amount('015') };
+          // No ledger balances: the available ones (040/045), where the entries tie them.
+          const moved = [...body!.matchAll(/(?:^|\s)16,(\d{3}),(\d+)/g)].reduce(
+            (sum, [, code, cents]) => {
+              const type = Number(code);
+              const sign =
+                type < 400 || (type >= 920 && type < 960) ? 1 : type < 700 || type >= 960 ? -1 : 0;
+              return sum + sign * Number(cents);
+            },
+            0,
+          );
+          const [opening, closing] = [amount('040'), amount('045')];
+          return opening !== null && closing !== null && opening + moved === closing
+            ? { opening, closing }
+            : { opening: null, closing: null };
+        },
+      );
     case 'ofx':
       return [...text.matchAll(/<(CC)?STMTRS>([\s\S]*?)<\/(CC)?STMTRS>/g)].map(([, , body]) => {
         const m = /<LEDGERBAL>\s*<BALAMT>\s*([-\d.]+)/.exec(body!);
