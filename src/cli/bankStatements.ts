@@ -36,9 +36,14 @@ export const statementReadOptions = {
     '--encoding <name>',
     "the file's encoding where it does not say: windows-1252, latin1, …",
   ),
+  saveLayout: text(
+    '--save-layout <name>',
+    "remember this bank CSV's --map, date format, decimal mark and encoding: its next files of this shape need no flags",
+  ),
 } as const;
 
 export interface StatementReadFlags {
+  saveLayout?: string | undefined;
   map?: string | undefined;
   dateFormat?: string | undefined;
   decimalComma?: boolean | undefined;
@@ -62,13 +67,28 @@ function parseStatementMap(textValue: string): Partial<Record<BankCsvField | 'si
   return map;
 }
 
+/** How the files are read, and the name to keep a bank CSV's layout under (`--save-layout`). */
+export type StatementRequest = StatementReadOptions & { saveLayout?: string };
+
 /** The read options the flags give, checked before any file is opened. */
-export function statementOptionsOf(flags: StatementReadFlags): StatementReadOptions {
+export function statementOptionsOf(flags: StatementReadFlags): StatementRequest {
   if (flags.encoding !== undefined && !iconv.encodingExists(flags.encoding))
     throw new UsageError(
       `--encoding ${flags.encoding} is not an encoding books knows (utf-8, windows-1252, latin1, …)`,
     );
+  if (flags.saveLayout !== undefined && flags.map === undefined)
+    throw new UsageError(
+      '--save-layout keeps a --map (and the date format, decimal mark and encoding with it): name the columns with --map',
+    );
+  if (
+    flags.saveLayout !== undefined &&
+    !/^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,59}$/u.test(flags.saveLayout)
+  )
+    throw new UsageError(
+      `--save-layout takes a name of letters, digits, spaces, dots, dashes and underscores; got "${flags.saveLayout}"`,
+    );
   return {
+    ...(flags.saveLayout !== undefined && { saveLayout: flags.saveLayout }),
     ...(flags.map !== undefined && { map: parseStatementMap(flags.map) }),
     ...(flags.dateFormat !== undefined && { dateFormat: flags.dateFormat as DateFormat }),
     ...(flags.decimalComma && { decimalComma: true }),
@@ -85,17 +105,20 @@ export function statementOptionsOf(flags: StatementReadFlags): StatementReadOpti
 export async function readStatements(
   ctx: CommandContext,
   files: readonly string[],
-  options: StatementReadOptions,
+  request: StatementRequest,
   /** Rows that cannot be read are the caller's to list with its own (feed push). */
   keepProblems = false,
 ): Promise<StatementFile[]> {
+  const { saveLayout: layoutName, ...options } = request;
+  const layouts = await import('./statementLayouts.js');
   const { readStatementFile, MissingStatement } = await import('../formats/statements.js');
   const { UnreadableStatement } = await import('../formats/statement.js');
   const read: StatementFile[] = [];
   for (const file of files) {
     let statementFile: StatementFile;
+    const fileOptions = await layouts.withSavedLayout(ctx, file, options);
     try {
-      statementFile = await readStatementFile(file, options);
+      statementFile = await readStatementFile(file, fileOptions);
     } catch (error) {
       if (error instanceof MissingStatement) throw new UsageError(error.message);
       if (error instanceof UnreadableStatement)
@@ -118,6 +141,13 @@ export async function readStatements(
         `${file}: cannot read the statement: it holds no bank or card statement`,
         ExitCode.InvalidFile,
       );
+    if (layoutName !== undefined) {
+      if (statementFile.format !== 'bank-csv')
+        throw new UsageError(
+          `--save-layout keeps a bank CSV's layout; ${file} is ${statementFile.format}`,
+        );
+      await layouts.saveLayout(ctx, layoutName, file, fileOptions);
+    }
     read.push(statementFile);
   }
   return read;

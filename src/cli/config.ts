@@ -14,6 +14,18 @@ export interface Profile {
    * remembers it the first time): the statement's IBAN or number → the account and currency.
    */
   statementAccounts?: Record<string, Record<string, StatementLink>>;
+  /** Banks' CSV layouts by name (`--save-layout`): how a file of a shape is read. */
+  statementLayouts?: Record<string, StatementLayout>;
+}
+
+/** A bank's CSV layout: the shape of its files, and the flags that read them. */
+export interface StatementLayout {
+  shape: { header: string[] } | { columns: number; kinds: string[] };
+  map: Record<string, string>;
+  dateFormat?: string;
+  decimalComma?: boolean;
+  encoding?: string;
+  savedAt: string;
 }
 
 /** A bank account's statements linked to a chart account. */

@@ -115,6 +115,7 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'transactions categorize': () => import('./commands/transactions/categorize.js'),
   'transactions review': () => import('./commands/transactions/review.js'),
   'statement show': () => import('./commands/statement/show.js'),
+  'statement layouts': () => import('./commands/statement/layouts.js'),
   reconcile: () => import('./commands/reconcile.js'),
   close: () => import('./commands/close.js'),
   'close review': () => import('./commands/close/review.js'),

@@ -8,14 +8,29 @@ export class MissingStatement extends Error {
   override name = 'MissingStatement';
 }
 
-/** The first 4 kB of a file, as Latin-1 (what tells its format). */
-function headOf(file: string): string {
+/** The first bytes of a file (4 kB tell its format). */
+function headOf(file: string, bytes = 4096): Buffer {
   const descriptor = openSync(file, 'r');
   try {
-    const head = Buffer.alloc(4096);
-    return head.subarray(0, readSync(descriptor, head, 0, head.length, 0)).toString('latin1');
+    const head = Buffer.alloc(bytes);
+    return head.subarray(0, readSync(descriptor, head, 0, head.length, 0));
   } finally {
     closeSync(descriptor);
+  }
+}
+
+/**
+ * The format a file's first bytes show, and its first 64 kB (to its last whole line) as text:
+ * UTF-8 where they are, else Latin-1.
+ */
+export function statementFormatOf(file: string): { name: string; head: string } {
+  const bytes = headOf(file, 65536);
+  const name = statementFormatTold(bytes.subarray(0, 4096).toString('latin1')).name;
+  const lines = bytes.subarray(0, bytes.lastIndexOf(10) + 1 || bytes.length);
+  try {
+    return { name, head: new TextDecoder('utf-8', { fatal: true }).decode(lines) };
+  } catch {
+    return { name, head: lines.toString('latin1') };
   }
 }
 
@@ -41,7 +56,7 @@ export async function readStatementFile(
     );
   }
   if (size === 0) throw new UnreadableStatement('the file is empty');
-  const format = statementFormatTold(headOf(file));
+  const format = statementFormatTold(headOf(file).toString('latin1'));
   const read = await format.read(file, options);
   const kept = textPool();
   for (const statement of read.statements)

@@ -352,6 +352,17 @@ describe('every leaf command, succeeding, pinned', () => {
       ].join('\r\n'),
     );
     await pin({ leaf: 'statement show', text: ['statement', 'show', january] });
+    // A bank's CSV without a header, its layout saved, listed and forgotten.
+    const export1 = file(
+      'export.csv',
+      '"05.01.2026";"Till";"450,00"\n"13.01.2026";"Paper";"-35,20"\n',
+    );
+    const saved = await run([
+      ...['statement', 'show', export1, '--map', 'date=1,description=2,amount=3'],
+      ...['--date-format', 'DD.MM.YYYY', '--decimal-comma', '--save-layout', 'Corner bank'],
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    await pin({ leaf: 'statement layouts', text: ['statement', 'layouts'] });
     await pin({
       leaf: 'reconcile',
       text: ['reconcile', 'Chase Checking', january, '--post-missing', 'Supplies'],

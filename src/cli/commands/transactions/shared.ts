@@ -1,8 +1,12 @@
 import type { BankTransaction, DecisionOutcome } from '../../../api/index.js';
 import type { ListPage } from '../../../client/client.js';
 import { unlessNotFound } from '../../../client/errors.js';
-import { isDerivedReference, readStatements, statementTransactions } from '../../bankStatements.js';
-import type { StatementReadOptions } from '../../../formats/statement.js';
+import {
+  isDerivedReference,
+  readStatements,
+  statementTransactions,
+  type StatementRequest,
+} from '../../bankStatements.js';
 import { categoryText } from '../../../migrate/categorize/decisions.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
@@ -177,7 +181,7 @@ export async function bringInStatements(
   ctx: CommandContext,
   financialAccountId: string,
   files: readonly string[],
-  options: StatementReadOptions,
+  options: StatementRequest,
 ): Promise<BroughtIn> {
   const read = await readStatements(ctx, files, options, true).catch((error: unknown) => {
     // A statement that holds nothing to bring in is said as such.
