@@ -76,7 +76,17 @@ export interface StatementFile {
   problems?: StatementCheck[];
 }
 
-export const STATEMENT_FORMATS_NAMES = ['camt', 'mt940', 'ofx', 'bai2', 'qif', 'bank-csv'] as const;
+export const STATEMENT_FORMATS_NAMES = [
+  'camt',
+  'mt940',
+  'ofx',
+  'bai2',
+  'qif',
+  'coda',
+  'norma43',
+  'cfonb120',
+  'bank-csv',
+] as const;
 export type StatementFormatName = (typeof STATEMENT_FORMATS_NAMES)[number];
 
 /** A statement file that cannot be read: truncated, not the format it claims, bytes unknown. */
@@ -183,6 +193,33 @@ export function balanceCheck(statement: BankStatement, label: string): Statement
   };
 }
 
+/**
+ * A reference a statement gives more than one of its entries is no one entry's: what is brought
+ * in is keyed by it, and the second would pass for the first and be lost. Taken off them, said;
+ * such entries are then told apart by account, day, amount and text. (The same reference in two
+ * statements of a file may be one entry stated twice, overlapping statements: it is kept.)
+ */
+export function dropSharedReferences(
+  statements: readonly BankStatement[],
+  checks: StatementCheck[],
+  format: string,
+): void {
+  for (const statement of statements) {
+    const byReference = new Map<string, StatementEntry[]>();
+    for (const entry of statement.entries)
+      if (entry.reference !== null)
+        byReference.set(entry.reference, [...(byReference.get(entry.reference) ?? []), entry]);
+    for (const [reference, entries] of byReference) {
+      if (entries.length < 2) continue;
+      for (const entry of entries) entry.reference = null;
+      checks.push({
+        line: entries[0]!.line,
+        message: `${format}: the reference ${reference} is on ${entries.length} entries of one statement (lines ${entries.map((e) => e.line).join(', ')}): not taken as theirs`,
+      });
+    }
+  }
+}
+
 /** `statement 2 of 3 (NL91ABNA0417164300)`, as the checks name a statement. */
 export const statementLabel = (statement: BankStatement, index: number, count: number) =>
   `${count > 1 ? `statement ${index + 1} of ${count}` : 'the statement'}${statement.account ? ` (${statement.account})` : ''}`;
@@ -227,16 +264,41 @@ export function dayOfYymmdd(text: string): CalendarDay | undefined {
 /** The day after, for a balance stated at the end of a day. */
 export const dayAfter = (day: CalendarDay) => addDays(day, 1);
 
-/** An IBAN by its check digits (ISO 13616: mod 97 of the rearranged number is 1). */
-export function isIban(text: string): boolean {
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(text)) return false;
-  const rearranged = `${text.slice(4)}${text.slice(0, 4)}`;
+/**
+ * The first day of a statement whose opening balance is dated the end of the day before (MT940,
+ * CODA, CFONB): the day after that one — or the first entry's day where the bank dates its
+ * opening on it, or the closing's where it dates both the same.
+ */
+export function periodStart(
+  openingDay: CalendarDay,
+  closingDay: CalendarDay | undefined,
+  entriesFrom: CalendarDay | null,
+): CalendarDay {
+  if (entriesFrom !== null && openingDay >= entriesFrom) return entriesFrom;
+  if (closingDay !== undefined && openingDay >= closingDay) return openingDay;
+  return dayAfter(openingDay);
+}
+
+/** ISO 13616's mod 97 of an account's characters (letters as 10 to 35). */
+function ibanRemainder(text: string): number {
   let remainder = 0;
-  for (const character of rearranged) {
+  for (const character of text) {
     const value = /\d/.test(character) ? character : String(character.charCodeAt(0) - 55);
     for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
   }
-  return remainder === 1;
+  return remainder;
+}
+
+/** An IBAN by its check digits (ISO 13616: mod 97 of the rearranged number is 1). */
+export function isIban(text: string): boolean {
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(text)) return false;
+  return ibanRemainder(`${text.slice(4)}${text.slice(0, 4)}`) === 1;
+}
+
+/** The IBAN of a country's national account number (`BE`, `539007547034` → `BE68539007547034`). */
+export function ibanOf(country: string, bban: string): string {
+  const check = 98 - ibanRemainder(`${bban}${country}00`);
+  return `${country}${String(check).padStart(2, '0')}${bban}`;
 }
 
 /**

@@ -1,7 +1,12 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { textPool } from '../core/names.js';
 import { statementFormatTold } from './registry.js';
-import { UnreadableStatement, type StatementFile, type StatementReadOptions } from './statement.js';
+import {
+  dropSharedReferences,
+  UnreadableStatement,
+  type StatementFile,
+  type StatementReadOptions,
+} from './statement.js';
 
 /** A statement file that is not there, or not a file: the user's to fix (not the file's). */
 export class MissingStatement extends Error {
@@ -58,6 +63,7 @@ export async function readStatementFile(
   if (size === 0) throw new UnreadableStatement('the file is empty');
   const format = statementFormatTold(headOf(file).toString('latin1'));
   const read = await format.read(file, options);
+  dropSharedReferences(read.statements, read.checks, format.title);
   const kept = textPool();
   for (const statement of read.statements)
     for (const entry of statement.entries) {

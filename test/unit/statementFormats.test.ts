@@ -5,6 +5,7 @@ import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StatementFile, StatementReadOptions } from '../../src/formats/statement.js';
 import { readStatementFile } from '../../src/formats/statements.js';
+import { statementTransactions } from '../../src/cli/bankStatements.js';
 import { xsdProblems } from '../helpers/auditFileRules.js';
 import {
   bai2File,
@@ -17,6 +18,7 @@ import {
   qifFile,
   type ModelStatement,
 } from '../helpers/statementFiles.js';
+import { expectModel, november, october } from '../helpers/statementModel.js';
 
 /*
  * Every statement format read across what its specification allows, from files written in the
@@ -37,105 +39,6 @@ async function read(
   const file = path.join(directory, `${++files}-${name}`);
   writeFileSync(file, content);
   return readStatementFile(file, options);
-}
-
-const october: ModelStatement = {
-  account: 'NL91ABNA0417164300',
-  currency: 'EUR',
-  from: '2026-10-01',
-  to: '2026-10-31',
-  opening: 1_234_56,
-  entries: [
-    {
-      booked: '2026-10-02',
-      value: '2026-10-03',
-      cents: 250_00,
-      reference: 'REF0001',
-      party: 'ACME Trading BV',
-      text: 'Invoice 2026-117',
-    },
-    {
-      booked: '2026-10-05',
-      cents: -400_00,
-      reference: 'REF0002',
-      party: 'Landlord Holdings',
-      text: 'Rent October',
-    },
-    { booked: '2026-10-15', cents: -12_34, reference: 'REF0003', text: 'Account fee' },
-    {
-      booked: '2026-10-20',
-      cents: 45_67,
-      reference: 'REF0004',
-      party: 'Card Acquirer',
-      text: 'Refund of a card payment',
-      reversal: true,
-    },
-    {
-      booked: '2026-10-30',
-      cents: -1_000_000_00,
-      reference: 'REF0005',
-      party: 'Tax Office',
-      text: 'Corporate tax 2025 final assessment',
-    },
-  ],
-};
-/** The opening balance is a debit (an overdraft) in this one. */
-const november: ModelStatement = {
-  account: 'NL91ABNA0417164300',
-  currency: 'EUR',
-  from: '2026-11-01',
-  to: '2026-11-30',
-  opening: closingOf(october),
-  entries: [
-    {
-      booked: '2026-11-03',
-      cents: 999_000_00,
-      reference: 'REF0006',
-      party: 'Shareholder',
-      text: 'Capital injection',
-    },
-    { booked: '2026-11-28', cents: -7_50, reference: 'REF0007', text: 'Card fee' },
-  ],
-};
-
-/** The statement as read against the model it was written from. */
-function expectModel(
-  read: StatementFile['statements'][number],
-  model: ModelStatement,
-  options: {
-    balances?: 'both' | 'closing' | 'none';
-    reference?: boolean;
-    party?: boolean;
-    valueDates?: boolean;
-    period?: boolean;
-    /** The file names no currency (QIF, a CSV without the column). */
-    currency?: null;
-  } = {},
-) {
-  const balances = options.balances ?? 'both';
-  if (options.period !== false) {
-    expect(read.from).toBe(model.from);
-    expect(read.to).toBe(model.to);
-  }
-  expect(read.currency).toBe(options.currency === null ? null : model.currency);
-  expect(read.opening).toBe(balances === 'both' ? model.opening : null);
-  expect(read.closing).toBe(balances === 'none' ? null : closingOf(model));
-  expect(read.entries.map((e) => [e.bookingDate, e.amount, e.status])).toEqual(
-    model.entries.map((e) => [e.booked, e.cents, e.status ?? 'booked']),
-  );
-  if (options.reference !== false)
-    expect(read.entries.map((e) => e.reference)).toEqual(
-      model.entries.map((e) => e.reference ?? null),
-    );
-  if (options.party !== false)
-    expect(read.entries.map((e) => e.counterparty)).toEqual(
-      model.entries.map((e) => e.party ?? null),
-    );
-  for (const [i, entry] of read.entries.entries())
-    expect(entry.description.replace(/\s+/g, '')).toContain(
-      model.entries[i]!.text.replace(/\s+/g, '').slice(0, 20),
-    );
-  if (options.valueDates) expect(read.entries[0]!.valueDate).toBe(model.entries[0]!.value);
 }
 
 describe('ISO 20022 camt', () => {
@@ -679,6 +582,36 @@ describe("a bank's CSV", () => {
     await expect(read('other.csv', 'a,b,c\n1,2,3\n')).rejects.toThrow(
       /not a statement books reads/,
     );
+  });
+});
+
+describe('a reference on two entries of one statement', () => {
+  it('is taken off them, so that both come in (keyed by the reference, the second was lost)', async () => {
+    const twice: ModelStatement = {
+      ...october,
+      entries: [
+        { booked: '2026-10-02', cents: -40_00, reference: 'BATCH-7', text: 'Stationery' },
+        { booked: '2026-10-03', cents: -60_00, reference: 'BATCH-7', text: 'Printer ink' },
+      ],
+    };
+    for (const [format, text] of [
+      ['MT940', mt940File([twice])],
+      ['camt', camtFile([twice], { message: '053', version: '08' })],
+    ] as const) {
+      const file = await read(`twice.${format}`, text);
+      expect(file.checks.map((c) => c.message)).toEqual([
+        expect.stringMatching(
+          /the reference BATCH-7 is on 2 entries of one statement \(lines \d+, \d+\): not taken as theirs$/,
+        ),
+      ]);
+      const { transactions } = statementTransactions([file]);
+      expect(new Set(transactions.map((t) => t.externalId)).size).toBe(2);
+    }
+    // In two statements of one file it may be one entry stated twice: kept, and brought in once.
+    const once = { ...twice, entries: [twice.entries[0]!] };
+    const again = await read('overlap.sta', mt940File([once, once]));
+    expect(again.statements.map((st) => st.entries[0]!.reference)).toEqual(['BATCH-7', 'BATCH-7']);
+    expect(again.checks).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import { decodedText } from '../common/statementText.js';
 import {
   balanceCheck,
   bankAmount,
-  dayAfter,
+  periodStart,
   dayOfYymmdd,
   entriesPeriod,
   ibanWithCurrency,
@@ -489,11 +489,7 @@ export const mt940: StatementFormatDefinition = {
       const from =
         page.opening === undefined
           ? (ofEntries.from ?? page.interim.day ?? null)
-          : ofEntries.from !== null && page.opening.day >= ofEntries.from
-            ? ofEntries.from
-            : page.closing && page.opening.day >= page.closing.day
-              ? page.opening.day
-              : dayAfter(page.opening.day);
+          : periodStart(page.opening.day, page.closing?.day, ofEntries.from);
       // Old Dutch account numbers carry the currency after them too (`1291.99.348EUR`).
       const account =
         page.account && page.currency && new RegExp(`\\d${page.currency}$`).test(page.account)
