@@ -17,7 +17,8 @@ export const GROUPS: Readonly<Record<string, string>> = {
   report: 'Profit and loss, balance sheet, cash flow, trial balance, general ledger',
   transactions:
     "Bank transactions: bring the bank's lines in, decide what waits (the for-review queue)",
-  statement: "Banks' own statements: camt, MT940/942, OFX/QFX, BAI2, QIF, a bank's CSV",
+  statement:
+    "Banks' own statements: camt, MT940/942, OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120, a bank's CSV",
   close: 'Month-end close: review each entity, then lock its books (close YYYY-MM)',
   migrate: "Move a client's history in: the accounting migration",
   sandbox: 'The sandbox control plane: organizations, entities, bank feeds, webhooks',

@@ -3,6 +3,8 @@ import { bai2 } from './bai2/reader.js';
 import { bankCsv } from './bankCsv/reader.js';
 import { bexio } from './bexio/reader.js';
 import { camt } from './camt/reader.js';
+import { cfonb120 } from './cfonb120/reader.js';
+import { coda } from './coda/reader.js';
 import { books } from './books/reader.js';
 import { datev } from './datev/reader.js';
 import { fec } from './fec/reader.js';
@@ -13,6 +15,7 @@ import { gnucashBook } from './gnucash/bookReader.js';
 import { beancount, hledger, ledger } from './hledger/reader.js';
 import { iif } from './iif/reader.js';
 import { mt940 } from './mt940/reader.js';
+import { norma43 } from './norma43/reader.js';
 import { ofx } from './ofx/reader.js';
 import { qif } from './qif/reader.js';
 import { infoniqa } from './infoniqa/reader.js';
@@ -68,7 +71,8 @@ export function formatTold(head: string, given: LedgerFormat | undefined): Ledge
 
 /**
  * Every bank statement format books reads, in the order they are told apart by a file's first
- * 4 kB: the XML camt messages, OFX (SGML or XML), SWIFT MT940/942, BAI2, QIF; a bank's CSV (its
+ * 4 kB: the XML camt messages, OFX (SGML or XML), SWIFT MT940/942, BAI2, QIF, the fixed records of
+ * CODA, Norma 43 and CFONB 120; a bank's CSV (its
  * columns named by their headers, or `--map`) when none is told.
  */
 export const STATEMENT_FORMATS: readonly StatementFormatDefinition[] = [
@@ -77,6 +81,9 @@ export const STATEMENT_FORMATS: readonly StatementFormatDefinition[] = [
   mt940,
   bai2,
   qif,
+  coda,
+  norma43,
+  cfonb120,
   bankCsv,
 ];
 

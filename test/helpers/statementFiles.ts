@@ -685,3 +685,415 @@ export function bankCsvFile(s: ModelStatement, options: BankCsvOptions): string 
     : [];
   return `${[...preamble, header.map(quote).join(separator), ...rows].join('\r\n')}\r\n`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-width records: CODA, Norma 43, CFONB 120
+
+/** A record of `width` characters, each text at its 1-based position, blanks between. */
+function fixedRecord(width: number, fields: Record<number, string>): string {
+  const characters = Array.from({ length: width }, () => ' ');
+  for (const [at, text] of Object.entries(fields))
+    [...text].forEach((character, i) => {
+      characters[Number(at) - 1 + i] = character;
+    });
+  return characters.join('');
+}
+const digitsOf = (value: number, width: number) => String(value).padStart(width, '0');
+const ddmmyy = (day: string) => `${day.slice(8, 10)}${day.slice(5, 7)}${day.slice(2, 4)}`;
+const dayBefore = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+/** Records joined by CRLF, or end to end where the bank writes no line breaks. */
+const recordsText = (records: string[], lineBreaks: boolean) =>
+  lineBreaks ? `${records.join('\r\n')}\r\n` : records.join('');
+
+export interface CodaOptions {
+  /** Record 1's account: 0 a Belgian number, 1 a foreign number, 2 a Belgian IBAN, 3 a foreign IBAN. */
+  structure: 0 | 1 | 2 | 3;
+  /** Texts that are Belgian references (`+++123/4567/89012+++`) written as structured (101). */
+  structured?: boolean;
+  /** The first entry written as a batch: its global (type 1) and two details (type 5). */
+  collective?: boolean;
+  /** Information records (31, 32: the party's name and address) after each entry with a party. */
+  information?: boolean;
+  /** A header and trailer (0 … 9) around each statement, rather than one around all. */
+  filePerStatement?: boolean;
+  lineBreaks?: boolean;
+  /** The trailer's sum of debits a cent off. */
+  wrongTrailer?: boolean;
+  duplicate?: boolean;
+}
+
+/**
+ * CODA 2 (Febelfin's standard 2.6): records of 128 characters. A statement's old balance is
+ * dated the day before its first day, its new balance its last; texts run from the 21 record's
+ * 53 characters into the 22's 53 and the 23's 43, the party's name in the 23.
+ */
+export function codaFile(statements: ModelStatement[], options: CodaOptions): string {
+  const records: string[] = [];
+  const amount = (cents: number) => digitsOf(abs(cents) * 10, 15);
+  const sign = (cents: number) => (cents < 0 ? '1' : '0');
+  const header = () =>
+    fixedRecord(128, {
+      1: '0',
+      2: '0000',
+      6: ddmmyy(statements[0]!.to),
+      12: '725',
+      15: '05',
+      17: options.duplicate ? 'D' : ' ',
+      25: 'BOOKS',
+      35: 'BOOKS TEST CLIENT',
+      61: 'KREDBEBB',
+      72: '00123456789',
+      128: '2',
+    });
+  let counted = 0;
+  let debits = 0;
+  let credits = 0;
+  const trailer = () => {
+    const record = fixedRecord(128, {
+      1: '9',
+      17: digitsOf(counted, 6),
+      23: amount(options.wrongTrailer ? debits + 1 : debits),
+      38: amount(credits),
+      128: '2',
+    });
+    counted = 0;
+    debits = 0;
+    credits = 0;
+    return record;
+  };
+  const push = (record: string) => {
+    records.push(record);
+    if (!/^[049]/.test(record)) counted += 1;
+  };
+  if (!options.filePerStatement) records.push(header());
+  statements.forEach((s, number) => {
+    if (options.filePerStatement) records.push(header());
+    const structure = options.structure;
+    const accountField =
+      structure === 0
+        ? { 6: s.account.slice(4), 19: s.currency, 22: '0', 23: 'BE' }
+        : { 6: s.account, 40: s.currency };
+    push(
+      fixedRecord(128, {
+        1: `1${structure}`,
+        3: digitsOf(number + 1, 3),
+        ...accountField,
+        43: sign(s.opening),
+        44: amount(s.opening),
+        59: ddmmyy(dayBefore(s.from)),
+        65: 'BOOKS TEST CLIENT',
+        91: 'Business account',
+        126: digitsOf(number + 1, 3),
+      }),
+    );
+    s.entries.forEach((e, i) => {
+      const sequence = digitsOf(i + 1, 4);
+      const structured = options.structured && /^\+\+\+\d{3}\/\d{4}\/\d{5}\+\+\+$/.test(e.text);
+      const text = structured ? '' : e.text;
+      const needs22 = text.length > 53 || e.party !== undefined;
+      const needs23 = text.length > 106 || e.party !== undefined;
+      const info = options.information && e.party !== undefined;
+      const batch = options.collective && i === 0;
+      const movement = (detail: number, cents: number, type: string, globalisation: string) =>
+        fixedRecord(128, {
+          1: '21',
+          3: sequence,
+          7: digitsOf(detail, 4),
+          11: e.reference ?? '',
+          32: sign(cents),
+          33: amount(cents),
+          48: ddmmyy(e.value ?? e.booked),
+          54: `${type}0150000`,
+          62: structured ? `1101${e.text.replace(/\D/g, '')}` : `0${text.slice(0, 53)}`,
+          116: ddmmyy(e.booked),
+          122: digitsOf(number + 1, 3),
+          125: globalisation,
+          126: detail === 0 && needs22 ? '1' : '0',
+          128: detail === 0 && info && !needs22 ? '1' : '0',
+        });
+      push(movement(0, e.cents, batch ? '1' : '0', batch ? '1' : '0'));
+      if (e.cents < 0) debits += abs(e.cents);
+      else credits += e.cents;
+      if (needs22)
+        push(
+          fixedRecord(128, {
+            1: '22',
+            3: sequence,
+            7: '0000',
+            11: text.slice(53, 106),
+            64: 'CUSTOMER-REF',
+            99: 'GEBABEBB',
+            126: needs23 ? '1' : '0',
+            128: info && !needs23 ? '1' : '0',
+          }),
+        );
+      if (needs23)
+        push(
+          fixedRecord(128, {
+            1: '23',
+            3: sequence,
+            7: '0000',
+            11: 'BE68539007547034 EUR',
+            48: e.party ?? '',
+            83: text.slice(106, 149),
+            126: '0',
+            128: info ? '1' : '0',
+          }),
+        );
+      if (info) {
+        push(
+          fixedRecord(128, {
+            1: '31',
+            3: sequence,
+            7: '0001',
+            11: e.reference ?? '',
+            32: '00150000',
+            40: `1001${e.party}`,
+            126: '1',
+            128: '0',
+          }),
+        );
+        push(
+          fixedRecord(128, {
+            1: '32',
+            3: sequence,
+            7: '0001',
+            11: 'Rue de la Loi 16',
+            46: '1000 Brussel',
+          }),
+        );
+      }
+      if (batch) {
+        // The batch's details: what it is made of, which the bank did not book again.
+        const first = Math.trunc(e.cents / 3);
+        push(movement(2, first, '5', '0'));
+        push(movement(3, e.cents - first, '5', '1'));
+      }
+    });
+    push(
+      fixedRecord(128, {
+        1: '8',
+        2: digitsOf(number + 1, 3),
+        ...(structure === 0
+          ? { 5: s.account.slice(4), 18: s.currency, 21: '0', 22: 'BE' }
+          : { 5: s.account, 39: s.currency }),
+        42: sign(closingOf(s)),
+        43: amount(closingOf(s)),
+        58: ddmmyy(s.to),
+        128: '0',
+      }),
+    );
+    if (options.filePerStatement) records.push(trailer());
+  });
+  if (!options.filePerStatement) {
+    records.push(
+      fixedRecord(128, { 1: '4', 3: '0001', 7: '0000', 33: 'THANK YOU FOR BANKING WITH US' }),
+    );
+    records.push(trailer());
+  }
+  return recordsText(records, options.lineBreaks ?? true);
+}
+
+export interface Norma43Options {
+  modality: 1 | 2 | 3;
+  /**
+   * The concept records in the SEPA form (Annex 4): a credit transfer's (concept 04) payer or
+   * beneficiary in the first 66 characters of its 01; a direct debit (concept 03) its scheme and
+   * creditor; the text from the 03's 13th character.
+   */
+  sepa?: boolean;
+  /** The first entry made in US dollars: its 24 record. */
+  foreignAmount?: boolean;
+  /** The account's end stating one debit more than there are. */
+  wrongTotals?: boolean;
+}
+
+/** Norma 43 (Cuaderno 43, 2012): records of 80 characters, an 11 … 33 per account, then 88. */
+export function norma43File(statements: ModelStatement[], options: Norma43Options): string {
+  const records: string[] = [];
+  const amount = (cents: number) => digitsOf(abs(cents), 14);
+  const key = (cents: number) => (cents < 0 ? '1' : '2');
+  const currency = (code: string) => ({ EUR: '978', USD: '840', GBP: '826' })[code] ?? '999';
+  for (const s of statements) {
+    // ES IBAN: ES, two check digits, bank (4), branch (4), two control digits, account (10).
+    const [bank, branch, account] = [
+      s.account.slice(4, 8),
+      s.account.slice(8, 12),
+      s.account.slice(14),
+    ];
+    records.push(
+      fixedRecord(80, {
+        1: '11',
+        3: bank,
+        7: branch,
+        11: account,
+        21: yymmdd(s.from),
+        27: yymmdd(s.to),
+        33: key(s.opening),
+        34: amount(s.opening),
+        48: currency(s.currency),
+        51: String(options.modality),
+        52: 'BOOKS TEST CLIENT',
+      }),
+    );
+    const tally = { debits: 0, debitSum: 0, credits: 0, creditSum: 0 };
+    s.entries.forEach((e, i) => {
+      const transfer = e.cents > 0 || !e.party;
+      const common = options.sepa && e.party ? (transfer ? '04' : '03') : '99';
+      records.push(
+        fixedRecord(80, {
+          1: '22',
+          7: options.modality === 1 ? '    ' : '0418',
+          11: yymmdd(e.booked),
+          17: yymmdd(e.value ?? e.booked),
+          23: common,
+          25: '012',
+          28: key(e.cents),
+          29: amount(e.cents),
+          43: digitsOf(i + 1, 10),
+          53: options.modality === 3 ? '825467890138' : '',
+          65: options.modality === 3 ? `INV-${i + 1}` : '',
+        }),
+      );
+      if (e.cents < 0) {
+        tally.debits += 1;
+        tally.debitSum += abs(e.cents);
+      } else {
+        tally.credits += 1;
+        tally.creditSum += e.cents;
+      }
+      if (options.sepa && e.party) {
+        records.push(
+          fixedRecord(
+            80,
+            common === '04'
+              ? { 1: '2301', 5: e.party, 71: 'B12345678' }
+              : { 1: '2301', 5: 'CORE', 9: e.party },
+          ),
+        );
+        records.push(fixedRecord(80, { 1: '2302', 5: `E2E-${i + 1}`, 40: '' }));
+        records.push(fixedRecord(80, { 1: '2303', 5: 'SUPP', 9: 'SUPP', 13: e.text.slice(0, 68) }));
+        if (e.text.length > 68)
+          records.push(fixedRecord(80, { 1: '2304', 5: e.text.slice(68, 140) }));
+      } else
+        // Two fields of 38 a record, the text run on from one into the next.
+        for (let at = 0, data = 1; at < e.text.length && data <= 5; at += 76, data += 1)
+          records.push(
+            fixedRecord(80, { 1: `23${digitsOf(data, 2)}`, 5: e.text.slice(at, at + 76) }),
+          );
+      if (options.foreignAmount && i === 0)
+        records.push(
+          fixedRecord(80, { 1: '2401', 5: '840', 8: amount(Math.round(e.cents * 1.1)) }),
+        );
+    });
+    const closing = closingOf(s);
+    records.push(
+      fixedRecord(80, {
+        1: '33',
+        3: bank,
+        7: branch,
+        11: account,
+        21: digitsOf(tally.debits + (options.wrongTotals ? 1 : 0), 5),
+        26: amount(tally.debitSum),
+        40: digitsOf(tally.credits, 5),
+        45: amount(tally.creditSum),
+        59: key(closing),
+        60: amount(closing),
+        74: currency(s.currency),
+      }),
+    );
+  }
+  records.push(fixedRecord(80, { 1: '88', 3: '9'.repeat(18), 21: digitsOf(records.length, 6) }));
+  return recordsText(records, true);
+}
+
+export interface Cfonb120Options {
+  /** The amounts' decimals (position 20); 0 needs whole amounts. */
+  decimals?: 0 | 2 | 3;
+  /** Each day of a statement its own 01 … 07 (as banks send a statement a day). */
+  daily?: boolean;
+  /**
+   * The party and the rest of a text in complements (05): `qualified` as since 2010 (NPY for a
+   * payer, NBE for a beneficiary, LIB for text), `legacy` as text from position 41.
+   */
+  complements?: 'qualified' | 'legacy';
+  lineBreaks?: boolean;
+}
+
+/** CFONB 120: records of 120 characters; a French RIB's bank, branch and account. */
+export function cfonb120File(statements: ModelStatement[], options: Cfonb120Options = {}): string {
+  const decimals = options.decimals ?? 2;
+  const records: string[] = [];
+  /** 13 digits and a last character of the last digit and the sign. */
+  const amount = (cents: number) => {
+    const units = decimals === 3 ? abs(cents) * 10 : decimals === 2 ? abs(cents) : abs(cents) / 100;
+    const digits = digitsOf(units, 14);
+    const last = Number(digits[13]);
+    return `${digits.slice(0, 13)}${(cents < 0 ? '}JKLMNOPQR' : '{ABCDEFGHI')[last]}`;
+  };
+  for (const s of statements) {
+    // FR IBAN: FR, two check digits, bank (5), branch (5), account (11), RIB key (2).
+    const [bank, branch, account] = [
+      s.account.slice(4, 9),
+      s.account.slice(9, 14),
+      s.account.slice(14, 25),
+    ];
+    const common = { 3: bank, 12: branch, 17: s.currency, 20: String(decimals), 22: account };
+    const days = options.daily ? [...new Set(s.entries.map((e) => e.booked))].sort() : [s.to];
+    let balance = s.opening;
+    let openedOn = dayBefore(s.from);
+    days.forEach((day, at) => {
+      const closingDay = at === days.length - 1 ? s.to : day;
+      const entries = options.daily ? s.entries.filter((e) => e.booked === day) : s.entries;
+      records.push(
+        fixedRecord(120, { 1: '01', ...common, 35: ddmmyy(openedOn), 91: amount(balance) }),
+      );
+      entries.forEach((e, i) => {
+        // The label is the text's first words that fit its 31 characters; the rest a complement.
+        const cut = e.text.length <= 31 ? e.text.length : e.text.lastIndexOf(' ', 31);
+        const label = e.text.slice(0, cut);
+        records.push(
+          fixedRecord(120, {
+            1: '04',
+            ...common,
+            8: '0001',
+            33: e.cents < 0 ? '01' : '05',
+            35: ddmmyy(e.booked),
+            43: ddmmyy(e.value ?? e.booked),
+            49: label,
+            82: digitsOf(i + 1, 7),
+            91: amount(e.cents),
+            105: e.reference ?? '',
+          }),
+        );
+        const complement = (fields: Record<number, string>) =>
+          records.push(
+            fixedRecord(120, {
+              1: '05',
+              ...common,
+              8: '0001',
+              33: '05',
+              35: ddmmyy(e.booked),
+              ...fields,
+            }),
+          );
+        const rest = e.text.slice(cut).trim();
+        if (options.complements === 'legacy') {
+          if (rest) complement({ 41: rest });
+        } else {
+          if (rest) complement({ 46: 'LIB', 49: rest });
+          if (e.party) complement({ 46: e.cents < 0 ? 'NBE' : 'NPY', 49: e.party });
+          // The other party is the client: a payer of money out, a beneficiary of money in.
+          if (e.party) complement({ 46: e.cents < 0 ? 'NPY' : 'NBE', 49: 'BOOKS TEST CLIENT' });
+        }
+        balance += e.cents;
+      });
+      records.push(
+        fixedRecord(120, { 1: '07', ...common, 35: ddmmyy(closingDay), 91: amount(balance) }),
+      );
+      openedOn = closingDay;
+    });
+  }
+  return recordsText(records, options.lineBreaks ?? true);
+}

@@ -9,7 +9,8 @@ import { readStatementFile } from '../../src/formats/statements.js';
  * Real bank statements (test/fixtures/statements, their sources in SOURCES.md), each read to its
  * own balances: the figures this test takes from the file's text alone — MT940's :60F:/:62F:,
  * camt's OPBD (or PRCD) and CLBD, BAI2's 010 and 015, OFX's LEDGERBAL, QIF's opening balance
- * record — and, where a statement states both balances, its entries making the closing from
+ * record, the old and new balance records of CODA (1, 8), Norma 43 (11, 33) and CFONB (01, 07)
+ * — and, where a statement states both balances, its entries making the closing from
  * the opening, or the reader saying by how much they do not.
  */
 
@@ -90,6 +91,43 @@ function statedBalances(
             : { opening: null, closing: null };
         },
       );
+    case 'coda':
+    case 'norma43':
+    case 'cfonb120': {
+      // Fixed positions, as each standard gives them: the old balance record opens a statement
+      // and the new balance record closes it.
+      const records = text.split(/\r\n|\n/).filter((line) => line.trim() !== '');
+      const [open, close] = { coda: ['1', '8'], norma43: ['11', '33'], cfonb120: ['01', '07'] }[
+        folder
+      ];
+      const at = (line: string, from: number, to: number) => line.slice(from - 1, to);
+      const balance = (line: string, opening: boolean) => {
+        if (folder === 'coda') {
+          const [sign, from] = opening ? [43, 44] : [42, 43];
+          const value = Number(at(line, from, from + 14)) / 10;
+          return at(line, sign, sign) === '1' ? -value : value;
+        }
+        if (folder === 'norma43') {
+          const [key, from] = opening ? [33, 34] : [59, 60];
+          const value = Number(at(line, from, from + 13));
+          return at(line, key, key) === '1' ? -value : value;
+        }
+        const amount = at(line, 91, 104);
+        const last = amount.at(-1)!;
+        const negative = '}JKLMNOPQR'.indexOf(last);
+        const digit = negative >= 0 ? negative : '{ABCDEFGHI'.indexOf(last);
+        const units = Number(`${amount.slice(0, 13)}${digit}`);
+        const value = units * 10 ** (2 - Number(at(line, 20, 20)));
+        return negative >= 0 ? -value : value;
+      };
+      const found: { opening: number | null; closing: number | null }[] = [];
+      for (const line of records) {
+        if (line.startsWith(open!) && (folder !== 'coda' || /^1[0-3]/.test(line)))
+          found.push({ opening: balance(line, true), closing: null });
+        else if (line.startsWith(close!)) found.at(-1)!.closing = balance(line, false);
+      }
+      return found;
+    }
     case 'ofx':
       return [...text.matchAll(/<(CC)?STMTRS>([\s\S]*?)<\/(CC)?STMTRS>/g)].map(([, , body]) => {
         const m = /<LEDGERBAL>\s*<BALAMT>\s*([-\d.]+)/.exec(body!);
@@ -107,33 +145,37 @@ function statedBalances(
 const booked = (s: BankStatement) =>
   s.entries.filter((e) => e.status === 'booked').reduce((n, e) => n + e.amount, 0);
 
-describe.each(['mt940', 'camt', 'bai2', 'ofx', 'qif'])('%s', (folder) => {
-  it.each(filesOf(folder))('%s reads to its own balances', async (name) => {
-    const file = path.join(ROOT, name);
-    const bytes = readFileSync(file);
-    const text = iconv.decode(
-      bytes,
-      /[\x80-\xff]/.test(bytes.toString('latin1')) && !bytes.toString('utf8').includes('\uFFFD')
-        ? 'utf8'
-        : 'latin1',
-    );
-    const read = await readStatementFile(file);
-    expect(read.format).toBe(folder);
-    const stated = statedBalances(folder, text);
-    const statements = read.statements;
-    expect(statements.length).toBeGreaterThan(0);
-    expect(statements.map((s) => ({ opening: s.opening, closing: s.closing }))).toEqual(stated);
-    const said = read.checks.map((c) => c.message).join('\n');
-    for (const statement of statements) {
-      if (statement.opening === null || statement.closing === null) continue;
-      const made = statement.opening + booked(statement);
-      if (made === statement.closing) expect(said).not.toContain(`make ${(made / 100).toFixed(2)}`);
-      else expect(said).toMatch(/but the closing balance is/);
-    }
-    for (const statement of statements)
-      for (const entry of statement.entries) {
-        expect(entry.bookingDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(Number.isSafeInteger(entry.amount)).toBe(true);
+describe.each(['mt940', 'camt', 'bai2', 'ofx', 'qif', 'coda', 'norma43', 'cfonb120'])(
+  '%s',
+  (folder) => {
+    it.each(filesOf(folder))('%s reads to its own balances', async (name) => {
+      const file = path.join(ROOT, name);
+      const bytes = readFileSync(file);
+      const text = iconv.decode(
+        bytes,
+        /[\x80-\xff]/.test(bytes.toString('latin1')) && !bytes.toString('utf8').includes('\uFFFD')
+          ? 'utf8'
+          : 'latin1',
+      );
+      const read = await readStatementFile(file);
+      expect(read.format).toBe(folder);
+      const stated = statedBalances(folder, text);
+      const statements = read.statements;
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.map((s) => ({ opening: s.opening, closing: s.closing }))).toEqual(stated);
+      const said = read.checks.map((c) => c.message).join('\n');
+      for (const statement of statements) {
+        if (statement.opening === null || statement.closing === null) continue;
+        const made = statement.opening + booked(statement);
+        if (made === statement.closing)
+          expect(said).not.toContain(`make ${(made / 100).toFixed(2)}`);
+        else expect(said).toMatch(/but the closing balance is/);
       }
-  });
-});
+      for (const statement of statements)
+        for (const entry of statement.entries) {
+          expect(entry.bookingDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          expect(Number.isSafeInteger(entry.amount)).toBe(true);
+        }
+    });
+  },
+);

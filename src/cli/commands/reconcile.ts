@@ -21,10 +21,13 @@ export const command = defineCommand({
     account: argument('the chart account (cash or credit card), by name, code or id', {
       names: 'account',
     }),
-    files: argument('its statement files (camt, MT940/942, OFX/QFX, BAI2, QIF, CSV)', {
-      names: 'file',
-      variadic: true,
-    }),
+    files: argument(
+      'its statement files (camt, MT940/942, OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120, CSV)',
+      {
+        names: 'file',
+        variadic: true,
+      },
+    ),
   },
   options: {
     days: text('--days <n>', 'how many days apart a statement entry and its posting may be', {

@@ -373,7 +373,7 @@ export const bankCsv: StatementFormatDefinition = {
           1,
         );
       throw new UnreadableStatement(
-        'not a statement books reads: not camt, MT940/MT942, OFX/QFX, BAI2 or QIF, and no header names a date and an amount (a bank CSV names its columns with --map date=…,amount=…)',
+        'not a statement books reads: not camt, MT940/MT942, OFX/QFX, BAI2, QIF, CODA, Norma 43 or CFONB 120, and no header names a date and an amount (a bank CSV names its columns with --map date=…,amount=…)',
         1,
       );
     }

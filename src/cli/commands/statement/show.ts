@@ -10,11 +10,12 @@ import { displayAmount, plainAmount } from '../../render/statements.js';
 
 /**
  * `statement show FILE...`: each bank statement file as books reads it — camt.052/053/054,
- * MT940/MT942, OFX/QFX, BAI2, QIF or a bank's CSV, told by its first bytes.
+ * MT940/MT942, OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120 or a bank's CSV, told by its
+ * first bytes.
  */
 export const command = defineCommand({
   summary:
-    "Read bank statements (camt, MT940/942, OFX/QFX, BAI2, QIF, a bank's CSV) as books reads them",
+    "Read bank statements (camt, MT940/942, OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120, a bank's CSV) as books reads them",
   arguments: {
     files: argument('one or more statement files', { names: 'file', variadic: true }),
   },

@@ -17,10 +17,13 @@ export const command = defineCommand({
       'the connected account: its chart account (name, code or id), or the financial account id',
       { names: 'account' },
     ),
-    files: argument('statement files: camt, MT940/942, OFX/QFX, BAI2, QIF or a CSV', {
-      names: 'file',
-      variadic: true,
-    }),
+    files: argument(
+      'statement files: camt, MT940/942, OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120 or a CSV',
+      {
+        names: 'file',
+        variadic: true,
+      },
+    ),
   },
   options: statementReadOptions,
   examples: [

@@ -8,7 +8,7 @@ import {
 
 /**
  * `feed push ACCOUNT FILE`: a bank statement in any format books reads (camt, MT940/942,
- * OFX/QFX, BAI2, QIF, or a CSV of date, amount, description[, external_id]) pushed as bank
+ * OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120, or a CSV of date, amount, description[, external_id]) pushed as bank
  * transactions of the account's feed: the chart account linked to it (by name, code or id), or
  * the financial account's id. The sandbox's own door to what `books transactions import` does.
  */
@@ -22,7 +22,10 @@ export const command = defineCommand({
         names: 'account',
       },
     ),
-    file: argument('the statement: camt, MT940/942, OFX/QFX, BAI2, QIF or CSV', { names: 'file' }),
+    file: argument(
+      'the statement: camt, MT940/942, OFX/QFX, BAI2, QIF, CODA, Norma 43, CFONB 120 or CSV',
+      { names: 'file' },
+    ),
   },
   options: statementReadOptions,
   examples: [
