@@ -6,8 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 import {
   camtFile,
+  cfonb120File,
   closingOf,
+  codaFile,
   mt940File,
+  norma43File,
   ofxFile,
   type ModelStatement,
 } from '../helpers/statementFiles.js';
@@ -641,6 +644,97 @@ describe('the month-end close (the built binary against books serve)', () => {
       );
       expect(moved.stdout).toMatch(/Bank Charges[^\n]*\t20\.00\t0\.00/);
     });
+  });
+
+  describe("the statements Belgium's, Spain's and France's banks hand out", () => {
+    it.each([
+      ['CODA', 'BE68539007547034', (m: ModelStatement) => codaFile([m], { structure: 0 })],
+      [
+        'Norma 43',
+        'ES9121000418450200051332',
+        (m: ModelStatement) => norma43File([m], { modality: 3, sepa: true }),
+      ],
+      [
+        'CFONB 120',
+        'FR7630006000011234567890189',
+        (m: ModelStatement) => cfonb120File([m], { daily: true }),
+      ],
+    ] as const)(
+      '%s: brought in once, reconciled, reviewed with --statements',
+      async (format, account, write) => {
+        const model = statement(
+          [
+            {
+              booked: '2026-10-02',
+              cents: 250_00,
+              reference: 'R1',
+              party: 'Acme SA',
+              text: 'Invoice 2026-117',
+            },
+            {
+              booked: '2026-10-05',
+              cents: -400_00,
+              reference: 'R2',
+              party: 'Landlord SL',
+              text: 'Rent October',
+            },
+            { booked: '2026-10-30', cents: -12_34, reference: 'R3', text: 'Account fee' },
+          ],
+          { account, currency: 'EUR' },
+        );
+        const b = await openedBooks(`${format} Books`);
+        await post(b, '2026-10-02', 'Checking', 'Sales', 250_00, 'Invoice 2026-117');
+        await post(b, '2026-10-05', 'Rent', 'Checking', 400_00, 'Rent October');
+        await post(b, '2026-10-30', 'Bank Charges', 'Checking', 12_34, 'Account fee');
+        const directory = path.join(home.home, `statements-${format.replace(/\W/g, '')}`);
+        mkdirSync(directory, { recursive: true });
+        const file = path.join(directory, 'october');
+        writeFileSync(file, write(model));
+
+        const reconciled = await reconcile(b, [file]);
+        expect(reconciled.code, reconciled.stderr).toBe(0);
+        expect(reconciled.json).toMatchObject({ reconciled: true, difference: 0 });
+
+        const review = await books(
+          ...['close', 'review', '--period', '2026-10', '--statements', directory, '--json'],
+          ...b.where,
+        );
+        const [reviewed] = JSON.parse(review.stdout) as {
+          checks: { id: string; status: string }[];
+        }[];
+        expect(reviewed!.checks.find((c) => c.id === 'reconciled')).toMatchObject({
+          status: 'pass',
+        });
+
+        // Brought in as bank transactions of a connected account, once.
+        const connected = await books(
+          ...[
+            'sandbox',
+            'feed',
+            'connect',
+            '--bank',
+            format,
+            '--account',
+            `${format} Current:bank`,
+          ],
+          ...b.where,
+        );
+        expect(connected.code, connected.stderr).toBe(0);
+        const bringIn = () =>
+          books('transactions', 'import', `${format} Current`, file, '--json', ...b.where);
+        const first = await bringIn();
+        expect(first.code, first.stderr).toBe(0);
+        expect(JSON.parse(first.stdout)).toMatchObject({ imported: 3, skipped: 0 });
+        const again = await bringIn();
+        expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, skipped: 3 });
+        const listed = await books('transactions', 'list', '--json', ...b.where);
+        expect(
+          (JSON.parse(listed.stdout) as { date: string; amount: number }[])
+            .map((t) => `${t.date} ${t.amount}`)
+            .sort(),
+        ).toEqual(['2026-10-02 250', '2026-10-05 -400', '2026-10-30 -12.34']);
+      },
+    );
   });
 
   describe('books statement show and books sandbox feed push', () => {
