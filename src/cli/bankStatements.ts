@@ -167,6 +167,7 @@ export const statementJson = (statement: BankStatement) => ({
     amount: centsToAmount(entry.amount),
     reference: entry.reference,
     counterparty: entry.counterparty,
+    counterpartyAccount: entry.counterpartyAccount ?? null,
     description: entry.description,
     status: entry.status,
   })),

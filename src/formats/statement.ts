@@ -34,6 +34,8 @@ export interface StatementEntry {
   /** The bank's reference for it (camt AcctSvcrRef, MT940's bank reference, OFX FITID…). */
   reference: string | null;
   counterparty: string | null;
+  /** The counterparty's account as the file writes it, where it does (CODA, CFONB 120). */
+  counterpartyAccount?: string | null;
   description: string;
   status: EntryStatus;
   /** The file line it starts on, for what is said of it. */

@@ -834,7 +834,8 @@ export function codaFile(statements: ModelStatement[], options: CodaOptions): st
             1: '23',
             3: sequence,
             7: '0000',
-            11: 'BE68539007547034 EUR',
+            11: PARTY_ACCOUNT,
+            45: 'EUR',
             48: e.party ?? '',
             83: text.slice(106, 149),
             126: '0',
@@ -1021,6 +1022,9 @@ export interface Cfonb120Options {
   lineBreaks?: boolean;
 }
 
+/** The account of every party of the fixed-width files (a CODA 23, a CFONB CBE or CPY). */
+export const PARTY_ACCOUNT = 'BE68539007547034';
+
 /** CFONB 120: records of 120 characters; a French RIB's bank, branch and account. */
 export function cfonb120File(statements: ModelStatement[], options: Cfonb120Options = {}): string {
   const decimals = options.decimals ?? 2;
@@ -1084,6 +1088,7 @@ export function cfonb120File(statements: ModelStatement[], options: Cfonb120Opti
         } else {
           if (rest) complement({ 46: 'LIB', 49: rest });
           if (e.party) complement({ 46: e.cents < 0 ? 'NBE' : 'NPY', 49: e.party });
+          if (e.party) complement({ 46: e.cents < 0 ? 'CBE' : 'CPY', 49: PARTY_ACCOUNT });
           // The other party is the client: a payer of money out, a beneficiary of money in.
           if (e.party) complement({ 46: e.cents < 0 ? 'NPY' : 'NBE', 49: 'BOOKS TEST CLIENT' });
         }

@@ -9,6 +9,7 @@ import {
   closingOf,
   codaFile,
   norma43File,
+  PARTY_ACCOUNT,
   type ModelStatement,
 } from '../helpers/statementFiles.js';
 import { expectModel, november, october } from '../helpers/statementModel.js';
@@ -49,6 +50,9 @@ describe('CODA (Febelfin 2.x)', () => {
       expect(file.format).toBe('coda');
       expect(file.checks).toEqual([]);
       expect(file.statements.map((s) => s.account)).toEqual([account, account]);
+      expect(file.statements[0]!.entries.map((e) => e.counterpartyAccount)).toEqual(
+        models[0]!.entries.map((e) => (e.party ? PARTY_ACCOUNT : null)),
+      );
       expectModel(file.statements[0]!, models[0]!, { valueDates: true });
       expectModel(file.statements[1]!, models[1]!);
     },
@@ -341,6 +345,9 @@ describe('CFONB 120', () => {
       ]);
       const party = complements === 'qualified';
       expectModel(file.statements[0]!, french[0]!, { party, valueDates: true });
+      expect(file.statements[0]!.entries.map((e) => e.counterpartyAccount ?? null)).toEqual(
+        french[0]!.entries.map((e) => (party && e.party ? PARTY_ACCOUNT : null)),
+      );
       expectModel(file.statements[1]!, french[1]!, { party });
       expect(file.statements[0]!.entries[4]!.description).toBe(
         'Corporate tax 2025 final assessment',

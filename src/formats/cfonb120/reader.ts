@@ -33,7 +33,8 @@ import {
  *   day, its label (31 characters), the entry number, the amount, a reference.
  * - `05` complements of the movement before it, joined to it: since 2010 a qualifier and 70
  *   characters — `LIB`, `LCC`, `LC2` text; `NPY` the payer and `NBE` the beneficiary (the
- *   counterparty: the payer of money in, the beneficiary of money out); `REF` the remittance's
+ *   counterparty: the payer of money in, the beneficiary of money out; `CPY` and `CBE` their
+ *   accounts); `REF` the remittance's
  *   and the transaction's references; `RCN` the end-to-end reference; `MMO` the original amount;
  *   identifiers and other references are not the text; a complement of another qualifier, or
  *   without one (text from position 41, as before 2010), is text.
@@ -51,20 +52,7 @@ export const looksLikeCfonb120 = (head: string) =>
   /^(?:\xef\xbb\xbf)?(?:[ \t]*\r?\n)*0[1457]\d{5}.{4}\d{5}[A-Z]{3}[0-3 ]/.test(head);
 
 /** Qualifiers of identifiers, references and amounts: not the movement's text. */
-const CODED = new Set([
-  'IPY',
-  'IBE',
-  'NPO',
-  'IPO',
-  'NBU',
-  'IBU',
-  'LCS',
-  'RCN',
-  'MMO',
-  'CBE',
-  'RUM',
-  'CPY',
-]);
+const CODED = new Set(['IPY', 'IBE', 'NPO', 'IPO', 'NBU', 'IBU', 'LCS', 'RCN', 'MMO', 'RUM']);
 
 const POSITIVE = '{ABCDEFGHI';
 const NEGATIVE = '}JKLMNOPQR';
@@ -124,6 +112,9 @@ interface Movement {
   text: string[];
   payer: string | null;
   beneficiary: string | null;
+  /** The payer's account (`CPY`) and the beneficiary's (`CBE`). */
+  payerAccount: string | null;
+  beneficiaryAccount: string | null;
   transactionReference: string | null;
 }
 
@@ -156,6 +147,8 @@ export const cfonb120: StatementFormatDefinition = {
       if (!open || !movement) return;
       const { entry } = movement;
       entry.counterparty = entry.amount < 0 ? movement.beneficiary : movement.payer;
+      entry.counterpartyAccount =
+        entry.amount < 0 ? movement.beneficiaryAccount : movement.payerAccount;
       entry.reference = movement.transactionReference ?? entry.reference;
       entry.description = textOf(movement.text.join(' ')) ?? '';
       open.statement.entries.push(entry);
@@ -214,6 +207,8 @@ export const cfonb120: StatementFormatDefinition = {
           text: [field(record, 49, 79)],
           payer: null,
           beneficiary: null,
+          payerAccount: null,
+          beneficiaryAccount: null,
           transactionReference: null,
           entry: {
             bookingDate: recordDay(
@@ -250,6 +245,8 @@ export const cfonb120: StatementFormatDefinition = {
           movement.text.push(field(record, 41, 118));
         else if (qualifier === 'NPY') movement.payer = textOf(information);
         else if (qualifier === 'NBE') movement.beneficiary = textOf(information);
+        else if (qualifier === 'CPY') movement.payerAccount = textOf(field(record, 49, 83));
+        else if (qualifier === 'CBE') movement.beneficiaryAccount = textOf(field(record, 49, 83));
         else if (qualifier === 'REF')
           movement.transactionReference = textOf(field(record, 84, 118));
         else if (!CODED.has(qualifier)) movement.text.push(information);

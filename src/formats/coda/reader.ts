@@ -360,6 +360,7 @@ export const coda: StatementFormatDefinition = {
             amount: amountAt(record, 32),
             reference: textOf(field(record, 11, 31)),
             counterparty: null,
+            counterpartyAccount: null,
             description: '',
             status: 'booked',
             line: record.line,
@@ -370,6 +371,9 @@ export const coda: StatementFormatDefinition = {
       } else if (kind === '23') {
         const movement = movementOf(record);
         movement.entry.counterparty = textOf(field(record, 48, 82));
+        // Its account (an IBAN, a Belgian or a foreign number); zeros where the bank has none.
+        const account = textOf(field(record, 11, 44))?.replace(/\s+/g, '') ?? null;
+        movement.entry.counterpartyAccount = account && /[1-9A-Z]/.test(account) ? account : null;
         movement.communication += field(record, 83, 125);
       } else if (kind === '31' || kind === '32' || kind === '33') {
         // Information on the movement of its sequence number (its detail number is its own).
