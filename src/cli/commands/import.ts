@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { boundedText, MAX_TEXT_CHARACTERS } from '../../formats/common/bounds.js';
 import path from 'node:path';
 import type { Account, Class, LedgerBasis } from '../../api/index.js';
 import type { BooksApi } from '../../client/index.js';
@@ -218,7 +219,7 @@ function readManifest(directory: string, given: string): ExportManifest {
 
 function readJson<T>(file: string): T {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
+    return JSON.parse(boundedText(file)) as T;
   } catch (error) {
     throw new UserError(`${file}: ${(error as Error).message}`, ExitCode.InvalidFile);
   }
@@ -297,10 +298,10 @@ async function archiveAccounts(
   accounts: Account[],
 ): Promise<number> {
   const { parse } = await import('csv-parse/sync');
-  const rows = parse(readFileSync(chartFile, 'utf8'), { columns: true }) as Record<
-    string,
-    string
-  >[];
+  const rows = parse(boundedText(chartFile), {
+    columns: true,
+    max_record_size: MAX_TEXT_CHARACTERS,
+  }) as Record<string, string>[];
   let archived = 0;
   for (const row of rows.filter((r) => r.archived === 'yes')) {
     const account =

@@ -196,7 +196,7 @@ export const bai2: StatementFormatDefinition = {
   detect: looksLikeBai2,
   async read(file, options) {
     const checks: StatementCheck[] = [];
-    const records = recordsOf(await decodedText(file, options.encoding, checks, 'BAI2'));
+    const records = recordsOf(await decodedText(file, options.encoding, checks, 'BAI2', true));
     if (records[0]?.code !== '01')
       throw new UnreadableStatement('BAI2: the file does not begin with its 01 header');
     const statements: BankStatement[] = [];

@@ -10,7 +10,12 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
-import { detectDelimiter, lineCells } from '../common/csvRecords.js';
+import {
+  csvMessage,
+  detectDelimiter,
+  lineCells,
+  MAX_RECORD_CHARACTERS,
+} from '../common/csvRecords.js';
 import { decodedText } from '../common/statementText.js';
 import {
   dateOrderOrProblem,
@@ -384,9 +389,11 @@ export const bankCsv: StatementFormatDefinition = {
         relax_column_count: true,
         skip_empty_lines: true,
         relax_quotes: true,
+        max_record_size: MAX_RECORD_CHARACTERS,
       }) as string[][];
     } catch (error) {
-      throw new UnreadableStatement(`CSV: ${(error as Error).message}`, headerAt + 1);
+      const failure = error as Error & { code?: string; lines?: number };
+      throw new UnreadableStatement(`CSV: ${csvMessage(failure)}`, headerAt + (failure.lines ?? 1));
     }
     const rows = records
       .slice(headerless ? 0 : 1)

@@ -134,7 +134,7 @@ export const cfonb120: StatementFormatDefinition = {
     const say = (line: number, message: string) =>
       checks.push({ line, message: `${FORMAT}: ${message}` });
     const records = fixedRecords(
-      await decodedText(file, options.encoding, checks, FORMAT),
+      await decodedText(file, options.encoding, checks, FORMAT, true),
       120,
       FORMAT,
       (text) => /^0[1457]/.test(text),

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { csvField } from '../../core/csv.js';
 import { nameKey } from '../../core/names.js';
-import { namedColumns } from '../common/csvRecords.js';
+import { fileBytes, MAX_WHOLE_FILE_BYTES, megabytes } from '../common/bounds.js';
+import { csvMessage, MAX_RECORD_CHARACTERS, namedColumns } from '../common/csvRecords.js';
 import { accountTypeOf } from '../options.js';
 import { accountKey, type FileAccount, type LedgerLine, type Problem } from '../ledgerCsv.js';
 
@@ -27,15 +28,23 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
   const problems: Problem[] = [];
   let rows: string[][];
   try {
+    if (fileBytes(file) > MAX_WHOLE_FILE_BYTES)
+      throw new Error(
+        `the file is ${megabytes(fileBytes(file))}: a chart of accounts is a few kilobytes`,
+      );
     rows = parse(readFileSync(file), {
       bom: true,
       relax_column_count: true,
       skip_empty_lines: true,
+      max_record_size: MAX_RECORD_CHARACTERS,
     });
   } catch (error) {
+    const failure = error as Error & { code?: string; lines?: number };
     return {
       accounts: [],
-      problems: [{ fileLine: 1, message: `--chart ${file}: ${(error as Error).message}` }],
+      problems: [
+        { fileLine: failure.lines ?? 1, message: `--chart ${file}: ${csvMessage(failure)}` },
+      ],
     };
   }
   const columns = namedColumns(rows[0] ?? [], (h) => h.trim().toLowerCase());

@@ -203,7 +203,7 @@ export const coda: StatementFormatDefinition = {
     const say = (line: number, message: string) =>
       checks.push({ line, message: `${FORMAT}: ${message}` });
     const records = fixedRecords(
-      await decodedText(file, options.encoding, checks, FORMAT),
+      await decodedText(file, options.encoding, checks, FORMAT, true),
       128,
       FORMAT,
       (text) => /^(0|1[0-3]|2[123]|3[123]|4|8|9)/.test(text),

@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { Worker } from 'node:worker_threads';
 import { Parser } from 'csv-parse';
+import { MAX_TEXT_CHARACTERS } from './bounds.js';
 import { parse as parseSync } from 'csv-parse/sync';
 
 /** One input chunk's records, each with the file line it ends on. */
@@ -54,7 +55,7 @@ export interface TextOptions {
 }
 
 /** A record (a line, quoted line breaks included) longer than this is refused, not buffered. */
-export const MAX_RECORD_CHARACTERS = 1024 * 1024;
+export const MAX_RECORD_CHARACTERS = MAX_TEXT_CHARACTERS;
 
 /**
  * csv-parse's parser, fed a chunk at a time, handing over each chunk's records together with
@@ -115,7 +116,7 @@ class NumberedRecords extends Parser {
 }
 
 /** csv-parse's errors in the words of someone fixing the file. */
-function csvMessage(error: Error & { code?: string; field?: unknown }): string {
+export function csvMessage(error: Error & { code?: string; field?: unknown }): string {
   switch (error.code) {
     case 'CSV_MAX_RECORD_SIZE':
       return `a record is longer than ${MAX_RECORD_CHARACTERS.toLocaleString('en-US')} characters (an unclosed quote, or not a CSV file)`;

@@ -44,7 +44,7 @@ export function fixedRecords(
       for (const chunk of chunks) records.push({ text: chunk.padEnd(width, ' '), line });
     else
       throw new UnreadableStatement(
-        `${format}: the line is ${physical.length} characters long, and a ${format} record is ${width}`,
+        `${format}: the line is ${physical.length.toLocaleString('en-US')} characters long, and a ${format} record is ${width}`,
         line,
       );
   });

@@ -1,7 +1,27 @@
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import iconv from 'iconv-lite';
+import {
+  fileBytes,
+  MAX_WHOLE_FILE_BYTES,
+  megabytes,
+  overlongLine,
+  overlongText,
+} from './bounds.js';
 import { UnreadableStatement, type StatementCheck } from '../statement.js';
+
+/**
+ * A statement file's bytes, whole: one over the bound (statements are read whole) is refused,
+ * saying how large it is.
+ */
+export async function statementBytes(file: string): Promise<Buffer> {
+  const size = fileBytes(file);
+  if (size > MAX_WHOLE_FILE_BYTES)
+    throw new UnreadableStatement(
+      `the file is ${megabytes(size)}, and a statement (read whole) may be ${megabytes(MAX_WHOLE_FILE_BYTES)}: split it by month`,
+    );
+  return readFile(file);
+}
 
 /**
  * A statement file's text, whole (statements are read whole: a year of a busy account is a few
@@ -14,8 +34,12 @@ export async function decodedText(
   encoding: string | undefined,
   checks: StatementCheck[],
   format: string,
+  /** Lines may run past a million characters: records end to end, or several to a line. */
+  longLines = false,
 ): Promise<string> {
-  const bytes = await readFile(file);
+  const bytes = await statementBytes(file);
+  const overlong = longLines ? undefined : overlongLine(bytes);
+  if (overlong) throw new UnreadableStatement(overlongText(`${format}: the line`), overlong.line);
   if (encoding !== undefined) {
     if (!iconv.encodingExists(encoding))
       throw new UnreadableStatement(`--encoding ${encoding} is not an encoding books knows`);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
+import { zipBomb } from './bounds.js';
 import type { DateFormat } from '../ledgerCsv.js';
 
 /*
@@ -47,6 +48,10 @@ export async function writeSheetAsCsv(
   choice: SheetChoice,
   csvFile: string,
 ): Promise<SheetWritten> {
+  // A part that unpacks past its bound (a zip bomb) is refused from the zip's directory, before
+  // anything is unpacked.
+  const bomb = zipBomb(file);
+  if (bomb) throw new WorkbookError(`the workbook: ${bomb}`);
   // Loaded here, not with the readers: exceljs is a fifth of a second to load, and only a
   // workbook needs it. (Before the file is opened: its bytes must not flow before exceljs reads.)
   const { default: excel } = await import('exceljs');

@@ -3,6 +3,13 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
+import {
+  compressedBomb,
+  fileBytes,
+  MAX_TEXT_CHARACTERS,
+  overlongText,
+  unpackBound,
+} from './bounds.js';
 import { CsvReadError, firstInvalidUtf8, lineAt } from './csvRecords.js';
 
 /*
@@ -73,6 +80,10 @@ export async function* readXml(
   }
   let decoder: { write(bytes: Buffer): string; end(): string | undefined } | undefined;
   let offset = 0;
+  // Characters since the last `<`: a text, a name or a value (none holds a `<`) so long is no
+  // export's, and the parser would hold it whole. Gzip may unpack so far, and no further.
+  let sinceMarkup = 0;
+  const unpackLimit = options.gzip ? unpackBound(fileBytes(file)) : Infinity;
   try {
     for await (const bytes of gunzipped(input as AsyncIterable<Buffer>, parser)) {
       if (!options.gzip) hash.update(bytes);
@@ -81,6 +92,21 @@ export async function* readXml(
         ? decodeOrFailAt(decoder, bytes, parser.line)
         : await decodeOrFail(decoder, bytes, file, offset);
       offset += bytes.length;
+      if (offset > unpackLimit)
+        throw new CsvReadError(
+          'csv',
+          compressedBomb('the gzip-compressed data', fileBytes(file), offset),
+          parser.line,
+        );
+      const firstMarkup = chunk.indexOf('<');
+      if (sinceMarkup + (firstMarkup < 0 ? chunk.length : firstMarkup) > MAX_TEXT_CHARACTERS)
+        throw new CsvReadError(
+          'csv',
+          overlongText('a text, name or value (the characters between two tags)'),
+          parser.line,
+        );
+      sinceMarkup =
+        firstMarkup < 0 ? sinceMarkup + chunk.length : chunk.length - chunk.lastIndexOf('<') - 1;
       parser.write(chunk);
       if (failure) throw xmlFailure(failure, parser.line);
       yield;

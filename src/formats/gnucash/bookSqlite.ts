@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import type BetterSqlite from 'better-sqlite3';
 import { createReadStream } from 'node:fs';
 import { calendarDayAt } from '../../core/calendar.js';
+import { MAX_TEXT_CHARACTERS, overlongText } from '../common/bounds.js';
 import type { LedgerEntry, Problem } from '../ledgerCsv.js';
 import {
   BookLedger,
@@ -26,6 +28,40 @@ import {
  */
 
 const REQUIRED = ['accounts', 'books', 'commodities', 'splits', 'transactions', 'versions'];
+
+/** The texts the reader takes, by table: no export's is longer than a million characters. */
+const TEXTS: Readonly<Record<string, readonly string[]>> = {
+  accounts: [
+    'guid',
+    'name',
+    'account_type',
+    'code',
+    'description',
+    'commodity_guid',
+    'parent_guid',
+  ],
+  commodities: ['guid', 'namespace', 'mnemonic'],
+  slots: ['obj_guid', 'name', 'string_val'],
+  transactions: ['guid', 'currency_guid', 'num', 'post_date', 'description'],
+  splits: ['tx_guid', 'account_guid', 'memo'],
+  books: ['root_template_guid'],
+};
+
+/** The first text over the bound, said with its table, column and row; else undefined. */
+function overlongColumn(db: BetterSqlite.Database): string | undefined {
+  for (const [table, wanted] of Object.entries(TEXTS)) {
+    const present = new Set(
+      (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+    );
+    for (const column of wanted.filter((c) => present.has(c))) {
+      const row = db
+        .prepare(`SELECT rowid AS id FROM ${table} WHERE length(${column}) > ? LIMIT 1`)
+        .get(MAX_TEXT_CHARACTERS) as { id: number } | undefined;
+      if (row) return overlongText(`the ${column} of row ${row.id} of the ${table} table`);
+    }
+  }
+  return undefined;
+}
 
 /** The posted day of a `post_date`: `2016-01-01 10:59:00` or 2.4's `20160101105900`. */
 function postedDay(text: string | null, timeZone: string, facts: BookFacts): string | undefined {
@@ -80,6 +116,12 @@ export async function* readGnuCashSqlite(
         message:
           'a SQLite database, but not a GnuCash book: its versions table names no Gnucash version',
       });
+      return;
+    }
+    // A text longer than a million characters is refused before it is read into memory.
+    const overlong = overlongColumn(db);
+    if (overlong) {
+      report({ fileLine: 1, message: overlong });
       return;
     }
     const ledger = new BookLedger(facts, report);

@@ -142,7 +142,7 @@ export const norma43: StatementFormatDefinition = {
     const say = (line: number, message: string) =>
       checks.push({ line, message: `${FORMAT}: ${message}` });
     const records = fixedRecords(
-      await decodedText(file, options.encoding, checks, FORMAT),
+      await decodedText(file, options.encoding, checks, FORMAT, true),
       80,
       FORMAT,
       (text) => /^(11|22|23|24|33|88)/.test(text),

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { InvalidAmountError, type Cents } from '../../core/money.js';
+import { statementBytes } from '../common/statementText.js';
 import {
   bankAmount,
   compactOrIsoDay,
@@ -159,7 +159,10 @@ export const ofx: StatementFormatDefinition = {
   detect: looksLikeOfx,
   async read(file, options) {
     const checks: StatementCheck[] = [];
-    const text = decode(await readFile(file), options.encoding, checks).replace(/^\uFEFF/, '');
+    const text = decode(await statementBytes(file), options.encoding, checks).replace(
+      /^\uFEFF/,
+      '',
+    );
     if (!/<OFX>/i.test(text))
       throw new UnreadableStatement('it has an OFX header but no <OFX> body');
     const statements: BankStatement[] = [];

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
@@ -16,7 +17,8 @@ import {
   type AuditAccount,
   type AuditFacts,
 } from '../common/auditFile.js';
-import { firstMegabyte, isUtf8Start } from '../common/csvRecords.js';
+import { boundedLines, overlongText } from '../common/bounds.js';
+import { CsvReadError, firstMegabyte, isUtf8Start } from '../common/csvRecords.js';
 import type { AccountKind, LedgerEntry, LedgerLine, Problem } from '../ledgerCsv.js';
 import { readAuditFile, type LedgerFormatDefinition } from '../format.js';
 
@@ -254,7 +256,14 @@ export async function* readSie(
   };
 
   let fileLine = 0;
-  for await (const raw of createInterface({ input: text, crlfDelay: Infinity })) {
+  // A line of more than a million characters is refused before readline would hold it whole.
+  const bounded = Readable.from(
+    boundedLines(
+      text as AsyncIterable<string>,
+      (line) => new CsvReadError('csv', overlongText('the line'), line),
+    ),
+  );
+  for await (const raw of createInterface({ input: bounded, crlfDelay: Infinity })) {
     fileLine += 1;
     onLine(fileLine);
     const row = raw.replace(/^\uFEFF/, '').trim();

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { csvMessage, MAX_RECORD_CHARACTERS } from '../../formats/common/csvRecords.js';
 import type {
   Account,
   BankTransaction,
@@ -207,9 +208,14 @@ export function decisionsFromCsv(
       relax_column_count: true,
       skip_empty_lines: true,
       delimiter: [',', ';', '\t'],
+      max_record_size: MAX_RECORD_CHARACTERS,
     }) as string[][];
   } catch (error) {
-    return { decisions: [], problems: [{ line: 1, message: (error as Error).message }] };
+    const failure = error as Error & { code?: string; lines?: number };
+    return {
+      decisions: [],
+      problems: [{ line: failure.lines ?? 1, message: csvMessage(failure) }],
+    };
   }
   const [header, ...rows] = records;
   if (!header) return { decisions: [], problems: [{ line: 1, message: 'the file is empty' }] };

@@ -37,9 +37,9 @@ export async function importChartFile(
   ctx: CommandContext,
   file: string,
 ): Promise<{ created: Account[]; existing: number }> {
-  const [{ readFileSync }, { parse }, { planChartImport }, { accountsKey }, { unlessNotFound }] =
+  const [{ boundedText }, { parse }, { planChartImport }, { accountsKey }, { unlessNotFound }] =
     await Promise.all([
-      import('node:fs'),
+      import('../../../formats/common/bounds.js'),
       import('csv-parse/sync'),
       import('../../../migrate/import/chartImport.js'),
       import('../../../migrate/import/batches.js'),
@@ -47,7 +47,8 @@ export async function importChartFile(
     ]);
   let records: Record<string, string>[];
   try {
-    records = parse(readFileSync(file, 'utf8'), {
+    records = parse(boundedText(file), {
+      max_record_size: 1024 * 1024, // a line of a million characters is no chart's
       bom: true,
       columns: (header: string[]) => header.map((h) => h.toLowerCase().replace(/[\s_]/g, '')),
       skip_empty_lines: true,

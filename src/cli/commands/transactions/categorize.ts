@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { BankTransaction, DecisionBody, DecisionOutcome } from '../../../api/index.js';
 import { centsToAmount, decimalToCents, InvalidAmountError } from '../../../core/money.js';
 import {
@@ -238,6 +238,13 @@ async function auto(ctx: CommandContext, minConfidence: number, dryRun: boolean)
 async function fromFile(ctx: CommandContext, workspaceId: string, file: string, dryRun: boolean) {
   let text: string;
   try {
+    const { size } = await stat(file);
+    // A file of decisions is a line a transaction: one of more than 128 MB is not one.
+    if (size > 128 * 1024 * 1024)
+      throw new UserError(
+        `${file}: the file is ${Math.round(size / 1048576)} MB, more than a file of decisions holds: refused`,
+        ExitCode.InvalidFile,
+      );
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
