@@ -7,7 +7,13 @@ import { constants, crc32, createDeflateRaw, createGzip, type Gzip } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKS_BIN, chooseNewEntity, runBooks, temporaryHome } from '../helpers/cli.js';
 import { writeBookSqlite } from '../helpers/gnucashBooks.js';
-import { camtFile, mt940File, type ModelStatement } from '../helpers/statementFiles.js';
+import {
+  bai2File,
+  camtFile,
+  mt940File,
+  ofxFile,
+  type ModelStatement,
+} from '../helpers/statementFiles.js';
 
 /*
  * Input that is hostile or huge, as each reader family meets it — XML, CSV and lines of text,
@@ -117,13 +123,25 @@ describe('hostile or huge input, refused in one sentence (the built binary)', ()
     );
   });
 
-  it('lines of text and CSV: an MT940 line, a bank CSV line, a ledger CSV record, a SIE line of two million characters', async () => {
+  it('lines of text and CSV: an MT940 line, an OFX value, a BAI2 record, a bank CSV line, a ledger CSV record, a SIE line of two million characters', async () => {
     const mt940 = mt940File([statement]).replace(
       'SVWZ+Invoice 11',
       `SVWZ+${'I'.repeat(2 * MILLION)}`,
     );
     expect(await refused(['statement', 'show', fileOf('long.sta', mt940)])).toMatch(
       /long\.sta:\d+: cannot read the statement: MT940: the line is longer than 1,048,576 characters, which no export's is: refused/,
+    );
+    // OFX may be one line, and BAI2 records may run together on one: a value or record so long.
+    const ofx = ofxFile(statement, { version: 2, card: false }).replace(
+      'Invoice 117',
+      'I'.repeat(2 * MILLION),
+    );
+    expect(await refused(['statement', 'show', fileOf('long.ofx', ofx)])).toMatch(
+      /long\.ofx:\d+: cannot read the statement: OFX: a value \(the characters between two tags\) is longer than 1,048,576 characters/,
+    );
+    const bai2 = bai2File([statement]).replace('Invoice 117', 'I'.repeat(2 * MILLION));
+    expect(await refused(['statement', 'show', fileOf('long.bai', bai2)])).toMatch(
+      /long\.bai:\d+: cannot read the statement: BAI2: a record \(the characters between two \/\) is longer than 1,048,576 characters/,
     );
     const bankCsv = `Date,Amount,Description\n2026-10-02,250.00,${'I'.repeat(2 * MILLION)}\n`;
     expect(await refused(['statement', 'show', fileOf('long.csv', bankCsv)])).toContain(

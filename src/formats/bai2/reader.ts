@@ -8,6 +8,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import type { CalendarDay } from '../../core/calendar.js';
+import { overlongRun, overlongText } from '../common/bounds.js';
 import { decodedText } from '../common/statementText.js';
 import {
   balanceCheck,
@@ -58,6 +59,13 @@ const RECORD_START = /^(01|02|03|16|49|88|98|99),/;
 
 /** The logical records of a file: split at `/` where another record follows on the same line. */
 function recordsOf(text: string): RawRecord[] {
+  // Records may run together on one line, but none is a million characters long.
+  const overlong = overlongRun(text, '/');
+  if (overlong !== undefined)
+    throw new UnreadableStatement(
+      overlongText('BAI2: a record (the characters between two /)'),
+      overlong,
+    );
   const records: RawRecord[] = [];
   text.split(/\r\n|\r|\n/).forEach((physical, index) => {
     const line = index + 1;

@@ -75,6 +75,25 @@ export function boundedText(file: string): string {
 }
 
 /**
+ * Where a text runs more than the bound without `mark` (a `<`: between two tags of OFX or XML,
+ * a text, name or value): the line it starts on; undefined where it does not.
+ */
+export function overlongRun(text: string, mark: string): number | undefined {
+  let start = 0;
+  for (let at = text.indexOf(mark); ; at = text.indexOf(mark, start)) {
+    const end = at < 0 ? text.length : at;
+    if (end - start > MAX_TEXT_CHARACTERS) {
+      let line = 1;
+      for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1))
+        line += 1;
+      return line;
+    }
+    if (at < 0) return undefined;
+    start = at + 1;
+  }
+}
+
+/**
  * Text chunks passed on as they come, until a line runs past the bound: then `refuse` is
  * thrown with the line's number (for readers of lines: readline would hold the line whole).
  */

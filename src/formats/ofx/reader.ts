@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { InvalidAmountError, type Cents } from '../../core/money.js';
+import { overlongRun, overlongText } from '../common/bounds.js';
 import { statementBytes } from '../common/statementText.js';
 import {
   bankAmount,
@@ -165,6 +166,13 @@ export const ofx: StatementFormatDefinition = {
     );
     if (!/<OFX>/i.test(text))
       throw new UnreadableStatement('it has an OFX header but no <OFX> body');
+    // OFX may be one line; what runs a million characters between two tags is refused.
+    const overlong = overlongRun(text, '<');
+    if (overlong !== undefined)
+      throw new UnreadableStatement(
+        overlongText('OFX: a value (the characters between two tags)'),
+        overlong,
+      );
     const statements: BankStatement[] = [];
     const stack: string[] = [];
     let statement: (BankStatement & { byFitid: Map<string, number> }) | undefined;
