@@ -5,13 +5,13 @@ import { CALENDAR_YEAR } from '../core/periods.js';
 import { systemClock, type Clock, type ContextServices, type Questions } from './clock.js';
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
-import { appendAudit, readAudit } from './auditLog.js';
-import { savedOutputSettings } from './config.js';
-import { localDay } from './dates.js';
+import { appendAudit, readAudit } from './connection/auditLog.js';
+import { savedOutputSettings } from './config/profiles.js';
+import { localDay } from './terminal/dates.js';
 import { ArgumentError, ExitCode, UserError } from './exitCodes.js';
 import type { CliIo } from './io.js';
-import { Output } from './output.js';
-import type { GlobalFlags, Target } from './target.js';
+import { Output } from './terminal/output.js';
+import type { GlobalFlags, Target } from './connection/target.js';
 
 export interface GlobalOptions extends GlobalFlags {
   json?: boolean;
@@ -112,7 +112,7 @@ export class CommandContext {
 
   /** The config file, for writing (`conf`: atomic writes, mode 0600). */
   async configStore() {
-    const { openConfig } = await import('./configStore.js');
+    const { openConfig } = await import('./config/store.js');
     return openConfig(this.io.env);
   }
 
@@ -132,8 +132,8 @@ export class CommandContext {
   target(): Promise<Target> {
     this.resolvedTarget ??= (async () => {
       const [{ readConfig }, { resolveTarget }] = await Promise.all([
-        import('./config.js'),
-        import('./target.js'),
+        import('./config/profiles.js'),
+        import('./connection/target.js'),
       ]);
       return resolveTarget(this.options, this.io.env, readConfig(this.io.env));
     })();
@@ -152,7 +152,7 @@ export class CommandContext {
         transport = httpTransport(target.baseUrl);
         token = target.token;
       } else {
-        const { embeddedTransport } = await import('./embedded.js');
+        const { embeddedTransport } = await import('./connection/embedded.js');
         const embedded = await embeddedTransport(env);
         ({ transport, token } = embedded);
         if (this.options.verbose)

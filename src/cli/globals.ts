@@ -1,5 +1,5 @@
 import { flagNames, type ValueSpec } from './command.js';
-import { OUTPUT_FORMATS } from './output.js';
+import { OUTPUT_FORMATS } from './terminal/output.js';
 
 /** An option every command takes (before or after the command's name). */
 export interface GlobalOption extends ValueSpec {

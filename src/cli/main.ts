@@ -26,13 +26,13 @@ export async function main(
   }
   // Asked by the shell at every Tab: nothing else is loaded, and nothing fails out loud.
   if (given[0] === '__complete') {
-    const { completeForShell } = await import('./completeForShell.js');
+    const { completeForShell } = await import('./completion/forShell.js');
     io.stdout.write(await completeForShell(given.slice(1), io));
     return 0;
   }
   const args = helpAsFlag(given);
   const [{ requestedFormat }, { buildProgram }, { ExitCode }] = await Promise.all([
-    import('./output.js'),
+    import('./terminal/output.js'),
     import('./program.js'),
     import('./exitCodes.js'),
   ]);
@@ -116,8 +116,8 @@ function missingInput(
 async function pagerFor(io: CliIo, options: GlobalOptions) {
   if (options.pager === false || !io.processStdout || !io.stdout.isTTY) return undefined;
   const [{ pagerCommand, pagedIo }, { savedOutputSettings }] = await Promise.all([
-    import('./pager.js'),
-    import('./config.js'),
+    import('./terminal/pager.js'),
+    import('./config/profiles.js'),
   ]);
   const command = pagerCommand(io.env, savedOutputSettings(io.env).pager);
   return command === undefined ? undefined : pagedIo(io, command);

@@ -355,7 +355,9 @@ describe('deciding bank transactions', () => {
       )
     ).body.report.rows;
     expect(accrual.find((r: any) => r.accountName === 'Payroll')).toMatchObject({ debit: 4250 });
-    expect(accrual.find((r: any) => r.accountName === 'Chase Checking')).toMatchObject({ credit: 4250 });
+    expect(accrual.find((r: any) => r.accountName === 'Chase Checking')).toMatchObject({
+      credit: 4250,
+    });
     // The entry, deleted: the line waits again, posted to Uncategorized.
     const deleted = await server.request('DELETE', `${books.base}/journal-entries/${entryId}`);
     expect(deleted.status).toBe(200);

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/cli/clock.js';
 import { CommandContext } from '../../src/cli/context.js';
-import { workProgress } from '../../src/cli/progress.js';
+import { workProgress } from '../../src/cli/terminal/progress.js';
 import { chooseNewEntity, temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
 

@@ -9,7 +9,7 @@ import {
   XAF_XSD,
   xsdProblems,
 } from '../helpers/auditFileRules.js';
-import { localDay } from '../../src/cli/dates.js';
+import { localDay } from '../../src/cli/terminal/dates.js';
 import { rangeOfWord } from '../../src/core/periods.js';
 import { accountBalances, lazyTemporaryHome, runBooks, serveBooks } from '../helpers/cli.js';
 

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { booksPaths } from '../../src/cli/paths.js';
+import { booksPaths } from '../../src/cli/config/paths.js';
 import { runBooks, serveBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';
 import {
   damageFirstPages,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { booksPaths } from '../../src/cli/paths.js';
+import { booksPaths } from '../../src/cli/config/paths.js';
 import { freshPostgresDatabase, type TestDatabase } from '../helpers/backend.js';
 import { writeGeneratedBooks } from '../helpers/benchBooks.js';
 import { runBooks, serveBooks, SERVE_TOKEN, temporaryHome } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { booksPaths } from '../../src/cli/paths.js';
+import { booksPaths } from '../../src/cli/config/paths.js';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 import { storeGeneratedBooks } from '../helpers/storedBooks.js';
 

@@ -8,9 +8,9 @@ import { parseUpdate } from '../../src/cli/commands/sandbox/entity/shared.js';
 import { parseServeOptions } from '../../src/cli/commands/serve.js';
 import { parseVerify } from '../../src/cli/commands/webhook/verify.js';
 import { parse as parseWorkspace } from '../../src/cli/commands/workspace/create.js';
-import { parseDateOption } from '../../src/cli/dates.js';
+import { parseDateOption } from '../../src/cli/terminal/dates.js';
 import { displayAmount, plainAmount } from '../../src/cli/render/statements.js';
-import { resolveTarget } from '../../src/cli/target.js';
+import { resolveTarget } from '../../src/cli/connection/target.js';
 import { rangeOfWord } from '../../src/core/periods.js';
 
 describe('relative dates', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asCents, changeInPercent } from '../../src/core/money.js';
 import { addMonths, comparisonRange, precedingRange } from '../../src/core/periods.js';
-import { shellWords } from '../../src/cli/completion.js';
+import { shellWords } from '../../src/cli/completion/words.js';
 
 describe('comparison periods', () => {
   it('moves days by whole months, keeping a month end a month end', () => {

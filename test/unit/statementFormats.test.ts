@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StatementFile, StatementReadOptions } from '../../src/formats/statement.js';
 import { readStatementFile } from '../../src/formats/statements.js';
-import { statementTransactions } from '../../src/cli/bankStatements.js';
+import { statementTransactions } from '../../src/cli/statements/reading.js';
 import { xsdProblems } from '../helpers/auditFileRules.js';
 import {
   bai2File,

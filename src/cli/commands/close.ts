@@ -1,6 +1,12 @@
 import { unlessNotFound } from '../../client/errors.js';
 import { argument, defineCommand, flag, wholeNumber } from '../command.js';
-import { checksWith, closeOptions, monthPeriod, reviewEntities, sayFailures } from '../closing.js';
+import {
+  checksWith,
+  closeOptions,
+  monthPeriod,
+  reviewEntities,
+  sayFailures,
+} from '../close/closing.js';
 import { ExitCode, UserError } from '../exitCodes.js';
 
 /**

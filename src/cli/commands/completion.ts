@@ -1,4 +1,4 @@
-import { COMPLETION_SCRIPTS, SHELLS } from '../completionScripts.js';
+import { COMPLETION_SCRIPTS, SHELLS } from '../completion/scripts.js';
 import { argument, defineCommand, oneOf } from '../command.js';
 
 /**

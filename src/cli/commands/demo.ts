@@ -5,12 +5,12 @@ import type { Named } from '../../client/references.js';
 import { addDays, calendarDayAt } from '../../core/calendar.js';
 import { asCents, formatCents, type Cents } from '../../core/money.js';
 import { defineCommand } from '../command.js';
-import type { Profile } from '../config.js';
+import type { Profile } from '../config/profiles.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
-import { importWith } from '../importing.js';
-import { booksPaths } from '../paths.js';
-import type { Target } from '../target.js';
+import { importWith } from '../ledgers/importing.js';
+import { booksPaths } from '../config/paths.js';
+import type { Target } from '../connection/target.js';
 import type { BankStatement, StatementEntry } from '../../formats/statement.js';
 
 const WORKSPACE = 'Demo: Blue Bottle Books';
@@ -241,7 +241,7 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   );
   const january = path.join(booksPaths(ctx.io.env).dataDir, 'demo', 'january');
   mkdirSync(january, { recursive: true });
-  const { januaryDay } = await import('../demoJanuary.js');
+  const { januaryDay } = await import('../demo/january.js');
   await januaryDay(ctx, entity, january);
   const statements = await reconcileAndReview(ctx, workspace, entity);
   const scope = `-w "${WORKSPACE}" -e "${ENTITY}"`;
@@ -373,9 +373,9 @@ async function reconcileAndReview(
   ] = await Promise.all([
     import('../../formats/camt/writer.js'),
     import('../../migrate/close/reconcile.js'),
-    import('../statementLinks.js'),
+    import('../statements/links.js'),
     import('../render/closeReports.js'),
-    import('../closing.js'),
+    import('../close/closing.js'),
   ]);
   const chart = await api.accounts.all(entity.id);
   const { workspace: full } = await api.workspaces.get(workspace.id);

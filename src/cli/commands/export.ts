@@ -1,12 +1,22 @@
 import { readdirSync } from 'node:fs';
 import { DATE_WORDS } from '../../core/periods.js';
-import { auditFileOptions, EXPORT_FORMATS, exportAuditFile, exportFormat } from '../auditFiles.js';
+import {
+  auditFileOptions,
+  EXPORT_FORMATS,
+  exportAuditFile,
+  exportFormat,
+} from '../ledgers/auditFiles.js';
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
-import { namesFiscalYear, parseDateRange } from '../dates.js';
+import { namesFiscalYear, parseDateRange } from '../terminal/dates.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
-import { directoryToWrite } from '../paths.js';
-import { progressMode, progressOption, workProgress, type ProgressMode } from '../progress.js';
+import { directoryToWrite } from '../config/paths.js';
+import {
+  progressMode,
+  progressOption,
+  workProgress,
+  type ProgressMode,
+} from '../terminal/progress.js';
 
 /**
  * `books export DIR`: the chosen entity's books as files that `books import` reads back (see

@@ -14,8 +14,8 @@ import type {
 import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UserError } from '../exitCodes.js';
-import { importWith } from '../importing.js';
-import { progressMode, progressOption } from '../progress.js';
+import { importWith } from '../ledgers/importing.js';
+import { progressMode, progressOption } from '../terminal/progress.js';
 import { importChartFile } from './coa/import.js';
 import { parseImport } from './je/import.js';
 import { balanceRows, balancesOverRange } from '../../migrate/balances.js';
@@ -173,7 +173,7 @@ async function ledgersToImport(
 ): Promise<LedgerBasis[]> {
   const [{ importBegunHere }, { booksPaths }] = await Promise.all([
     import('../../migrate/import/index.js'),
-    import('../paths.js'),
+    import('../config/paths.js'),
   ]);
   const ledgers: LedgerBasis[] = [];
   for (const basis of exportedLedgers(manifest)) {

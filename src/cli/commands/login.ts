@@ -1,8 +1,8 @@
-import type { Profile } from '../config.js';
+import type { Profile } from '../config/profiles.js';
 import { defineCommand, flag } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
-import { platformUrl } from '../target.js';
+import { platformUrl } from '../connection/target.js';
 
 /** Reads a token from stdin (`--token-stdin`) or a hidden prompt on a terminal. */
 async function readToken(ctx: CommandContext, fromStdin: boolean): Promise<string> {

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { LEDGER_BASES, type LedgerBasis } from '../../api/index.js';
 import { centsToAmount } from '../../core/money.js';
 import type { AccountReconciliation } from '../../migrate/close/reconcile.js';
-import { readStatements, statementOptionsOf, statementReadOptions } from '../bankStatements.js';
+import { readStatements, statementOptionsOf, statementReadOptions } from '../statements/reading.js';
 import { argument, defineCommand, flag, oneOf, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import { displayAmount, plainAmount } from '../render/statements.js';
-import { checkStatementLink } from '../statementLinks.js';
+import { checkStatementLink } from '../statements/links.js';
 
 /**
  * `reconcile ACCOUNT STATEMENT...`: a bank or card account of the chart against the bank's own
@@ -173,7 +173,7 @@ async function writeReport(
       import('../render/closeReports.js'),
       import('../render/packPdf.js'),
       import('../render/workbook.js'),
-      import('../reportFiles.js'),
+      import('../close/reportFiles.js'),
     ]);
   const target = path.resolve(directory);
   try {

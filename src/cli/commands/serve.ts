@@ -4,8 +4,8 @@ import path from 'node:path';
 import { defineCommand, flag, text } from '../command.js';
 import { UsageError } from '../exitCodes.js';
 import type { CliIo } from '../io.js';
-import { booksPaths, isPostgresUrl } from '../paths.js';
-import { banner, serveUntilStopped, startServing, type ServeOptions } from '../serving.js';
+import { booksPaths, isPostgresUrl } from '../config/paths.js';
+import { banner, serveUntilStopped, startServing, type ServeOptions } from '../serve/serving.js';
 
 /** What `--pool-size` is when not given (the store's own default, said in --help). */
 const DEFAULT_POOL_SIZE = 10;
@@ -135,7 +135,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<number
   if (options.database !== ':memory:' && !isPostgresUrl(options.database))
     mkdirSync(path.dirname(options.database), { recursive: true, mode: 0o700 });
   if (options.workers > 1) {
-    const { runServeWorkers } = await import('../serveWorkers.js');
+    const { runServeWorkers } = await import('../serve/workers.js');
     return runServeWorkers(options, io);
   }
   const served = await startServing(options, io);

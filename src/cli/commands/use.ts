@@ -1,4 +1,4 @@
-import type { Profile } from '../config.js';
+import type { Profile } from '../config/profiles.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../exitCodes.js';
 

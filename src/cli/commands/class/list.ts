@@ -1,5 +1,5 @@
 import { defineCommand, flag, listOptions } from '../../command.js';
-import { firstOf } from '../../output.js';
+import { firstOf } from '../../terminal/output.js';
 import { treeLabels } from '../../render/tree.js';
 
 export const command = defineCommand({

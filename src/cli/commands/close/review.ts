@@ -6,7 +6,7 @@ import {
   reviewEntities,
   reviewJson,
   sayFailures,
-} from '../../closing.js';
+} from '../../close/closing.js';
 import { ExitCode } from '../../exitCodes.js';
 
 /**

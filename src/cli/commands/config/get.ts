@@ -1,7 +1,7 @@
 import { argument, defineCommand } from '../../command.js';
-import { readConfig } from '../../config.js';
+import { readConfig } from '../../config/profiles.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
-import { effectiveSettings, SETTING_KEYS, settingKey } from '../../settings.js';
+import { effectiveSettings, SETTING_KEYS, settingKey } from '../../config/settings.js';
 
 export const command = defineCommand({
   summary: 'Print the value of one setting (unset: says so, exit 1)',

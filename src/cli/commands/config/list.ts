@@ -1,6 +1,6 @@
 import { defineCommand } from '../../command.js';
-import { readConfig } from '../../config.js';
-import { effectiveSettings, type Setting } from '../../settings.js';
+import { readConfig } from '../../config/profiles.js';
+import { effectiveSettings, type Setting } from '../../config/settings.js';
 
 /** Where a setting's value came from, as `config list` says it. */
 export function sourceOf(setting: Setting): string {

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../command.js';
-import { booksPaths } from '../../paths.js';
+import { booksPaths } from '../../config/paths.js';
 
 export const command = defineCommand({
   summary: 'Where the config file and the local platform data live',

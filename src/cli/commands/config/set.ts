@@ -1,6 +1,6 @@
 import { argument, defineCommand } from '../../command.js';
-import type { BooksConfig } from '../../config.js';
-import { COLOR_VALUES, OUTPUT_VALUES, settingKey, settingToWrite } from '../../settings.js';
+import type { BooksConfig } from '../../config/profiles.js';
+import { COLOR_VALUES, OUTPUT_VALUES, settingKey, settingToWrite } from '../../config/settings.js';
 
 export const command = defineCommand({
   summary:

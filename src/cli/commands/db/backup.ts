@@ -1,7 +1,7 @@
 import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
-import { chosenDatabase, isPostgresUrl } from '../../paths.js';
-import { progressMode, progressOption } from '../../progress.js';
+import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
+import { progressMode, progressOption } from '../../terminal/progress.js';
 import { backupFile, copiedBooksFailure, pageProgress, sizeOf } from './shared.js';
 
 /**

@@ -1,6 +1,6 @@
 import { defineCommand, text } from '../../command.js';
 import { ExitCode } from '../../exitCodes.js';
-import { chosenDatabase } from '../../paths.js';
+import { chosenDatabase } from '../../config/paths.js';
 
 /**
  * `books db check`: the database's own integrity check and the ledger's invariants, on the local

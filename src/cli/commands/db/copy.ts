@@ -1,6 +1,6 @@
 import { defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
-import { isPostgresUrl } from '../../paths.js';
+import { isPostgresUrl } from '../../config/paths.js';
 
 export const command = defineCommand({
   summary:

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
-import { workProgress, type ProgressMode } from '../../progress.js';
+import { workProgress, type ProgressMode } from '../../terminal/progress.js';
 
 /** A time as `YYYYMMDD-HHMMSS` (UTC), for a file's name. */
 export const fileStamp = (now: Date) =>

@@ -6,9 +6,9 @@ import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../formats/
 import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../formats/options.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
-import { importWith } from '../../importing.js';
+import { importWith } from '../../ledgers/importing.js';
 import { basisOption } from './shared.js';
-import { progressMode, progressOption } from '../../progress.js';
+import { progressMode, progressOption } from '../../terminal/progress.js';
 
 /** The flags a CSV general ledger import takes (je import, migrate run). */
 export interface ImportFlags {

@@ -2,7 +2,7 @@ import type { JournalEntry } from '../../../api/index.js';
 import { answeredAmountToCents, centsToAmount, sumCents } from '../../../core/money.js';
 import { DATE_WORDS } from '../../../core/periods.js';
 import { defineCommand, text, listOptions } from '../../command.js';
-import { namesFiscalYear, parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../terminal/dates.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 import { basisOption, parseBasis } from './shared.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand, negatable } from '../../command.js';
-import { migrationEvents } from '../../importing.js';
+import { migrationEvents } from '../../ledgers/importing.js';
 
 export const command = defineCommand({
   summary: 'Generate transaction rules from the migrated history and wait for them',

@@ -1,6 +1,6 @@
 import { argument, defineCommand, negatable } from '../../command.js';
-import { importWith } from '../../importing.js';
-import { progressMode } from '../../progress.js';
+import { importWith } from '../../ledgers/importing.js';
+import { progressMode } from '../../terminal/progress.js';
 import { importOptions, parseImport } from '../je/import.js';
 
 /**

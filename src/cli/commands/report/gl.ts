@@ -1,6 +1,6 @@
 import type { GeneralLedgerQuery, LedgerBasis } from '../../../api/index.js';
 import { defineCommand, text } from '../../command.js';
-import { namesFiscalYear } from '../../dates.js';
+import { namesFiscalYear } from '../../terminal/dates.js';
 import { UsageError } from '../../exitCodes.js';
 import type { GeneralLedgerEvent } from '../../../client/index.js';
 import {
@@ -10,7 +10,7 @@ import {
   terminalGeneralLedger,
 } from '../../render/generalLedger.js';
 import { coverage, titleOf } from '../../render/statements.js';
-import { indentedJson } from '../../output.js';
+import { indentedJson } from '../../terminal/output.js';
 import { parseReportQuery, reportOptions, type ReportFlags } from './shared.js';
 
 export function parse(

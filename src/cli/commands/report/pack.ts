@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileSafe, localePaper, writeWhole } from '../../reportFiles.js';
+import { fileSafe, localePaper, writeWhole } from '../../close/reportFiles.js';
 import { LEDGER_BASES, type LedgerBasis, type ProfitAndLoss } from '../../../api/index.js';
 import { addDays } from '../../../core/calendar.js';
 import type { BooksApi } from '../../../client/index.js';
@@ -16,7 +16,7 @@ import {
 } from '../../../core/periods.js';
 import { defineCommand, flag, oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { namesFiscalYear, parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../terminal/dates.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { nestUnderGroups } from '../../render/accountGroups.js';
 import { generalLedgerRows } from '../../render/generalLedger.js';
@@ -348,7 +348,7 @@ async function reviewPage(
   review: { statements: string | undefined },
 ): Promise<{ sheet: string; statement: Statement }> {
   const [{ reviewEntities }, { reviewStatement }] = await Promise.all([
-    import('../../closing.js'),
+    import('../../close/closing.js'),
     import('../../render/closeReports.js'),
   ]);
   const { entity } = await api.sandbox.entity(entityId);

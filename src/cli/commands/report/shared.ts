@@ -18,7 +18,7 @@ import {
 } from '../../../core/periods.js';
 import { oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { namesFiscalYear, parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../terminal/dates.js';
 import { UsageError } from '../../exitCodes.js';
 import {
   balanceSheetStatement,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineCommand, flag, text } from '../../command.js';
 import { DATE_WORDS } from '../../../core/periods.js';
-import { namesFiscalYear, parseDateRange } from '../../dates.js';
+import { namesFiscalYear, parseDateRange } from '../../terminal/dates.js';
 import { UsageError } from '../../exitCodes.js';
 
 /** Account types on the money side of an entry: what a rule categorizes *from*, not *to*. */

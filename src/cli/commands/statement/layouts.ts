@@ -19,7 +19,7 @@ export const command = defineCommand({
     'books statement layouts "Sparkasse export" --forget',
   ],
   async run(ctx, input) {
-    const { savedLayouts, forgetLayout, mapText } = await import('../../statementLayouts.js');
+    const { savedLayouts, forgetLayout, mapText } = await import('../../statements/layouts.js');
     if (input.forget || input.name !== undefined) {
       if (!input.forget || input.name === undefined)
         throw new UsageError(

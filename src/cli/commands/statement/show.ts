@@ -4,7 +4,7 @@ import {
   statementFileJson,
   statementOptionsOf,
   statementReadOptions,
-} from '../../bankStatements.js';
+} from '../../statements/reading.js';
 import { argument, defineCommand } from '../../command.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 

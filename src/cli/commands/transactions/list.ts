@@ -2,7 +2,7 @@ import { TRANSACTION_STATUSES, type BankTransaction } from '../../../api/index.j
 import { DATE_WORDS } from '../../../core/periods.js';
 import { defineCommand, flag, listOptions, oneOf, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { parseDateRange } from '../../dates.js';
+import { parseDateRange } from '../../terminal/dates.js';
 import { UsageError } from '../../exitCodes.js';
 import { printTransactions } from './shared.js';
 

@@ -6,11 +6,11 @@ import {
   readStatements,
   statementTransactions,
   type StatementRequest,
-} from '../../bankStatements.js';
+} from '../../statements/reading.js';
 import { categoryText } from '../../../migrate/categorize/decisions.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
-import type { Column } from '../../output.js';
+import type { Column } from '../../terminal/output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

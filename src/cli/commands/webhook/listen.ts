@@ -7,7 +7,7 @@ import { defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import type { CliIo } from '../../io.js';
 import { renderDelivery } from '../../render/webhooks.js';
-import { cannotListen } from '../../serving.js';
+import { cannotListen } from '../../serve/serving.js';
 import { wholeNumber } from '../serve.js';
 import { requireSecret } from './verify.js';
 

@@ -1,4 +1,4 @@
-import { statementOptionsOf, statementReadOptions } from '../../../bankStatements.js';
+import { statementOptionsOf, statementReadOptions } from '../../../statements/reading.js';
 import { argument, defineCommand } from '../../../command.js';
 import {
   bringInStatements,

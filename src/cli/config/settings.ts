@@ -1,8 +1,8 @@
-import type { BooksConfig } from './config.js';
-import { LOCAL_PROFILE } from './config.js';
-import { UsageError } from './exitCodes.js';
-import { decimalToCents, formatCents, InvalidAmountError, type Cents } from '../core/money.js';
-import { DEFAULT_PAGER } from './pager.js';
+import type { BooksConfig } from './profiles.js';
+import { LOCAL_PROFILE } from './profiles.js';
+import { UsageError } from '../exitCodes.js';
+import { decimalToCents, formatCents, InvalidAmountError, type Cents } from '../../core/money.js';
+import { DEFAULT_PAGER } from '../terminal/pager.js';
 
 /**
  * The settings `books config` shows and changes, each with its value as this command would use

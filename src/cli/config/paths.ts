@@ -2,7 +2,7 @@ import envPaths from 'env-paths';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError, UserError } from './exitCodes.js';
+import { UsageError, UserError } from '../exitCodes.js';
 
 /**
  * Where `books` keeps its files, from the given environment: XDG directories on Linux

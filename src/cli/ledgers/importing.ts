@@ -1,16 +1,16 @@
-import { formatCents, subtractCents } from '../core/money.js';
-import type { DryRunPreview } from '../migrate/import/index.js';
+import { formatCents, subtractCents } from '../../core/money.js';
+import type { DryRunPreview } from '../../migrate/import/index.js';
 import type {
   ImportOutcome,
   ImportRequest,
   ImportScope,
   MigrationEvents,
   Reconciliation,
-} from '../migrate/import/index.js';
-import type { CommandContext } from './context.js';
-import { amountColumn } from './output.js';
-import { booksPaths } from './paths.js';
-import { workProgress, type ProgressMode } from './progress.js';
+} from '../../migrate/import/index.js';
+import type { CommandContext } from '../context.js';
+import { amountColumn } from '../terminal/output.js';
+import { booksPaths } from '../config/paths.js';
+import { workProgress, type ProgressMode } from '../terminal/progress.js';
 
 /**
  * What `je import`, `migrate run` and `demo` share: the import pipeline of src/migrate run with
@@ -28,7 +28,7 @@ export async function importWith(
     progress?: ProgressMode;
   } = {},
 ): Promise<ImportOutcome> {
-  const { runImport } = await import('../migrate/import/index.js');
+  const { runImport } = await import('../../migrate/import/index.js');
   const chosen = scope ?? (await chosenScope(ctx, request.dryRun));
   // A dry run with no entity chosen checks the file alone: no platform is opened.
   const api = chosen ? await ctx.api() : undefined;

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
-import type { PushTransactionsBody } from '../api/index.js';
-import { centsToAmount } from '../core/money.js';
-import { DATE_FORMATS, type DateFormat } from '../formats/ledgerCsv.js';
+import type { PushTransactionsBody } from '../../api/index.js';
+import { centsToAmount } from '../../core/money.js';
+import { DATE_FORMATS, type DateFormat } from '../../formats/ledgerCsv.js';
 import {
   BANK_CSV_FIELDS,
   type BankCsvField,
   type BankStatement,
   type StatementFile,
   type StatementReadOptions,
-} from '../formats/statement.js';
-import { flag, text } from './command.js';
-import type { CommandContext } from './context.js';
-import { ExitCode, UsageError, UserError } from './exitCodes.js';
+} from '../../formats/statement.js';
+import { flag, text } from '../command.js';
+import type { CommandContext } from '../context.js';
+import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 
 /*
  * Bank statements as the commands that take them read them (statement show, reconcile, feed
@@ -110,9 +110,9 @@ export async function readStatements(
   keepProblems = false,
 ): Promise<StatementFile[]> {
   const { saveLayout: layoutName, ...options } = request;
-  const layouts = await import('./statementLayouts.js');
-  const { readStatementFile, MissingStatement } = await import('../formats/statements.js');
-  const { UnreadableStatement } = await import('../formats/statement.js');
+  const layouts = await import('./layouts.js');
+  const { readStatementFile, MissingStatement } = await import('../../formats/statements.js');
+  const { UnreadableStatement } = await import('../../formats/statement.js');
   const read: StatementFile[] = [];
   for (const file of files) {
     let statementFile: StatementFile;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Transport } from '../client/index.js';
-import { UserError } from './exitCodes.js';
-import { booksPaths } from './paths.js';
+import type { Transport } from '../../client/index.js';
+import { UserError } from '../exitCodes.js';
+import { booksPaths } from '../config/paths.js';
 
 /**
  * The embedded local platform: the same engine as `books serve`, in-process on the user's data
@@ -43,7 +43,7 @@ export async function embeddedTransport(env: NodeJS.ProcessEnv): Promise<{
       }`,
     );
   }
-  const { openEmbeddedPlatform } = await import('../platform/embedded.js');
+  const { openEmbeddedPlatform } = await import('../../platform/embedded.js');
   const platform = await openEmbeddedPlatform({
     database: platformDatabase,
     orgToken: token,

@@ -1,7 +1,7 @@
 import Conf from 'conf';
 import path from 'node:path';
-import type { BooksConfig } from './config.js';
-import { UsageError } from './exitCodes.js';
+import type { BooksConfig } from './profiles.js';
+import { UsageError } from '../exitCodes.js';
 import { booksPaths } from './paths.js';
 
 /**

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
-import type { CliIo } from './io.js';
+import type { CliIo } from '../io.js';
 
 /**
  * Long output at a terminal goes through a pager, as git's does: `BOOKS_PAGER`, else `books

@@ -1,18 +1,18 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Entity, Workspace } from '../api/index.js';
-import { unlessNotFound } from '../client/errors.js';
-import type { Named } from '../client/references.js';
-import { decimalToCents, InvalidAmountError, type Cents } from '../core/money.js';
-import { namedPeriod, type Period } from '../core/periods.js';
-import type { BankStatement } from '../formats/statement.js';
-import type { Check, ReviewSettings } from '../migrate/close/review.js';
-import { flag, text } from './command.js';
-import { readConfig } from './config.js';
-import type { CommandContext } from './context.js';
-import { UsageError } from './exitCodes.js';
-import { FLUX_AMOUNT_DEFAULT, FLUX_PERCENT_DEFAULT } from './settings.js';
-import { statementLinksOf } from './statementLinks.js';
+import type { Entity, Workspace } from '../../api/index.js';
+import { unlessNotFound } from '../../client/errors.js';
+import type { Named } from '../../client/references.js';
+import { decimalToCents, InvalidAmountError, type Cents } from '../../core/money.js';
+import { namedPeriod, type Period } from '../../core/periods.js';
+import type { BankStatement } from '../../formats/statement.js';
+import type { Check, ReviewSettings } from '../../migrate/close/review.js';
+import { flag, text } from '../command.js';
+import { readConfig } from '../config/profiles.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../exitCodes.js';
+import { FLUX_AMOUNT_DEFAULT, FLUX_PERCENT_DEFAULT } from '../config/settings.js';
+import { statementLinksOf } from '../statements/links.js';
 
 /*
  * What `close review` and `close` share: the period, the firm's review settings, the entities
@@ -41,7 +41,7 @@ export function monthPeriod(text: string): Period {
 
 /** The review settings in effect: the config file's (`books config set`), else the defaults. */
 export async function reviewSettings(env: NodeJS.ProcessEnv): Promise<ReviewSettings> {
-  const { DEFAULT_SUSPENSE_ACCOUNTS } = await import('../migrate/close/review.js');
+  const { DEFAULT_SUSPENSE_ACCOUNTS } = await import('../../migrate/close/review.js');
   const config = readConfig(env);
   const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
   const percent = Number(text(config.fluxPercent, FLUX_PERCENT_DEFAULT));
@@ -110,7 +110,7 @@ export async function statementsIn(
   ctx: CommandContext,
   directory: string,
 ): Promise<BankStatement[]> {
-  const { readStatementFile } = await import('../formats/statements.js');
+  const { readStatementFile } = await import('../../formats/statements.js');
   let files: string[];
   try {
     if (!statSync(directory).isDirectory())
@@ -156,8 +156,8 @@ export async function reviewEntities(
   given?: Awaited<ReturnType<typeof entitiesToClose>>,
 ): Promise<ReviewedEntity[]> {
   const [{ readReviewData }, { reviewChecks, isReady }] = await Promise.all([
-    import('../migrate/close/reviewData.js'),
-    import('../migrate/close/review.js'),
+    import('../../migrate/close/reviewData.js'),
+    import('../../migrate/close/review.js'),
   ]);
   const settings = await reviewSettings(ctx.io.env);
   const api = await ctx.api();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from './exitCodes.js';
+import { UsageError } from '../exitCodes.js';
 import { booksPaths } from './paths.js';
 
 /** A saved connection: where to talk, with what token, and the chosen workspace and entity. */

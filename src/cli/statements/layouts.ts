@@ -1,8 +1,13 @@
-import type { StatementReadOptions } from '../formats/statement.js';
-import type { DateFormat } from '../formats/ledgerCsv.js';
-import { readConfig, type BooksConfig, type Profile, type StatementLayout } from './config.js';
-import type { CommandContext } from './context.js';
-import { UsageError } from './exitCodes.js';
+import type { StatementReadOptions } from '../../formats/statement.js';
+import type { DateFormat } from '../../formats/ledgerCsv.js';
+import {
+  readConfig,
+  type BooksConfig,
+  type Profile,
+  type StatementLayout,
+} from '../config/profiles.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../exitCodes.js';
 
 /*
  * Banks' CSV layouts remembered in the profile in use (`local` for the embedded platform;
@@ -39,8 +44,8 @@ export async function withSavedLayout(
   const layouts = Object.entries(await savedLayouts(ctx));
   if (layouts.length === 0) return options;
   const [{ statementFormatOf }, { shapeFits }] = await Promise.all([
-    import('../formats/statements.js'),
-    import('../formats/bankCsv/layout.js'),
+    import('../../formats/statements.js'),
+    import('../../formats/bankCsv/layout.js'),
   ]);
   let head: string;
   let name: string;
@@ -98,8 +103,8 @@ export async function saveLayout(
   options: StatementReadOptions,
 ): Promise<void> {
   const [{ statementFormatOf }, { csvShape, shapeText }] = await Promise.all([
-    import('../formats/statements.js'),
-    import('../formats/bankCsv/layout.js'),
+    import('../../formats/statements.js'),
+    import('../../formats/bankCsv/layout.js'),
   ]);
   const { head } = statementFormatOf(file);
   // The flags checked that a --map comes with --save-layout.

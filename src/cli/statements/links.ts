@@ -1,9 +1,14 @@
-import type { Account } from '../api/index.js';
-import type { BankStatement } from '../formats/statement.js';
-import { sameAccount } from '../formats/statement.js';
-import { readConfig, type BooksConfig, type Profile, type StatementLink } from './config.js';
-import type { CommandContext } from './context.js';
-import { UsageError } from './exitCodes.js';
+import type { Account } from '../../api/index.js';
+import type { BankStatement } from '../../formats/statement.js';
+import { sameAccount } from '../../formats/statement.js';
+import {
+  readConfig,
+  type BooksConfig,
+  type Profile,
+  type StatementLink,
+} from '../config/profiles.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../exitCodes.js';
 
 /*
  * Which chart account a bank account's statements belong to, remembered per entity in the

@@ -1,5 +1,5 @@
-import { ExitCode, UsageError, UserError } from './exitCodes.js';
-import { LOCAL_PROFILE, type BooksConfig, type Profile } from './config.js';
+import { ExitCode, UsageError, UserError } from '../exitCodes.js';
+import { LOCAL_PROFILE, type BooksConfig, type Profile } from '../config/profiles.js';
 
 export interface GlobalFlags {
   baseUrl?: string;

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ListPage, RequestRecord } from '../client/index.js';
-import { booksPaths } from './paths.js';
+import type { ListPage, RequestRecord } from '../../client/index.js';
+import { booksPaths } from '../config/paths.js';
 
 /** The local audit log: one JSON line per request attempt (`books log` shows it). */
 export function auditLogFile(env: NodeJS.ProcessEnv): string {

@@ -1,5 +1,5 @@
-import { oneOf, text } from './command.js';
-import type { CommandContext } from './context.js';
+import { oneOf, text } from '../command.js';
+import type { CommandContext } from '../context.js';
 
 export const PROGRESS_MODES = ['auto', 'plain', 'none'] as const;
 export type ProgressMode = (typeof PROGRESS_MODES)[number];

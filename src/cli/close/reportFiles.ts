@@ -1,5 +1,5 @@
 import { renameSync, rmSync } from 'node:fs';
-import type { Paper } from './render/pack.js';
+import type { Paper } from '../render/pack.js';
 
 /*
  * How the files a firm keeps (report packs, reconciliation reports, close reviews) are named

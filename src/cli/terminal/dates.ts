@@ -1,6 +1,11 @@
-import { isCalendarDay, type CalendarDay } from '../core/calendar.js';
-import { DATE_WORDS, rangeOfWord, type DateWord, type FiscalYearStart } from '../core/periods.js';
-import { UsageError } from './exitCodes.js';
+import { isCalendarDay, type CalendarDay } from '../../core/calendar.js';
+import {
+  DATE_WORDS,
+  rangeOfWord,
+  type DateWord,
+  type FiscalYearStart,
+} from '../../core/periods.js';
+import { UsageError } from '../exitCodes.js';
 
 /** The calendar day of a moment in the local time zone of the machine. */
 export function localDay(now: Date): CalendarDay {

@@ -1,14 +1,14 @@
-import { LEDGER_BASES, type LedgerBasis } from '../api/index.js';
-import type { CalendarDay } from '../core/calendar.js';
-import { fiscalYearOf, rangeOfWord, type FiscalYearStart } from '../core/periods.js';
-import { AUDIT_FORMATS, type AuditFormat } from '../formats/audit/writer.js';
-import { SKRS } from '../formats/options.js';
-import { flagNames, oneOf, text } from './command.js';
-import type { CommandContext } from './context.js';
-import { localDay, parseDateRange } from './dates.js';
-import { ExitCode, UsageError, UserError } from './exitCodes.js';
-import { directoryToWrite } from './paths.js';
-import { booksVersion } from './version.js';
+import { LEDGER_BASES, type LedgerBasis } from '../../api/index.js';
+import type { CalendarDay } from '../../core/calendar.js';
+import { fiscalYearOf, rangeOfWord, type FiscalYearStart } from '../../core/periods.js';
+import { AUDIT_FORMATS, type AuditFormat } from '../../formats/audit/writer.js';
+import { SKRS } from '../../formats/options.js';
+import { flagNames, oneOf, text } from '../command.js';
+import type { CommandContext } from '../context.js';
+import { localDay, parseDateRange } from '../terminal/dates.js';
+import { ExitCode, UsageError, UserError } from '../exitCodes.js';
+import { directoryToWrite } from '../config/paths.js';
+import { booksVersion } from '../version.js';
 
 /*
  * `books export DIR --format fec|saft|xaf|sie|datev`: the options the audit files take, checked
@@ -85,7 +85,7 @@ export function exportFormat(flags: { format: string } & AuditFlags) {
  * SIE and DATEV; from its first day for SIE), then the books read and written.
  */
 export async function exportAuditFile(ctx: CommandContext, format: AuditFormat, flags: Flags) {
-  const writers = await import('../migrate/export/auditFile.js');
+  const writers = await import('../../migrate/export/auditFile.js');
   const { identifiers, BadIdentifier } = writers;
   const writer = writers.AUDIT_WRITERS[format];
   const usage = <T>(check: () => T): T => {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
-import { ExitCode, UserError } from './exitCodes.js';
-import type { CliIo } from './io.js';
-import { isPostgresUrl } from './paths.js';
+import { ExitCode, UserError } from '../exitCodes.js';
+import type { CliIo } from '../io.js';
+import { isPostgresUrl } from '../config/paths.js';
 
 /**
  * Serving the local platform from one process: open it on its database, listen, say where, and
@@ -53,7 +53,7 @@ export async function startServing(
   options: ServeOptions,
   io: Pick<CliIo, 'stderr'>,
 ): Promise<Serving> {
-  const { createPlatform } = await import('../platform/index.js');
+  const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform({
     database: options.database,
     ...(options.poolSize !== undefined && { tuning: { poolSize: options.poolSize } }),

@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { ValueKind } from './command.js';
-import type { Candidate, NameScope } from './completion.js';
-import { readConfig } from './config.js';
-import type { CliIo } from './io.js';
-import { booksPaths } from './paths.js';
-import { resolveTarget } from './target.js';
+import type { ValueKind } from '../command.js';
+import type { Candidate, NameScope } from './words.js';
+import { readConfig } from '../config/profiles.js';
+import type { CliIo } from '../io.js';
+import { booksPaths } from '../config/paths.js';
+import { resolveTarget } from '../connection/target.js';
 
 /**
  * Names that live on the platform, for completion: workspaces, the chosen workspace's entities,
@@ -89,7 +89,7 @@ export async function platformNames(
 
 /** The names, asked of the platform through a context with no terminal and silent streams. */
 async function fetchNames(kind: ValueKind, scope: NameScope, io: CliIo): Promise<Candidate[]> {
-  const { CommandContext } = await import('./context.js');
+  const { CommandContext } = await import('../context.js');
   const silent: CliIo = {
     ...io,
     stdout: new PassThrough(),
@@ -124,7 +124,7 @@ async function fetchNames(kind: ValueKind, scope: NameScope, io: CliIo): Promise
       case 'rule': {
         const [rules, { ruleFields }] = await Promise.all([
           api.transactionRules.all(await ctx.workspaceId()),
-          import('./commands/rule/shared.js'),
+          import('../commands/rule/shared.js'),
         ]);
         return rules.map((rule) => {
           const [, [, when], [, then]] = ruleFields(rule) as [

@@ -2,8 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { banner, serveUntilStopped, startServing, type ServeOptions } from './serving.js';
-import { ExitCode } from './exitCodes.js';
-import type { CliIo } from './io.js';
+import { ExitCode } from '../exitCodes.js';
+import type { CliIo } from '../io.js';
 
 /** How the primary hands the tokens it chose to the processes it starts. */
 const TOKENS_ENV = 'BOOKS_SERVE_TOKENS';

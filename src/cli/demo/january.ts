@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BankTransaction } from '../api/index.js';
-import type { Named } from '../client/references.js';
-import { addDays } from '../core/calendar.js';
+import type { BankTransaction } from '../../api/index.js';
+import type { Named } from '../../client/references.js';
+import { addDays } from '../../core/calendar.js';
 import {
   absCents,
   answeredAmountToCents,
@@ -10,12 +10,16 @@ import {
   centsToAmount,
   subtractCents,
   type Cents,
-} from '../core/money.js';
-import type { BankStatement, StatementEntry } from '../formats/statement.js';
-import { confidentDecisions, sendDecisions } from '../migrate/categorize/decisions.js';
-import { bringInStatements, categoryText, suggestionText } from './commands/transactions/shared.js';
-import type { CommandContext } from './context.js';
-import { amountColumn } from './output.js';
+} from '../../core/money.js';
+import type { BankStatement, StatementEntry } from '../../formats/statement.js';
+import { confidentDecisions, sendDecisions } from '../../migrate/categorize/decisions.js';
+import {
+  bringInStatements,
+  categoryText,
+  suggestionText,
+} from '../commands/transactions/shared.js';
+import type { CommandContext } from '../context.js';
+import { amountColumn } from '../terminal/output.js';
 
 /**
  * The demo's January: the bookkeeper's day on the bakery's first month on the new books. The
@@ -45,7 +49,7 @@ export async function januaryDay(ctx: CommandContext, entity: Named, directory: 
     ['checking-2026-01.xml', statements.checking],
     ['visa-2026-01.xml', statements.card],
   ] as const) {
-    const { camt053 } = await import('../formats/camt/writer.js');
+    const { camt053 } = await import('../../formats/camt/writer.js');
     const file = path.join(directory, name);
     writeFileSync(
       file,

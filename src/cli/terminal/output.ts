@@ -1,8 +1,8 @@
-import type { ListPage } from '../client/client.js';
-import { csvField, spreadsheetText, tsvField } from '../core/csv.js';
-import { formatCents, type Cents } from '../core/money.js';
-import type { CliIo } from './io.js';
-import { UsageError } from './exitCodes.js';
+import type { ListPage } from '../../client/client.js';
+import { csvField, spreadsheetText, tsvField } from '../../core/csv.js';
+import { formatCents, type Cents } from '../../core/money.js';
+import type { CliIo } from '../io.js';
+import { UsageError } from '../exitCodes.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,7 +1,7 @@
-import { complete, completionLines, shellWords } from './completion.js';
-import { SHELLS, type Shell } from './completionScripts.js';
-import { platformNames } from './completionNames.js';
-import type { CliIo } from './io.js';
+import { complete, completionLines, shellWords } from './words.js';
+import { SHELLS, type Shell } from './scripts.js';
+import { platformNames } from './names.js';
+import type { CliIo } from '../io.js';
 
 /**
  * `books __complete SHELL --line TEXT` (the line up to the cursor) or `books __complete SHELL --

@@ -1,7 +1,7 @@
-import { flagNames, type AnyCommand, type ValueKind, type ValueSpec } from './command.js';
-import { GLOBAL_OPTIONS } from './globals.js';
-import { GROUPS, LEAVES } from './registry.js';
-import type { Shell } from './completionScripts.js';
+import { flagNames, type AnyCommand, type ValueKind, type ValueSpec } from '../command.js';
+import { GLOBAL_OPTIONS } from '../globals.js';
+import { GROUPS, LEAVES } from '../registry.js';
+import type { Shell } from './scripts.js';
 
 /**
  * Shell completion: what the words typed so far complete to, from the command registry (groups,
