@@ -770,7 +770,7 @@ export function codaFile(statements: ModelStatement[], options: CodaOptions): st
   statements.forEach((s, number) => {
     if (options.filePerStatement) records.push(header());
     const structure = options.structure;
-    const accountField =
+    const accountField: Record<number, string> =
       structure === 0
         ? { 6: s.account.slice(4), 19: s.currency, 22: '0', 23: 'BE' }
         : { 6: s.account, 40: s.currency };
