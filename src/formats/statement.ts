@@ -222,6 +222,21 @@ export function dropSharedReferences(
   }
 }
 
+/** Each statement against itself (`balanceCheck`), said with `prefix` (`MT940: `) where not. */
+export function checkBalances(
+  statements: readonly BankStatement[],
+  checks: StatementCheck[],
+  prefix = '',
+): void {
+  statements.forEach((statement, index) => {
+    const check = balanceCheck(
+      statement,
+      `${prefix}${statementLabel(statement, index, statements.length)}`,
+    );
+    if (check) checks.push(check);
+  });
+}
+
 /** `statement 2 of 3 (NL91ABNA0417164300)`, as the checks name a statement. */
 export const statementLabel = (statement: BankStatement, index: number, count: number) =>
   `${count > 1 ? `statement ${index + 1} of ${count}` : 'the statement'}${statement.account ? ` (${statement.account})` : ''}`;

@@ -11,9 +11,8 @@ import type { CalendarDay } from '../../core/calendar.js';
 import { overlongRun, overlongText } from '../common/bounds.js';
 import { decodedText } from '../common/statementText.js';
 import {
-  balanceCheck,
+  checkBalances,
   dayOfYymmdd,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type StatementCheck,
@@ -419,10 +418,7 @@ export const bai2: StatementFormatDefinition = {
     }
     if (!ended)
       say(records.at(-1)?.line ?? 1, 'the file ends without its trailer (99): it may be cut short');
-    statements.forEach((s, i) => {
-      const check = balanceCheck(s, `BAI2: ${statementLabel(s, i, statements.length)}`);
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks, 'BAI2: ');
     return { format: 'bai2', statements, checks };
   },
 };

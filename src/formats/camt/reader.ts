@@ -3,12 +3,11 @@ import { InvalidAmountError, negateCents, type Cents } from '../../core/money.js
 import { CsvReadError } from '../common/csvRecords.js';
 import { readXml } from '../common/xmlStream.js';
 import {
-  balanceCheck,
+  checkBalances,
   bankAmount,
   compactOrIsoDay,
   dayAfter,
   entriesPeriod,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type EntryStatus,
@@ -254,10 +253,7 @@ export const camt: StatementFormatDefinition = {
         'it holds no camt message (BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn)',
       );
     sequenceGaps(statements, checks, message ?? 'camt');
-    statements.forEach((s, i) => {
-      const check = balanceCheck(s, statementLabel(s, i, statements.length));
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks);
     return { format: 'camt', statements, checks };
   },
 };

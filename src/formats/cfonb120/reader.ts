@@ -10,11 +10,10 @@ import {
 } from '../common/fixedWidth.js';
 import { decodedText } from '../common/statementText.js';
 import {
-  balanceCheck,
+  checkBalances,
   entriesPeriod,
   ibanOf,
   periodStart,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type StatementCheck,
@@ -281,13 +280,7 @@ export const cfonb120: StatementFormatDefinition = {
         `${FORMAT}: the statement at line ${open.statement.line} has no new balance (07): the file is cut short`,
         open.statement.line,
       );
-    statements.forEach((statement, index) => {
-      const check = balanceCheck(
-        statement,
-        `${FORMAT}: ${statementLabel(statement, index, statements.length)}`,
-      );
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks, `${FORMAT}: `);
     return { format: 'cfonb120', statements, checks };
   },
 };

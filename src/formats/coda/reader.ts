@@ -10,11 +10,10 @@ import {
 } from '../common/fixedWidth.js';
 import { decodedText } from '../common/statementText.js';
 import {
-  balanceCheck,
+  checkBalances,
   entriesPeriod,
   ibanOf,
   periodStart,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type StatementCheck,
@@ -415,13 +414,7 @@ export const coda: StatementFormatDefinition = {
     if (since) say(since.line, 'the file has no trailer (record 9): its sums were not checked');
     if (statements.length === 0)
       throw new UnreadableStatement(`${FORMAT}: the file holds no statement (record 1)`, 1);
-    statements.forEach((statement, index) => {
-      const check = balanceCheck(
-        statement,
-        `${FORMAT}: ${statementLabel(statement, index, statements.length)}`,
-      );
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks, `${FORMAT}: `);
     return { format: 'coda', statements, checks };
   },
 };

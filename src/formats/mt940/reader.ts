@@ -9,13 +9,12 @@ import {
 } from '../../core/money.js';
 import { decodedText } from '../common/statementText.js';
 import {
-  balanceCheck,
+  checkBalances,
   bankAmount,
   periodStart,
   dayOfYymmdd,
   entriesPeriod,
   ibanWithCurrency,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type StatementCheck,
@@ -514,10 +513,7 @@ export const mt940: StatementFormatDefinition = {
       statements.push(statement);
       open = { statement, page };
     }
-    statements.forEach((s, i) => {
-      const check = balanceCheck(s, `MT940: ${statementLabel(s, i, statements.length)}`);
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks, 'MT940: ');
     return { format: 'mt940', statements, checks };
   },
 };

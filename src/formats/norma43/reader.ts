@@ -10,9 +10,8 @@ import {
 } from '../common/fixedWidth.js';
 import { decodedText } from '../common/statementText.js';
 import {
-  balanceCheck,
+  checkBalances,
   ibanOf,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type StatementCheck,
@@ -310,13 +309,7 @@ export const norma43: StatementFormatDefinition = {
         records.at(-1)?.line ?? 1,
         "the file has no end (88): its records' count was not checked",
       );
-    statements.forEach((statement, index) => {
-      const check = balanceCheck(
-        statement,
-        `${FORMAT}: ${statementLabel(statement, index, statements.length)}`,
-      );
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks, `${FORMAT}: `);
     return { format: 'norma43', statements, checks };
   },
 };

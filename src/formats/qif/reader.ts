@@ -3,9 +3,8 @@ import { InvalidAmountError, parseAmountText, type Cents } from '../../core/mone
 import { nameKey } from '../../core/names.js';
 import { decodedText } from '../common/statementText.js';
 import {
-  balanceCheck,
+  checkBalances,
   entriesPeriod,
-  statementLabel,
   UnreadableStatement,
   type BankStatement,
   type StatementCheck,
@@ -244,10 +243,7 @@ export const qif: StatementFormatDefinition = {
     );
     const order = dayOrderOf(days, options, checks);
     const statements = registers.map((r) => statementOf(r, order, options));
-    statements.forEach((s, i) => {
-      const check = balanceCheck(s, `QIF: ${statementLabel(s, i, statements.length)}`);
-      if (check) checks.push(check);
-    });
+    checkBalances(statements, checks, 'QIF: ');
     return { format: 'qif', statements, checks };
   },
 };
