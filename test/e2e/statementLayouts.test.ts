@@ -1,28 +1,34 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseNewEntity, runBooks, temporaryHome } from '../helpers/cli.js';
+import { chooseNewEntity, runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 
 /**
  * A bank's CSV layout saved once (`--save-layout`) and its next files read without flags: the
- * built binary, a temporary HOME, the embedded platform.
+ * built binary, a temporary HOME, `books serve` on the run's database (the layout is kept in the
+ * profile; what it reads is brought in to the platform's).
  */
 describe("a bank's CSV layout, saved and used again (the built binary)", () => {
   let home: ReturnType<typeof temporaryHome>;
+  let server: Awaited<ReturnType<typeof serveBooks>>;
   let fileNumber = 0;
   beforeAll(async () => {
     home = temporaryHome();
+    server = await serveBooks(home, ['--db', path.join(home.home, 'platform.sqlite')]);
     for (const args of [
       ...chooseNewEntity('Layout Books', 'Layout Co'),
       ['sandbox', 'feed', 'connect', '--bank', 'Sparkasse', '--account', 'Checking:bank'],
     ]) {
-      const result = await runBooks(args, home.env);
+      const result = await runBooks(args, server.env);
       expect(result.code, result.stderr).toBe(0);
     }
   }, 60_000);
-  afterAll(() => home.cleanup());
+  afterAll(async () => {
+    await server?.stop();
+    home.cleanup();
+  });
 
-  const books = (...args: string[]) => runBooks(args, home.env);
+  const books = (...args: string[]) => runBooks(args, server.env);
   const fileOf = (text: string | Buffer, name: string) => {
     const file = path.join(home.home, `${++fileNumber}-${name}`);
     writeFileSync(file, text);
@@ -85,7 +91,7 @@ describe("a bank's CSV layout, saved and used again (the built binary)", () => {
     );
     expect(saved.entries).toEqual(['2026-10-30 -84.2 Stadtwerke', '2026-10-31 1250 ACME GmbH']);
     expect(saved.stderr).toContain(
-      `layout "Sparkasse" saved (profile "local"): the bank's CSVs of its shape (no header, 5 columns (day, text, text, amount, text)) are read with --map date=1,description=3,amount=4 from now on`,
+      `layout "Sparkasse" saved (profile "default"): the bank's CSVs of its shape (no header, 5 columns (day, text, text, amount, text)) are read with --map date=1,description=3,amount=4 from now on`,
     );
 
     // The next month's file comes in with no flags, said; to the cent.
