@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import iconv from 'iconv-lite';
 import { textPool } from '../core/names.js';
 import { statementFormatTold } from './registry.js';
 import {
@@ -24,13 +25,35 @@ function headOf(file: string, bytes = 4096): Buffer {
   }
 }
 
+/** A UTF-16 file's byte order mark (`FF FE` little-endian, `FE FF` big-endian). */
+const utf16Of = (bytes: Buffer) =>
+  bytes[0] === 0xff && bytes[1] === 0xfe
+    ? 'utf-16le'
+    : bytes[0] === 0xfe && bytes[1] === 0xff
+      ? 'utf-16be'
+      : undefined;
+
+/**
+ * A file's first bytes as the text its format is told by: UTF-16 where its byte order mark says
+ * so (what Windows writes as "Unicode", Excel's "Unicode Text" among them), else a character a
+ * byte (every format's marks are ASCII).
+ */
+function headText(bytes: Buffer): string {
+  const utf16 = utf16Of(bytes);
+  return utf16 ? iconv.decode(bytes, utf16).replace(/^\uFEFF/, '') : bytes.toString('latin1');
+}
+
 /**
  * The format a file's first bytes show, and its first 64 kB (to its last whole line) as text:
- * UTF-8 where they are, else Latin-1.
+ * UTF-16 by its byte order mark, UTF-8 where they are, else Latin-1.
  */
 export function statementFormatOf(file: string): { name: string; head: string } {
   const bytes = headOf(file, 65536);
-  const name = statementFormatTold(bytes.subarray(0, 4096).toString('latin1')).name;
+  const name = statementFormatTold(headText(bytes.subarray(0, 4096))).name;
+  if (utf16Of(bytes)) {
+    const text = headText(bytes.subarray(0, bytes.length - (bytes.length % 2)));
+    return { name, head: text.slice(0, text.lastIndexOf('\n') + 1 || text.length) };
+  }
   const lines = bytes.subarray(0, bytes.lastIndexOf(10) + 1 || bytes.length);
   try {
     return { name, head: new TextDecoder('utf-8', { fatal: true }).decode(lines) };
@@ -61,7 +84,7 @@ export async function readStatementFile(
     );
   }
   if (size === 0) throw new UnreadableStatement('the file is empty');
-  const format = statementFormatTold(headOf(file).toString('latin1'));
+  const format = statementFormatTold(headText(headOf(file)));
   const read = await format.read(file, options);
   dropSharedReferences(read.statements, read.checks, format.title);
   const kept = textPool();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StatementFile, StatementReadOptions } from '../../src/formats/statement.js';
-import { readStatementFile } from '../../src/formats/statements.js';
+import { readStatementFile, statementFormatOf } from '../../src/formats/statements.js';
 import { statementTransactions } from '../../src/cli/statements/reading.js';
 import { xsdProblems } from '../helpers/auditFileRules.js';
 import {
@@ -12,8 +12,11 @@ import {
   bankCsvFile,
   CAMT_VERSIONS,
   camtFile,
+  cfonb120File,
   closingOf,
+  codaFile,
   mt940File,
+  norma43File,
   ofxFile,
   qifFile,
   type ModelStatement,
@@ -612,6 +615,39 @@ describe('a reference on two entries of one statement', () => {
     const again = await read('overlap.sta', mt940File([once, once]));
     expect(again.statements.map((st) => st.entries[0]!.reference)).toEqual(['BATCH-7', 'BATCH-7']);
     expect(again.checks).toEqual([]);
+  });
+});
+
+describe('a file in UTF-16 (what Windows saves as "Unicode", Excel\'s "Unicode Text")', () => {
+  // Told by its byte order mark and read as in UTF-8: before, no format was told at all ("not a
+  // statement books reads"), as the first bytes were looked at one byte a character.
+  const on = (account: string) => [october, november].map((s) => ({ ...s, account }));
+  const files: [string, string][] = [
+    ['camt.xml', camtFile([october, november], { message: '053', version: '08' })],
+    ['mt940.sta', mt940File([october, november])],
+    ['ofx.ofx', ofxFile(october, { version: 2 })],
+    ['bai2.txt', bai2File([{ ...october, currency: 'USD' }])],
+    ['qif.qif', qifFile(october, { dates: 'MM/DD/YYYY' })],
+    ['bank.csv', bankCsvFile(october, { language: 'de', layout: 'signed', decimalComma: true })],
+    ['coda.cod', codaFile(on('BE68539007547034'), { structure: 2 })],
+    ['norma43.n43', norma43File(on('ES9121000418450200051332'), { modality: 3 })],
+    ['cfonb.txt', cfonb120File(on('FR7630006000011234567890189'))],
+  ];
+  it.each(files)('%s, little- and big-endian', async (name, text) => {
+    const utf8 = await read(name, text);
+    for (const encoding of ['utf-16le', 'utf-16be']) {
+      const utf16 = await read(name, iconv.encode(text, encoding, { addBOM: true }));
+      expect(utf16.format).toBe(utf8.format);
+      expect(utf16.statements).toEqual(utf8.statements);
+      expect(utf16.checks).toEqual(utf8.checks);
+    }
+  });
+
+  it("a bank CSV's head, which its saved layout is found by, is its text", async () => {
+    const text = '01.10.2026;Miete Oktober;-950,00\r\n02.10.2026;Gehalt ACME GmbH;3.100,00\r\n';
+    const file = path.join(directory, 'headless-utf16.csv');
+    writeFileSync(file, iconv.encode(text, 'utf-16le', { addBOM: true }));
+    expect(statementFormatOf(file)).toEqual({ name: 'bank-csv', head: text });
   });
 });
 
