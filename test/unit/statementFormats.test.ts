@@ -222,6 +222,13 @@ describe('SWIFT MT940 and MT942', () => {
     expect(said).toContain('MT942: :90C: states 3 credits of 295.67, the report holds 2 of 295.67');
   });
 
+  it('MT942: a floor limit (:34F:) whose currency is no currency is not taken as one (it was put in a pattern, and ended in a bug)', async () => {
+    const text = mt940File([october], { mt942: true }).replace(':34F:EUR', ':34F:PL[');
+    const file = await read('mt942-34f.sta', text);
+    expect(file.statements[0]!.currency).toBe('EUR');
+    expectModel(file.statements[0]!, october, { balances: 'none', period: false });
+  });
+
   it('Latin-1 umlauts read as Windows-1252 and said; --encoding reads them as named', async () => {
     const model: ModelStatement = {
       ...october,

@@ -372,7 +372,7 @@ function pageOf(message: Message, checks: StatementCheck[]): Page {
         page.interim.day = dayOfYymmdd(text.slice(0, 6));
         break;
       case '34F':
-        page.currency ??= text.slice(0, 3);
+        if (/^[A-Z]{3}/.test(text)) page.currency ??= text.slice(0, 3);
         break;
       case '90D':
       case '90C': {
@@ -491,7 +491,10 @@ export const mt940: StatementFormatDefinition = {
           : periodStart(page.opening.day, page.closing?.day, ofEntries.from);
       // Old Dutch account numbers carry the currency after them too (`1291.99.348EUR`).
       const account =
-        page.account && page.currency && new RegExp(`\\d${page.currency}$`).test(page.account)
+        page.account &&
+        page.currency &&
+        /\d[A-Z]{3}$/.test(page.account) &&
+        page.account.endsWith(page.currency)
           ? page.account.slice(0, -3)
           : page.account;
       if (page.opening && page.closing && page.opening.day > page.closing.day)
