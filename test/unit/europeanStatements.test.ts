@@ -196,6 +196,47 @@ describe('CODA (Febelfin 2.x)', () => {
     );
   });
 
+  it('a balance dated 000000, as some banks write it: the day its movements give, said (it was refused)', async () => {
+    const zeroed = (text: string, code: '1' | '8') =>
+      text
+        .split('\r\n')
+        .map((line) =>
+          line.startsWith(code)
+            ? code === '1'
+              ? `${line.slice(0, 58)}000000${line.slice(64)}`
+              : `${line.slice(0, 57)}000000${line.slice(63)}`
+            : line,
+        )
+        .join('\r\n');
+    const closing = await read(
+      'zero-new.cod',
+      zeroed(codaFile([belgian[0]!], { structure: 2 }), '8'),
+    );
+    const days = belgian[0]!.entries.filter((e) => e.status !== 'pending').map((e) => e.booked);
+    expectModel(closing.statements[0]!, belgian[0]!, { period: false });
+    expect(closing.statements[0]!.to).toBe(days.at(-1));
+    expect(said(closing)).toBe(
+      `CODA: the new balance (record 8) is dated 000000: taken as of ${days.at(-1)}, the day of the statement's last movement`,
+    );
+    const opening = await read(
+      'zero-old.cod',
+      zeroed(codaFile([belgian[0]!], { structure: 2 }), '1'),
+    );
+    expect(opening.statements[0]!.from).toBe(days[0]);
+    expect(said(opening)).toBe(
+      `CODA: the old balance (record 1) is dated 000000: the statement taken to begin on ${days[0]}, the day of its first movement`,
+    );
+    // No movement to tell: the new balance as of the day the file was made (its header's).
+    const empty: ModelStatement = { ...belgian[0]!, entries: [], opening: 0, from: '2026-10-01' };
+    const bare = await read('zero-empty.cod', zeroed(codaFile([empty], { structure: 2 }), '8'));
+    const created = codaFile([empty], { structure: 2 }).slice(5, 11);
+    const createdDay = `20${created.slice(4, 6)}-${created.slice(2, 4)}-${created.slice(0, 2)}`;
+    expect(bare.statements[0]!.to).toBe(createdDay);
+    expect(said(bare)).toBe(
+      `CODA: the new balance (record 8) is dated 000000: taken as of ${createdDay}, the day the file was made (its header's)`,
+    );
+  });
+
   it('refuses, naming the line, a file cut short, CODA 1, a record out of place or too long, a third decimal', async () => {
     const lines = codaFile(belgian, { structure: 2 }).split('\r\n');
     const refused = async (text: string) =>

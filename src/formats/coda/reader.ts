@@ -4,6 +4,7 @@ import {
   field,
   fixedRecords,
   recordDay,
+  sixDigitDay,
   textOf,
   unitsToCents,
   type FixedRecord,
@@ -38,6 +39,9 @@ import {
  * - `31`/`32`/`33` information on a movement, not booked: its text where the movement has none.
  * - `4` a free message; `8` the new balance (its sign, amount and day); `9` the trailer: the
  *   number of records (1, 2x, 3x and 8) and the sums of debit and credit movements, checked.
+ *   A balance some banks date `000000` is taken as of the day the movements give (the last for
+ *   the new balance, the first for the old), else the header's, said; a movement's entry day
+ *   written so is its value day.
  *
  * A collective movement — a batch the bank books as one amount (type 1 or 2: totalled by the
  * customer or the bank; type 3 with its charges) — is its record of detail number 0000; its
@@ -87,7 +91,8 @@ interface Movement {
 
 interface OpenStatement {
   statement: BankStatement;
-  openingDay: CalendarDay;
+  /** Null where the bank wrote 000000. */
+  openingDay: CalendarDay | null;
   /** The account as record 1 writes it (positions 6 to 42), which record 8 repeats. */
   written: string;
   movement?: Movement | undefined;
@@ -96,6 +101,8 @@ interface OpenStatement {
 /** What the trailer (9) counts since the header (0). */
 interface Since {
   line: number;
+  /** The day the file was made (the header's), where it is one. */
+  created: CalendarDay | null;
   records: number;
   debit: Cents;
   credit: Cents;
@@ -262,6 +269,7 @@ export const coda: StatementFormatDefinition = {
           say(record.line, 'the file is marked a duplicate (D) of one the bank sent before');
         since = {
           line: record.line,
+          created: sixDigitDay(field(record, 6, 11), 'DMY') ?? null,
           records: 0,
           debit: ZERO_CENTS,
           credit: ZERO_CENTS,
@@ -292,13 +300,10 @@ export const coda: StatementFormatDefinition = {
             card: false,
             line: record.line,
           },
-          openingDay: recordDay(
-            field(record, 59, 64),
-            'DMY',
-            'old balance day',
-            FORMAT,
-            record.line,
-          ),
+          openingDay:
+            field(record, 59, 64) === '000000'
+              ? null
+              : recordDay(field(record, 59, 64), 'DMY', 'old balance day', FORMAT, record.line),
           written: field(record, 6, 42),
         };
         continue;
@@ -383,15 +388,31 @@ export const coda: StatementFormatDefinition = {
         finishMovement();
         const { statement, openingDay } = open;
         statement.closing = amountAt(record, 42);
-        const closingDay = recordDay(
-          field(record, 58, 63),
-          'DMY',
-          'new balance day',
-          FORMAT,
-          record.line,
-        );
+        // Some banks date a balance 000000: the day the movements give, else the file's, said.
         const ofEntries = entriesPeriod(statement.entries);
-        statement.from = periodStart(openingDay, closingDay, ofEntries.from);
+        const known = ofEntries.to ?? since.created;
+        let closingDay: CalendarDay;
+        if (field(record, 58, 63) === '000000' && known !== null) {
+          closingDay = known;
+          say(
+            record.line,
+            `the new balance (record 8) is dated 000000: taken as of ${closingDay}, ${ofEntries.to ? "the day of the statement's last movement" : "the day the file was made (its header's)"}`,
+          );
+        } else
+          closingDay = recordDay(
+            field(record, 58, 63),
+            'DMY',
+            'new balance day',
+            FORMAT,
+            record.line,
+          );
+        if (openingDay === null) {
+          statement.from = ofEntries.from ?? closingDay;
+          say(
+            statement.line,
+            `the old balance (record 1) is dated 000000: the statement taken to begin on ${statement.from}, ${ofEntries.from ? 'the day of its first movement' : 'the day of its new balance'}`,
+          );
+        } else statement.from = periodStart(openingDay, closingDay, ofEntries.from);
         statement.to = closingDay;
         if (textOf(field(record, 5, 41)) !== textOf(open.written))
           say(
