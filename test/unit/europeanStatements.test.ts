@@ -87,7 +87,7 @@ describe('CODA (Febelfin 2.x)', () => {
     expect(file.statements[0]!.opening).toBe(-2_500_00);
   });
 
-  it('a structured communication (101) as the Belgian reference; others by their layout', async () => {
+  it('a structured communication (101) as the Belgian reference; others by their layout; a card payment’s party its terminal', async () => {
     const model: ModelStatement = {
       ...belgian[0]!,
       entries: [
@@ -115,6 +115,13 @@ describe('CODA (Febelfin 2.x)', () => {
       `${text[at + 1]!.slice(0, 10)}${'UVIERELA LOUVIER'.padEnd(53, '0')}${text[at + 1]!.slice(63)}`;
     const read113 = await read('card.cod', text.join('\r\n'));
     expect(read113.statements[0]!.entries[0]!.description).toBe('CORA LA LOUVIERE, LA LOUVIER');
+    // With no party of its own (its 23 record names none), a card payment's is its terminal.
+    const anonymous = text.map((r) =>
+      r.startsWith('23') ? `${r.slice(0, 47)}${' '.repeat(35)}${r.slice(82)}` : r,
+    );
+    const shop = await read('card-shop.cod', anonymous.join('\r\n'));
+    expect(shop.statements[0]!.entries[0]!.counterparty).toBe('CORA LA LOUVIERE');
+    expect(read113.statements[0]!.entries[0]!.counterparty).toBe('Telenet');
   });
 
   it('a collective movement is booked once: its details are what it is made of', async () => {

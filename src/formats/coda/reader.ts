@@ -49,7 +49,8 @@ import {
  * again: the bank booked the batch once, and the old balance and the booked movements make the
  * new one. Several statements (a `1` … `8` each) and several files (`0` … `9`) may follow each
  * other. Where a movement has no communication, its information records' text, else its family
- * (`CODA 35: closing (interest, costs)`), is its text; the counterparty is the `23` record's name.
+ * (`CODA 35: closing (interest, costs)`), is its text; the counterparty is the `23` record's name,
+ * else a card payment's terminal (the shop, the cash machine).
  */
 
 const FORMAT = 'CODA';
@@ -177,13 +178,13 @@ function structuredText(structure: string, text: string): string | null {
     case '107':
       return at(18, 48);
     case '111':
-      return place(at(35, 51), at(51, 61));
-    case '113': {
-      const terminal = place(at(40, 56), at(56, 66));
-      return terminal && (text[39] === '1' ? `cash withdrawal ${terminal}` : terminal);
+    case '113':
+    case '114': {
+      const terminal = place(terminalOf(structure, text), at(...TERMINALS[structure]!.city));
+      return terminal && structure === '113' && text[39] === '1'
+        ? `cash withdrawal ${terminal}`
+        : terminal;
     }
-    case '114':
-      return place(at(27, 43), at(43, 53));
     case '127':
       return at(79, 141) ?? (at(44, 79) && `SEPA direct debit, mandate ${at(44, 79)}`);
     default: {
@@ -191,6 +192,19 @@ function structuredText(structure: string, text: string): string | null {
       return words ? textOf(words[0].replace(/\d{6,}/g, ' ')) : null;
     }
   }
+}
+
+/** Where a card payment's communication (111, 113, 114) names its terminal, and the place. */
+const TERMINALS: Readonly<Record<string, { name: [number, number]; city: [number, number] }>> = {
+  '111': { name: [35, 51], city: [51, 61] },
+  '113': { name: [40, 56], city: [56, 66] },
+  '114': { name: [27, 43], city: [43, 53] },
+};
+
+/** The terminal a card paid at (the shop, the cash machine): a card payment's other party. */
+function terminalOf(structure: string | null, text: string): string | null {
+  const at = structure === null ? undefined : TERMINALS[structure]?.name;
+  return at ? textOf(text.slice(...at)) : null;
 }
 
 /** An information record's text (31, 32, 33), without a structured communication's type. */
@@ -226,6 +240,8 @@ export const coda: StatementFormatDefinition = {
           ? textOf(movement.communication)
           : structuredText(movement.structure, movement.communication);
       const information = textOf(movement.information.join(' '));
+      // A card payment names no party (23) but its terminal: the shop it was paid at.
+      movement.entry.counterparty ??= terminalOf(movement.structure, movement.communication);
       movement.entry.description =
         communication ??
         information ??
