@@ -403,6 +403,34 @@ describe('CFONB 120', () => {
     },
   );
 
+  it("the same text in LIB and LCC said once; LC2 runs LCC on (as Akretion's sample of a real bank has them)", async () => {
+    const model: ModelStatement = {
+      ...french[0]!,
+      entries: [
+        { booked: '2026-10-02', cents: -617_14, reference: 'R1', text: 'PRLV SEPA Orange' },
+      ],
+    };
+    const lines = cfonb120File([model]).split('\r\n');
+    const at = lines.findIndex((l) => l.startsWith('04'));
+    const complement = (qualifier: string, information: string) =>
+      `05${lines[at]!.slice(2, 40)}     ${qualifier}${information.padEnd(70)}  `;
+    const invoice = 'FIBENT - FR - Facture: 76662391 - Compte Fact: 30008765 - Ident: 00003';
+    lines.splice(
+      at + 1,
+      0,
+      complement('LIB', invoice),
+      complement('NBE', 'Orange'),
+      complement('LCC', invoice),
+      complement('LC2', '263'),
+      complement('LIB', 'F230866 F230765'),
+      complement('LCC', 'F230866 F230765'),
+    );
+    const file = await read('lcc.txt', lines.join('\r\n'));
+    const entry = file.statements[0]!.entries[0]!;
+    expect(entry.description).toBe(`PRLV SEPA Orange ${invoice}263 F230866 F230765`);
+    expect(entry.counterparty).toBe('Orange');
+  });
+
   it('no decimals: whole amounts', async () => {
     const file = await read('cfonb-0.txt', cfonb120File([whole], { decimals: 0 }));
     expect(file.checks).toEqual([]);

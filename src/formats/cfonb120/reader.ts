@@ -31,7 +31,7 @@ import {
  * - `04` a movement: the interbank operation code, the booking day, a reject's reason, the value
  *   day, its label (31 characters), the entry number, the amount, a reference.
  * - `05` complements of the movement before it, joined to it: since 2010 a qualifier and 70
- *   characters — `LIB`, `LCC`, `LC2` text; `NPY` the payer and `NBE` the beneficiary (the
+ *   characters — `LIB`, `LCC` text (`LC2` running `LCC` on; a text said twice said once); `NPY` the payer and `NBE` the beneficiary (the
  *   counterparty: the payer of money in, the beneficiary of money out; `CPY` and `CBE` their
  *   accounts); `REF` the remittance's
  *   and the transaction's references; `RCN` the end-to-end reference; `MMO` the original amount;
@@ -109,12 +109,31 @@ const accountKey = (record: FixedRecord) => field(record, 22, 32);
 interface Movement {
   entry: StatementEntry;
   text: string[];
+  /** Where in `text` the last `LCC` is, which an `LC2` runs on. */
+  clientText?: number | undefined;
   payer: string | null;
   beneficiary: string | null;
   /** The payer's account (`CPY`) and the beneficiary's (`CBE`). */
   payerAccount: string | null;
   beneficiaryAccount: string | null;
   transactionReference: string | null;
+}
+
+/**
+ * A movement's texts, each once: banks write the client's text in `LIB` and again in `LCC` (and
+ * `LIB` cut at its 70 characters where `LCC` runs on in `LC2`), so a text another holds from its
+ * start — whole words, or all of a full field — is left out.
+ */
+function distinctTexts(texts: readonly string[]): string[] {
+  const written = texts.map((text) => textOf(text)).filter((text): text is string => !!text);
+  const within = (text: string, other: string) =>
+    other.startsWith(text) &&
+    other.length > text.length &&
+    (other[text.length] === ' ' || text.length >= 70);
+  return written.filter(
+    (text, index) =>
+      !written.some((other, at) => within(text, other) || (other === text && at < index)),
+  );
 }
 
 interface OpenStatement {
@@ -149,7 +168,7 @@ export const cfonb120: StatementFormatDefinition = {
       entry.counterpartyAccount =
         entry.amount < 0 ? movement.beneficiaryAccount : movement.payerAccount;
       entry.reference = movement.transactionReference ?? entry.reference;
-      entry.description = textOf(movement.text.join(' ')) ?? '';
+      entry.description = textOf(distinctTexts(movement.text).join(' ')) ?? '';
       open.statement.entries.push(entry);
       open.movement = undefined;
     };
@@ -248,6 +267,9 @@ export const cfonb120: StatementFormatDefinition = {
         else if (qualifier === 'CBE') movement.beneficiaryAccount = textOf(field(record, 49, 83));
         else if (qualifier === 'REF')
           movement.transactionReference = textOf(field(record, 84, 118));
+        else if (qualifier === 'LC2' && movement.clientText !== undefined)
+          movement.text[movement.clientText] += information;
+        else if (qualifier === 'LCC') movement.clientText = movement.text.push(information) - 1;
         else if (!CODED.has(qualifier)) movement.text.push(information);
       } else if (code === '07') {
         finishMovement();
