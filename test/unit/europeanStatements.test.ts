@@ -334,6 +334,28 @@ describe('Norma 43 (Cuaderno 43)', () => {
     );
   });
 
+  it("a balance whose key is neither 1 nor 2 (a 0, as in Tecnativa's sample) is not taken, said; its movements are read", async () => {
+    const lines = norma43File(spanish, { modality: 1 }).split('\r\n');
+    const end = lines.findIndex((l) => l.startsWith('33'));
+    lines[end] = `${lines[end]!.slice(0, 58)}0${lines[end]!.slice(59)}`;
+    const second = lines.findIndex((l, i) => i > 0 && l.startsWith('11'));
+    lines[second] = `${lines[second]!.slice(0, 32)} ${lines[second]!.slice(33)}`;
+    const file = await read('balance-key.n43', lines.join('\r\n'));
+    expect(file.statements[0]!.opening).toBe(spanish[0]!.opening);
+    expect(file.statements[0]!.closing).toBeNull();
+    expect(file.statements[0]!.entries.map((e) => e.amount)).toEqual(
+      spanish[0]!.entries.filter((e) => e.status !== 'pending').map((e) => e.cents),
+    );
+    expect(file.statements[1]!.opening).toBeNull();
+    expect(file.statements[1]!.closing).toBe(closingOf(spanish[1]!));
+    expect(said(file)).toBe(
+      [
+        'Norma 43: the closing balance\'s key (position 59) is "0", not 1 (debit) or 2 (credit): the balance is not taken',
+        'Norma 43: the opening balance\'s key (position 33) is " ", not 1 (debit) or 2 (credit): the balance is not taken',
+      ].join('\n'),
+    );
+  });
+
   it('an unknown currency number is said and none taken; records out of place and keys refused', async () => {
     const lines = norma43File([spanish[0]!], { modality: 1 }).split('\r\n');
     const unknown = [`${lines[0]!.slice(0, 47)}123${lines[0]!.slice(50)}`, ...lines.slice(1)].join(

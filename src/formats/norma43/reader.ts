@@ -101,6 +101,26 @@ function debitKey(record: FixedRecord, at: number): boolean {
   return key === '1';
 }
 
+/**
+ * A balance: its key (1 debit, 2 credit) at `keyAt`, its amount after it. A key that is neither
+ * leaves the balance untaken, said, rather than guessed: its sign is what a reconciliation
+ * stands on, and the movements (whose keys are checked) are read all the same.
+ */
+function balanceAt(
+  record: FixedRecord,
+  keyAt: number,
+  which: 'opening' | 'closing',
+  say: (line: number, message: string) => void,
+): Cents | null {
+  const key = field(record, keyAt, keyAt);
+  if (key === '1' || key === '2') return amount(record, keyAt + 1, key === '1');
+  say(
+    record.line,
+    `the ${which} balance's key (position ${keyAt}) is "${key}", not 1 (debit) or 2 (credit): the balance is not taken`,
+  );
+  return null;
+}
+
 const amount = (record: FixedRecord, from: number, negative: boolean) =>
   unitsToCents(field(record, from, from + 13), 2, negative, FORMAT, record.line);
 
@@ -192,7 +212,7 @@ export const norma43: StatementFormatDefinition = {
             currency,
             from: recordDay(field(record, 21, 26), 'YMD', 'first day', FORMAT, record.line),
             to: recordDay(field(record, 27, 32), 'YMD', 'last day', FORMAT, record.line),
-            opening: amount(record, 34, debitKey(record, 33)),
+            opening: balanceAt(record, 33, 'opening', say),
             closing: null,
             entries: [],
             card: false,
@@ -269,7 +289,7 @@ export const norma43: StatementFormatDefinition = {
       } else if (code === '33') {
         finishMovement();
         const { statement, debits, credits } = open;
-        statement.closing = amount(record, 60, debitKey(record, 59));
+        statement.closing = balanceAt(record, 59, 'closing', say);
         const stated = {
           debits: Number(field(record, 21, 25)),
           debitSum: amount(record, 26, false),
