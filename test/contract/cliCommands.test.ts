@@ -385,8 +385,34 @@ describe('books sandbox feed and books transactions', () => {
     );
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`${file}:2: date "2026-03-40" is not a date`);
-    expect(result.stderr).toContain(`${file}:3: the amount is empty or zero`);
     expect(result.stderr).toContain(`${file}:4: the description is empty`);
+    // A movement of 0.00 is no fault of the file: it moves no money (below).
+    expect(result.stderr).not.toContain(`${file}:3:`);
+  });
+
+  it('leaves a movement of 0.00 out, said, and brings in the rest (it refused the whole file)', async () => {
+    const connected = await run(
+      'sandbox',
+      'feed',
+      'connect',
+      '--bank',
+      'Zero Bank',
+      '--account',
+      'Zero Checking:bank',
+      '--json',
+    );
+    const account = JSON.parse(connected.stdout).connection.financialAccounts[0].id;
+    const file = path.join(home.home, 'zero-statement.csv');
+    writeFileSync(
+      file,
+      'date,amount,description\n2026-03-01,0.00,CARD RENEWAL FEE WAIVED\n2026-03-02,-12.00,BAKERY\n',
+    );
+    const pushed = await run('sandbox', 'feed', 'push', account, file);
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain(
+      'books: 1 entry of 0.00 left out: a bank transaction moves money',
+    );
+    expect(pushed.stderr).toContain('1 new transactions');
   });
 
   it('parses --account NAME:kind or an id', async () => {

@@ -191,12 +191,15 @@ export const isDerivedReference = (externalId: string | null) =>
  * those for information left out, counted), each keyed by the bank's reference, or — where the
  * bank gave none — by its day, amount and text and its place among entries alike in all three
  * (so that the same file, or a later statement repeating those days, brings nothing twice).
- * An entry without an amount or a text is a problem of its line.
+ * An entry of 0.00 moves no money and is left out, counted; one without a text is a problem of
+ * its line.
  */
 export function statementTransactions(files: readonly StatementFile[]): {
   transactions: PushTransactionsBody['transactions'];
   problems: string[];
   pending: number;
+  /** Booked entries of 0.00, left out (a bank transaction moves money). */
+  zero: number;
 } {
   const problems = files.flatMap((read) =>
     (read.problems ?? []).map((p) => `${read.file}:${p.line}: ${p.message}`),
@@ -204,6 +207,7 @@ export function statementTransactions(files: readonly StatementFile[]): {
   const transactions: PushTransactionsBody['transactions'] = [];
   const seen = new Map<string, number>();
   let pending = 0;
+  let zero = 0;
   for (const read of files) {
     for (const statement of read.statements) {
       for (const entry of statement.entries) {
@@ -216,8 +220,9 @@ export function statementTransactions(files: readonly StatementFile[]): {
         );
         const description =
           text.length === 2 && text[1]!.includes(text[0]!) ? text[1]! : text.join(': ');
+        // A movement of 0.00 (a fee waived, a card renewed) moves no money: left out, counted.
         if (entry.amount === 0) {
-          problems.push(`${read.file}:${entry.line}: the amount is empty or zero`);
+          zero += 1;
           continue;
         }
         if (description.trim() === '') {
@@ -241,5 +246,5 @@ export function statementTransactions(files: readonly StatementFile[]): {
       }
     }
   }
-  return { transactions, problems, pending };
+  return { transactions, problems, pending, zero };
 }

@@ -170,6 +170,8 @@ export interface BroughtIn {
   skipped: number;
   /** Pending entries and entries for information, left out. */
   pending: number;
+  /** Booked entries of 0.00, left out. */
+  zero: number;
 }
 
 /**
@@ -192,7 +194,11 @@ export async function bringInStatements(
       );
     throw error;
   });
-  const { transactions, problems, pending } = statementTransactions(read);
+  const { transactions, problems, pending, zero } = statementTransactions(read);
+  if (zero > 0)
+    ctx.output.note(
+      `books: ${zero} ${zero === 1 ? 'entry' : 'entries'} of 0.00 left out: a bank transaction moves money`,
+    );
   if (transactions.length === 0 && problems.length === 0)
     problems.push(`${files.join(', ')}: no transactions`);
   if (problems.length > 0)
@@ -207,5 +213,5 @@ export async function bringInStatements(
       ...(await api.sandbox.pushTransactions(financialAccountId, { transactions: chunk })).data,
     );
   }
-  return { arrived, skipped: transactions.length - arrived.length, pending };
+  return { arrived, skipped: transactions.length - arrived.length, pending, zero };
 }
