@@ -164,6 +164,27 @@ describe('matching statement entries to postings', () => {
     expect(result.difference).toBe(-9_99);
   });
 
+  it('a booked movement of 0.00 is not reconciled, and said: it moves no money, and import leaves it out', () => {
+    const postings = [posting('2026-10-15', -9_99, 'Card fee')];
+    const result = reconcileStatements({
+      statements: [
+        statement([
+          entry('2026-10-14', 0, 'CARD RENEWAL FEE WAIVED'),
+          entry('2026-10-15', -9_99, 'FEE'),
+        ]),
+      ],
+      postings,
+      ...booksAt(postings),
+      days: 3,
+    });
+    expect(result.missingInBooks).toEqual([]);
+    expect(result.matched).toBe(1);
+    expect(result.reconciled).toBe(true);
+    expect(result.notes).toContain(
+      '1 movement of 0.00 on the statement moves no money: not reconciled (books transactions import leaves it out)',
+    );
+  });
+
   it('pending entries are not reconciled, and said', () => {
     const result = reconcileStatements({
       statements: [statement([entry('2026-10-15', -5_00, 'AUTH', { status: 'pending' })])],

@@ -368,12 +368,19 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
 
   const entries: BankEntry[] = [];
   const pending: BankEntry[] = [];
+  let zero = 0;
   statements.forEach((statement, index) => {
     for (const entry of statement.entries) {
       const placed = { ...entry, statement: index };
-      (entry.status === 'booked' ? entries : pending).push(placed);
+      // A movement of 0.00 moves no money: the import leaves it out, so nothing matches it.
+      if (entry.status === 'booked' && entry.amount === 0) zero += 1;
+      else (entry.status === 'booked' ? entries : pending).push(placed);
     }
   });
+  if (zero > 0)
+    notes.push(
+      `${zero} ${zero === 1 ? 'movement' : 'movements'} of 0.00 on the statement ${zero === 1 ? 'moves' : 'move'} no money: not reconciled (books transactions import leaves ${zero === 1 ? 'it' : 'them'} out)`,
+    );
   entries.sort((a, b) =>
     a.bookingDate < b.bookingDate ? -1 : a.bookingDate > b.bookingDate ? 1 : 0,
   );
