@@ -31,10 +31,10 @@ import {
  * - `04` a movement: the interbank operation code, the booking day, a reject's reason, the value
  *   day, its label (31 characters), the entry number, the amount, a reference.
  * - `05` complements of the movement before it, joined to it: since 2010 a qualifier and 70
- *   characters — `LIB`, `LCC` text (`LC2` running `LCC` on; a text said twice said once); `NPY` the payer and `NBE` the beneficiary (the
- *   counterparty: the payer of money in, the beneficiary of money out; `CPY` and `CBE` their
- *   accounts); `REF` the remittance's
- *   and the transaction's references; `RCN` the end-to-end reference; `MMO` the original amount;
+ *   characters — `LIB`, `LCC` text (`LC2` running `LCC` on; a text said twice said once);
+ *   `NPY` the payer and `NBE` the beneficiary (the counterparty: the payer of money in, the
+ *   beneficiary of money out; `CPY` and `CBE` their accounts); `REF` the remittance's and the
+ *   transaction's references; `RCN` the end-to-end reference; `MMO` the original amount;
  *   identifiers and other references are not the text; a complement of another qualifier, or
  *   without one (text from position 41, as before 2010), is text.
  *

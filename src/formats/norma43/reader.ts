@@ -37,7 +37,7 @@ import {
  *   counterparty. Their text is the movement's.
  * - `24` the movement's amount in the currency it was made in: said in its text.
  * - `33` the account's end: the number and sum of debits and of credits, and the closing
- *   balance, checked; `88` the file's end, its count of records checked.
+ *   balance (a balance whose key is neither 1 nor 2 is not taken, said), checked; `88` the file's end, its count of records checked.
  *
  * Several accounts follow each other, each its statement. A movement's references are the
  * client's, not unique to it: the bank gives none, so what is brought in is keyed by day, amount
