@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { textPool } from '../core/names.js';
+import { utf16Of } from './common/byteOrderMark.js';
 import { statementFormatTold } from './registry.js';
 import {
   dropSharedReferences,
@@ -24,14 +25,6 @@ function headOf(file: string, bytes = 4096): Buffer {
     closeSync(descriptor);
   }
 }
-
-/** A UTF-16 file's byte order mark (`FF FE` little-endian, `FE FF` big-endian). */
-const utf16Of = (bytes: Buffer) =>
-  bytes[0] === 0xff && bytes[1] === 0xfe
-    ? 'utf-16le'
-    : bytes[0] === 0xfe && bytes[1] === 0xff
-      ? 'utf-16be'
-      : undefined;
 
 /**
  * A file's first bytes as the text its format is told by: UTF-16 where its byte order mark says

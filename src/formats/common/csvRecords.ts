@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { Worker } from 'node:worker_threads';
 import { Parser } from 'csv-parse';
+import { utf16Of } from './byteOrderMark.js';
 import { MAX_TEXT_CHARACTERS } from './bounds.js';
 import { parse as parseSync } from 'csv-parse/sync';
 
@@ -310,10 +311,8 @@ interface TextDecoding {
 
 function textDecoding(first: Buffer, encoding: string | undefined): TextDecoding {
   if (encoding === undefined || /^utf-?8$/i.test(encoding)) {
-    if (encoding === undefined && first[0] === 0xff && first[1] === 0xfe)
-      return iconvDecoding('utf-16le');
-    if (encoding === undefined && first[0] === 0xfe && first[1] === 0xff)
-      return iconvDecoding('utf-16be');
+    const utf16 = encoding === undefined ? utf16Of(first) : undefined;
+    if (utf16) return iconvDecoding(utf16);
     return utf8Decoding();
   }
   return iconvDecoding(encoding);

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import iconv from 'iconv-lite';
+import { utf16Of } from './byteOrderMark.js';
 import {
   fileBytes,
   MAX_WHOLE_FILE_BYTES,
@@ -45,10 +46,8 @@ export async function decodedText(
       throw new UnreadableStatement(`--encoding ${encoding} is not an encoding books knows`);
     return iconv.decode(bytes, encoding).replace(/^\uFEFF/, '');
   }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return iconv.decode(bytes, 'utf-16le').replace(/^\uFEFF/, '');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return iconv.decode(bytes, 'utf-16be').replace(/^\uFEFF/, '');
+  const utf16 = utf16Of(bytes);
+  if (utf16) return iconv.decode(bytes, utf16).replace(/^\uFEFF/, '');
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     const line = bytes.subarray(0, nul).toString('latin1').split('\n').length;

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
+import { utf16Of } from './byteOrderMark.js';
 import {
   compressedBomb,
   fileBytes,
@@ -165,10 +166,8 @@ function xmlDecoder(
   first: Buffer,
   encoding: string | undefined,
 ): { write(bytes: Buffer): string; end(): string | undefined } {
-  if (encoding === undefined && first[0] === 0xff && first[1] === 0xfe)
-    return iconv.getDecoder('utf-16le');
-  if (encoding === undefined && first[0] === 0xfe && first[1] === 0xff)
-    return iconv.getDecoder('utf-16be');
+  const utf16 = encoding === undefined ? utf16Of(first) : undefined;
+  if (utf16) return iconv.getDecoder(utf16);
   const declared = /^(?:\uFEFF|\xEF\xBB\xBF)?<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/.exec(
     first.subarray(0, 256).toString('latin1'),
   )?.[1];

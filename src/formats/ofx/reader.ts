@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
+import { utf16Of } from '../common/byteOrderMark.js';
 import { InvalidAmountError, type Cents } from '../../core/money.js';
 import { overlongRun, overlongText } from '../common/bounds.js';
 import { statementBytes } from '../common/statementText.js';
@@ -130,10 +131,8 @@ function decode(bytes: Buffer, encoding: string | undefined, checks: StatementCh
       throw new UnreadableStatement(`--encoding ${encoding} is not an encoding books knows`);
     return iconv.decode(bytes, encoding);
   }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return iconv.decode(bytes, 'utf-16le').replace(/^\uFEFF/, '');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return iconv.decode(bytes, 'utf-16be').replace(/^\uFEFF/, '');
+  const utf16 = utf16Of(bytes);
+  if (utf16) return iconv.decode(bytes, utf16).replace(/^\uFEFF/, '');
   const head = bytes.subarray(0, 1024).toString('latin1');
   const declared = /encoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1];
   const sgmlEncoding = /^\s*ENCODING\s*:\s*(\S+)/im.exec(head)?.[1];
