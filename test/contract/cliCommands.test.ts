@@ -331,20 +331,25 @@ describe('books sandbox feed and books transactions', () => {
     home.cleanup();
   });
 
-  it('connects, pushes a CSV (categorized by the rule, repeats skipped), lists, breaks and reconnects', async () => {
+  /** A bank connected with one account: the connection and the account's financial account id. */
+  const connect = async (bank: string, accountName: string) => {
     const connected = await run(
       'sandbox',
       'feed',
       'connect',
       '--bank',
-      'Chase',
+      bank,
       '--account',
-      'Chase Checking:bank',
+      `${accountName}:bank`,
       '--json',
     );
     expect(connected.code, connected.stderr).toBe(0);
     const { connection } = JSON.parse(connected.stdout);
-    const account = connection.financialAccounts[0].id;
+    return { connection, account: connection.financialAccounts[0].id as string };
+  };
+
+  it('connects, pushes a CSV (categorized by the rule, repeats skipped), lists, breaks and reconnects', async () => {
+    const { connection, account } = await connect('Chase', 'Chase Checking');
     const file = path.join(home.home, 'statement.csv');
     writeFileSync(
       file,
@@ -391,17 +396,7 @@ describe('books sandbox feed and books transactions', () => {
   });
 
   it('leaves a movement of 0.00 out, said, and brings in the rest (it refused the whole file)', async () => {
-    const connected = await run(
-      'sandbox',
-      'feed',
-      'connect',
-      '--bank',
-      'Zero Bank',
-      '--account',
-      'Zero Checking:bank',
-      '--json',
-    );
-    const account = JSON.parse(connected.stdout).connection.financialAccounts[0].id;
+    const { account } = await connect('Zero Bank', 'Zero Checking');
     const file = path.join(home.home, 'zero-statement.csv');
     writeFileSync(
       file,
