@@ -469,10 +469,25 @@ describe('the month-end close (the built binary against books serve)', () => {
       expect(currency.error).toBe(
         'the statements are in EUR, and 1000 "Checking"\'s statements of GB33BUKB20201555555555 are in GBP: pass --link if the account changed currency',
       );
+      // Files of two bank accounts (a bank's file holds all of a client's): the one linked to
+      // this account is taken, said; --bank-account names another, which the link refuses.
       const both = await reconcile(b, [own, other]);
-      expect(both.code).toBe(2);
-      expect(both.error).toBe(
-        'the statements are of 2 accounts (GB33BUKB20201555555555, DE89370400440532013000): reconcile one account at a time',
+      expect(both.code, both.stderr).toBe(0);
+      expect(both.stderr).toContain(
+        'books: the statements of GB33BUKB20201555555555 taken; those of DE89370400440532013000 left out',
+      );
+      const named = await reconcile(
+        b,
+        [own, other],
+        '--bank-account',
+        'DE89 3704 0044 0532 0130 00',
+      );
+      expect(named.code).toBe(2);
+      expect(named.error).toContain('and these are of DE89370400440532013000');
+      const unknown = await reconcile(b, [own], '--bank-account', 'FR7630006000011234567890189');
+      expect(unknown.code).toBe(2);
+      expect(unknown.error).toBe(
+        '--bank-account FR7630006000011234567890189: the files hold no statement of it (they are of GB33BUKB20201555555555)',
       );
       const relinked = await reconcile(b, [other], '--link');
       expect(relinked.code, relinked.stderr).toBe(0);
@@ -648,20 +663,27 @@ describe('the month-end close (the built binary against books serve)', () => {
 
   describe("the statements Belgium's, Spain's and France's banks hand out", () => {
     it.each([
-      ['CODA', 'BE68539007547034', (m: ModelStatement) => codaFile([m], { structure: 0 })],
+      [
+        'CODA',
+        'BE68539007547034',
+        'BE71096123456769',
+        (m: ModelStatement[]) => codaFile(m, { structure: 0 }),
+      ],
       [
         'Norma 43',
         'ES9121000418450200051332',
-        (m: ModelStatement) => norma43File([m], { modality: 3, sepa: true }),
+        'ES7921000813610123456789',
+        (m: ModelStatement[]) => norma43File(m, { modality: 3, sepa: true }),
       ],
       [
         'CFONB 120',
         'FR7630006000011234567890189',
-        (m: ModelStatement) => cfonb120File([m], { daily: true }),
+        'FR7630004000031234567890143',
+        (m: ModelStatement[]) => cfonb120File(m, { daily: true }),
       ],
     ] as const)(
-      '%s: brought in once, reconciled, reviewed with --statements',
-      async (format, account, write) => {
+      '%s: a file of two accounts, one taken: brought in once, reconciled, reviewed with --statements',
+      async (format, account, otherAccount, write) => {
         const model = statement(
           [
             {
@@ -689,10 +711,23 @@ describe('the month-end close (the built binary against books serve)', () => {
         const directory = path.join(home.home, `statements-${format.replace(/\W/g, '')}`);
         mkdirSync(directory, { recursive: true });
         const file = path.join(directory, 'october');
-        writeFileSync(file, write(model));
+        // As the bank hands it out: every account of the client in one file.
+        const savings = statement(
+          [{ booked: '2026-10-12', cents: 5_000_00, reference: 'S1', text: 'Savings deposit' }],
+          { account: otherAccount, currency: 'EUR' },
+        );
+        writeFileSync(file, write([model, savings]));
 
-        const reconciled = await reconcile(b, [file]);
+        const unnamed = await reconcile(b, [file]);
+        expect(unnamed.code).toBe(2);
+        expect(unnamed.error).toBe(
+          `the files hold the statements of 2 bank accounts (${account}, ${otherAccount}): name the one to take with --bank-account ${account}`,
+        );
+        const reconciled = await reconcile(b, [file], '--bank-account', account);
         expect(reconciled.code, reconciled.stderr).toBe(0);
+        expect(reconciled.stderr).toContain(
+          `books: the statements of ${account} taken; those of ${otherAccount} left out`,
+        );
         expect(reconciled.json).toMatchObject({ reconciled: true, difference: 0 });
 
         const review = await books(
@@ -720,8 +755,16 @@ describe('the month-end close (the built binary against books serve)', () => {
           ...b.where,
         );
         expect(connected.code, connected.stderr).toBe(0);
+        const mixed = await books('transactions', 'import', `${format} Current`, file, ...b.where);
+        expect(mixed.code).toBe(2);
+        expect(mixed.stderr).toContain(
+          `the files hold the statements of 2 bank accounts (${account}, ${otherAccount})`,
+        );
         const bringIn = () =>
-          books('transactions', 'import', `${format} Current`, file, '--json', ...b.where);
+          books(
+            ...['transactions', 'import', `${format} Current`, file, '--json'],
+            ...['--bank-account', account, ...b.where],
+          );
         const first = await bringIn();
         expect(first.code, first.stderr).toBe(0);
         expect(JSON.parse(first.stdout)).toMatchObject({ imported: 3, skipped: 0 });

@@ -8,7 +8,13 @@ import { argument, defineCommand, flag, oneOf, text, wholeNumber } from '../comm
 import type { CommandContext } from '../context.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import { displayAmount, plainAmount } from '../render/statements.js';
-import { checkStatementLink } from '../statements/links.js';
+import {
+  bankAccountOption,
+  checkStatementLink,
+  statementLinksOf,
+  statementsOfOneAccount,
+} from '../statements/links.js';
+import { sameAccount } from '../../formats/statement.js';
 
 /**
  * `reconcile ACCOUNT STATEMENT...`: a bank or card account of the chart against the bank's own
@@ -47,6 +53,7 @@ export const command = defineCommand({
     ),
     link: flag('--link', "link the statements' bank account to this account anew"),
     ...statementReadOptions,
+    ...bankAccountOption,
   },
   examples: [
     'books reconcile Checking october.xml',
@@ -57,7 +64,18 @@ export const command = defineCommand({
     const days = wholeNumber(input.days, '--days', 0, 60);
     const basis = oneOf('--basis', input.basis, LEDGER_BASES) as LedgerBasis;
     const options = statementOptionsOf(input);
-    const files = await readStatements(ctx, input.files, options);
+    const { workspace, entity } = await ctx.chosenEntity();
+    const account = await ctx.account(entity.id, input.account);
+    const { links } = await statementLinksOf(ctx, entity.id);
+    const files = statementsOfOneAccount(
+      ctx,
+      await readStatements(ctx, input.files, options),
+      input.bankAccount,
+      (bankAccount) =>
+        Object.entries(links).some(
+          ([id, l]) => sameAccount(id, bankAccount) && l.accountId === account.id,
+        ),
+    );
     const statements = files.flatMap((f) => f.statements);
     const dateless = statements.find((s) => s.from === null || s.to === null);
     if (dateless)
@@ -65,13 +83,11 @@ export const command = defineCommand({
         `${files.find((f) => f.statements.includes(dateless))!.file}: a statement with no period and no entries: nothing to reconcile`,
         ExitCode.InvalidFile,
       );
-    const { workspace, entity } = await ctx.chosenEntity();
     const api = await ctx.api();
     const [chart, { workspace: full }] = await Promise.all([
       api.accounts.all(entity.id),
       api.workspaces.get(workspace.id),
     ]);
-    const account = await ctx.account(entity.id, input.account);
     const other =
       input.postMissing !== undefined ? await ctx.account(entity.id, input.postMissing) : undefined;
     if (other && other.id === account.id)

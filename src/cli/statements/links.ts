@@ -1,6 +1,7 @@
 import type { Account } from '../../api/index.js';
-import type { BankStatement } from '../../formats/statement.js';
+import type { BankStatement, StatementFile } from '../../formats/statement.js';
 import { sameAccount } from '../../formats/statement.js';
+import { text } from '../command.js';
 import {
   readConfig,
   type BooksConfig,
@@ -32,17 +33,64 @@ export async function statementLinksOf(
   return { name, links };
 }
 
-/** The one bank account and currency a set of statements is of (refused when they are several). */
+/** `--bank-account`: which bank account's statements to take from files that hold several. */
+export const bankAccountOption = {
+  bankAccount: text(
+    '--bank-account <number>',
+    "the bank account (its IBAN or number) whose statements to take from files that hold several accounts' (a bank's CODA, Norma 43 or CFONB file)",
+  ),
+} as const;
+
+/**
+ * The statements of one bank account, from files that may hold several (a bank's CODA, Norma 43
+ * or CFONB file holds every account of the client): the one `--bank-account` names; else, where
+ * they are of several, the one remembered as `account`'s (`mine`), said; else refused, naming
+ * them, rather than one account's movements brought into another's books.
+ */
+export function statementsOfOneAccount(
+  ctx: CommandContext,
+  files: readonly StatementFile[],
+  given: string | undefined,
+  mine: (bankAccount: string) => boolean = () => false,
+): StatementFile[] {
+  const accounts = unique(files.flatMap((f) => f.statements.map((s) => s.account)));
+  let chosen: string | undefined;
+  if (given !== undefined) {
+    chosen = accounts.find((a) => sameAccount(a, given));
+    if (chosen === undefined)
+      throw new UsageError(
+        `--bank-account ${given}: the files hold no statement of it${accounts.length > 0 ? ` (they are of ${accounts.join(', ')})` : ''}`,
+      );
+  } else if (accounts.length > 1) {
+    const remembered = accounts.filter(mine);
+    if (remembered.length !== 1)
+      throw new UsageError(
+        `the files hold the statements of ${accounts.length} bank accounts (${accounts.join(', ')}): name the one to take with --bank-account ${accounts[0]}`,
+      );
+    chosen = remembered[0];
+  }
+  if (chosen === undefined) return [...files];
+  const others = accounts.filter((a) => a !== chosen);
+  if (others.length > 0)
+    ctx.output.note(
+      `books: the statements of ${chosen} taken; those of ${others.join(', ')} left out`,
+    );
+  return files.map((f) => ({
+    ...f,
+    statements: f.statements.filter((s) => s.account !== null && sameAccount(s.account, chosen)),
+  }));
+}
+
+/**
+ * The bank account and currency a set of statements is of: of one account (`statementsOfOneAccount`
+ * chose it), refused when they are in several currencies.
+ */
 export function statementIdentity(statements: readonly BankStatement[]): {
   account: string | null;
   currency: string | null;
 } {
   const accounts = unique(statements.map((s) => s.account));
   const currencies = unique(statements.map((s) => s.currency?.toUpperCase() ?? null));
-  if (accounts.length > 1)
-    throw new UsageError(
-      `the statements are of ${accounts.length} accounts (${accounts.join(', ')}): reconcile one account at a time`,
-    );
   if (currencies.length > 1)
     throw new UsageError(
       `the statements are in ${currencies.length} currencies (${currencies.join(', ')}): reconcile one currency at a time`,

@@ -1,3 +1,4 @@
+import { bankAccountOption } from '../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../statements/reading.js';
 import { argument, defineCommand } from '../../command.js';
 import { bringInStatements, financialAccountOf, printTransactions } from './shared.js';
@@ -25,7 +26,7 @@ export const command = defineCommand({
       },
     ),
   },
-  options: statementReadOptions,
+  options: { ...statementReadOptions, ...bankAccountOption },
   examples: [
     'books transactions import "Chase Checking" january.ofx',
     'books transactions import 1010 statements/*.xml --json',
@@ -39,6 +40,7 @@ export const command = defineCommand({
       financialAccountId,
       input.files,
       options,
+      input.bankAccount,
     );
     const categorized = arrived.filter((t) => t.status === 'categorized').length;
     const counts = {

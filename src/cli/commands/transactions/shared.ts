@@ -10,6 +10,7 @@ import {
 import { categoryText } from '../../../migrate/categorize/decisions.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
+import { statementsOfOneAccount } from '../../statements/links.js';
 import type { Column } from '../../terminal/output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 
@@ -184,8 +185,10 @@ export async function bringInStatements(
   financialAccountId: string,
   files: readonly string[],
   options: StatementRequest,
+  /** `--bank-account`: the account to take from files that hold several. */
+  bankAccount?: string,
 ): Promise<BroughtIn> {
-  const read = await readStatements(ctx, files, options, true).catch((error: unknown) => {
+  const all = await readStatements(ctx, files, options, true).catch((error: unknown) => {
     // A statement that holds nothing to bring in is said as such.
     if (error instanceof UserError && /holds no bank or card statement/.test(error.message))
       throw new UserError(
@@ -194,6 +197,7 @@ export async function bringInStatements(
       );
     throw error;
   });
+  const read = statementsOfOneAccount(ctx, all, bankAccount);
   const { transactions, problems, pending, zero } = statementTransactions(read);
   if (zero > 0)
     ctx.output.note(

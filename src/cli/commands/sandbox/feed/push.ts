@@ -1,3 +1,4 @@
+import { bankAccountOption } from '../../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../../statements/reading.js';
 import { argument, defineCommand } from '../../../command.js';
 import {
@@ -27,7 +28,7 @@ export const command = defineCommand({
       { names: 'file' },
     ),
   },
-  options: statementReadOptions,
+  options: { ...statementReadOptions, ...bankAccountOption },
   examples: [
     'books sandbox feed push "Chase Checking" october.ofx',
     'books sandbox feed push 0192f3c4-… statement.csv',
@@ -40,6 +41,7 @@ export const command = defineCommand({
       financialAccountId,
       [input.file],
       options,
+      input.bankAccount,
     );
     if (pending > 0)
       ctx.output.note(
