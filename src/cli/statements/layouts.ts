@@ -1,11 +1,7 @@
 import type { StatementReadOptions } from '../../formats/statement.js';
 import type { DateFormat } from '../../formats/ledgerCsv.js';
-import {
-  readConfig,
-  type BooksConfig,
-  type Profile,
-  type StatementLayout,
-} from '../config/profiles.js';
+import { changeProfileInUse, profileInUse } from '../config/profileInUse.js';
+import { readConfig, type StatementLayout } from '../config/profiles.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
 
@@ -16,13 +12,9 @@ import { UsageError } from '../exitCodes.js';
  * shape is read with them without flags, said on stderr.
  */
 
-async function profileName(ctx: CommandContext): Promise<string> {
-  return (await ctx.target()).profileName ?? 'default';
-}
-
 /** The layouts saved in the profile in use, by name. */
 export async function savedLayouts(ctx: CommandContext): Promise<Record<string, StatementLayout>> {
-  return readConfig(ctx.io.env).profiles[await profileName(ctx)]?.statementLayouts ?? {};
+  return readConfig(ctx.io.env).profiles[await profileInUse(ctx)]?.statementLayouts ?? {};
 }
 
 /** The `--map` of a layout as a person types it. */
@@ -73,20 +65,14 @@ export async function withSavedLayout(
 }
 
 /** The profile's layouts changed and written back; the profile's name. */
-async function writeLayouts(
+const writeLayouts = (
   ctx: CommandContext,
   change: (layouts: Record<string, StatementLayout>) => Record<string, StatementLayout>,
-): Promise<string> {
-  const profile = await profileName(ctx);
-  const store = await ctx.configStore();
-  const profiles = (store.store as BooksConfig).profiles;
-  const current: Profile = profiles[profile] ?? {};
-  store.set('profiles', {
-    ...profiles,
-    [profile]: { ...current, statementLayouts: change(current.statementLayouts ?? {}) },
-  });
-  return profile;
-}
+) =>
+  changeProfileInUse(ctx, (profile) => ({
+    ...profile,
+    statementLayouts: change(profile.statementLayouts ?? {}),
+  }));
 
 /** A saved layout forgotten; false where there was none of the name. */
 export async function forgetLayout(ctx: CommandContext, name: string): Promise<boolean> {

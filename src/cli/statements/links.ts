@@ -2,12 +2,8 @@ import type { Account } from '../../api/index.js';
 import type { BankStatement, StatementFile } from '../../formats/statement.js';
 import { sameAccount } from '../../formats/statement.js';
 import { text } from '../command.js';
-import {
-  readConfig,
-  type BooksConfig,
-  type Profile,
-  type StatementLink,
-} from '../config/profiles.js';
+import { changeProfileInUse, profileInUse } from '../config/profileInUse.js';
+import { readConfig, type StatementLink } from '../config/profiles.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
 
@@ -27,8 +23,7 @@ export async function statementLinksOf(
   ctx: CommandContext,
   entityId: string,
 ): Promise<{ name: string; links: Record<string, StatementLink> }> {
-  const target = await ctx.target();
-  const name = target.profileName ?? 'default';
+  const name = await profileInUse(ctx);
   const links = readConfig(ctx.io.env).profiles[name]?.statementAccounts?.[entityId] ?? {};
   return { name, links };
 }
@@ -150,24 +145,20 @@ export async function checkStatementLink(
       );
     if (known) return;
   }
-  const store = await ctx.configStore();
-  const profiles = (store.store as BooksConfig).profiles;
-  const profile: Profile = profiles[name] ?? {};
-  const forEntity = Object.fromEntries(
-    Object.entries(profile.statementAccounts?.[entityId] ?? {}).filter(
-      ([id, l]) => !sameAccount(id, bankAccount) && l.accountId !== account.id,
-    ),
-  );
   const saved: StatementLink = { accountId: account.id, currency };
-  store.set('profiles', {
-    ...profiles,
-    [name]: {
+  await changeProfileInUse(ctx, (profile) => {
+    const forEntity = Object.fromEntries(
+      Object.entries(profile.statementAccounts?.[entityId] ?? {}).filter(
+        ([id, l]) => !sameAccount(id, bankAccount) && l.accountId !== account.id,
+      ),
+    );
+    return {
       ...profile,
       statementAccounts: {
         ...profile.statementAccounts,
         [entityId]: { ...forEntity, [bankAccount]: saved },
       },
-    },
+    };
   });
   ctx.output.note(
     `books: the statements of ${bankAccount}${currency ? ` (${currency})` : ''} are ${label(account)}'s from now on (profile "${name}"; --link changes it)`,

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { csvField } from '../../core/csv.js';
 import { nameKey } from '../../core/names.js';
-import { fileBytes, MAX_WHOLE_FILE_BYTES, megabytes } from '../common/bounds.js';
+import { oversize } from '../common/bounds.js';
 import { csvMessage, MAX_RECORD_CHARACTERS, namedColumns } from '../common/csvRecords.js';
 import { accountTypeOf } from '../options.js';
 import { accountKey, type FileAccount, type LedgerLine, type Problem } from '../ledgerCsv.js';
@@ -28,10 +28,8 @@ export function readChartFile(file: string): { accounts: ChartFileAccount[]; pro
   const problems: Problem[] = [];
   let rows: string[][];
   try {
-    if (fileBytes(file) > MAX_WHOLE_FILE_BYTES)
-      throw new Error(
-        `the file is ${megabytes(fileBytes(file))}: a chart of accounts is a few kilobytes`,
-      );
+    const size = oversize(file);
+    if (size) throw new Error(`the file is ${size}: a chart of accounts is a few kilobytes`);
     rows = parse(readFileSync(file), {
       bom: true,
       relax_column_count: true,

@@ -64,12 +64,18 @@ export function fileBytes(file: string): number {
   }
 }
 
+/** The size of a file too large to be read whole (`200 MB`), as said; undefined where it is not. */
+export function oversize(file: string): string | undefined {
+  const size = fileBytes(file);
+  return size > MAX_WHOLE_FILE_BYTES ? megabytes(size) : undefined;
+}
+
 /** A file too large to read whole, said; read whole (UTF-8) where it is not. */
 export function boundedText(file: string): string {
-  const size = fileBytes(file);
-  if (size > MAX_WHOLE_FILE_BYTES)
+  const size = oversize(file);
+  if (size)
     throw new Error(
-      `the file is ${megabytes(size)}, more than the ${megabytes(MAX_WHOLE_FILE_BYTES)} such a file may be: refused`,
+      `the file is ${size}, more than the ${megabytes(MAX_WHOLE_FILE_BYTES)} such a file may be: refused`,
     );
   return readFileSync(file, 'utf8');
 }

@@ -2,13 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { utf16Of } from './byteOrderMark.js';
-import {
-  fileBytes,
-  MAX_WHOLE_FILE_BYTES,
-  megabytes,
-  overlongLine,
-  overlongText,
-} from './bounds.js';
+import { MAX_WHOLE_FILE_BYTES, megabytes, overlongLine, overlongText, oversize } from './bounds.js';
 import { UnreadableStatement, type StatementCheck } from '../statement.js';
 
 /**
@@ -16,10 +10,10 @@ import { UnreadableStatement, type StatementCheck } from '../statement.js';
  * saying how large it is.
  */
 export async function statementBytes(file: string): Promise<Buffer> {
-  const size = fileBytes(file);
-  if (size > MAX_WHOLE_FILE_BYTES)
+  const size = oversize(file);
+  if (size)
     throw new UnreadableStatement(
-      `the file is ${megabytes(size)}, and a statement (read whole) may be ${megabytes(MAX_WHOLE_FILE_BYTES)}: split it by month`,
+      `the file is ${size}, and a statement (read whole) may be ${megabytes(MAX_WHOLE_FILE_BYTES)}: split it by month`,
     );
   return readFile(file);
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { BankTransaction, DecisionBody, DecisionOutcome } from '../../../api/index.js';
 import { centsToAmount, decimalToCents, InvalidAmountError } from '../../../core/money.js';
+import { oversize } from '../../../formats/common/bounds.js';
 import {
   accountNamed,
   confidentDecisions,
@@ -238,11 +239,11 @@ async function auto(ctx: CommandContext, minConfidence: number, dryRun: boolean)
 async function fromFile(ctx: CommandContext, workspaceId: string, file: string, dryRun: boolean) {
   let text: string;
   try {
-    const { size } = await stat(file);
-    // A file of decisions is a line a transaction: one of more than 128 MB is not one.
-    if (size > 128 * 1024 * 1024)
+    // A file of decisions is a line a transaction: one too large to read whole is not one.
+    const size = oversize(file);
+    if (size)
       throw new UserError(
-        `${file}: the file is ${Math.round(size / 1048576)} MB, more than a file of decisions holds: refused`,
+        `${file}: the file is ${size}, more than a file of decisions holds: refused`,
         ExitCode.InvalidFile,
       );
     text = await readFile(file, 'utf8');
