@@ -70,11 +70,36 @@ export const PushTransactionsBodySchema = Type.Object({
     }),
     { minItems: 1, maxItems: MAX_PUSHED_TRANSACTIONS },
   ),
+  /**
+   * The days the statement these lines come from covers (default: their first to last day): a
+   * line alike an earlier one is held as a possible duplicate only where the two files overlap.
+   */
+  period: Type.Optional(Type.Object({ startDate: CalendarDaySchema, endDate: CalendarDaySchema })),
 });
 export type PushTransactionsBody = Static<typeof PushTransactionsBodySchema>;
 
-/** Where a bank transaction stands: waiting for a decision, decided, or left out of the books. */
-export const TRANSACTION_STATUSES = ['uncategorized', 'categorized', 'excluded'] as const;
+/**
+ * Where a bank transaction stands: waiting for a decision, decided, left out of the books, or
+ * held as a possible duplicate of a line the books hold (posted only when a person says it is
+ * not one).
+ */
+export const TRANSACTION_STATUSES = [
+  'uncategorized',
+  'categorized',
+  'excluded',
+  'possible-duplicate',
+] as const;
+
+/**
+ * The external id of a line the bank gave no reference, as books before 0.1 keyed it: `books:`
+ * and a hash of its day, amount and text. Not the bank's reference: lines are told apart by
+ * their content where one of the two has no reference of the bank's.
+ */
+export const DERIVED_REFERENCE = 'books:';
+
+/** Whether an external id is books' own key rather than the bank's reference. */
+export const isDerivedReference = (externalId: string | null) =>
+  externalId !== null && externalId.startsWith(DERIVED_REFERENCE);
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Who or what decided a transaction's category. */
@@ -174,6 +199,15 @@ export const BankTransactionSchema = Type.Object(
     /** Raised by every decision: a decision names the version it was made on. */
     version: Type.Integer({ minimum: 0 }),
     suggestion: Type.Optional(Type.Union([SuggestionSchema, Type.Null()])),
+    /** A possible duplicate: the line of the books it may repeat. */
+    duplicateOf: Type.Optional(
+      Type.Object({
+        id: UuidSchema,
+        date: CalendarDaySchema,
+        amount: Type.Number(),
+        description: Type.String(),
+      }),
+    ),
   },
   { title: 'BankTransaction' },
 );

@@ -15,6 +15,7 @@ export const DECISION_KINDS = [
   'match',
   'exclude',
   'uncategorize',
+  'not-duplicate',
 ] as const;
 export type DecisionKind = (typeof DECISION_KINDS)[number];
 
@@ -33,7 +34,9 @@ export const DecisionSplitSchema = Type.Object({
  * One decision. `kind` says which fields it takes: `account` an `accountId` (with `classIds`,
  * `memo`); `split` its `splits`; `transfer` the other side's `otherTransactionId`, or the other bank
  * or card `accountId`, or neither (books finds the other side); `match` an `entryId`; `exclude`
- * and `uncategorize` nothing more. `decidedBy` says whether a person chose it or took books'
+ * and `uncategorize` nothing more; `not-duplicate` (of a line held as a possible duplicate)
+ * nothing more: it comes in as any line arrives, the rules take it or it waits. A possible
+ * duplicate takes only `exclude` and `not-duplicate`. `decidedBy` says whether a person chose it or took books'
  * suggestion (default `person`).
  */
 export const DecisionBodySchema = Type.Object({

@@ -380,14 +380,98 @@ describe('deciding bank transactions', () => {
       /does not post 200\.00 out of .*"Chase Checking": it cannot stand for this bank line/,
     );
     expect((await decide(a, { kind: 'match', entryId })).status).toBe(200);
+    // Another day: the same amount and text the same day would be held as a possible duplicate.
     const [c] = await push(checking.id, [
-      { date: '2026-01-15', amount: -100, description: 'PAYROLL C' },
+      { date: '2026-01-20', amount: -100, description: 'PAYROLL C' },
     ]);
     const twice = await decide(c, { kind: 'match', entryId });
     expect(twice.status).toBe(409);
     expect(errorOf(twice)).toBe(
       `journal entry ${entryId} is already matched by transaction ${a.id}`,
     );
+  });
+
+  it('a line already there is skipped whatever layout brings it; one alike but not certain is held, posted only when a person says', async () => {
+    const november = [
+      { date: '2026-11-03', amount: -1200, description: 'RENT HARBOUR PROPERTIES' },
+      { date: '2026-11-10', amount: 845.2, description: 'CARD SALES SUMUP' },
+    ];
+    const first = await push(checking.id, november);
+    expect(first).toHaveLength(2);
+    // The same month re-exported (other columns, other case): nothing comes in.
+    expect(
+      await push(
+        checking.id,
+        november.map((t) => ({ ...t, description: t.description.toLowerCase() })),
+      ),
+    ).toEqual([]);
+    // A file of the same days dating the rent a day later with another text: held.
+    const response = await server.request(
+      'POST',
+      `/sandbox/v1/financial-accounts/${checking.id}/transactions`,
+      {
+        body: {
+          transactions: [
+            { date: '2026-11-04', amount: -1200, description: 'Harbour Properties Ltd' },
+          ],
+          period: { startDate: '2026-11-01', endDate: '2026-11-30' },
+        },
+      },
+    );
+    expect(response.status, response.text).toBe(201);
+    const [held] = response.body.data;
+    expect(held).toMatchObject({
+      status: 'possible-duplicate',
+      category: null,
+      duplicateOf: {
+        id: first[0].id,
+        date: '2026-11-03',
+        amount: -1200,
+        description: 'RENT HARBOUR PROPERTIES',
+      },
+    });
+    // Not posted, not in the queue, not taken by a rule; listed by its status.
+    expect((await trialBalance()).get('Chase Checking')).toBe(-1200_00 + 845_20);
+    expect((await queue()).data.map((t: any) => t.id)).not.toContain(held.id);
+    const listed = await server.request(
+      'GET',
+      `/sandbox/v1/workspaces/${books.workspaceId}/transactions?status=possible-duplicate`,
+    );
+    expect(listed.body.data.map((t: any) => t.id)).toEqual([held.id]);
+    // Another decision is refused naming the line it may repeat.
+    const refused = await decide(held, { kind: 'account', accountId: office.id });
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused)).toBe(
+      `transaction ${held.id} is held as a possible duplicate of 2026-11-03 -1,200.00 RENT HARBOUR PROPERTIES (${first[0].id}): say it is not one (kind not-duplicate), or exclude it`,
+    );
+    // Not a duplicate: it comes in as any line arrives (waiting, posted to Uncategorized).
+    const released = await decide(held, { kind: 'not-duplicate' });
+    expect(released.status, released.text).toBe(200);
+    expect(released.body.transaction).toMatchObject({ status: 'uncategorized', version: 1 });
+    expect(released.body.transaction.duplicateOf).toBeUndefined();
+    expect((await trialBalance()).get('Chase Checking')).toBe(-2400_00 + 845_20);
+    const again = await decide(released.body.transaction, { kind: 'not-duplicate' });
+    expect(again.status).toBe(400);
+    expect(errorOf(again)).toBe(
+      `transaction ${held.id} is not held as a possible duplicate (it is waiting)`,
+    );
+  });
+
+  it('a held line excluded stays out of the books; a file bringing it again brings nothing', async () => {
+    await push(checking.id, [{ date: '2026-11-17', amount: -96.4, description: 'BRITISH GAS' }]);
+    const [held] = await push(checking.id, [
+      { date: '2026-11-17', amount: -96.4, description: 'DD 0042871' },
+    ]);
+    expect(held.status).toBe('possible-duplicate');
+    const excluded = await decide(held, { kind: 'exclude' });
+    expect(excluded.body.transaction.status).toBe('excluded');
+    expect((await trialBalance()).get('Chase Checking')).toBe(-96_40);
+    expect(
+      await push(checking.id, [
+        { date: '2026-11-17', amount: -96.4, description: 'BRITISH GAS' },
+        { date: '2026-11-17', amount: -96.4, description: 'DD 0042871' },
+      ]),
+    ).toEqual([]);
   });
 
   it('excluded: it leaves the books and the queue; uncategorized, it comes back', async () => {

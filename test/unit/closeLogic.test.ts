@@ -527,6 +527,37 @@ describe('the close review', () => {
     ]);
   });
 
+  it('duplicates: every pair of bank lines posted twice, whatever each was categorized to; a held line fails', () => {
+    // The month brought in twice: a rule took the first rent, its twin waits; the sales went
+    // to one account and the other. The check compared their postings' accounts and found none.
+    const rent = { ...transaction('r-rule'), id: 'rent-1', description: 'RENT HARBOUR' };
+    const rentTwin = { ...transaction(null), id: 'rent-2', description: 'Rent Harbour' };
+    const sales = { ...transaction('s1'), id: 'sales-1', amount: 845.2, description: 'SUMUP' };
+    const salesTwin = { ...transaction('s2'), id: 'sales-2', amount: 845.2, description: 'SUMUP' };
+    const other = { ...transaction(null), id: 'other', description: 'ANOTHER SHOP' };
+    const found = checkOf(
+      base({ transactions: [rent, rentTwin, sales, salesTwin, other] }),
+      'duplicates',
+    );
+    expect(found).toMatchObject({ status: 'warn', count: 2 });
+    expect(found.items).toEqual([
+      '2026-10-05 -12.50 RENT HARBOUR / Rent Harbour on 1000 Current ×2 (rent-1, rent-2)',
+      '2026-10-05 845.20 SUMUP / SUMUP on 1000 Current ×2 (sales-1, sales-2)',
+    ]);
+    const held: BankTransaction = {
+      ...transaction(null),
+      id: 'held',
+      status: 'possible-duplicate',
+      duplicateOf: { id: 'rent-1', date: '2026-10-04', amount: -12.5, description: 'RENT HARBOUR' },
+    };
+    expect(checkOf(base({ transactions: [held] }), 'duplicates')).toMatchObject({
+      status: 'fail',
+      items: [
+        '2026-10-05 -12.50 SHOP (held): held as a possible duplicate of 2026-10-04 RENT HARBOUR (rent-1)',
+      ],
+    });
+  });
+
   it('duplicates: alike in date, accounts, amounts and text; future-dated entries', () => {
     const lines = [
       { accountId: 'a', debit: c(59_90), credit: c(0), description: '' },

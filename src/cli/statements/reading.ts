@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import iconv from 'iconv-lite';
 import type { PushTransactionsBody } from '../../api/index.js';
 import { centsToAmount } from '../../core/money.js';
@@ -179,23 +178,16 @@ export const statementFileJson = (file: StatementFile) => ({
   statements: file.statements.map(statementJson),
 });
 
-/** The key of a statement entry the bank gave no reference: `books:` and a hash (see below). */
-export const DERIVED_REFERENCE = 'books:';
-
-/** Whether an external id is books' own key rather than the bank's reference. */
-export const isDerivedReference = (externalId: string | null) =>
-  externalId !== null && externalId.startsWith(DERIVED_REFERENCE);
-
 /**
  * What statement files bring as bank transactions: their booked entries (pending ones and
- * those for information left out, counted), each keyed by the bank's reference, or — where the
- * bank gave none — by its day, amount and text and its place among entries alike in all three
- * (so that the same file, or a later statement repeating those days, brings nothing twice).
- * An entry of 0.00 moves no money and is left out, counted; one without a text is a problem of
- * its line.
+ * those for information left out, counted), a batch per file with the days it covers. Each is
+ * keyed by the bank's reference where it gives one; where it gives none the platform tells it
+ * by its day, amount and text (so that the same file, another layout of it or a later
+ * statement repeating those days brings nothing twice). An entry of 0.00 moves no money and is
+ * left out, counted; one without a text is a problem of its line.
  */
 export function statementTransactions(files: readonly StatementFile[]): {
-  transactions: PushTransactionsBody['transactions'];
+  batches: StatementBatch[];
   problems: string[];
   pending: number;
   /** Booked entries of 0.00, left out (a bank transaction moves money). */
@@ -204,12 +196,15 @@ export function statementTransactions(files: readonly StatementFile[]): {
   const problems = files.flatMap((read) =>
     (read.problems ?? []).map((p) => `${read.file}:${p.line}: ${p.message}`),
   );
-  const transactions: PushTransactionsBody['transactions'] = [];
-  const seen = new Map<string, number>();
+  const batches: StatementBatch[] = [];
   let pending = 0;
   let zero = 0;
   for (const read of files) {
+    const transactions: PushTransactionsBody['transactions'] = [];
+    const days: string[] = [];
     for (const statement of read.statements) {
+      if (statement.from !== null) days.push(statement.from);
+      if (statement.to !== null) days.push(statement.to);
       for (const entry of statement.entries) {
         if (entry.status !== 'booked') {
           pending += 1;
@@ -230,21 +225,29 @@ export function statementTransactions(files: readonly StatementFile[]): {
           continue;
         }
         const kept = [...description.trim()].slice(0, 1000).join('');
-        let externalId = entry.reference ? [...entry.reference].slice(0, 255).join('') : undefined;
-        if (externalId === undefined) {
-          const alike = `${statement.account ?? ''}|${entry.bookingDate}|${entry.amount}|${kept}`;
-          const place = (seen.get(alike) ?? 0) + 1;
-          seen.set(alike, place);
-          externalId = `${DERIVED_REFERENCE}${createHash('sha256').update(`${alike}|${place}`).digest('hex').slice(0, 32)}`;
-        }
+        days.push(entry.bookingDate);
         transactions.push({
           date: entry.bookingDate,
           amount: centsToAmount(entry.amount),
           description: kept,
-          externalId,
+          ...(entry.reference && { externalId: [...entry.reference].slice(0, 255).join('') }),
         });
       }
     }
+    if (transactions.length === 0) continue;
+    days.sort();
+    batches.push({
+      file: read.file,
+      period: { startDate: days[0]!, endDate: days.at(-1)! },
+      transactions,
+    });
   }
-  return { transactions, problems, pending, zero };
+  return { batches, problems, pending, zero };
+}
+
+/** One file's booked entries, and the days it covers. */
+export interface StatementBatch {
+  file: string;
+  period: { startDate: string; endDate: string };
+  transactions: PushTransactionsBody['transactions'];
 }

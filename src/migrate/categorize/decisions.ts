@@ -37,6 +37,8 @@ const money = (amount: number) =>
 /** What a transaction posts to, in a bookkeeper's words (empty while it waits). */
 export function categoryText(t: BankTransaction): string {
   const category = t.category;
+  if (t.status === 'possible-duplicate' && t.duplicateOf)
+    return `possible duplicate of ${t.duplicateOf.date} ${money(t.duplicateOf.amount)} ${t.duplicateOf.description}`;
   if (!category) return t.status === 'excluded' ? 'excluded' : '';
   switch (category.kind) {
     case 'account':

@@ -9,6 +9,7 @@ import {
   ZERO_CENTS,
   type Cents,
 } from '../../core/money.js';
+import { alikeTexts } from '../../core/duplicates.js';
 import { nameKey } from '../../core/names.js';
 import { namedPeriod } from '../../core/periods.js';
 import type { AccountReconciliation } from './reconcile.js';
@@ -287,9 +288,49 @@ function wrongSide(data: ReviewData): Check {
   return check('wrong-side', 'warn', items, 'a payment posted twice, or to the wrong account');
 }
 
+/**
+ * Entries in the books twice: bank lines held as possible duplicates (not posted until a person
+ * says: the check fails); pairs of bank lines of one account on one day, of one amount, their
+ * texts alike, whatever each was categorized to (one a rule took, its twin waiting); and
+ * journal entries alike in day, lines and text.
+ */
 function duplicates(data: ReviewData): Check {
+  const items: string[] = [];
+  const held: string[] = [];
+  const bankLines = new Map<string, BankTransaction[]>();
+  for (const t of data.transactions ?? []) {
+    if (t.status === 'possible-duplicate') {
+      held.push(
+        `${t.date} ${formatCents(answeredAmountToCents(t.amount))} ${t.description} (${t.id}): held as a possible duplicate${t.duplicateOf ? ` of ${t.duplicateOf.date} ${t.duplicateOf.description} (${t.duplicateOf.id})` : ''}`,
+      );
+      continue;
+    }
+    if (t.status === 'excluded') continue;
+    const key = `${t.financialAccountId}|${t.date}|${t.amount}`;
+    bankLines.set(key, [...(bankLines.get(key) ?? []), t]);
+  }
+  const bankIds = new Set<string>();
+  for (const same of bankLines.values()) {
+    if (same.length < 2) continue;
+    const paired = new Set<BankTransaction>();
+    for (const [i, a] of same.entries())
+      for (const b of same.slice(i + 1))
+        if (alikeTexts(a.description, b.description)) {
+          paired.add(a);
+          paired.add(b);
+        }
+    if (paired.size < 2) continue;
+    const lines = [...paired];
+    for (const t of lines) bankIds.add(t.id);
+    items.push(
+      `${lines[0]!.date} ${formatCents(answeredAmountToCents(lines[0]!.amount))} ${lines.map((t) => t.description).join(' / ')} on ${lines[0]!.bankAccount.code} ${lines[0]!.bankAccount.name} ×${lines.length} (${lines.map((t) => t.id).join(', ')})`,
+    );
+  }
   const seen = new Map<string, PeriodEntry[]>();
   for (const entry of data.entries) {
+    // A bank line's own posting is compared as a bank line (above).
+    if (bankIds.has(entry.id) || (data.transactions && entry.sourceType === 'transaction'))
+      continue;
     const lines = [...entry.lines]
       .map((l) => `${l.accountId}:${l.debit}:${l.credit}`)
       .sort()
@@ -300,7 +341,6 @@ function duplicates(data: ReviewData): Check {
     alike.push(entry);
     seen.set(key, alike);
   }
-  const items: string[] = [];
   for (const alike of seen.values()) {
     if (alike.length < 2) continue;
     const first = alike[0]!;
@@ -310,7 +350,17 @@ function duplicates(data: ReviewData): Check {
       `${first.date} ${formatCents(amount)} ${first.memo || first.lines.find((l) => l.description)?.description || ''} ×${alike.length} (${alike.map((e) => e.id).join(', ')})`,
     );
   }
-  return check('duplicates', 'warn', items, 'if one is a copy, delete it (books je delete ID)');
+  const all = [...held, ...items];
+  return {
+    id: 'duplicates',
+    status: held.length > 0 ? 'fail' : all.length > 0 ? 'warn' : 'pass',
+    count: all.length,
+    items: all.slice(0, ITEMS_KEPT),
+    hint:
+      held.length > 0
+        ? 'a held line is in the books only when you say: books transactions categorize ID --not-duplicate, or --exclude; of a pair posted twice, exclude one (books transactions categorize ID --exclude) or delete the entry (books je delete ID)'
+        : 'if one is a copy, exclude the bank line (books transactions categorize ID --exclude) or delete the entry (books je delete ID)',
+  };
 }
 
 function futureDated(data: ReviewData): Check {

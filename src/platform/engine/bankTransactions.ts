@@ -16,7 +16,7 @@ import type {
   Suggestion,
   TransactionCategory,
 } from '../../api/index.js';
-import { LEDGER_BASES } from '../../api/index.js';
+import { isDerivedReference, LEDGER_BASES } from '../../api/index.js';
 import {
   absCents,
   amountToCents,
@@ -33,6 +33,13 @@ import { isInClosedPeriod } from '../domain/accounts.js';
 import { categorize, UNCATEGORIZED, type Categorization } from '../domain/categorization.js';
 import { learnCategories, payeeWords, type LabeledLine } from '../domain/categoryLearning.js';
 import { conflict, DomainError, invalid, notFound } from '../domain/errors.js';
+import {
+  knownWindow,
+  sortArrivals,
+  type Arrival,
+  type ArrivingLine,
+  type KnownLine,
+} from '../../core/duplicates.js';
 import {
   firmDecisionsOf,
   firmKey,
@@ -140,13 +147,7 @@ export class BankTransactionService {
       financialAccountId,
     ))!;
     const scope = await this.entities.scope(organizationId, financialAccount.entityId);
-    const seen = new Set<string>();
-    const arriving: {
-      date: string;
-      amountCents: Cents;
-      description: string;
-      externalId: string | null;
-    }[] = [];
+    const checked: ArrivingLine[] = [];
     for (const [index, transaction] of body.transactions.entries()) {
       const at = `transactions[${index}]`;
       let cents;
@@ -164,22 +165,29 @@ export class BankTransactionService {
           `${at}.date ${transaction.date} is on or before the lock date ${scope.entity.lockDate}`,
         );
       }
-      const externalId = transaction.externalId ?? null;
-      if (externalId !== null) {
-        if (
-          seen.has(externalId) ||
-          (await this.store.bankTransactions.hasExternalId(financialAccountId, externalId))
-        )
-          continue;
-        seen.add(externalId);
-      }
-      arriving.push({
+      checked.push({
         date: transaction.date,
         amountCents: transaction.amount < 0 ? negateCents(cents) : cents,
         description,
-        externalId,
+        reference: transaction.externalId ?? null,
       });
     }
+    const arrivals = await this.sortArrivals(financialAccountId, checked, body.period);
+    const arriving = checked.flatMap((line, index) => {
+      const arrival = arrivals.lines[index]!;
+      if (arrival.kind === 'already') return [];
+      return [
+        {
+          date: line.date,
+          amountCents: line.amountCents as Cents,
+          description: line.description,
+          externalId: line.reference,
+          duplicateOf: arrival.kind === 'possible' ? arrival.of : null,
+          arrivedFrom: arrivals.covering.from,
+          arrivedTo: arrivals.covering.to,
+        },
+      ];
+    });
     const categorizer = await this.categorizer(scope.entity.workspaceId, scope.entity.id);
     const createdAt = new Date().toISOString();
     const ids: string[] = [];
@@ -195,6 +203,19 @@ export class BankTransactionService {
         version: 0,
       };
       ids.push(base.id);
+      // Held for a person to say whether it is the line the books hold: posted by no one.
+      if (transaction.duplicateOf !== null) {
+        await this.store.bankTransactions.insert({
+          ...base,
+          accountId: null,
+          ruleId: null,
+          status: 'possible-duplicate',
+          decidedBy: null,
+          decidedAt: null,
+          transferId: null,
+        });
+        continue;
+      }
       // The other side of a transfer decided on another account, arriving now.
       const transfer = await this.store.bankTransactions.openTransfer(
         scope.entity.id,
@@ -247,6 +268,61 @@ export class BankTransactionService {
       );
     }
     return ids;
+  }
+
+  /**
+   * What each line arriving on a financial account is (already there, a possible duplicate, or
+   * new: core/duplicates.ts), against the account's lines of the days around, and the days the
+   * file covers (as it says, else its lines' first to last).
+   */
+  private async sortArrivals(
+    financialAccountId: string,
+    lines: readonly ArrivingLine[],
+    period: PushTransactionsBody['period'],
+  ): Promise<{ lines: Arrival[]; covering: { from: string; to: string } }> {
+    const days = lines.map((l) => l.date).sort();
+    const covering = {
+      from: period && period.startDate < days[0]! ? period.startDate : days[0]!,
+      to: period && period.endDate > days.at(-1)! ? period.endDate : days.at(-1)!,
+    };
+    const window = knownWindow(covering);
+    const around = await this.store.bankTransactions.onAccountBetween(
+      financialAccountId,
+      window.from,
+      window.to,
+    );
+    const known: KnownLine[] = around.map((t) => ({
+      id: t.id,
+      date: t.date,
+      amountCents: t.amountCents,
+      description: t.description,
+      reference: isDerivedReference(t.externalId) ? null : t.externalId,
+      arrivedFrom: t.arrivedFrom,
+      arrivedTo: t.arrivedTo,
+    }));
+    // An external id the account holds from any day (a bank's reference, or books' own key of
+    // a line it gave none, as books before 0.1 sent) is that line, already there.
+    const held = new Set(around.flatMap((t) => (t.externalId === null ? [] : [t.externalId])));
+    for (const line of lines)
+      if (
+        line.reference !== null &&
+        !held.has(line.reference) &&
+        (await this.store.bankTransactions.hasExternalId(financialAccountId, line.reference))
+      )
+        held.add(line.reference);
+    const sorted = sortArrivals(
+      lines.map((l) => ({
+        ...l,
+        reference: l.reference !== null && isDerivedReference(l.reference) ? null : l.reference,
+      })),
+      known,
+      covering,
+    ).map((arrival, index): Arrival =>
+      arrival.kind !== 'already' && held.has(lines[index]!.reference ?? '')
+        ? { kind: 'already', of: null, by: 'reference' }
+        : arrival,
+    );
+    return { lines: sorted, covering };
   }
 
   private async chartAccountOfFinancial(organizationId: string, financialAccountId: string) {
@@ -569,6 +645,14 @@ export class BankTransactionService {
         `transaction ${record.id} was decided meanwhile (it is now ${stateOf(record)}, version ${record.version}, not ${body.version}): nothing was changed; read it again`,
       );
     this.checkLock(record, entity.lockDate);
+    if (
+      record.status === 'possible-duplicate' &&
+      body.kind !== 'exclude' &&
+      body.kind !== 'not-duplicate'
+    )
+      throw conflict(
+        `transaction ${record.id} is held as a possible duplicate of ${duplicateText(record)}: say it is not one (kind not-duplicate), or exclude it`,
+      );
     const chart = new Map((await this.store.accounts.all(entity.id)).map((a) => [a.id, a]));
     const prepared = await this.prepare(scope, record, body, chart);
     // A transfer's former other side goes back to wait (unless it stays the other side).
@@ -747,6 +831,25 @@ export class BankTransactionService {
         };
       case 'uncategorize':
         return { write: waitingWrite(), posting: UNCATEGORIZED_POSTING, splits: [] };
+      case 'not-duplicate': {
+        if (record.status !== 'possible-duplicate')
+          throw invalid(
+            `transaction ${record.id} is not held as a possible duplicate (it is ${stateOf(record)})`,
+          );
+        // In as any line arrives: the rules take it, or it waits.
+        const categorizer = await this.categorizer(scope.entity.workspaceId, scope.entity.id);
+        const outcome = categorizer(record);
+        if (outcome.accountId === null)
+          return { write: waitingWrite(), posting: UNCATEGORIZED_POSTING, splits: [] };
+        return {
+          write: {
+            ...decided('categorized', outcome.accountId, 'rule', decidedAt),
+            ruleId: outcome.ruleId,
+          },
+          posting: { kind: 'category', accountId: outcome.accountId, classIds: outcome.classIds },
+          splits: [],
+        };
+      }
     }
   }
 
@@ -1134,9 +1237,17 @@ function writeOf(record: BankTransactionRecord): DecisionWrite {
   };
 }
 
+/** The line a possible duplicate may repeat, in words: `2026-11-03 -1,200.00 RENT (id)`. */
+function duplicateText(view: BankTransactionView): string {
+  const other = view.duplicate;
+  if (!other) return `transaction ${view.duplicateOf}`;
+  return `${other.date} ${formatCents(other.amountCents, { thousands: true })} ${other.description} (${other.id})`;
+}
+
 /** How a transaction stands, in words (for a 409's message). */
 function stateOf(record: BankTransactionRecord): string {
   if (record.status === 'uncategorized') return 'waiting';
+  if (record.status === 'possible-duplicate') return 'held as a possible duplicate';
   if (record.status === 'excluded') return 'excluded';
   if (record.matchedEntryId) return `matched to journal entry ${record.matchedEntryId}`;
   return `categorized by ${record.decidedBy ?? 'rule'}${record.decidedAt ? ` at ${record.decidedAt}` : ''}`;
@@ -1225,5 +1336,14 @@ function presentTransaction(
     decidedBy: view.decidedBy,
     decidedAt: view.decidedAt,
     version: view.version,
+    ...(view.status === 'possible-duplicate' &&
+      view.duplicate && {
+        duplicateOf: {
+          id: view.duplicate.id,
+          date: view.duplicate.date,
+          amount: centsToAmount(view.duplicate.amountCents),
+          description: view.duplicate.description,
+        },
+      }),
   };
 }

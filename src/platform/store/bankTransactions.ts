@@ -27,6 +27,11 @@ export interface BankTransactionRecord {
   /** A match: the journal entry that already posts it. */
   matchedEntryId: string | null;
   version: number;
+  /** Held as a possible duplicate: the transaction it may repeat. */
+  duplicateOf: string | null;
+  /** The days the file that brought it covered. */
+  arrivedFrom: string | null;
+  arrivedTo: string | null;
 }
 
 /** A transaction with what is shown of it: its bank account, its category's account, its entry. */
@@ -38,6 +43,8 @@ export interface BankTransactionView extends BankTransactionRecord {
   accountName: string | null;
   entryDate: string | null;
   entryMemo: string | null;
+  /** The transaction a possible duplicate may repeat, as it stands. */
+  duplicate: { id: string; date: string; amountCents: Cents; description: string } | null;
 }
 
 /** One part of a split, as stored. */
@@ -72,6 +79,9 @@ interface TransactionRow {
   transfer_id: string | null;
   matched_entry_id: string | null;
   version: number;
+  duplicate_of: string | null;
+  arrived_from: string | null;
+  arrived_to: string | null;
 }
 
 interface ViewRow extends TransactionRow {
@@ -82,6 +92,9 @@ interface ViewRow extends TransactionRow {
   account_name: string | null;
   entry_date: string | null;
   entry_memo: string | null;
+  duplicate_date: string | null;
+  duplicate_amount_cents: Cents | null;
+  duplicate_description: string | null;
 }
 
 const toRecord = (row: TransactionRow): BankTransactionRecord => ({
@@ -103,6 +116,9 @@ const toRecord = (row: TransactionRow): BankTransactionRecord => ({
   transferId: row.transfer_id,
   matchedEntryId: row.matched_entry_id,
   version: Number(row.version),
+  duplicateOf: row.duplicate_of,
+  arrivedFrom: row.arrived_from,
+  arrivedTo: row.arrived_to,
 });
 
 const toView = (row: ViewRow): BankTransactionView => ({
@@ -114,19 +130,30 @@ const toView = (row: ViewRow): BankTransactionView => ({
   accountName: row.account_name,
   entryDate: row.entry_date,
   entryMemo: row.entry_memo,
+  duplicate:
+    row.duplicate_of === null || row.duplicate_date === null
+      ? null
+      : {
+          id: row.duplicate_of,
+          date: row.duplicate_date,
+          amountCents: row.duplicate_amount_cents!,
+          description: row.duplicate_description!,
+        },
 });
 
 const COLUMNS =
-  't.seq, t.id, t.entity_id, t.financial_account_id, t.date, t.amount_cents, t.description, t.external_id, t.account_id, t.rule_id, t.created_at, t.status, t.decided_by, t.decided_at, t.memo, t.transfer_id, t.matched_entry_id, t.version';
+  't.seq, t.id, t.entity_id, t.financial_account_id, t.date, t.amount_cents, t.description, t.external_id, t.account_id, t.rule_id, t.created_at, t.status, t.decided_by, t.decided_at, t.memo, t.transfer_id, t.matched_entry_id, t.version, t.duplicate_of, t.arrived_from, t.arrived_to';
 
 const VIEW_COLUMNS = `${COLUMNS}, f.chart_account_id AS bank_account_id, ba.code AS bank_account_code, ba.name AS bank_account_name,
-  ca.code AS account_code, ca.name AS account_name, je.date_only AS entry_date, je.memo AS entry_memo`;
+  ca.code AS account_code, ca.name AS account_name, je.date_only AS entry_date, je.memo AS entry_memo,
+  dup.date AS duplicate_date, dup.amount_cents AS duplicate_amount_cents, dup.description AS duplicate_description`;
 
 const VIEW_FROM = `FROM bank_transactions t
   JOIN financial_accounts f ON f.id = t.financial_account_id
   JOIN accounts ba ON ba.id = f.chart_account_id
   LEFT JOIN accounts ca ON ca.id = t.account_id
-  LEFT JOIN journal_entries je ON je.id = t.matched_entry_id`;
+  LEFT JOIN journal_entries je ON je.id = t.matched_entry_id
+  LEFT JOIN bank_transactions dup ON dup.id = t.duplicate_of`;
 
 /** What a list of transactions is narrowed to. */
 export interface TransactionFilter {
@@ -190,12 +217,30 @@ export class BankTransactionStore {
     return row !== undefined;
   }
 
+  /**
+   * The lines of a financial account dated from `from` to `to`, whatever they stand at (what a
+   * duplicate check compares arriving lines with).
+   */
+  async onAccountBetween(
+    financialAccountId: string,
+    from: string,
+    to: string,
+  ): Promise<BankTransactionRecord[]> {
+    const rows = await this.sql.all<TransactionRow>(
+      `SELECT ${COLUMNS} FROM bank_transactions t
+       WHERE t.financial_account_id = ? AND t.date >= ? AND t.date <= ? ORDER BY t.date, t.seq`,
+      [financialAccountId, from, to],
+    );
+    return rows.map(toRecord);
+  }
+
   /** Inserts a transaction and answers its seq. */
   async insert(record: Omit<BankTransactionRecord, 'seq'>): Promise<number> {
     const row = await this.sql.get<{ seq: number }>(
       `INSERT INTO bank_transactions (id, entity_id, financial_account_id, date, amount_cents, description, external_id,
-         account_id, rule_id, created_at, status, decided_by, decided_at, memo, transfer_id, matched_entry_id, version)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+         account_id, rule_id, created_at, status, decided_by, decided_at, memo, transfer_id, matched_entry_id, version,
+         duplicate_of, arrived_from, arrived_to)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
       [
         record.id,
         record.entityId,
@@ -214,6 +259,9 @@ export class BankTransactionStore {
         record.transferId,
         record.matchedEntryId,
         record.version,
+        record.duplicateOf,
+        record.arrivedFrom,
+        record.arrivedTo,
       ],
     );
     return Number(row!.seq);

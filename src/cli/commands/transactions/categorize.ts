@@ -23,6 +23,7 @@ import {
 } from './shared.js';
 
 const MODES = [
+  'not-duplicate',
   'account',
   'split',
   'transfer',
@@ -66,6 +67,10 @@ export const command = defineCommand({
     ),
     match: text('--match <entry>', 'a journal entry already in the books posts it (its id)'),
     exclude: flag('--exclude', 'leave it out of the books'),
+    notDuplicate: flag(
+      '--not-duplicate',
+      'a line held as a possible duplicate is not one: it comes in (the rules take it, or it waits); with --account, --split, --transfer or --match, decided so at once',
+    ),
     uncategorize: flag('--uncategorize', 'back to the queue'),
     from: text(
       '--from <file>',
@@ -85,23 +90,34 @@ export const command = defineCommand({
     'books transactions categorize REF-20260105-1 --split Office=110 --split Meals=40',
     'books transactions categorize 0192f3c4-… --transfer',
     'books transactions categorize 0192f3c4-… --match 0192f3c5-…',
+    'books transactions categorize 0192f3c4 --not-duplicate --account Rent',
     'books transactions categorize --from decisions.csv',
     'books transactions categorize --auto --dry-run',
   ],
   async run(ctx, input) {
     const ids = input.ids ?? [];
-    const modes = MODES.filter((mode) =>
-      mode === 'split'
-        ? input.split.length > 0
-        : input[mode] !== undefined && input[mode] !== false,
+    const modes: (typeof MODES)[number][] = MODES.filter((mode) =>
+      mode === 'not-duplicate'
+        ? false
+        : mode === 'split'
+          ? input.split.length > 0
+          : input[mode] !== undefined && input[mode] !== false,
     );
+    if (modes.length === 0 && input.notDuplicate) modes.push('not-duplicate');
     if (modes.length !== 1)
       throw new UsageError(
         modes.length === 0
-          ? 'say what to decide: --account, --split, --transfer, --match, --exclude, --uncategorize, --from FILE or --auto'
+          ? 'say what to decide: --account, --split, --transfer, --match, --exclude, --uncategorize, --not-duplicate, --from FILE or --auto'
           : `one decision at a time: ${modes.map((m) => `--${m}`).join(' and ')} were given`,
       );
     const [mode] = modes as [(typeof MODES)[number]];
+    if (
+      input.notDuplicate &&
+      !['account', 'split', 'transfer', 'match', 'not-duplicate'].includes(mode)
+    )
+      throw new UsageError(
+        `--not-duplicate lets a held line in; --${mode} ${mode === 'exclude' ? 'leaves it out (give it alone)' : 'is not a decision to make with it'}`,
+      );
     if ((mode === 'from' || mode === 'auto') && ids.length > 0)
       throw new UsageError(`--${mode} decides the transactions it names itself: give no ids`);
     if (mode !== 'from' && mode !== 'auto' && ids.length === 0)
@@ -171,10 +187,26 @@ export const command = defineCommand({
           return { kind: 'match', version, entryId: input.match! };
         case 'exclude':
           return { kind: 'exclude', version };
+        case 'not-duplicate':
+          return { kind: 'not-duplicate', version };
         default:
           return { kind: 'uncategorize', version };
       }
     };
+    if (input.notDuplicate && mode !== 'not-duplicate') {
+      // Let the held lines in first, then decide them as asked (on the version that made).
+      const released = await sendDecisions(
+        api,
+        entityId,
+        transactions.map((transaction) => ({
+          transaction,
+          body: { kind: 'not-duplicate', version: transaction.version },
+        })),
+      );
+      const refused = released.filter((o) => o.status !== 200);
+      if (refused.length > 0) return reportOutcomes(ctx, released, decidedText);
+      transactions.splice(0, transactions.length, ...released.map((o) => o.transaction!));
+    }
     const decisions: Decision[] = [];
     for (const transaction of transactions)
       decisions.push({ transaction, body: await bodyFor(transaction) });
@@ -210,7 +242,9 @@ const decidedText = (outcome: DecisionOutcome) => {
       ? 'back to the queue'
       : t.status === 'excluded'
         ? 'excluded from the books'
-        : categoryText(t);
+        : t.status === 'possible-duplicate'
+          ? `held: ${categoryText(t)}`
+          : categoryText(t);
   return `transaction ${t.id} (${t.date} ${t.amount.toFixed(2)} ${t.description}): ${decided}${also}`;
 };
 

@@ -1,7 +1,7 @@
 import { bankAccountOption } from '../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../statements/reading.js';
 import { argument, defineCommand } from '../../command.js';
-import { bringInStatements, financialAccountOf, printTransactions } from './shared.js';
+import { bringInStatements, financialAccountOf, printTransactions, sayHeld } from './shared.js';
 
 /**
  * `transactions import ACCOUNT FILE...`: the bank's statement files — every format `statement
@@ -43,11 +43,13 @@ export const command = defineCommand({
       input.bankAccount,
     );
     const categorized = arrived.filter((t) => t.status === 'categorized').length;
+    const held = arrived.filter((t) => t.status === 'possible-duplicate').length;
     const counts = {
-      imported: arrived.length,
+      imported: arrived.length - held,
       skipped,
+      possibleDuplicates: held,
       categorized,
-      uncategorized: arrived.length - categorized,
+      uncategorized: arrived.length - held - categorized,
     };
     if (pending > 0)
       ctx.output.note(
@@ -55,8 +57,9 @@ export const command = defineCommand({
       );
     const account = arrived[0]?.bankAccount;
     ctx.wrote(
-      `${account ? `${account.code} ${account.name}` : `financial account ${financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
+      `${account ? `${account.code} ${account.name}` : `financial account ${financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there${held > 0 ? `, ${held} held as possible duplicates` : ''}; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
     );
+    sayHeld(ctx, arrived);
     if (ctx.output.json) return ctx.output.printJson(counts);
     await printTransactions(ctx, { items: arrived, total: arrived.length });
   },

@@ -15,9 +15,13 @@ export const command = defineCommand({
   summary:
     'List bank transactions: bank account, date, amount, reference, status, category, who decided; --suggest for what waits',
   options: {
-    status: text('--status <status>', 'uncategorized, categorized, excluded or all', {
-      choices: [...TRANSACTION_STATUSES, 'all'],
-    }),
+    status: text(
+      '--status <status>',
+      'uncategorized, categorized, excluded, possible-duplicate or all',
+      {
+        choices: [...TRANSACTION_STATUSES, 'all'],
+      },
+    ),
     from: text('--from <date>', 'first day (YYYY-MM-DD or a date word)', { choices: DATE_WORDS }),
     to: text('--to <date>', 'last day, same forms', { choices: DATE_WORDS }),
     account: text('--account <account>', 'the bank or card account (name, code or id)', {
@@ -33,6 +37,7 @@ export const command = defineCommand({
   paged: true,
   examples: [
     'books transactions list --status uncategorized --suggest',
+    'books transactions list --status possible-duplicate',
     'books transactions list --from last-month --to last-month --account "Chase Checking" --json',
     'books transactions list --search verizon --all --output csv > verizon.csv',
   ],

@@ -1,8 +1,11 @@
-import type { BankTransaction, DecisionOutcome } from '../../../api/index.js';
+import {
+  isDerivedReference,
+  type BankTransaction,
+  type DecisionOutcome,
+} from '../../../api/index.js';
 import type { ListPage } from '../../../client/client.js';
 import { unlessNotFound } from '../../../client/errors.js';
 import {
-  isDerivedReference,
   readStatements,
   statementTransactions,
   type StatementRequest,
@@ -164,6 +167,23 @@ export async function financialAccountOf(ctx: CommandContext, given: string): Pr
   return account.financialAccountId;
 }
 
+/**
+ * Says which lines came in held as possible duplicates (each with the line it may repeat), and
+ * how to decide them.
+ */
+export function sayHeld(ctx: CommandContext, arrived: readonly BankTransaction[]): void {
+  const held = arrived.filter((t) => t.status === 'possible-duplicate');
+  if (held.length === 0) return;
+  for (const t of held.slice(0, 10))
+    ctx.output.note(
+      `books: held: ${t.date} ${t.amount.toFixed(2)} ${t.description} (${t.id}): ${categoryText(t)}`,
+    );
+  if (held.length > 10) ctx.output.note(`books: and ${held.length - 10} more held`);
+  ctx.output.note(
+    `books: a held line is posted only when you say so: books transactions categorize ID --not-duplicate (it is a line of its own) or --exclude (it is the same line); books transactions list --status possible-duplicate lists them`,
+  );
+}
+
 /** What statement files brought in: the new transactions and how many were there already. */
 export interface BroughtIn {
   arrived: BankTransaction[];
@@ -198,24 +218,30 @@ export async function bringInStatements(
     throw error;
   });
   const read = statementsOfOneAccount(ctx, all, bankAccount);
-  const { transactions, problems, pending, zero } = statementTransactions(read);
+  const { batches, problems, pending, zero } = statementTransactions(read);
   if (zero > 0)
     ctx.output.note(
       `books: ${zero} ${zero === 1 ? 'entry' : 'entries'} of 0.00 left out: a bank transaction moves money`,
     );
-  if (transactions.length === 0 && problems.length === 0)
+  if (batches.length === 0 && problems.length === 0)
     problems.push(`${files.join(', ')}: no transactions`);
   if (problems.length > 0)
     throw new UserError(`${problems.join('\n')}\nnothing was sent`, ExitCode.InvalidFile);
   const api = await ctx.api();
   const arrived: BankTransaction[] = [];
-  for (let start = 0; start < transactions.length; start += 1000) {
-    // Each request under a key of its own (a retry of it replays); what was there already is
-    // told by the entries' own keys, so running the command again brings in nothing twice.
-    const chunk = transactions.slice(start, start + 1000);
-    arrived.push(
-      ...(await api.sandbox.pushTransactions(financialAccountId, { transactions: chunk })).data,
-    );
+  let sent = 0;
+  for (const { period, transactions } of batches) {
+    for (let start = 0; start < transactions.length; start += 1000) {
+      // Each request under a key of its own (a retry of it replays); what was there already
+      // the platform tells by the bank's reference or by day, amount and text, so running the
+      // command again, or on another layout of the file, brings in nothing twice.
+      const chunk = transactions.slice(start, start + 1000);
+      sent += chunk.length;
+      arrived.push(
+        ...(await api.sandbox.pushTransactions(financialAccountId, { transactions: chunk, period }))
+          .data,
+      );
+    }
   }
-  return { arrived, skipped: transactions.length - arrived.length, pending, zero };
+  return { arrived, skipped: sent - arrived.length, pending, zero };
 }

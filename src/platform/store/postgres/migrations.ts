@@ -349,4 +349,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX bank_transaction_splits_by_account ON bank_transaction_splits(account_id);
     `,
   },
+  {
+    version: 4,
+    name: "bank transactions held as possible duplicates, as SQLite's migration 11",
+    sql: `
+      ALTER TABLE bank_transactions ADD COLUMN duplicate_of uuid;
+      ALTER TABLE bank_transactions ADD COLUMN arrived_from date;
+      ALTER TABLE bank_transactions ADD COLUMN arrived_to date;
+      CREATE INDEX bank_transactions_by_account ON bank_transactions(financial_account_id, date);
+    `,
+  },
 ];

@@ -372,4 +372,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX bank_transaction_splits_by_account ON bank_transaction_splits(account_id);
     `,
   },
+  {
+    version: 11,
+    name: 'bank transactions held as possible duplicates, and the days the file that brought each covered',
+    sql: `
+      ALTER TABLE bank_transactions ADD COLUMN duplicate_of TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN arrived_from TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN arrived_to TEXT;
+      CREATE INDEX bank_transactions_by_account ON bank_transactions(financial_account_id, date);
+    `,
+  },
 ];

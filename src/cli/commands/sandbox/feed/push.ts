@@ -5,6 +5,7 @@ import {
   bringInStatements,
   financialAccountOf,
   printTransactions,
+  sayHeld,
 } from '../../transactions/shared.js';
 
 /**
@@ -48,9 +49,11 @@ export const command = defineCommand({
         `books: ${input.file}: ${pending} pending ${pending === 1 ? 'entry' : 'entries'} left out: only booked entries are pushed`,
       );
     const categorized = arrived.filter((t) => t.status === 'categorized').length;
+    const held = arrived.filter((t) => t.status === 'possible-duplicate').length;
     ctx.wrote(
-      `financial account ${financialAccountId}: ${arrived.length} new transactions (${categorized} categorized, ${arrived.length - categorized} uncategorized; ${skipped} already there)`,
+      `financial account ${financialAccountId}: ${arrived.length - held} new transactions (${categorized} categorized, ${arrived.length - held - categorized} uncategorized; ${skipped} already there${held > 0 ? `; ${held} held as possible duplicates` : ''})`,
     );
+    sayHeld(ctx, arrived);
     await printTransactions(ctx, { items: arrived, total: arrived.length });
   },
 });
