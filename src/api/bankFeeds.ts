@@ -12,13 +12,22 @@ const NewFinancialAccount = Type.Object({
   kind: Type.Union(FINANCIAL_ACCOUNT_KINDS.map((k) => Type.Literal(k))),
 });
 const ExistingFinancialAccount = Type.Object({ financialAccountId: UuidSchema });
+/**
+ * An account of the chart the feed posts to (an addition of the local platform: a migrated
+ * bank or card account keeps its code, history and balance, where a new account would be its
+ * twin): type Cash for a bank, Credit Cards for a card.
+ */
+const ChartAccountToLink = Type.Object({ chartAccountId: UuidSchema });
 
 export const CreateBankFeedConnectionBodySchema = Type.Object({
   bankName: Type.String(),
-  accounts: Type.Array(Type.Union([NewFinancialAccount, ExistingFinancialAccount]), {
-    minItems: 1,
-    maxItems: 100,
-  }),
+  accounts: Type.Array(
+    Type.Union([NewFinancialAccount, ExistingFinancialAccount, ChartAccountToLink]),
+    {
+      minItems: 1,
+      maxItems: 100,
+    },
+  ),
   createdByIntegration: Type.Optional(Type.Boolean({ default: true })),
   direct: Type.Optional(Type.Boolean({ default: false })),
 });

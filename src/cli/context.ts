@@ -5,6 +5,7 @@ import { CALENDAR_YEAR } from '../core/periods.js';
 import { systemClock, type Clock, type ContextServices, type Questions } from './clock.js';
 import { unlessNotFound } from '../client/errors.js';
 import { resolveReference, type Named, type Referable } from '../client/references.js';
+import { didYouMean } from '../core/names.js';
 import { appendAudit, readAudit } from './connection/auditLog.js';
 import { savedOutputSettings } from './config/profiles.js';
 import { localDay } from './terminal/dates.js';
@@ -48,7 +49,10 @@ export function pick<T>(
   if (resolution.found) return resolution.found;
   if (resolution.ambiguous) throw ambiguous(what, given, resolution.ambiguous.map(describe));
   throw new UserError(
-    `no ${what} "${given}" (by id${what === 'account' ? ', code' : ''} or name)`,
+    `no ${what} "${given}" (by id${what === 'account' ? ', code' : ''} or name)${didYouMean(
+      items.map((item) => describe(item).name),
+      given,
+    )}`,
     ExitCode.NotFound,
   );
 }
@@ -284,7 +288,10 @@ export class CommandContext {
       if (resolution.found) return { workspace, entity: this.remember('entity', resolution.found) };
       if (resolution.ambiguous) throw ambiguous('entity', chosen, resolution.ambiguous);
       throw new UserError(
-        `no entity "${chosen}" in workspace "${workspace.name}" (${workspace.id})`,
+        `no entity "${chosen}" in workspace "${workspace.name}" (${workspace.id})${didYouMean(
+          entities.map((e) => e.name),
+          chosen,
+        )}`,
         ExitCode.NotFound,
       );
     }

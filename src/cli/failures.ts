@@ -62,7 +62,12 @@ export async function reportError(error: unknown, io: CliIo, json: boolean): Pro
       lock && !json && blockers === ''
         ? `books: the books are locked through ${lock[1]} (books close locks them; books sandbox entity lock --date none reopens them): nothing was written\n`
         : '';
-    return fail(code, error.status, error.message, error.traceId, blockers + locked);
+    // The accrual ledger read or written before it is opened: how to open it.
+    const accrual =
+      !json && /accrual ledger of (this|the) entity is not open/.test(error.message)
+        ? 'books: open it with books sandbox entity open-accrual (once; the cash ledger stays as it is), or use --basis cash\n'
+        : '';
+    return fail(code, error.status, error.message, error.traceId, blockers + locked + accrual);
   }
   if (error instanceof NetworkError) return fail(ExitCode.Refused, null, error.message);
   if ((error as { name?: string })?.name === 'ExitPromptError')

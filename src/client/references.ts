@@ -1,10 +1,10 @@
 /**
  * One rule for every name a person types or a file holds (workspaces, entities, accounts,
  * classes, groups): an id; else a code, exactly (accounts); else a name, trimmed and
- * case-insensitive. Several matches at the first step that matches are ambiguous: the caller
+ * case-insensitive; else a name without its accents (`Cafe` for `Café`). Several matches at the first step that matches are ambiguous: the caller
  * lists the candidates and asks for the id, never picks one.
  */
-import { nameKey } from '../core/names.js';
+import { foldedKey, nameKey } from '../core/names.js';
 
 /** A workspace, an entity: its id and what a person calls it. */
 export interface Named {
@@ -37,6 +37,8 @@ export function resolveReference<T>(
     (d) => d.id === text,
     (d) => d.code !== undefined && d.code === text,
     (d) => nameKey(d.name) === nameKey(text),
+    // Without its accents or its exact spacing, where nothing matches as typed.
+    (d) => foldedKey(d.name) === foldedKey(text),
   ];
   for (const matches of steps) {
     const found = described.filter(matches);

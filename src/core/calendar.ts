@@ -18,6 +18,57 @@ export function isCalendarDay(text: unknown): text is CalendarDay {
 }
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * Why a text a person gave is not a calendar day, in words that say what was given and what is
+ * wanted (`25/11/2026 is not a day in YYYY-MM-DD: 2026-11-25?`; `2026-11-31 is no day: November
+ * 2026 has 30 days`); undefined when it is one.
+ */
+export function whyNotADay(text: string): string | undefined {
+  const valid: boolean = isCalendarDay(text as unknown);
+  if (valid) return undefined;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text.trim());
+  if (iso) {
+    const [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+    if (month < 1 || month > 12) return `${text} is no day: a year has months 01 to 12`;
+    const last = daysInMonth(year, month);
+    if (day < 1 || day > last)
+      return `${text} is no day: ${MONTH_NAMES[month - 1]} ${year} has ${last} days`;
+    return `${text} is not a day in YYYY-MM-DD: ${year}-${pad(month)}-${pad(day)}?`;
+  }
+  const slashed = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text.trim());
+  if (slashed) {
+    const [a, b, year] = [Number(slashed[1]), Number(slashed[2]), Number(slashed[3])];
+    const readings = [
+      [b, a],
+      [a, b],
+    ]
+      .filter(
+        ([month, day]) =>
+          month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth(year, month!),
+      )
+      .map(([month, day]) => `${year}-${pad(month!)}-${pad(day!)}`);
+    const unique = [...new Set(readings)];
+    return `${text} is not a day in YYYY-MM-DD${unique.length > 0 ? `: ${unique.join(' or ')}?` : ''}`;
+  }
+  return `"${text}" is not a day in YYYY-MM-DD`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Days in a month (1–12) of the proleptic Gregorian calendar. */
 export function daysInMonth(year: number, month: number): number {

@@ -410,7 +410,7 @@ describe('books sandbox feed and books transactions', () => {
     expect(pushed.stderr).toContain('1 new transactions');
   });
 
-  it('parses --account NAME:kind or an id', async () => {
+  it('parses --account NAME:kind, a chart account by name, or an id', async () => {
     const { parseConnect } = await import('../../src/cli/commands/sandbox/feed/shared.js');
     expect(
       parseConnect({
@@ -428,8 +428,12 @@ describe('books sandbox feed and books transactions', () => {
       direct: true,
       createdByIntegration: false,
     });
-    expect(() => parseConnect({ bank: 'x', account: ['Savings'] })).toThrow(
-      '--account takes NAME:bank or NAME:credit_card',
+    // A name alone is an account of the chart (its kind is its type); a kind not known is refused.
+    expect(parseConnect({ bank: 'x', account: ['Savings'] }).accounts).toEqual([
+      { name: 'Savings', kind: undefined },
+    ]);
+    expect(() => parseConnect({ bank: 'x', account: ['Savings:savings'] })).toThrow(
+      '--account takes NAME:bank or NAME:credit_card, an account of the chart, or a financial account id; got "Savings:savings"',
     );
     expect(() => parseConnect({ account: ['a:bank'] })).toThrow('--bank is required');
   });

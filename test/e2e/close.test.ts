@@ -207,7 +207,7 @@ describe('the month-end close (the built binary against books serve)', () => {
         reconciled: false,
       });
       expect(result.stderr).toContain(
-        '1000 "Checking" does not reconcile to the statements from 2026-10-01 to 2026-10-31: 1 statement entry is missing in the books, a difference of -12.50',
+        '1000 "Checking" does not reconcile to the statements from 2026-10-01 to 2026-10-31: 1 statement entry is missing in the books; a difference of -12.50',
       );
     });
 
@@ -446,7 +446,7 @@ describe('the month-end close (the built binary against books serve)', () => {
       const own = fileOf(camtFile([statement([])], { message: '053', version: '08' }), 'own.xml');
       const first = await reconcile(b, [own]);
       expect(first.stderr).toContain(
-        'books: the statements of GB33BUKB20201555555555 (GBP) are 1000 "Checking"\'s from now on (profile "default"; --link changes it)',
+        'books: the statements of GB33BUKB20201555555555 (GBP) are 1000 "Checking"\'s from now on (profile "default"; --link-account changes it)',
       );
       const other = fileOf(
         camtFile([statement([], { account: 'DE89370400440532013000' })], {
@@ -458,7 +458,7 @@ describe('the month-end close (the built binary against books serve)', () => {
       const refused = await reconcile(b, [other]);
       expect(refused.code).toBe(2);
       expect(refused.error).toBe(
-        '1000 "Checking" is reconciled to the statements of GB33BUKB20201555555555, and these are of DE89370400440532013000: name the account they are of, or pass --link',
+        'the statements are of DE89370400440532013000, and 1000 "Checking"\'s statements are of GB33BUKB20201555555555: name the account they are of, or pass --link-account if 1000 "Checking" has a new number',
       );
       const euros = fileOf(
         camtFile([statement([], { currency: 'EUR' })], { message: '053', version: '08' }),
@@ -467,7 +467,7 @@ describe('the month-end close (the built binary against books serve)', () => {
       const currency = await reconcile(b, [euros]);
       expect(currency.code).toBe(2);
       expect(currency.error).toBe(
-        'the statements are in EUR, and 1000 "Checking"\'s statements of GB33BUKB20201555555555 are in GBP: pass --link if the account changed currency',
+        'the statements are in EUR, and 1000 "Checking"\'s statements of GB33BUKB20201555555555 are in GBP: pass --link-account if the account changed currency',
       );
       // Files of two bank accounts (a bank's file holds all of a client's): the one linked to
       // this account is taken, said; --bank-account names another, which the link refuses.
@@ -483,7 +483,7 @@ describe('the month-end close (the built binary against books serve)', () => {
         'DE89 3704 0044 0532 0130 00',
       );
       expect(named.code).toBe(2);
-      expect(named.error).toContain('and these are of DE89370400440532013000');
+      expect(named.error).toContain('the statements are of DE89370400440532013000, and');
       const unknown = await reconcile(b, [own], '--bank-account', 'FR7630006000011234567890189');
       expect(unknown.code).toBe(2);
       expect(unknown.error).toBe(
@@ -499,7 +499,7 @@ describe('the month-end close (the built binary against books serve)', () => {
       const relinkedOwn = await books('reconcile', 'Savings', other, ...b.where);
       expect(relinkedOwn.code).toBe(2);
       expect(relinkedOwn.stderr).toContain(
-        'the statements are of DE89370400440532013000, whose statements are 1000 "Checking"\'s, not 1001 "Savings"\'s: name that account, or pass --link to link them to 1001 "Savings"',
+        'the statements are of DE89370400440532013000, whose statements are 1000 "Checking"\'s, not 1001 "Savings"\'s: name that account, or pass --link-account to link them to 1001 "Savings"',
       );
       const nowOld = await reconcile(b, [own]);
       expect(nowOld.code).toBe(2);
@@ -741,8 +741,9 @@ describe('the month-end close (the built binary against books serve)', () => {
           status: 'pass',
         });
 
-        // Brought in as bank transactions of a connected account, once.
-        const connected = await books(
+        // Brought in as bank transactions of the account, its feed linked to it, once; into
+        // another account, the statements of one reconciled to Checking are refused.
+        const elsewhere = await books(
           ...[
             'sandbox',
             'feed',
@@ -754,21 +755,42 @@ describe('the month-end close (the built binary against books serve)', () => {
           ],
           ...b.where,
         );
+        expect(elsewhere.code, elsewhere.stderr).toBe(0);
+        const wrong = await books(
+          ...['transactions', 'import', `${format} Current`, file, '--bank-account', account],
+          ...b.where,
+        );
+        expect(wrong.code).toBe(2);
+        expect(wrong.stderr).toContain(
+          `the statements are of ${account}, whose statements are 1000 "Checking"'s, not 1001 "${format} Current"'s`,
+        );
+        const connected = await books(
+          ...['sandbox', 'feed', 'connect', '--bank', format, '--account', 'Checking'],
+          ...b.where,
+        );
         expect(connected.code, connected.stderr).toBe(0);
+        expect(connected.stderr).toContain(
+          `books: the feed is linked to the chart's 1000 "Checking": its history and balance stay where they are`,
+        );
+        // Into an account none of whose statements were seen, a file of two accounts is refused.
         const mixed = await books('transactions', 'import', `${format} Current`, file, ...b.where);
         expect(mixed.code).toBe(2);
         expect(mixed.stderr).toContain(
           `the files hold the statements of 2 bank accounts (${account}, ${otherAccount})`,
         );
-        const bringIn = () =>
-          books(
-            ...['transactions', 'import', `${format} Current`, file, '--json'],
-            ...['--bank-account', account, ...b.where],
-          );
-        const first = await bringIn();
+        // Into Checking, the account whose statements it was reconciled to is taken, said.
+        const first = await books('transactions', 'import', 'Checking', file, '--json', ...b.where);
         expect(first.code, first.stderr).toBe(0);
+        expect(first.stderr).toContain(
+          `books: the statements of ${account} taken; those of ${otherAccount} left out`,
+        );
+        // The books' own entries of those days are on Checking: the bank lines do not repeat them
+        // (the platform compares bank lines with bank lines), so all three come in.
         expect(JSON.parse(first.stdout)).toMatchObject({ imported: 3, skipped: 0 });
-        const again = await bringIn();
+        const again = await books(
+          ...['transactions', 'import', 'Checking', file, '--json'],
+          ...['--bank-account', account, ...b.where],
+        );
         expect(JSON.parse(again.stdout)).toMatchObject({ imported: 0, skipped: 3 });
         const listed = await books('transactions', 'list', '--json', ...b.where);
         expect(
@@ -892,7 +914,7 @@ describe('the month-end close (the built binary against books serve)', () => {
       const unfed = await books('sandbox', 'feed', 'push', 'Checking', file, ...b.where);
       expect(unfed.code).toBe(2);
       expect(unfed.stderr).toContain(
-        'account 1000 "Checking" has no bank feed: books sandbox feed connect links one (then import into its account)',
+        'account 1000 "Checking" has no bank feed: books sandbox feed connect --bank BANK --account "Checking:bank" links one to it',
       );
     });
   });

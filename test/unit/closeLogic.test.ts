@@ -199,7 +199,7 @@ describe('matching statement entries to postings', () => {
     );
   });
 
-  it("the bank's balances where a statement states fewer: from its closing, else the books' opening", () => {
+  it("the bank's balances where a statement states fewer: from its closing; one that states none proves nothing without balances given", () => {
     const postings = [posting('2026-10-03', 20_00, 'x')];
     const noOpening = reconcileStatements({
       statements: [
@@ -213,6 +213,8 @@ describe('matching statement entries to postings', () => {
     expect(noOpening.notes[0]).toMatch(
       /states no opening balance: its closing balance less its entries, 500\.00/,
     );
+    // A bank CSV without a balance column: the books' own opening taken as the bank's
+    // "reconciled" it whatever the books held. Now it is not reconciled, and says what it lacks.
     const none = reconcileStatements({
       statements: [statement([entry('2026-10-03', 20_00)], { opening: null })],
       postings,
@@ -220,7 +222,73 @@ describe('matching statement entries to postings', () => {
       days: 3,
     });
     expect(none.bank).toEqual({ opening: 500_00, closing: 520_00 });
-    expect(none.reconciled).toBe(true);
+    expect(none.reconciled).toBe(false);
+    expect(none.unproven).toEqual([
+      'the statement states no balance: give its closing balance, as the bank states it, with --closing-balance AMOUNT',
+      'no earlier statement of the account was reconciled: give the opening balance too, with --opening-balance AMOUNT',
+    ]);
+    // With the bank's balances given it proves them: the closing given is the bank's.
+    const given = reconcileStatements({
+      statements: [statement([entry('2026-10-03', 20_00)], { opening: null })],
+      postings,
+      ...booksAt(postings, 500_00),
+      days: 3,
+      given: { opening: c(500_00), closing: c(520_00) },
+    });
+    expect(given).toMatchObject({ reconciled: true, unproven: [], difference: 0 });
+    const wrong = reconcileStatements({
+      statements: [statement([entry('2026-10-03', 20_00)], { opening: null })],
+      postings,
+      ...booksAt(postings, 500_00),
+      days: 3,
+      given: { opening: c(500_00), closing: c(540_00) },
+    });
+    expect(wrong).toMatchObject({ reconciled: false, difference: 20_00 });
+    expect(wrong.notes).toContain(
+      'the closing balance given, 540.00, is not the opening balance and the entries, 520.00: 20.00 apart',
+    );
+    // The opening of the statement reconciled before: only the closing is wanted.
+    const chained = reconcileStatements({
+      statements: [statement([entry('2026-10-03', 20_00)], { opening: null })],
+      postings,
+      ...booksAt(postings, 500_00),
+      days: 3,
+      given: { opening: c(500_00), closing: c(520_00), openingFrom: '2026-09-30' },
+    });
+    expect(chained.reconciled).toBe(true);
+    expect(chained.notes).toContain(
+      'the statement states no balance: the closing balance of the statement reconciled to 2026-09-30, 500.00, taken as its opening',
+    );
+  });
+
+  it('a line the bank sent, dated inside the statement but not on it, is no outstanding item: the account does not reconcile', () => {
+    // The same month brought in twice: the second copy of each line is "not on the statement"
+    // and was counted outstanding, like an uncashed cheque, and the account reconciled.
+    const lines = [entry('2026-10-03', -1200_00, 'RENT'), entry('2026-10-10', 845_20, 'SALES')];
+    const postings = [
+      { ...posting('2026-10-03', -1200_00, 'RENT'), entryId: 'bt-1' },
+      { ...posting('2026-10-10', 845_20, 'SALES'), entryId: 'bt-2' },
+      { ...posting('2026-10-03', -1200_00, 'RENT'), entryId: 'bt-3' },
+      { ...posting('2026-10-10', 845_20, 'SALES'), entryId: 'bt-4' },
+      // A cheque written by journal entry, not yet cleared: outstanding as ever.
+      { ...posting('2026-10-28', -50_00, 'Cheque 104'), entryId: 'je-1' },
+    ];
+    const input = {
+      statements: [statement(lines)],
+      postings,
+      booksOpening: c(0),
+      booksClosing: c(2 * (-1200_00 + 845_20) - 50_00),
+      days: 3,
+    };
+    expect(reconcileStatements(input).reconciled).toBe(true);
+    const result = reconcileStatements({
+      ...input,
+      bankLines: new Set(['bt-1', 'bt-2', 'bt-3', 'bt-4']),
+    });
+    expect(result.reconciled).toBe(false);
+    expect(result.difference).toBe(0);
+    expect(result.sentNotOnStatement.map((p) => p.entryId).sort()).toEqual(['bt-3', 'bt-4']);
+    expect(result.notOnStatement.map((p) => p.entryId)).toEqual(['je-1']);
   });
 
   it('statements chained by period: a gap, and one that does not open where the last closed, are said', () => {

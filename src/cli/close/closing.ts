@@ -12,7 +12,7 @@ import { readConfig } from '../config/profiles.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
 import { FLUX_AMOUNT_DEFAULT, FLUX_PERCENT_DEFAULT } from '../config/settings.js';
-import { statementLinksOf } from '../statements/links.js';
+import { fileFingerprint, reconciledStatementsOf, statementLinksOf } from '../statements/links.js';
 
 /*
  * What `close review` and `close` share: the period, the firm's review settings, the entities
@@ -109,7 +109,7 @@ export async function entitiesToClose(
 export async function statementsIn(
   ctx: CommandContext,
   directory: string,
-): Promise<BankStatement[]> {
+): Promise<{ all: BankStatement[]; fingerprints: Map<BankStatement, string> }> {
   const { readStatementFile } = await import('../../formats/statements.js');
   let files: string[];
   try {
@@ -127,10 +127,13 @@ export async function statementsIn(
     );
   }
   const statements: BankStatement[] = [];
+  const fingerprints = new Map<BankStatement, string>();
   for (const file of files) {
     try {
       const read = await readStatementFile(file);
       statements.push(...read.statements);
+      const fingerprint = fileFingerprint(file);
+      for (const statement of read.statements) fingerprints.set(statement, fingerprint);
     } catch (error) {
       const line = (error as { line?: number }).line;
       ctx.output.note(
@@ -138,12 +141,7 @@ export async function statementsIn(
       );
     }
   }
-  const unnamed = statements.filter((s) => s.account === null).length;
-  if (unnamed > 0)
-    ctx.output.note(
-      `books: ${unnamed} statement${unnamed === 1 ? '' : 's'} in ${directory} name no bank account: they cannot be told whose they are`,
-    );
-  return statements;
+  return { all: statements, fingerprints };
 }
 
 /** Reviews each entity, four at a time; one that cannot be reviewed stops the review. */
@@ -176,13 +174,23 @@ export async function reviewEntities(
           link.accountId,
         ]),
       );
+      const reconciled = await reconciledStatementsOf(ctx, entity.id);
+      if (statements) {
+        const unknown = statements.all.filter(
+          (s) => s.account === null && !reconciled[statements.fingerprints.get(s) ?? ''],
+        ).length;
+        if (unknown > 0)
+          ctx.output.note(
+            `books: ${entity.name}: ${unknown} statement${unknown === 1 ? '' : 's'} in ${input.statements} name no bank account and ${unknown === 1 ? 'was' : 'were'} never reconciled: whose ${unknown === 1 ? 'it is' : 'they are'} cannot be told (books reconcile ACCOUNT FILE links one)`,
+          );
+      }
       const data = await readReviewData(api, {
         entity: { id: entity.id, bookkeepingStartDate: entity.bookkeepingStartDate },
         workspace: { id: workspace.id, timezone: workspace.timezone },
         period,
         today: ctx.today(),
         basis: 'cash',
-        ...(statements && { statements: { all: statements, links } }),
+        ...(statements && { statements: { ...statements, links, reconciled } }),
         days,
       });
       const checks = reviewChecks(data, settings);

@@ -52,7 +52,8 @@ export const command = defineCommand({
 
     const groups = readJson<ExportedGroup[]>(file(manifest.files.groups));
     const madeGroups = await importGroups(api, entityId, groups);
-    const chart = await importChartFile(ctx, file(manifest.files.chart));
+    // A copy into a standard chart takes the platform's codes (compared by name): said.
+    const chart = await importChartFile(ctx, file(manifest.files.chart), { renumber: true });
     const classes = readJson<ExportedClass[]>(file(manifest.files.classes));
     const { aliases, made: madeClasses } = await importClasses(api, scope.workspace.id, classes);
 

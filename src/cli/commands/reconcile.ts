@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { LEDGER_BASES, type LedgerBasis } from '../../api/index.js';
-import { centsToAmount } from '../../core/money.js';
+import { centsToAmount, decimalToCents, InvalidAmountError, type Cents } from '../../core/money.js';
+import type { BankStatement } from '../../formats/statement.js';
 import type { AccountReconciliation } from '../../migrate/close/reconcile.js';
 import { readStatements, statementOptionsOf, statementReadOptions } from '../statements/reading.js';
 import { argument, defineCommand, flag, oneOf, text, wholeNumber } from '../command.js';
@@ -11,6 +12,11 @@ import { displayAmount, plainAmount } from '../render/statements.js';
 import {
   bankAccountOption,
   checkStatementLink,
+  closingBefore,
+  fileFingerprint,
+  linkAccountOption,
+  reconciledStatementsOf,
+  rememberReconciled,
   statementLinksOf,
   statementsOfOneAccount,
 } from '../statements/links.js';
@@ -51,7 +57,16 @@ export const command = defineCommand({
       'post each entry missing in the books as a journal entry against this account',
       { names: 'account' },
     ),
-    link: flag('--link', "link the statements' bank account to this account anew"),
+    openingBalance: text(
+      '--opening-balance <amount>',
+      "a statement that states no balance: its opening balance, as the bank states it (a card's amount owed negative)",
+    ),
+    closingBalance: text(
+      '--closing-balance <amount>',
+      'a statement that states no balance: its closing balance, as the bank states it',
+    ),
+    link: flag('--link', 'the same as --link-account'),
+    ...linkAccountOption,
     ...statementReadOptions,
     ...bankAccountOption,
   },
@@ -59,10 +74,13 @@ export const command = defineCommand({
     'books reconcile Checking october.xml',
     'books reconcile 1000 2026-09.sta 2026-10.sta --days 5 --json',
     'books reconcile "Business Visa" visa-october.ofx --post-missing "Bank Charges" --report reconciliations/',
+    'books reconcile Current november.csv --opening-balance 5000.00 --closing-balance 4548.80',
   ],
   async run(ctx, input) {
     const days = wholeNumber(input.days, '--days', 0, 60);
     const basis = oneOf('--basis', input.basis, LEDGER_BASES) as LedgerBasis;
+    const givenOpening = balanceOption('--opening-balance', input.openingBalance);
+    const givenClosing = balanceOption('--closing-balance', input.closingBalance);
     const options = statementOptionsOf(input);
     const { workspace, entity } = await ctx.chosenEntity();
     const account = await ctx.account(entity.id, input.account);
@@ -94,9 +112,40 @@ export const command = defineCommand({
       throw new UsageError(
         '--post-missing names the account being reconciled: name the account the other side goes to',
       );
-    await checkStatementLink(ctx, entity.id, account, chart, statements, Boolean(input.link));
+    await checkStatementLink(
+      ctx,
+      entity.id,
+      account,
+      chart,
+      statements,
+      Boolean(input.link || input.linkAccount),
+    );
     const { reconcileAccount, NotABankAccount } = await import('../../migrate/close/reconcile.js');
-    const request = { account, statements, days, basis, timezone: full.timezone };
+    const fingerprints = new Map(files.map((f) => [f.file, fileFingerprint(f.file)]));
+    const reconciled = await reconciledStatementsOf(ctx, entity.id);
+    const statesNone = statements.every((st) => st.opening === null && st.closing === null);
+    if (!statesNone && (givenOpening !== undefined || givenClosing !== undefined))
+      ctx.output.note(
+        'books: the statements state their balances: --opening-balance and --closing-balance are for a statement that states none, and are not used',
+      );
+    const first = [...statements].sort((a, b) => a.from!.localeCompare(b.from!))[0]!;
+    const earlier =
+      givenOpening === undefined
+        ? closingBefore(reconciled, account.id, first.from!, new Set(fingerprints.values()))
+        : undefined;
+    const request = {
+      account,
+      statements,
+      days,
+      basis,
+      timezone: full.timezone,
+      workspaceId: workspace.id,
+      given: {
+        opening: givenOpening ?? (earlier && (earlier.closingCents as Cents)),
+        closing: givenClosing,
+        ...(earlier && givenOpening === undefined && { openingFrom: earlier.to }),
+      },
+    };
     let result: AccountReconciliation;
     try {
       result = await reconcileAccount(api, entity.id, request);
@@ -123,21 +172,70 @@ export const command = defineCommand({
       await writeReport(ctx, input.report, entity.name, result, basis);
     await show(ctx, result);
     if (!result.reconciled) {
+      const sent = result.sentNotOnStatement.length;
       const why = [
+        ...result.unproven,
         result.missingInBooks.length > 0 &&
           `${result.missingInBooks.length} statement ${result.missingInBooks.length === 1 ? 'entry is' : 'entries are'} missing in the books`,
-        result.difference !== 0 && `a difference of ${centsToAmount(result.difference).toFixed(2)}`,
+        sent > 0 &&
+          `${sent} ${sent === 1 ? 'line' : 'lines'} the bank sent, dated inside the statement, ${sent === 1 ? 'is' : 'are'} not on it: a duplicate, or another statement's (books transactions categorize ID --exclude takes a duplicate out)`,
+        result.unproven.length === 0 &&
+          result.difference !== 0 &&
+          `a difference of ${centsToAmount(result.difference).toFixed(2)}`,
       ].filter(Boolean);
       ctx.output.note(
-        `books: ${account.code} "${account.name}" does not reconcile to the statements from ${result.from} to ${result.to}: ${why.join(', ')}`,
+        `books: ${account.code} "${account.name}" does not reconcile to the statements from ${result.from} to ${result.to}: ${why.join('; ')}`,
       );
       return ExitCode.Refused;
     }
+    await rememberReconciled(
+      ctx,
+      entity.id,
+      Object.fromEntries(
+        files
+          .filter((f) => f.statements.length > 0)
+          .map((f) => {
+            const own = orderedOf(f.statements);
+            return [
+              fingerprints.get(f.file)!,
+              {
+                accountId: account.id,
+                from: own[0]!.from!,
+                to: own.at(-1)!.to!,
+                openingCents:
+                  own[0]!.from === result.from
+                    ? result.bank.opening
+                    : (own[0]!.opening ?? result.bank.opening),
+                closingCents:
+                  own.at(-1)!.to === result.to
+                    ? result.bank.closing
+                    : (own.at(-1)!.closing ?? result.bank.closing),
+              },
+            ];
+          }),
+      ),
+    );
     ctx.output.note(
       `books: ${account.code} "${account.name}" reconciles to the statements from ${result.from} to ${result.to}: ${result.matched} statement ${result.matched === 1 ? 'entry' : 'entries'} matched, ${result.notOnStatement.length} outstanding`,
     );
   },
 });
+
+/** The statements of a file in the order of their days. */
+const orderedOf = (statements: readonly BankStatement[]) =>
+  [...statements].sort((a, b) => a.from!.localeCompare(b.from!) || a.to!.localeCompare(b.to!));
+
+/** `--opening-balance 4,548.80`: an amount in cents (a card's owed balance is negative), or none. */
+function balanceOption(flagName: string, given: string | undefined): Cents | undefined {
+  if (given === undefined) return undefined;
+  try {
+    return decimalToCents(given.replace(/,/g, ''), { allowNegative: true });
+  } catch (error) {
+    if (error instanceof InvalidAmountError)
+      throw new UsageError(`${flagName} ${given}: ${error.message}`);
+    throw error;
+  }
+}
 
 async function show(ctx: CommandContext, result: AccountReconciliation): Promise<void> {
   const { reconciliationJson, reconciliationSummary } = await import('../render/closeReports.js');
@@ -150,6 +248,13 @@ async function show(ctx: CommandContext, result: AccountReconciliation): Promise
       amount: centsToAmount(e.amount),
       description: [e.counterparty, e.description].filter(Boolean).join(': '),
       reference: e.reference ?? '',
+    })),
+    ...result.sentNotOnStatement.map((p) => ({
+      kind: 'sent by the bank, not on statement',
+      date: p.date,
+      amount: centsToAmount(p.amount),
+      description: p.description || p.memo,
+      reference: p.entryId,
     })),
     ...result.notOnStatement.map((p) => ({
       kind: 'not on statement',

@@ -16,6 +16,21 @@ export interface Profile {
   statementAccounts?: Record<string, Record<string, StatementLink>>;
   /** Banks' CSV layouts by name (`--save-layout`): how a file of a shape is read. */
   statementLayouts?: Record<string, StatementLayout>;
+  /**
+   * The statement files `books reconcile` reconciled, per entity, by the SHA-256 of their bytes:
+   * the account and the balances (stated or given), so that a statement that names no bank
+   * account is still found by the close review, and the next one opens where it closed.
+   */
+  reconciledStatements?: Record<string, Record<string, ReconciledStatement>>;
+}
+
+/** A statement file reconciled: whose it is, its days, its balances in cents. */
+export interface ReconciledStatement {
+  accountId: string;
+  from: string;
+  to: string;
+  openingCents: number;
+  closingCents: number;
 }
 
 /** A bank's CSV layout: the shape of its files, and the flags that read them. */

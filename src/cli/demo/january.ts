@@ -64,7 +64,12 @@ export async function januaryDay(ctx: CommandContext, entity: Named, directory: 
     [checking, files[0]!],
     [card, files[1]!],
   ] as const) {
-    const brought = await bringInStatements(ctx, account.financialAccountId!, [file], {});
+    const brought = await bringInStatements(
+      ctx,
+      { financialAccountId: account.financialAccountId! },
+      [file],
+      {},
+    );
     imported += brought.arrived.length;
     skipped += brought.skipped;
     categorized += brought.arrived.filter((t) => t.status === 'categorized').length;

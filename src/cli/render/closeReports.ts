@@ -37,6 +37,13 @@ export function reconciliationJson(result: AccountReconciliation) {
       description: posting.description || posting.memo,
       entryId: posting.entryId,
     })),
+    sentNotOnStatement: result.sentNotOnStatement.map((posting) => ({
+      date: posting.date,
+      amount: centsToAmount(posting.amount),
+      description: posting.description || posting.memo,
+      entryId: posting.entryId,
+    })),
+    unproven: result.unproven,
     difference: centsToAmount(result.difference),
     reconciled: result.reconciled,
     statements: result.statements,
@@ -105,6 +112,13 @@ export function reconciliationStatement(
     'line',
     2,
   );
+  if (result.sentNotOnStatement.length > 0)
+    row(
+      `Sent by the bank, not on the statement (${count(result.sentNotOnStatement.length, 'item')})`,
+      sum(result.sentNotOnStatement.map((p) => p.amount)),
+      'line',
+      2,
+    );
   row(`Register balance (${result.to})`, result.books.closing, 'total');
   row(
     `Missing in the books (${count(result.missingInBooks.length, 'item')})`,
@@ -146,6 +160,15 @@ export function reconciliationStatement(
     'uncleared',
   );
   items(
+    'Sent by the bank, not on the statement',
+    result.sentNotOnStatement.map((p) => ({
+      date: p.date,
+      text: `${p.description || p.memo} (a duplicate, or another statement's)`,
+      amount: p.amount,
+    })),
+    'sent',
+  );
+  items(
     'Missing in the books',
     result.missingInBooks.map((e) => ({
       date: e.bookingDate,
@@ -183,6 +206,14 @@ export function reconciliationSummary(result: AccountReconciliation): [string, s
       `${result.missingInBooks.length} (${formatCents(sum(result.missingInBooks.map((e) => e.amount)))})`,
     ],
     ['Not on the statement', `${result.notOnStatement.length} (${formatCents(outstanding)})`],
+    ...(result.sentNotOnStatement.length > 0
+      ? [
+          [
+            'Sent by the bank, not on it',
+            `${result.sentNotOnStatement.length} (${formatCents(sum(result.sentNotOnStatement.map((p) => p.amount)))})`,
+          ] as [string, string],
+        ]
+      : []),
     ['Difference', formatCents(result.difference)],
     ['Reconciled', result.reconciled ? 'yes' : 'no'],
   ];

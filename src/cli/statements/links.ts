@@ -1,18 +1,20 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Account } from '../../api/index.js';
 import type { BankStatement, StatementFile } from '../../formats/statement.js';
 import { sameAccount } from '../../formats/statement.js';
-import { text } from '../command.js';
+import { flag, text } from '../command.js';
 import { changeProfileInUse, profileInUse } from '../config/profileInUse.js';
-import { readConfig, type StatementLink } from '../config/profiles.js';
+import { readConfig, type ReconciledStatement, type StatementLink } from '../config/profiles.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
 
 /*
  * Which chart account a bank account's statements belong to, remembered per entity in the
  * profile in use (`local` for the embedded platform; `default` for a base URL given without
- * one) the first time they are reconciled, so that a statement of another account, or in
- * another currency, is refused rather than reconciled against the wrong books. `--link`
- * links them anew.
+ * one) the first time they are imported (`transactions import`, `feed push`) or reconciled,
+ * so that a statement of another account, or in another currency, is refused rather than
+ * brought into or reconciled against the wrong books. `--link-account` links them anew.
  */
 
 /**
@@ -33,6 +35,14 @@ export const bankAccountOption = {
   bankAccount: text(
     '--bank-account <number>',
     "the bank account (its IBAN or number) whose statements to take from files that hold several accounts' (a bank's CODA, Norma 43 or CFONB file)",
+  ),
+} as const;
+
+/** `--link-account`: the statements' bank account is this chart account's from now on (a new number). */
+export const linkAccountOption = {
+  linkAccount: flag(
+    '--link-account',
+    "the statements' bank account (IBAN or number) is this account's from now on: a new account number, or statements remembered as another account's",
   ),
 } as const;
 
@@ -132,16 +142,16 @@ export async function checkStatementLink(
   if (!link) {
     if (known && known[1].accountId !== account.id)
       throw new UsageError(
-        `the statements are of ${bankAccount}, whose statements are ${accountName(known[1].accountId)}'s, not ${label(account)}'s: name that account, or pass --link to link them to ${label(account)}`,
+        `the statements are of ${bankAccount}, whose statements are ${accountName(known[1].accountId)}'s, not ${label(account)}'s: name that account, or pass --link-account to link them to ${label(account)}`,
       );
     if (!known && theirs)
       throw new UsageError(
-        `${label(account)} is reconciled to the statements of ${theirs[0]}, and these are of ${bankAccount}: name the account they are of, or pass --link`,
+        `the statements are of ${bankAccount}, and ${label(account)}'s statements are of ${theirs[0]}: name the account they are of, or pass --link-account if ${label(account)} has a new number`,
       );
     const stated = known?.[1].currency;
     if (known && stated && currency && stated !== currency)
       throw new UsageError(
-        `the statements are in ${currency}, and ${label(account)}'s statements of ${bankAccount} are in ${stated}: pass --link if the account changed currency`,
+        `the statements are in ${currency}, and ${label(account)}'s statements of ${bankAccount} are in ${stated}: pass --link-account if the account changed currency`,
       );
     if (known) return;
   }
@@ -161,6 +171,57 @@ export async function checkStatementLink(
     };
   });
   ctx.output.note(
-    `books: the statements of ${bankAccount}${currency ? ` (${currency})` : ''} are ${label(account)}'s from now on (profile "${name}"; --link changes it)`,
+    `books: the statements of ${bankAccount}${currency ? ` (${currency})` : ''} are ${label(account)}'s from now on (profile "${name}"; --link-account changes it)`,
   );
+}
+
+/** A statement file's fingerprint: the SHA-256 of its bytes (how a reconciled file is known again). */
+export function fileFingerprint(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** The statement files reconciled for an entity, by fingerprint (see `Profile.reconciledStatements`). */
+export async function reconciledStatementsOf(
+  ctx: CommandContext,
+  entityId: string,
+): Promise<Record<string, ReconciledStatement>> {
+  const name = await profileInUse(ctx);
+  return readConfig(ctx.io.env).profiles[name]?.reconciledStatements?.[entityId] ?? {};
+}
+
+/** Remembers statement files reconciled (what `reconcile` proved), by fingerprint. */
+export async function rememberReconciled(
+  ctx: CommandContext,
+  entityId: string,
+  reconciled: Record<string, ReconciledStatement>,
+): Promise<void> {
+  await changeProfileInUse(ctx, (profile) => ({
+    ...profile,
+    reconciledStatements: {
+      ...profile.reconciledStatements,
+      [entityId]: { ...profile.reconciledStatements?.[entityId], ...reconciled },
+    },
+  }));
+}
+
+/**
+ * The closing balance an account's statements last reconciled before `day` closed at: the
+ * opening of a statement after them that states none.
+ */
+export function closingBefore(
+  reconciled: Record<string, ReconciledStatement>,
+  accountId: string,
+  day: string,
+  except: ReadonlySet<string> = new Set(),
+): ReconciledStatement | undefined {
+  let last: ReconciledStatement | undefined;
+  for (const [fingerprint, record] of Object.entries(reconciled))
+    if (
+      record.accountId === accountId &&
+      record.to < day &&
+      !except.has(fingerprint) &&
+      (last === undefined || record.to > last.to)
+    )
+      last = record;
+  return last;
 }

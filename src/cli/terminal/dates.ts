@@ -1,4 +1,4 @@
-import { isCalendarDay, type CalendarDay } from '../../core/calendar.js';
+import { isCalendarDay, whyNotADay, type CalendarDay } from '../../core/calendar.js';
 import {
   DATE_WORDS,
   rangeOfWord,
@@ -34,9 +34,14 @@ export function parseDateOption(
     const range = rangeOfWord(text as DateWord, asOf, fiscalStart);
     return side === 'from' ? range.startDate : range.endDate;
   }
-  throw new UsageError(
-    `--${side} must be a date (YYYY-MM-DD) or one of ${DATE_WORDS.join(', ')}, not "${text}"`,
-  );
+  throw new UsageError(`--${side} ${whyNotADay(text)} (or one of ${DATE_WORDS.join(', ')})`);
+}
+
+/** A flag's calendar day (`--date 2026-11-25`), refused saying what was given and what is wanted. */
+export function dayOption(flag: string, text: string): CalendarDay {
+  const why = whyNotADay(text);
+  if (why !== undefined) throw new UsageError(`${flag} ${why}`);
+  return text;
 }
 
 /**

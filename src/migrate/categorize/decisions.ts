@@ -30,6 +30,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { ruleTextOf } from '../../core/ruleLearning.js';
+import { didYouMean } from '../../core/names.js';
 
 const money = (amount: number) =>
   amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -190,7 +191,10 @@ export function accountNamed(accounts: readonly Account[], given: string): Accou
   }
   if (resolution.ambiguous)
     return `"${given}" names ${resolution.ambiguous.length} accounts (${resolution.ambiguous.map(accountText).join(', ')}): use the code or id`;
-  return `no account "${given}" (by id, code or name)`;
+  return `no account "${given}" (by id, code or name)${didYouMean(
+    accounts.map((a) => a.name),
+    given,
+  )}`;
 }
 
 /**

@@ -15,9 +15,13 @@ import { bookedSum, type BankStatement, type StatementEntry } from '../../format
  * within `days` of it may still match (a cheque written the day before, cleared on the statement).
  *
  * What is left: statement entries missing in the books, and postings of the period not on the
- * statement (outstanding cheques, deposits in transit). The difference is the statement's
- * closing balance less the books' closing balance net of what is outstanding; the account is
- * reconciled when nothing is missing in the books and the difference is zero.
+ * statement (outstanding cheques, deposits in transit). A posting that stands for a line the
+ * bank itself sent (imported or fed), dated inside the statements' days, is no outstanding
+ * item: the bank would have stated it; it is a duplicate, or another statement's, and the
+ * account does not reconcile while one is left. The difference is the statement's closing
+ * balance less the books' closing balance net of what is not on the statement; the account is
+ * reconciled when nothing is missing in the books, nothing the bank sent is off the statement,
+ * the statements state a balance (or one was given) and the difference is zero.
  */
 
 /** A posting to the account, as the general ledger shows it. */
@@ -62,6 +66,14 @@ export interface ReconcileInput {
   /** Its balance at the last statement's end. */
   booksClosing: Cents;
   days: number;
+  /** The journal entries and bank transactions that stand for lines the bank sent (imported or fed). */
+  bankLines?: ReadonlySet<string>;
+  /**
+   * Balances given where the statements state none (`--opening-balance`, `--closing-balance`,
+   * or the closing balance of the statement reconciled before): the first one's opening, the
+   * last one's closing.
+   */
+  given?: { opening?: Cents | undefined; closing?: Cents | undefined; openingFrom?: string };
 }
 
 export interface ReconcileResult {
@@ -76,6 +88,10 @@ export interface ReconcileResult {
   missingInBooks: BankEntry[];
   /** Postings of the period the statements do not show (outstanding). */
   notOnStatement: BookPosting[];
+  /** Postings of lines the bank sent, dated inside the statements' days, that they do not show. */
+  sentNotOnStatement: BookPosting[];
+  /** What the statements lack to prove a balance (none stated, none given): empty when they have it. */
+  unproven: string[];
   /** Pending or information-only statement entries: not reconciled. */
   pending: BankEntry[];
   difference: Cents;
@@ -91,16 +107,48 @@ export function orderedStatements(statements: readonly BankStatement[]): BankSta
   );
 }
 
-/** The bank's opening and closing balances, and what was said of the chain between statements. */
+/**
+ * The bank's opening and closing balances, what was said of the chain between statements, and
+ * what is missing to prove them: statements that state no balance at all take the balances
+ * given (`given`), else the books' opening, said, and prove nothing.
+ */
 function bankBalances(
   statements: readonly BankStatement[],
   booksOpening: Cents,
   notes: string[],
-): { opening: Cents; closing: Cents } {
+  given: ReconcileInput['given'] = {},
+): { opening: Cents; closing: Cents; unproven: string[] } {
   const first = statements[0]!;
+  const last = statements.at(-1)!;
+  const unproven: string[] = [];
+  const statesNone = statements.every((s) => s.opening === null && s.closing === null);
   let opening: Cents;
   if (first.opening !== null) opening = first.opening;
-  else if (first.closing !== null) {
+  else if (statesNone) {
+    let total = ZERO_CENTS;
+    for (const statement of statements) total = addCents(total, bookedSum(statement));
+    if (given.closing === undefined)
+      unproven.push(
+        'the statement states no balance: give its closing balance, as the bank states it, with --closing-balance AMOUNT',
+      );
+    if (given.opening !== undefined) {
+      opening = given.opening;
+      if (given.openingFrom)
+        notes.push(
+          `the statement states no balance: the closing balance of the statement reconciled to ${given.openingFrom}, ${formatCents(opening)}, taken as its opening`,
+        );
+    } else {
+      unproven.push(
+        'no earlier statement of the account was reconciled: give the opening balance too, with --opening-balance AMOUNT',
+      );
+      opening = given.closing !== undefined ? subtractCents(given.closing, total) : booksOpening;
+      notes.push(
+        given.closing !== undefined
+          ? `the statement states no opening balance: the closing balance given less its entries, ${formatCents(opening)}`
+          : `the statement states no balance: the books' opening balance, ${formatCents(opening)}, taken as the bank's (which proves nothing)`,
+      );
+    }
+  } else if (first.closing !== null) {
     opening = subtractCents(first.closing, bookedSum(first));
     notes.push(
       `the statement states no opening balance: its closing balance less its entries, ${formatCents(opening)}, taken as the bank's`,
@@ -131,6 +179,14 @@ function bankBalances(
     }
     const made = addCents(running, bookedSum(statement));
     if (statement.closing === null) {
+      if (statement === last && statesNone && given.closing !== undefined) {
+        if (given.closing !== made)
+          notes.push(
+            `the closing balance given, ${formatCents(given.closing)}, is not the opening balance and the entries, ${formatCents(made)}: ${formatCents(subtractCents(given.closing, made))} apart`,
+          );
+        running = given.closing;
+        return;
+      }
       if (index === statements.length - 1 && (statement.opening !== null || index > 0))
         notes.push(
           `the statement from ${statement.from} states no closing balance: its opening balance and its entries, ${formatCents(made)}, taken as the bank's`,
@@ -138,7 +194,7 @@ function bankBalances(
       running = made;
     } else running = statement.closing;
   });
-  return { opening, closing: running };
+  return { opening, closing: running, unproven };
 }
 
 const NOISE = new Set([
@@ -359,7 +415,7 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
   const from = statements[0]!.from ?? statements[0]!.entries[0]?.bookingDate;
   const to = statements.at(-1)!.to ?? statements.at(-1)!.entries.at(-1)?.bookingDate;
   if (from === undefined || to === undefined) throw new Error('a statement without a period');
-  const bank = bankBalances(statements, input.booksOpening, notes);
+  const { unproven, ...bank } = bankBalances(statements, input.booksOpening, notes, input.given);
   const books = { opening: input.booksOpening, closing: input.booksClosing };
   if (bank.opening !== books.opening)
     notes.push(
@@ -515,9 +571,13 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
   }
 
   const missingInBooks = entries.filter((e) => !matchedEntry.has(e));
-  const notOnStatement = postings.filter((p) => !matchedPosting.has(p) && p.date >= from);
+  const offStatement = postings.filter((p) => !matchedPosting.has(p) && p.date >= from);
+  // A line the bank sent, dated inside the statements' days: the bank would have stated it.
+  const sentByBank = (p: BookPosting) => input.bankLines?.has(p.entryId) === true && p.date <= to;
+  const notOnStatement = offStatement.filter((p) => !sentByBank(p));
+  const sentNotOnStatement = offStatement.filter(sentByBank);
   let outstanding = ZERO_CENTS;
-  for (const posting of notOnStatement) outstanding = addCents(outstanding, posting.amount);
+  for (const posting of offStatement) outstanding = addCents(outstanding, posting.amount);
   const difference = subtractCents(bank.closing, subtractCents(books.closing, outstanding));
   return {
     from,
@@ -528,9 +588,15 @@ export function reconcileStatements(input: ReconcileInput): ReconcileResult {
     matched: matchedEntry.size,
     missingInBooks,
     notOnStatement,
+    sentNotOnStatement,
+    unproven,
     pending,
     difference,
-    reconciled: missingInBooks.length === 0 && difference === 0,
+    reconciled:
+      missingInBooks.length === 0 &&
+      sentNotOnStatement.length === 0 &&
+      unproven.length === 0 &&
+      difference === 0,
     notes,
   };
 }

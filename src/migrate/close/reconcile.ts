@@ -12,10 +12,12 @@ import {
 } from '../../core/money.js';
 import { textPool } from '../../core/names.js';
 import type { BankStatement } from '../../formats/statement.js';
+import { unlessNotFound } from '../../client/index.js';
 import {
   orderedStatements,
   reconcileStatements,
   type BookPosting,
+  type ReconcileInput,
   type ReconcileResult,
 } from './match.js';
 
@@ -38,6 +40,10 @@ export interface ReconcileRequest {
   basis: LedgerBasis;
   /** The workspace's time zone: the general ledger dates postings as instants. */
   timezone: string;
+  /** The workspace: its bank transactions say which postings are lines the bank sent. */
+  workspaceId?: string;
+  /** Balances given where the statements state none (see match.ts). */
+  given?: ReconcileInput['given'];
 }
 
 export interface AccountReconciliation extends ReconcileResult {
@@ -112,8 +118,49 @@ export async function reconcileAccount(
   }
   const booksOpening = addCents(before, beforeFrom);
   const booksClosing = closing ?? booksOpening;
-  const result = reconcileStatements({ statements, postings, booksOpening, booksClosing, days });
+  const bankLines = await bankLinesOf(api, request, start, to);
+  const result = reconcileStatements({
+    statements,
+    postings,
+    booksOpening,
+    booksClosing,
+    days,
+    ...(bankLines && { bankLines }),
+    ...(request.given && { given: request.given }),
+  });
   return { ...result, account, statements: statements.length };
+}
+
+/**
+ * The postings that stand for lines the bank sent on this account (imported or fed), by the id
+ * the general ledger gives them: a line's own, the other side's of a transfer it joined, the
+ * journal entry a line was matched to. Undefined where the platform has no bank transactions
+ * to tell (no sandbox control plane) or the account has no feed.
+ */
+async function bankLinesOf(
+  api: BooksApi,
+  request: ReconcileRequest,
+  from: CalendarDay,
+  to: CalendarDay,
+): Promise<Set<string> | undefined> {
+  if (request.workspaceId === undefined || !request.account.financialAccountId) return undefined;
+  const lines = await unlessNotFound(
+    api.sandbox.transactions(request.workspaceId, {
+      accountId: request.account.financialAccountId,
+      startDate: from,
+      endDate: to,
+    }),
+  );
+  if (lines === undefined) return undefined;
+  const ids = new Set<string>();
+  for (const line of lines) {
+    if (line.status === 'excluded' || line.status === 'possible-duplicate') continue;
+    ids.add(line.id);
+    if (line.category?.kind === 'transfer' && line.category.transactionId)
+      ids.add(line.category.transactionId);
+    if (line.category?.kind === 'match') ids.add(line.category.entryId);
+  }
+  return ids;
 }
 
 /** The last day a set of statements reaches. */

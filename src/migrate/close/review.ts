@@ -252,9 +252,15 @@ function reconciled(data: ReviewData): Check {
     else if (!r.reconciled)
       items.push(
         `${label(finding.account)}: ${[
+          r.unproven.length > 0 &&
+            'its statement states no balance (books reconcile ACCOUNT FILE --closing-balance AMOUNT gives it)',
           r.missingInBooks.length > 0 &&
             `${r.missingInBooks.length} statement ${r.missingInBooks.length === 1 ? 'entry' : 'entries'} missing in the books`,
-          r.difference !== 0 && `a difference of ${formatCents(r.difference)}`,
+          r.sentNotOnStatement.length > 0 &&
+            `${r.sentNotOnStatement.length} ${r.sentNotOnStatement.length === 1 ? 'line' : 'lines'} the bank sent not on its statement (a duplicate, or another statement's)`,
+          r.unproven.length === 0 &&
+            r.difference !== 0 &&
+            `a difference of ${formatCents(r.difference)}`,
         ]
           .filter(Boolean)
           .join(', ')}`,

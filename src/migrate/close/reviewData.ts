@@ -27,8 +27,22 @@ export interface ReviewRequest {
   period: Period;
   today: CalendarDay;
   basis: LedgerBasis;
-  /** The statements given (`--statements DIR`), and which account each bank account's are. */
-  statements?: { all: readonly BankStatement[]; links: ReadonlyMap<string, string> };
+  /**
+   * The statements given (`--statements DIR`), which account each bank account's are, and the
+   * statement files `reconcile` reconciled (by fingerprint): whose a statement that names no
+   * bank account is, and the balances given for one that states none.
+   */
+  statements?: {
+    all: readonly BankStatement[];
+    links: ReadonlyMap<string, string>;
+    fingerprints?: ReadonlyMap<BankStatement, string>;
+    reconciled?: Readonly<
+      Record<
+        string,
+        { accountId: string; from: string; to: string; openingCents: number; closingCents: number }
+      >
+    >;
+  };
   days: number;
 }
 
@@ -169,10 +183,13 @@ async function statementFindings(
     const linked = [...statements.links]
       .filter(([, id]) => id === account.id)
       .map(([identifier]) => identifier);
+    const recordOf = (s: BankStatement) =>
+      statements.reconciled?.[statements.fingerprints?.get(s) ?? ''];
     const own = statements.all.filter(
       (s) =>
-        s.account !== null &&
-        linked.some((identifier) => sameAccount(identifier, s.account!)) &&
+        (s.account !== null
+          ? linked.some((identifier) => sameAccount(identifier, s.account!))
+          : recordOf(s)?.accountId === account.id) &&
         s.from !== null &&
         s.to !== null &&
         s.to >= period.startDate &&
@@ -194,12 +211,21 @@ async function statementFindings(
         });
       continue;
     }
+    // Balances given when a statement that states none was reconciled.
+    const ordered = [...own].sort((a, b) => a.from!.localeCompare(b.from!));
+    const first = recordOf(ordered[0]!);
+    const last = recordOf(ordered.at(-1)!);
     const reconciliation = await reconcileAccount(api, request.entity.id, {
       account,
       statements: own,
       days: request.days,
       basis: request.basis,
       timezone: request.workspace.timezone,
+      workspaceId: request.workspace.id,
+      given: {
+        opening: first && (first.openingCents as Cents),
+        closing: last && (last.closingCents as Cents),
+      },
     });
     findings.push({ account, reconciliation });
   }

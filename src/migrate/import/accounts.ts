@@ -9,7 +9,7 @@ import {
 } from '../../api/index.js';
 import { resolveReference } from '../../client/references.js';
 import { addCents, ZERO_CENTS, type Cents } from '../../core/money.js';
-import { listed, nameKey } from '../../core/names.js';
+import { didYouMean, listed, nameKey } from '../../core/names.js';
 import type { AccountKind, FileAccount, Problem } from '../../formats/ledgerCsv.js';
 import { accountTypeOf } from '../../formats/options.js';
 
@@ -204,7 +204,10 @@ export function planAccounts(
     const label = fileLabel(identity);
     if (!options.createMissing) {
       problem(
-        `no account ${label} in the chart (add it, or pass --create-missing-accounts with an account_type column)`,
+        `no account ${label} in the chart (add it, or pass --create-missing-accounts with an account_type column)${didYouMean(
+          chart.map((a) => a.name),
+          identity.name ?? identity.text ?? '',
+        )}`,
       );
       continue;
     }

@@ -27,6 +27,8 @@ export interface ChartImportPlan {
   /** Every problem, with its line; any one of them and nothing is sent. */
   problems: string[];
   notes: string[];
+  /** Rows whose code the platform would not keep (a standard chart allocates codes). */
+  codesNotKept: { line: number; code: string; name: string }[];
 }
 
 const NAME_MAX_LENGTH = 255;
@@ -41,7 +43,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * earlier run's — and is not created again: a rerun after a failure writes each account once.
  */
 export function planChartImport(rows: readonly ChartRow[], live: LiveChart): ChartImportPlan {
-  const plan: ChartImportPlan = { create: [], existing: [], problems: [], notes: [] };
+  const plan: ChartImportPlan = {
+    create: [],
+    existing: [],
+    problems: [],
+    notes: [],
+    codesNotKept: [],
+  };
   const problem = (line: number, text: string) => plan.problems.push(`line ${line}: ${text}`);
   const chartByName = new Map(live.accounts.map((a) => [nameKey(a.name), a]));
   const chartByCode = new Map(live.accounts.map((a) => [a.code, a]));
@@ -106,6 +114,7 @@ export function planChartImport(rows: readonly ChartRow[], live: LiveChart): Cha
       fileCodes.set(code, row.line);
     } else if (code !== undefined) {
       codesIgnored += 1;
+      plan.codesNotKept.push({ line: row.line, code, name });
     }
 
     let groupId: string | undefined;

@@ -90,10 +90,16 @@ export async function checkLedger(
   };
   const report = (problem: Problem) => reportProblem(summary, problem);
   const labelProblems = new Map<string, LabelProblem>();
+  // An entry on or before the lock date is a problem unless an earlier run sent it, unchanged
+  // (a finished migration run again after the month's close): held until its batch is known.
+  let lockProblems: Problem[] = [];
   const cutter = new BatchCutter(
     (plan, lines, fingerprints) => {
       const sent = rules.sent?.batch(plan.number);
       if (sent && sent.hash !== plan.hash) report(changedBatch(plan, sent, lines, fingerprints));
+      const inBatch = lockProblems.filter((p) => p.fileLine <= plan.lastLine);
+      lockProblems = lockProblems.filter((p) => p.fileLine > plan.lastLine);
+      if (!(sent && sent.hash === plan.hash)) for (const problem of inBatch) report(problem);
     },
     (batch) => rules.sent?.batch(batch) !== undefined,
   );
@@ -104,7 +110,7 @@ export async function checkLedger(
     if (summary.startDate === undefined || entry.date < summary.startDate)
       summary.startDate = entry.date;
     if (summary.endDate === undefined || entry.date > summary.endDate) summary.endDate = entry.date;
-    checkEntry(entry, rules, report);
+    checkEntry(entry, rules, report, (problem) => lockProblems.push(problem));
     for (const line of entry.lines) {
       const account = summary.accounts.get(line.account);
       if (account) {
@@ -190,7 +196,12 @@ export async function checkLedger(
 }
 
 /** The rules of one entry beyond the file's: its memo's length and the lock date. */
-function checkEntry(entry: LedgerEntry, rules: PassOneRules, report: (p: Problem) => void): void {
+function checkEntry(
+  entry: LedgerEntry,
+  rules: PassOneRules,
+  report: (p: Problem) => void,
+  reportLocked: (p: Problem) => void,
+): void {
   if (
     entry.memo.length > JOURNAL_MEMO_MAX_LENGTH &&
     [...entry.memo].length > JOURNAL_MEMO_MAX_LENGTH
@@ -201,7 +212,7 @@ function checkEntry(entry: LedgerEntry, rules: PassOneRules, report: (p: Problem
     });
   }
   if (rules.lockDate && entry.date <= rules.lockDate) {
-    report({
+    reportLocked({
       fileLine: entry.fileLine,
       message: `the entry is dated ${entry.date}, on or before the entity's lock date (${rules.lockDate}): the platform refuses it`,
     });

@@ -252,6 +252,16 @@ export async function runImport(
   }
   const checkpoint = scope ? await checkpointOf(session, scope, request) : undefined;
   const sent = checkpoint?.batches() ?? [];
+  if (request.migration && api && scope && !request.dryRun && sent.length === 0) {
+    // A finished migration has its history: a file this machine never sent would go in twice.
+    const existing = await unlessNotFound(api.accountingMigration.get(scope.entity.id));
+    const seeded = existing?.accountingMigration.enrichmentRulesSeededAt;
+    if (seeded)
+      throw new ImportError(
+        'refused',
+        `the accounting migration of entity "${scope.entity.name}" was finished at ${seeded}: its history is in, and ${request.file} is not a file this machine migrated (its entries would go in twice). Nothing was sent. To add entries to the books, books je import ${request.file}`,
+      );
+  }
   // An import allocates fast and keeps little (a batch or two, the checkpoint): left to its
   // defaults, V8 grows the heap to about four times what is live, 100 MB more than the import
   // needs. Growing it by half at each step instead costs some more collections. (Node lets
@@ -457,9 +467,14 @@ async function sendAndReconcile(
       `the import stopped part-way (${done}); run the same command again to finish`,
     );
   }
-  events.wrote(
-    `${results.entriesDone === 1 ? '1 entry' : `${results.entriesDone} entries`} of ${path.basename(request.file)} ${results.entriesDone === 1 ? 'is' : 'are'} in the ${request.basis} ledger${request.migration ? ' (migrated)' : ''}`,
-  );
+  if (results.entriesSent === 0 && results.entriesDone === summary.entries)
+    events.note(
+      `${request.migration ? 'already migrated' : 'already imported'}: every entry of ${path.basename(request.file)} was sent by an earlier run; nothing was sent`,
+    );
+  else
+    events.wrote(
+      `${results.entriesDone === 1 ? '1 entry' : `${results.entriesDone} entries`} of ${path.basename(request.file)} ${results.entriesDone === 1 ? 'is' : 'are'} in the ${request.basis} ledger${request.migration ? ' (migrated)' : ''}`,
+    );
   if (request.receipt) {
     writeReceipt(request.receipt, results.receipt, summary.fileChecks);
     events.note(`receipt written to ${request.receipt}`);

@@ -35,8 +35,9 @@ export class BankFeedService {
 
   /**
    * Connects a bank: each new financial account gets a chart account (`Cash` for a bank,
-   * `Credit Cards` for a card) linked by `financialAccountId`; an existing financial account
-   * of the entity is covered again (a second connection, e.g. a direct one).
+   * `Credit Cards` for a card) linked by `financialAccountId`, or is linked to the chart account
+   * named (`chartAccountId`: a migrated bank account keeps its code and balance); an existing
+   * financial account of the entity is covered again (a second connection, e.g. a direct one).
    */
   async connect(
     organizationId: string,
@@ -70,6 +71,42 @@ export class BankFeedService {
               `accounts[${index}].financialAccountId must name a financial account of the entity`,
             );
           }
+        } else if ('chartAccountId' in requested) {
+          const chartAccount = await this.store.accounts.find(entityId, requested.chartAccountId);
+          const at = `accounts[${index}].chartAccountId`;
+          if (!chartAccount) throw invalid(`${at} must name an account of the entity's chart`);
+          const kind =
+            chartAccount.type === 'Cash'
+              ? 'bank'
+              : chartAccount.type === 'Credit Cards'
+                ? 'credit_card'
+                : undefined;
+          if (kind === undefined)
+            throw invalid(
+              `${at}: account ${chartAccount.code} "${chartAccount.name}" is ${chartAccount.type}; a bank feed posts to a Cash or Credit Cards account`,
+            );
+          if (chartAccount.isDisabled)
+            throw invalid(`${at}: account ${chartAccount.code} "${chartAccount.name}" is archived`);
+          if (chartAccount.financialAccountId) {
+            // Linked already: this connection covers its financial account again.
+            financialAccount = await this.store.bankFeeds.financialAccount(
+              entityId,
+              chartAccount.financialAccountId,
+            );
+          } else {
+            financialAccount = {
+              id: newId(),
+              name: chartAccount.name,
+              kind,
+              chartAccountId: chartAccount.id,
+            };
+            await this.store.bankFeeds.addFinancialAccount(
+              entityId,
+              financialAccount,
+              connection.createdAt,
+            );
+            await this.store.accounts.linkFinancial(chartAccount.id, financialAccount.id);
+          }
         } else {
           const id = newId();
           const name = requireName(requested.name, `accounts[${index}].name`);
@@ -86,7 +123,7 @@ export class BankFeedService {
             connection.createdAt,
           );
         }
-        await this.store.bankFeeds.link(connection.id, financialAccount.id, index);
+        await this.store.bankFeeds.link(connection.id, financialAccount!.id, index);
       }
       return this.store.bankFeeds.present(connection);
     });

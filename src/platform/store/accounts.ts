@@ -146,6 +146,14 @@ export class AccountStore {
     );
   }
 
+  /** Links an account of the chart to a bank feed's financial account. */
+  async linkFinancial(id: string, financialAccountId: string): Promise<void> {
+    await this.sql.run('UPDATE accounts SET financial_account_id = ? WHERE id = ?', [
+      financialAccountId,
+      id,
+    ]);
+  }
+
   async delete(id: string): Promise<void> {
     await this.sql.run('DELETE FROM accounts WHERE id = ?', [id]);
   }

@@ -1,5 +1,5 @@
 import type { Account } from '../../../api/index.js';
-import { argument, defineCommand } from '../../command.js';
+import { argument, defineCommand, flag } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
 
@@ -14,9 +14,15 @@ import { ExitCode, UserError } from '../../exitCodes.js';
 export const command = defineCommand({
   summary: 'Create accounts from a CSV file (columns name, type; optional code, group)',
   arguments: { file: argument('the chart, as CSV') },
-  examples: ['books coa import chart.csv'],
-  async run(ctx, { file }) {
-    const { created } = await importChartFile(ctx, file);
+  options: {
+    renumber: flag(
+      '--renumber',
+      "on a workspace's standard chart, let the file's codes go: the platform allocates its own",
+    ),
+  },
+  examples: ['books coa import chart.csv', 'books coa import chart.csv --renumber'],
+  async run(ctx, { file, renumber }) {
+    const { created } = await importChartFile(ctx, file, { renumber: Boolean(renumber) });
     await ctx.output.table(
       [
         { header: 'Code', value: (a) => a.code },
@@ -36,6 +42,8 @@ export const command = defineCommand({
 export async function importChartFile(
   ctx: CommandContext,
   file: string,
+  /** `renumber`: a file's codes may go where the workspace's standard chart allocates its own. */
+  options: { renumber: boolean },
 ): Promise<{ created: Account[]; existing: number }> {
   const [{ boundedText }, { parse }, { planChartImport }, { accountsKey }, { unlessNotFound }] =
     await Promise.all([
@@ -86,6 +94,16 @@ export async function importChartFile(
     throw new UserError(
       `${plan.problems.map((p) => `${file}: ${p}`).join('\n')}\n${file}: ${plan.problems.length} problem${plan.problems.length === 1 ? '' : 's'}; nothing was sent`,
       ExitCode.InvalidFile,
+    );
+  }
+  if (plan.codesNotKept.length > 0 && settings && !options.renumber) {
+    const shown = plan.codesNotKept
+      .slice(0, 3)
+      .map((c) => `${c.code} "${c.name}"`)
+      .join(', ');
+    throw new UserError(
+      `${file}: the file gives its accounts codes (${shown}${plan.codesNotKept.length > 3 ? `, and ${plan.codesNotKept.length - 3} more` : ''}), and workspace "${workspace.name}" keeps the standard chart, whose codes the platform allocates. To keep the file's codes, make the workspace's chart a custom one first (books sandbox workspace update "${workspace.name}" --custom-chart); to let them go, pass --renumber. Nothing was sent`,
+      ExitCode.Usage,
     );
   }
   for (const note of plan.notes) ctx.output.note(`books: ${file}: ${note}`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import iconv from 'iconv-lite';
-import { isCalendarDay } from '../../../core/calendar.js';
+import { dayOption } from '../../terminal/dates.js';
 import type { ImportRequest } from '../../../migrate/import/index.js';
 import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../formats/ledgerCsv.js';
 import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../formats/options.js';
@@ -122,8 +122,7 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
       `--encoding: "${flags.encoding}" is not an encoding books knows (utf-8, utf-16le, windows-1252, latin1, iso-8859-15, macintosh, cp850, ...)`,
     );
   }
-  if (flags.openingDate !== undefined && !isCalendarDay(flags.openingDate))
-    throw new UsageError(`--opening-date must be a day, YYYY-MM-DD, not "${flags.openingDate}"`);
+  if (flags.openingDate !== undefined) dayOption('--opening-date', flags.openingDate);
   if (flags.datevVat !== undefined && flags.datevVat !== 'gross' && flags.datevVat !== 'split')
     throw new UsageError(`--datev-vat must be gross or split, not "${flags.datevVat}"`);
   if (flags.skr !== undefined && flags.skr !== '03' && flags.skr !== '04')

@@ -4,7 +4,7 @@ import {
   type JournalLineInput,
   type LedgerBasis,
 } from '../../../api/index.js';
-import { isCalendarDay } from '../../../core/calendar.js';
+import { dayOption } from '../../terminal/dates.js';
 import {
   centsToAmount,
   InvalidAmountError,
@@ -55,8 +55,8 @@ export function parseCreate(flags: {
   credit?: string[] | undefined;
   decimalComma?: boolean | undefined;
 }): EntryDraft {
-  if (!flags.date || !isCalendarDay(flags.date))
-    throw new UsageError('--date is required, as YYYY-MM-DD');
+  if (!flags.date) throw new UsageError("--date is required: the entry's day, YYYY-MM-DD");
+  dayOption('--date', flags.date);
   const lines = (['debit', 'credit'] as const).flatMap((side) =>
     (flags[side] ?? []).map((text) => {
       const at = text.lastIndexOf('=');

@@ -1,5 +1,5 @@
 import type { UpdateJournalEntryBody } from '../../../api/index.js';
-import { isCalendarDay } from '../../../core/calendar.js';
+import { dayOption } from '../../terminal/dates.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
 import { UsageError } from '../../exitCodes.js';
 import {
@@ -25,8 +25,7 @@ export const command = defineCommand({
   async run(ctx, { id, ...flags }) {
     const body: UpdateJournalEntryBody = {};
     if (flags.date !== undefined) {
-      if (!isCalendarDay(flags.date)) throw new UsageError('--date must be YYYY-MM-DD');
-      body.date = flags.date;
+      body.date = dayOption('--date', flags.date);
     }
     if (flags.memo !== undefined) body.memo = flags.memo;
     if (flags.clearMemo) body.memo = null;

@@ -1,4 +1,4 @@
-import { bankAccountOption } from '../../statements/links.js';
+import { bankAccountOption, linkAccountOption } from '../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../statements/reading.js';
 import { argument, defineCommand } from '../../command.js';
 import { bringInStatements, financialAccountOf, printTransactions, sayHeld } from './shared.js';
@@ -26,7 +26,7 @@ export const command = defineCommand({
       },
     ),
   },
-  options: { ...statementReadOptions, ...bankAccountOption },
+  options: { ...statementReadOptions, ...bankAccountOption, ...linkAccountOption },
   examples: [
     'books transactions import "Chase Checking" january.ofx',
     'books transactions import 1010 statements/*.xml --json',
@@ -34,13 +34,14 @@ export const command = defineCommand({
   ],
   async run(ctx, input) {
     const options = statementOptionsOf(input);
-    const financialAccountId = await financialAccountOf(ctx, input.account);
+    const into = await financialAccountOf(ctx, input.account);
     const { arrived, skipped, pending } = await bringInStatements(
       ctx,
-      financialAccountId,
+      into,
       input.files,
       options,
       input.bankAccount,
+      Boolean(input.linkAccount),
     );
     const categorized = arrived.filter((t) => t.status === 'categorized').length;
     const held = arrived.filter((t) => t.status === 'possible-duplicate').length;
@@ -55,9 +56,9 @@ export const command = defineCommand({
       ctx.output.note(
         `books: ${pending} pending ${pending === 1 ? 'entry' : 'entries'} left out: only booked entries come in`,
       );
-    const account = arrived[0]?.bankAccount;
+    const account = into.chartAccount?.account ?? arrived[0]?.bankAccount;
     ctx.wrote(
-      `${account ? `${account.code} ${account.name}` : `financial account ${financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there${held > 0 ? `, ${held} held as possible duplicates` : ''}; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
+      `${account ? `${account.code} ${account.name}` : `financial account ${into.financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there${held > 0 ? `, ${held} held as possible duplicates` : ''}; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
     );
     sayHeld(ctx, arrived);
     if (ctx.output.json) return ctx.output.printJson(counts);

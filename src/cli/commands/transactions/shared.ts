@@ -1,5 +1,6 @@
 import {
   isDerivedReference,
+  type Account,
   type BankTransaction,
   type DecisionOutcome,
 } from '../../../api/index.js';
@@ -13,7 +14,12 @@ import {
 import { categoryText } from '../../../migrate/categorize/decisions.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
-import { statementsOfOneAccount } from '../../statements/links.js';
+import {
+  checkStatementLink,
+  statementLinksOf,
+  statementsOfOneAccount,
+} from '../../statements/links.js';
+import { sameAccount } from '../../../formats/statement.js';
 import type { Column } from '../../terminal/output.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
 
@@ -144,27 +150,41 @@ export async function reportOutcomes(
   return ExitCode.Success;
 }
 
+/** The connected account statements go into: its financial account, and its chart account where the entity is known. */
+export interface ConnectedAccount {
+  financialAccountId: string;
+  /** The chart account the feed posts to, with the entity's chart (unknown: a bare id given without an entity). */
+  chartAccount?: { entityId: string; account: Account; chart: Account[] };
+}
+
 /**
  * The financial account a name stands for: the chart account of that id, code or name, linked
  * to a feed; or a financial account's id as given.
  */
-export async function financialAccountOf(ctx: CommandContext, given: string): Promise<string> {
+export async function financialAccountOf(
+  ctx: CommandContext,
+  given: string,
+): Promise<ConnectedAccount> {
   const entityId = await ctx.entityId().catch((error: unknown) => {
     if (UUID.test(given)) return undefined;
     throw error;
   });
-  if (entityId === undefined) return given;
+  if (entityId === undefined) return { financialAccountId: given };
   const chart = await (await ctx.api()).accounts.all(entityId);
   const linked = chart.find((a) => a.financialAccountId === given);
-  if (linked) return given;
-  if (UUID.test(given) && !chart.some((a) => a.id === given)) return given;
+  if (linked)
+    return { financialAccountId: given, chartAccount: { entityId, account: linked, chart } };
+  if (UUID.test(given) && !chart.some((a) => a.id === given)) return { financialAccountId: given };
   const account = await ctx.account(entityId, given);
   if (!account.financialAccountId)
     throw new UserError(
-      `account ${account.code} "${account.name}" has no bank feed: books sandbox feed connect links one (then import into its account)`,
+      `account ${account.code} "${account.name}" has no bank feed: books sandbox feed connect --bank BANK --account "${account.name}:${account.type === 'Credit Cards' ? 'credit_card' : 'bank'}" links one to it`,
       ExitCode.Usage,
     );
-  return account.financialAccountId;
+  return {
+    financialAccountId: account.financialAccountId,
+    chartAccount: { entityId, account, chart },
+  };
 }
 
 /**
@@ -197,16 +217,19 @@ export interface BroughtIn {
 
 /**
  * Reads statement files and brings their booked entries in as bank transactions of one
- * financial account, checked whole first (exit 3, nothing sent), then sent a thousand at a time;
- * the rules run on each as it arrives.
+ * connected account, checked whole first (exit 3, nothing sent): of the bank account the
+ * chart account's statements carried before (remembered the first time, as `reconcile` does;
+ * `link` links them anew), then sent a thousand at a time; the rules run on each as it arrives.
  */
 export async function bringInStatements(
   ctx: CommandContext,
-  financialAccountId: string,
+  into: ConnectedAccount,
   files: readonly string[],
   options: StatementRequest,
   /** `--bank-account`: the account to take from files that hold several. */
   bankAccount?: string,
+  /** `--link-account`: the statements' bank account is this account's from now on. */
+  link = false,
 ): Promise<BroughtIn> {
   const all = await readStatements(ctx, files, options, true).catch((error: unknown) => {
     // A statement that holds nothing to bring in is said as such.
@@ -217,7 +240,24 @@ export async function bringInStatements(
       );
     throw error;
   });
-  const read = statementsOfOneAccount(ctx, all, bankAccount);
+  const { chartAccount } = into;
+  const links = chartAccount
+    ? (await statementLinksOf(ctx, chartAccount.entityId)).links
+    : undefined;
+  const read = statementsOfOneAccount(ctx, all, bankAccount, (number) =>
+    Object.entries(links ?? {}).some(
+      ([id, l]) => sameAccount(id, number) && l.accountId === chartAccount?.account.id,
+    ),
+  );
+  if (chartAccount)
+    await checkStatementLink(
+      ctx,
+      chartAccount.entityId,
+      chartAccount.account,
+      chartAccount.chart,
+      read.flatMap((f) => f.statements),
+      link,
+    );
   const { batches, problems, pending, zero } = statementTransactions(read);
   if (zero > 0)
     ctx.output.note(
@@ -238,8 +278,12 @@ export async function bringInStatements(
       const chunk = transactions.slice(start, start + 1000);
       sent += chunk.length;
       arrived.push(
-        ...(await api.sandbox.pushTransactions(financialAccountId, { transactions: chunk, period }))
-          .data,
+        ...(
+          await api.sandbox.pushTransactions(into.financialAccountId, {
+            transactions: chunk,
+            period,
+          })
+        ).data,
       );
     }
   }

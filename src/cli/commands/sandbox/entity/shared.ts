@@ -1,5 +1,5 @@
 import type { Entity, UpdateEntityBody } from '../../../../api/index.js';
-import { isCalendarDay } from '../../../../core/calendar.js';
+import { dayOption } from '../../../terminal/dates.js';
 import { CALENDAR_YEAR, isFiscalYearStart } from '../../../../core/periods.js';
 import type { CommandContext } from '../../../context.js';
 import { UsageError } from '../../../exitCodes.js';
@@ -27,9 +27,7 @@ export function fiscalYearStartFlag(text: string | undefined): string | undefine
 
 export function day(text: string | undefined, flag: string): string | undefined {
   if (text === undefined) return undefined;
-  if (!isCalendarDay(text))
-    throw new UsageError(`${flag} must be a date (YYYY-MM-DD), not "${text}"`);
-  return text;
+  return dayOption(flag, text);
 }
 
 /** `sandbox entity update E [--name N] [--start-date D|none]`, `lock E --date D|none`. */

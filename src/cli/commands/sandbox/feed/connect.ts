@@ -1,13 +1,19 @@
 import { defineCommand, flag, negatable, repeatable, text } from '../../../command.js';
-import { parseConnect, showConnection } from './shared.js';
+import { accountsToConnect, parseConnect, showConnection } from './shared.js';
 
+/**
+ * `feed connect --bank B --account A...`: each account named is linked to the chart's bank or
+ * card account of that name or code where there is one (a migrated account keeps its code and
+ * balance: no twin to merge), else made (`NAME:bank`, `NAME:credit_card`).
+ */
 export const command = defineCommand({
-  summary: 'Connect a bank: each new financial account gets a Cash or Credit Cards chart account',
+  summary:
+    "Connect a bank: each account is linked to the chart's bank or card account of its name or code, or made",
   options: {
     bank: text('--bank <name>', 'the bank', { required: true }),
     account: repeatable(
       '--account <name:kind>',
-      'NAME:bank or NAME:credit_card, or a financial account id (repeatable)',
+      "the chart's bank or card account (name or code), NAME:bank or NAME:credit_card (made where the chart has none), or a financial account id (repeatable)",
     ),
     direct: flag('--direct', 'a direct connection'),
     integration: negatable(
@@ -17,11 +23,17 @@ export const command = defineCommand({
   },
   examples: [
     'books sandbox feed connect --bank Chase --account "Chase Checking:bank" --account "Chase Sapphire:credit_card"',
+    'books sandbox feed connect --bank Barclays --account 1000',
   ],
   async run(ctx, flags) {
-    const body = parseConnect(flags);
+    const { accounts, ...request } = parseConnect(flags);
     const entityId = await ctx.entityId();
-    const { connection } = await (await ctx.api()).sandbox.connectBankFeed(entityId, body);
+    const api = await ctx.api();
+    const chart = await api.accounts.all(entityId);
+    const { connection } = await api.sandbox.connectBankFeed(entityId, {
+      ...request,
+      accounts: accountsToConnect(ctx, accounts, chart),
+    });
     ctx.wrote(`connected ${connection.bankName}`);
     await showConnection(ctx, connection);
   },

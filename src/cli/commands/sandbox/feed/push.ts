@@ -1,4 +1,4 @@
-import { bankAccountOption } from '../../../statements/links.js';
+import { bankAccountOption, linkAccountOption } from '../../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../../statements/reading.js';
 import { argument, defineCommand } from '../../../command.js';
 import {
@@ -29,20 +29,22 @@ export const command = defineCommand({
       { names: 'file' },
     ),
   },
-  options: { ...statementReadOptions, ...bankAccountOption },
+  options: { ...statementReadOptions, ...bankAccountOption, ...linkAccountOption },
   examples: [
     'books sandbox feed push "Chase Checking" october.ofx',
     'books sandbox feed push 0192f3c4-… statement.csv',
   ],
   async run(ctx, input) {
     const options = statementOptionsOf(input);
-    const financialAccountId = await financialAccountOf(ctx, input.account);
+    const into = await financialAccountOf(ctx, input.account);
+    const { financialAccountId } = into;
     const { arrived, skipped, pending } = await bringInStatements(
       ctx,
-      financialAccountId,
+      into,
       [input.file],
       options,
       input.bankAccount,
+      Boolean(input.linkAccount),
     );
     if (pending > 0)
       ctx.output.note(
