@@ -235,6 +235,8 @@ const TransactionFilters = {
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   /** The bank's reference, exactly. */
   reference: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  /** The start of the id or of the bank's reference (as git takes a commit's: four or more characters). */
+  prefix: Type.Optional(Type.String({ minLength: 4, maxLength: 255 })),
 };
 
 /**

@@ -37,3 +37,20 @@ export class UsageError extends UserError {
 export class ArgumentError extends UsageError {
   override name = 'ArgumentError';
 }
+
+/**
+ * An input file that cannot be opened (not there, not allowed, a directory): exit 3, as every
+ * input file that cannot be used (cli.md), said the same way by every command.
+ */
+export function unreadableFile(file: string, error: unknown): UserError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : (code ?? (error as Error)?.message ?? String(error));
+  return new UserError(`cannot read ${file}: ${why}`, ExitCode.InvalidFile);
+}

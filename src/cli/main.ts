@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { AnyCommand } from './command.js';
 import type { ContextServices } from './clock.js';
 import type { GlobalOptions } from './context.js';
@@ -43,6 +44,7 @@ export async function main(
     const pager = leaf.paged ? await pagerFor(io, options) : undefined;
     const ctx = new CommandContext(pager?.io ?? io, options, services);
     try {
+      shiftFileGivenFirst(leaf, input);
       for (const missing of missingInput(leaf, input)) {
         const answer = await ctx.prompts.input(missing.question, missing.usage);
         input[missing.key] = leaf.arguments?.[missing.key]?.variadic ? [answer] : answer;
@@ -73,6 +75,35 @@ export async function main(
 }
 
 /**
+ * `transactions import november.csv`: the one argument given is a file, where the command
+ * takes something else first (the account) and files after: it is taken as the file, so that
+ * what is missing is what was left out (asked for on a terminal; else said by its name).
+ */
+function shiftFileGivenFirst(leaf: AnyCommand, input: Record<string, unknown>): void {
+  const specs = Object.entries(leaf.arguments ?? {});
+  const last = specs.at(-1);
+  if (!last || specs.length < 2 || last[1].names !== 'file' || !last[1].variadic) return;
+  const files = input[last[0]];
+  if (Array.isArray(files) && files.length > 0) return;
+  const given = specs
+    .slice(0, -1)
+    .map(([key]) => key)
+    .filter((key) => typeof input[key] === 'string');
+  if (given.length !== 1 || specs.length !== 2) return;
+  const value = input[given[0]!] as string;
+  if (specs[0]![1].names === 'file' || !existsSync(value)) return;
+  input[last[0]] = [value];
+  input[given[0]!] = undefined;
+}
+
+/** Whether the command line gave the files a command takes (its last, variadic argument). */
+const filesGiven = (leaf: AnyCommand, input: Record<string, unknown>) =>
+  Object.entries(leaf.arguments ?? {}).some(
+    ([key, spec]) =>
+      spec.names === 'file' && Array.isArray(input[key]) && (input[key] as unknown[]).length > 0,
+  );
+
+/**
  * The required arguments and options a command line left out, in order, each with the question
  * asked for it on a terminal and the usage error without one (commander's own words).
  */
@@ -97,7 +128,9 @@ function missingInput(
           (spec.description.startsWith('the ')
             ? sentence(spec.description)
             : `${sentence(kebab(key).replace(/-/g, ' '))} (${spec.description})`),
-        usage: `missing required argument '${kebab(key)}'`,
+        usage: filesGiven(leaf, input)
+          ? `missing the ${kebab(key).replace(/-/g, ' ')} (${spec.description}): it comes before the files`
+          : `missing required argument '${kebab(key)}'`,
       })),
     ...Object.entries(leaf.options ?? {})
       .filter(([key, spec]) => spec.type === 'string' && spec.required && absent(key))

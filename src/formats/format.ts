@@ -29,6 +29,11 @@ export interface ReadOptions {
   map?: Partial<Record<LedgerField, string>>;
   /** `--date-format`; without it YYYY-MM-DD, or what a format that tells its dates finds. */
   dateFormat?: DateFormat;
+  /**
+   * The order of `a/b/year` days where the file does not tell it (no day over 12), as a person
+   * settled it (`books config set date-format`); a file that tells its order is read so.
+   */
+  usualDateFormat?: DateFormat;
   /** Decimals written with a comma: `1.234,56`. */
   decimalComma?: boolean;
   /** The file's encoding (`--encoding`); else UTF-8, or UTF-16 with its byte order mark. */

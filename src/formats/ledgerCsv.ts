@@ -138,14 +138,17 @@ const NORDIC_MONTHS: Record<string, number> = { mai: 5, okt: 10, des: 12, maj: 5
 export function dateOrderOrProblem(
   found: ReturnType<typeof dayMonthOrder>,
   example?: string,
+  /** The order a person settled for files that do not tell it (`books config set date-format`). */
+  usual?: DateFormat,
 ): DateFormat | { problem: string } {
+  if (found === 'neither' && usual !== undefined && usual !== 'YYYY-MM-DD') return usual;
   if (found === 'neither') {
     const both =
       example && slashedPair(example)
         ? `: ${example} reads ${calendarDayOf(example, 'MM/DD/YYYY') ?? '?'} as MM/DD/YYYY and ${calendarDayOf(example, 'DD/MM/YYYY') ?? '?'} as DD/MM/YYYY`
         : '';
     return {
-      problem: `the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12)${both}: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY`,
+      problem: `the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12)${both}: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY (books config set date-format DD/MM/YYYY settles it for every such file)`,
     };
   }
   if (found === 'both') {

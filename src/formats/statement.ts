@@ -108,6 +108,8 @@ export interface StatementReadOptions {
   map?: Partial<Record<BankCsvField, string>>;
   /** `--date-format` where the file does not settle it. */
   dateFormat?: DateFormat;
+  /** The order of `a/b/year` days where neither the file nor a flag tells it (`books config set date-format`). */
+  usualDateFormat?: DateFormat;
   decimalComma?: boolean;
   encoding?: string;
   /** `--account` / `--currency` for a file that names none (a QIF, a bank CSV). */

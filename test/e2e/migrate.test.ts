@@ -375,7 +375,7 @@ describe('books demo', () => {
       // Every other command sees it: the demo's workspace, chosen since nothing else was.
       const workspaces = await runBooks(['workspace', 'list', '--json'], home.env);
       expect(JSON.parse(workspaces.stdout).map((w: { name: string }) => w.name)).toEqual([
-        'Demo: Blue Bottle Books',
+        'Demo: Main Street Bakery',
       ]);
       expect(first.stderr).toContain(
         "books demo: no workspace was chosen, so commands now use the demo's (change it with books use)",

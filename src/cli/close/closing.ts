@@ -13,6 +13,7 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../exitCodes.js';
 import { FLUX_AMOUNT_DEFAULT, FLUX_PERCENT_DEFAULT } from '../config/settings.js';
 import { fileFingerprint, reconciledStatementsOf, statementLinksOf } from '../statements/links.js';
+import { usualDateFormat } from '../config/profileInUse.js';
 
 /*
  * What `close review` and `close` share: the period, the firm's review settings, the entities
@@ -128,9 +129,10 @@ export async function statementsIn(
   }
   const statements: BankStatement[] = [];
   const fingerprints = new Map<BankStatement, string>();
+  const usual = await usualDateFormat(ctx);
   for (const file of files) {
     try {
-      const read = await readStatementFile(file);
+      const read = await readStatementFile(file, usual ? { usualDateFormat: usual } : {});
       statements.push(...read.statements);
       const fingerprint = fileFingerprint(file);
       for (const statement of read.statements) fingerprints.set(statement, fingerprint);

@@ -25,7 +25,7 @@ export const command = defineCommand({
   },
   examples: [
     'books close 2026-10',
-    'books close 2026-10 --all-entities -w "Blue Bottle Books" --statements statements/',
+    'books close 2026-10 --all-entities -w "Rivera Group" --statements statements/',
     'books close 2026-10 --force',
   ],
   async run(ctx, input) {

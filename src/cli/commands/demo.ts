@@ -13,7 +13,7 @@ import { booksPaths } from '../config/paths.js';
 import type { Target } from '../connection/target.js';
 import type { BankStatement, StatementEntry } from '../../formats/statement.js';
 
-const WORKSPACE = 'Demo: Blue Bottle Books';
+const WORKSPACE = 'Demo: Main Street Bakery';
 const ENTITY = 'Main Street Bakery';
 const START = '2026-01-01';
 
@@ -127,7 +127,7 @@ export function demoLedger(): string {
 const count = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 
 /**
- * `books demo`: a sample firm in the user's own local platform (the one every command uses when
+ * `books demo`: a sample client's books (a workspace) in the user's own local platform (the one every command uses when
  * no remote platform is configured), in a workspace whose name says it is the demo; then the main
  * job (a year's migration, finalized) and its P&L; January's bank lines decided (the bookkeeper's
  * day); December reconciled and reviewed. Every step first looks for what an earlier run
@@ -138,7 +138,7 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   const target = await ctx.target();
   if (target.kind === 'remote') {
     throw new UsageError(
-      `books demo builds its firm on the local platform only, and this command would go to ${target.baseUrl}${target.profileName ? ` (profile "${target.profileName}")` : ''}: run it with no --base-url, BOOKS_BASE_URL or remote profile in use`,
+      `books demo builds its client's books on the local platform only, and this command would go to ${target.baseUrl}${target.profileName ? ` (profile "${target.profileName}")` : ''}: run it with no --base-url, BOOKS_BASE_URL or remote profile in use`,
     );
   }
   const api = await ctx.api();
@@ -455,7 +455,7 @@ async function chooseDemoIfNothingChosen(
 
 export const command = defineCommand({
   summary:
-    'Build a sample firm on the local platform and migrate a year of its books (safe to rerun)',
+    "Build a sample client's books on the local platform and migrate a year of them (safe to rerun)",
   examples: ['books demo'],
   run: (ctx) => runDemo(ctx),
 });

@@ -5,7 +5,7 @@ import { UsageError } from '../exitCodes.js';
 /** `books use --workspace W [--entity E]`: saved in the profile in use (`local` when embedded). */
 export const command = defineCommand({
   summary: 'Save the workspace (and entity) to use, in the current profile',
-  examples: ['books use --workspace "Blue Bottle Books" --entity "Main Street Bakery"'],
+  examples: ['books use --workspace "Main Street Bakery" --entity "Main Street Bakery LLC"'],
   async run(ctx) {
     if (!ctx.options.workspace && !ctx.options.entity)
       throw new UsageError('pass --workspace and/or --entity');

@@ -1,5 +1,6 @@
 import type { CommandContext } from '../context.js';
-import type { BooksConfig, Profile } from './profiles.js';
+import type { DateFormat } from '../../formats/ledgerCsv.js';
+import { readConfig, type BooksConfig, type Profile } from './profiles.js';
 
 /*
  * The profile a command keeps what it remembers in (statement links, bank CSV layouts): the one
@@ -22,4 +23,13 @@ export async function changeProfileInUse(
   const profiles = (store.store as BooksConfig).profiles;
   store.set('profiles', { ...profiles, [name]: change(profiles[name] ?? {}) });
   return name;
+}
+
+/**
+ * The order of `a/b/year` days the profile in use settles for files that do not tell it
+ * (`books config set date-format`), or none.
+ */
+export async function usualDateFormat(ctx: CommandContext): Promise<DateFormat | undefined> {
+  const name = await profileInUse(ctx);
+  return readConfig(ctx.io.env).profiles[name]?.dateFormat as DateFormat | undefined;
 }

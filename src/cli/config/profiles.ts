@@ -14,6 +14,11 @@ export interface Profile {
    * remembers it the first time): the statement's IBAN or number → the account and currency.
    */
   statementAccounts?: Record<string, Record<string, StatementLink>>;
+  /**
+   * The order of `a/b/year` days in files that do not tell it (`books config set date-format`):
+   * `DD/MM/YYYY` for a UK client's bank, `MM/DD/YYYY` for a US one's.
+   */
+  dateFormat?: string;
   /** Banks' CSV layouts by name (`--save-layout`): how a file of a shape is read. */
   statementLayouts?: Record<string, StatementLayout>;
   /**

@@ -3,6 +3,7 @@ import { LOCAL_PROFILE } from './profiles.js';
 import { UsageError } from '../exitCodes.js';
 import { decimalToCents, formatCents, InvalidAmountError, type Cents } from '../../core/money.js';
 import { DEFAULT_PAGER } from '../terminal/pager.js';
+import { DATE_FORMATS } from '../../formats/ledgerCsv.js';
 
 /**
  * The settings `books config` shows and changes, each with its value as this command would use
@@ -18,6 +19,7 @@ export const SETTING_KEYS = [
   'output',
   'color',
   'pager',
+  'date-format',
   'suspense-accounts',
   'flux-percent',
   'flux-amount',
@@ -95,6 +97,7 @@ export function effectiveSettings(
   // The embedded platform keeps its choices in the `local` profile.
   const choices = embedded ? config.profiles[LOCAL_PROFILE] : saved;
   const choicesFrom = embedded ? LOCAL_PROFILE : profile.value;
+  const rememberedIn = embedded ? LOCAL_PROFILE : (profile.value ?? 'default');
   const token = first(
     'token',
     [
@@ -158,6 +161,17 @@ export function effectiveSettings(
       DEFAULT_PAGER,
     ),
     {
+      // Kept where what a command remembers is kept: the profile in use, `default` for a base
+      // URL given without one (config/profileInUse.ts).
+      ...first(
+        'date-format',
+        [[config.profiles[rememberedIn]?.dateFormat, 'profile', rememberedIn]],
+        undefined,
+      ),
+      unset:
+        'a file whose a/b/year days could be read either way is refused until --date-format says',
+    },
+    {
       ...first(
         'suspense-accounts',
         [
@@ -212,6 +226,7 @@ export function settingToWrite(
   config: BooksConfig,
 ): {
   configKey:
+    | 'dateFormat'
     | 'currentProfile'
     | 'output'
     | 'color'
@@ -230,6 +245,14 @@ export function settingToWrite(
   switch (key) {
     case 'output':
       return { configKey: 'output', value: choose(OUTPUT_VALUES) };
+    case 'date-format': {
+      const format = DATE_FORMATS.find((f) => f === value.trim().toUpperCase());
+      if (!format)
+        throw new UsageError(
+          `date-format must be one of ${DATE_FORMATS.join(', ')}, not "${value}" (the order of a/b/year days, where a file does not tell it)`,
+        );
+      return { configKey: 'dateFormat', value: format };
+    }
     case 'color':
       return { configKey: 'color', value: choose(COLOR_VALUES) };
     case 'pager':

@@ -10,6 +10,7 @@ import type {
 import type { CommandContext } from '../context.js';
 import { amountColumn } from '../terminal/output.js';
 import { booksPaths } from '../config/paths.js';
+import { usualDateFormat } from '../config/profileInUse.js';
 import { workProgress, type ProgressMode } from '../terminal/progress.js';
 
 /**
@@ -30,6 +31,9 @@ export async function importWith(
 ): Promise<ImportOutcome> {
   const { runImport } = await import('../../migrate/import/index.js');
   const chosen = scope ?? (await chosenScope(ctx, request.dryRun));
+  // Days a file does not order itself: as the profile settles them (books config set date-format).
+  const usual = request.read.dateFormat === undefined ? await usualDateFormat(ctx) : undefined;
+  if (usual) request = { ...request, read: { ...request.read, usualDateFormat: usual } };
   // A dry run with no entity chosen checks the file alone: no platform is opened.
   const api = chosen ? await ctx.api() : undefined;
   // csv-parse runs on a thread of its own, beside the checks, unless this process is also to

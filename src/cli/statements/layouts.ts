@@ -53,10 +53,10 @@ export async function withSavedLayout(
   if (!found) return options;
   const [layoutName, layout] = found;
   ctx.output.note(
-    `books: ${file}: read with the saved layout "${layoutName}" (--map ${mapText(layout.map)}${layout.dateFormat ? ` --date-format ${layout.dateFormat}` : ''}${layout.decimalComma ? ' --decimal-comma' : ''}${layout.encoding ? ` --encoding ${layout.encoding}` : ''})`,
+    `books: ${file}: read with the saved layout "${layoutName}" (${flagsText(layout)})`,
   );
   return {
-    map: layout.map,
+    ...(Object.keys(layout.map).length > 0 && { map: layout.map }),
     ...(layout.dateFormat && { dateFormat: layout.dateFormat as DateFormat }),
     ...(layout.decimalComma && { decimalComma: true }),
     ...(layout.encoding && { encoding: layout.encoding }),
@@ -93,12 +93,21 @@ export async function saveLayout(
     import('../../formats/bankCsv/layout.js'),
   ]);
   const { head } = statementFormatOf(file);
-  // The flags checked that a --map comes with --save-layout.
+  // What was given is kept: a --map, or only the date format, decimal mark or encoding.
   const map = (options.map ?? {}) as Record<string, string>;
   const shape = csvShape(head, map);
   if (!shape)
     throw new UsageError(
       `--save-layout ${name}: ${file}'s first lines hold no row with every column --map names`,
+    );
+  if (
+    Object.keys(map).length === 0 &&
+    !options.dateFormat &&
+    !options.decimalComma &&
+    !options.encoding
+  )
+    throw new UsageError(
+      `--save-layout ${name}: nothing to keep: give what the bank's CSVs need (--map, --date-format, --decimal-comma or --encoding)`,
     );
   const layout: StatementLayout = {
     shape,
@@ -110,6 +119,18 @@ export async function saveLayout(
   };
   const profile = await writeLayouts(ctx, (layouts) => ({ ...layouts, [name]: layout }));
   ctx.output.note(
-    `books: layout "${name}" saved (profile "${profile}"): the bank's CSVs of its shape (${shapeText(shape)}) are read with --map ${mapText(map)} from now on`,
+    `books: layout "${name}" saved (profile "${profile}"): the bank's CSVs of its shape (${shapeText(shape)}) are read with ${flagsText(layout)} from now on`,
   );
+}
+
+/** A layout's flags as a person types them: `--map date=Booked,amount=Sum --date-format DD/MM/YYYY`. */
+function flagsText(layout: StatementLayout): string {
+  return [
+    Object.keys(layout.map).length > 0 && `--map ${mapText(layout.map)}`,
+    layout.dateFormat && `--date-format ${layout.dateFormat}`,
+    layout.decimalComma && '--decimal-comma',
+    layout.encoding && `--encoding ${layout.encoding}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

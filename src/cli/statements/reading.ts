@@ -12,6 +12,7 @@ import {
 import { flag, text } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UsageError, UserError } from '../exitCodes.js';
+import { usualDateFormat } from '../config/profileInUse.js';
 
 /*
  * Bank statements as the commands that take them read them (statement show, reconcile, feed
@@ -37,7 +38,7 @@ export const statementReadOptions = {
   ),
   saveLayout: text(
     '--save-layout <name>',
-    "remember this bank CSV's --map, date format, decimal mark and encoding: its next files of this shape need no flags",
+    'remember what this bank CSV needs (--map, --date-format, --decimal-comma, --encoding, as given): its next files of this shape need no flags',
   ),
 } as const;
 
@@ -75,10 +76,6 @@ export function statementOptionsOf(flags: StatementReadFlags): StatementRequest 
     throw new UsageError(
       `--encoding ${flags.encoding} is not an encoding books knows (utf-8, windows-1252, latin1, …)`,
     );
-  if (flags.saveLayout !== undefined && flags.map === undefined)
-    throw new UsageError(
-      '--save-layout keeps a --map (and the date format, decimal mark and encoding with it): name the columns with --map',
-    );
   if (
     flags.saveLayout !== undefined &&
     !/^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,59}$/u.test(flags.saveLayout)
@@ -97,7 +94,7 @@ export function statementOptionsOf(flags: StatementReadFlags): StatementRequest 
 
 /**
  * Reads statement files, in order, saying on stderr what each says against itself. A file that
- * is not there is a usage error (exit 2), one that cannot be read exit 3, naming the line (a
+ * is not there, or cannot be read, is exit 3, naming the line (a
  * bank CSV's rows that cannot be read, every one of them); a file that holds no statement is
  * one that cannot be read.
  */
@@ -113,13 +110,19 @@ export async function readStatements(
   const { readStatementFile, MissingStatement } = await import('../../formats/statements.js');
   const { UnreadableStatement } = await import('../../formats/statement.js');
   const read: StatementFile[] = [];
+  const usual = options.dateFormat === undefined ? await usualDateFormat(ctx) : undefined;
   for (const file of files) {
     let statementFile: StatementFile;
-    const fileOptions = await layouts.withSavedLayout(ctx, file, options);
+    const fileOptions = await layouts.withSavedLayout(ctx, file, {
+      ...options,
+      ...(usual && { usualDateFormat: usual }),
+    });
     try {
       statementFile = await readStatementFile(file, fileOptions);
     } catch (error) {
-      if (error instanceof MissingStatement) throw new UsageError(error.message);
+      // A file not there is an input file that cannot be used: exit 3, as every command's.
+      if (error instanceof MissingStatement)
+        throw new UserError(error.message, ExitCode.InvalidFile);
       if (error instanceof UnreadableStatement)
         throw new UserError(
           `${file}${error.line !== undefined ? `:${error.line}` : ''}: cannot read the statement: ${error.message}`,

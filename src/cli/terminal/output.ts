@@ -36,6 +36,8 @@ export interface Column<T> {
   /** The cell in CSV/TSV records, when it differs from the terminal's (a plain number). */
   record?: (row: T) => string;
   align?: 'left' | 'right';
+  /** At a terminal too narrow for the table, left out (after the columns no row fills). */
+  optional?: boolean;
 }
 
 /**
@@ -217,12 +219,24 @@ export class Output {
       return;
     }
     const { default: Table } = await import('cli-table3');
+    let cells = rows.map((row) => columns.map((c) => c.value(row)));
+    let shown = [...columns];
+    if (tableWidth(naturalWidths(shown, cells)) > this.width && rows.length > 0) {
+      // Too wide: a column no row fills says nothing, and goes first; then those the command
+      // calls optional (who decided, when a status and a category say what).
+      const kept = columns.map(
+        (column, i) => !column.optional && cells.some((row) => row[i] !== ''),
+      );
+      shown = columns.filter((_, i) => kept[i]);
+      cells = cells.map((row) => row.filter((_, i) => kept[i]));
+    }
     const table = new Table({
-      head: columns.map((c) => c.header),
-      colAligns: columns.map((c) => c.align ?? 'left'),
+      head: shown.map((c) => c.header),
+      colAligns: shown.map((c) => c.align ?? 'left'),
+      colWidths: fittedWidths(shown, cells, this.width),
       style: { head: this.color ? ['cyan'] : [], border: this.color ? ['grey'] : [] },
     });
-    for (const row of rows) table.push(columns.map((c) => c.value(row)));
+    for (const row of cells) table.push(row);
     this.io.stdout.write(`${table.toString()}\n`);
   }
 
@@ -236,4 +250,71 @@ export class Output {
     const width = Math.max(...fields.map(([k]) => k.length));
     this.io.stdout.write(fields.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n') + '\n');
   }
+}
+
+/** The characters a cell takes on a terminal (its widest line). */
+const cellWidth = (text: string) =>
+  Math.max(0, ...text.split('\n').map((line) => [...line.replace(/\u001b\[[0-9;]*m/g, '')].length));
+
+/** Each column's width as its widest cell makes it, with its padding. */
+const naturalWidths = <T>(columns: readonly Column<T>[], cells: readonly (readonly string[])[]) =>
+  columns.map(
+    (column, i) =>
+      Math.max(cellWidth(column.header), ...cells.map((row) => cellWidth(row[i]!))) + 2,
+  );
+
+/** A table's width on a terminal: its columns and their borders. */
+const tableWidth = (widths: readonly number[]) =>
+  widths.reduce((sum, width) => sum + width, 0) + widths.length + 1;
+
+/**
+ * Each column's width (with its padding) so that a table fits the terminal: a description
+ * first (to 12 characters), then the widest texts (an account's name, a status) are shortened,
+ * with an ellipsis, to no less than 6 characters; amounts, days and ids are never cut (an id
+ * is copied whole). A table that cannot fit so is drawn as narrow as it can be.
+ */
+export function fittedWidths<T>(
+  columns: readonly Column<T>[],
+  cells: readonly (readonly string[])[],
+  terminalWidth: number,
+): number[] {
+  const natural = columns.map(
+    (column, i) =>
+      Math.max(cellWidth(column.header), ...cells.map((row) => cellWidth(row[i]!))) + 2,
+  );
+  const widths = [...natural];
+  const borders = columns.length + 1;
+  const total = () => widths.reduce((sum, width) => sum + width, 0) + borders;
+  const cuttable = columns.map(
+    (column, i) =>
+      (column.align ?? 'left') === 'left' &&
+      !/\b(id|date)\b/i.test(column.header) &&
+      !cells.every((row) => /^[0-9a-f-]{36}$/i.test(row[i]!) || row[i] === ''),
+  );
+  // A description gives way first (to 12 characters), then the widest text, to 6.
+  const first = columns.map((column) => /^(description|memo|text)$/i.test(column.header));
+  const cut = (floorOf: (i: number) => number, only: (i: number) => boolean) => {
+    while (total() > terminalWidth) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++)
+        if (
+          cuttable[i] &&
+          only(i) &&
+          widths[i]! > floorOf(i) &&
+          (widest < 0 || widths[i]! > widths[widest]!)
+        )
+          widest = i;
+      if (widest < 0) return;
+      widths[widest]! -= 1;
+    }
+  };
+  cut(
+    () => 12 + 2,
+    (i) => first[i]!,
+  );
+  cut(
+    () => 6 + 2,
+    () => true,
+  );
+  return widths;
 }

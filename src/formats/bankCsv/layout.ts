@@ -43,6 +43,20 @@ export function csvShape(
 ): CsvShape | undefined {
   const rows = firstRows(head);
   const names = Object.values(map);
+  if (names.length === 0) {
+    // No --map: the file's own header (the first row of texts alone, below any preamble of
+    // fewer columns), else its columns and what they hold.
+    const widest = Math.max(0, ...rows.map((cells) => cells.length));
+    const header = rows.find(
+      (cells) =>
+        cells.length === widest &&
+        cells.filter((cell) => kindOf(cell) === 'text').length >= 2 &&
+        cells.every((cell) => kindOf(cell) === 'text' || kindOf(cell) === 'empty'),
+    );
+    if (header) return { header: header.map(headerKey) };
+    const [first] = rows;
+    return first && { columns: first.length, kinds: first.map(kindOf) };
+  }
   if (names.every((name) => /^\d{1,3}$/.test(name.trim()))) {
     const [first] = rows;
     return first && { columns: first.length, kinds: first.map(kindOf) };

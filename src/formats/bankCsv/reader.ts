@@ -408,6 +408,7 @@ export const bankCsv: StatementFormatDefinition = {
     const dateFormat = dateFormatOf(
       movements.map((r) => cell(r, 'date')),
       options.dateFormat,
+      options.usualDateFormat,
     );
     const decimalComma =
       options.decimalComma ??
@@ -507,12 +508,17 @@ export const bankCsv: StatementFormatDefinition = {
   },
 };
 
-function dateFormatOf(texts: readonly string[], given: DateFormat | undefined): DateFormat {
+function dateFormatOf(
+  texts: readonly string[],
+  given: DateFormat | undefined,
+  usual: DateFormat | undefined,
+): DateFormat {
   if (given !== undefined) return given;
   const pairs = texts.map(slashedPair).filter((p): p is [number, number] => p !== undefined);
   const order = dateOrderOrProblem(
     dayMonthOrder(pairs),
     texts.find((t) => slashedPair(t)),
+    usual,
   );
   if (typeof order === 'object') throw new UnreadableStatement(`CSV: ${order.problem}`, 1);
   return order;

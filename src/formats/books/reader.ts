@@ -58,6 +58,7 @@ async function dateOrderOfColumn(
   file: string,
   encoding: string | undefined,
   column: number,
+  usual: DateFormat | undefined,
 ): Promise<DateFormat | { problem: string }> {
   const pairs: [number, number][] = [];
   let example: string | undefined;
@@ -79,7 +80,7 @@ async function dateOrderOfColumn(
       example ??= text.trim();
     }
   }
-  return dateOrderOrProblem(dayMonthOrder(pairs), example);
+  return dateOrderOrProblem(dayMonthOrder(pairs), example, usual);
 }
 
 /** `books`: the CSV general ledger of cli.md. */
@@ -144,7 +145,12 @@ async function* readBooksCsv(
         if (record.every((field) => field.trim() === '')) continue;
         if (!orderKnown && slashedPair(record[columns.date!] ?? '')) {
           orderKnown = true;
-          const found = await dateOrderOfColumn(file, options.encoding, columns.date!);
+          const found = await dateOrderOfColumn(
+            file,
+            options.encoding,
+            columns.date!,
+            options.usualDateFormat,
+          );
           if (typeof found !== 'string') {
             report({ fileLine: 1, message: found.problem });
             return;

@@ -26,6 +26,8 @@ import {
 export interface ReportReadOptions {
   encoding?: string;
   dateFormat?: DateFormat;
+  /** `books config set date-format`: the order where neither the dates nor a flag tell it. */
+  usualDateFormat?: DateFormat;
   /** `--offset-account`: the other side of every row of a single-sided report. */
   offsetAccount?: string;
   decimalComma?: boolean;
@@ -35,6 +37,7 @@ export interface ReportReadOptions {
 export const reportOptions = (options: ReportReadOptions): ReportReadOptions => ({
   encoding: options.encoding,
   ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+  ...(options.usualDateFormat !== undefined && { usualDateFormat: options.usualDateFormat }),
   ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
   ...(options.offsetAccount !== undefined && { offsetAccount: options.offsetAccount }),
 });
@@ -49,6 +52,8 @@ export function reportDateOrder(
   dates: Iterable<string>,
   fallback: DateFormat,
   report: (problem: Problem) => void,
+  /** `books config set date-format`: the order where the dates do not tell it. */
+  usual?: DateFormat,
 ): DateFormat | undefined {
   if (given) return given;
   const pairs: [number, number][] = [];
@@ -60,7 +65,7 @@ export function reportDateOrder(
     example ??= date;
   }
   if (pairs.length === 0) return fallback;
-  const found = dateOrderOrProblem(dayMonthOrder(pairs), example);
+  const found = dateOrderOrProblem(dayMonthOrder(pairs), example, usual);
   if (typeof found === 'object') {
     report({ fileLine: 1, message: found.problem });
     return undefined;

@@ -329,6 +329,7 @@ export async function* readGlReport(
     [...rows, ...openings].map((row) => row.date),
     'YYYY-MM-DD',
     report,
+    options.usualDateFormat,
   );
   if (!order) return;
 

@@ -98,6 +98,7 @@ interface TransactionRead {
 async function survey(
   file: string,
   encoding: string | undefined,
+  usual: DateFormat | undefined,
 ): Promise<{
   header: GnuCashHeader | { problem: string };
   order: DateFormat | { problem: string };
@@ -139,7 +140,7 @@ async function survey(
     header: header ?? {
       problem: `not a GnuCash transaction export: the header names neither Transaction ID, Full Account Name and Amount Num. nor Account Name, Full Category Path and Amount Num., in any language GnuCash writes (header: ${(cells ?? []).join(', ')})`,
     },
-    order: dateOrderOrProblem(dayMonthOrder(pairs), example),
+    order: dateOrderOrProblem(dayMonthOrder(pairs), example, usual),
     decimalComma:
       mark.found === 'both' ? 'both' : mark.found === undefined ? 'either' : mark.found === 'comma',
   };
@@ -151,6 +152,7 @@ export async function* readGnuCash(
   options: {
     encoding?: string;
     dateFormat?: DateFormat;
+    usualDateFormat?: DateFormat;
     currency?: string;
     decimalComma?: boolean;
   },
@@ -158,7 +160,7 @@ export async function* readGnuCash(
   onLine: (line: number) => void,
   onEnd: (hash: string, facts: GnuCashFacts) => void,
 ): AsyncGenerator<LedgerEntry> {
-  const told = await survey(file, options.encoding);
+  const told = await survey(file, options.encoding, options.usualDateFormat);
   if ('problem' in told.header) {
     report({ fileLine: 1, message: told.header.problem });
     return;
@@ -512,6 +514,9 @@ export const gnucash: LedgerFormatDefinition = {
           {
             encoding: options.encoding,
             ...(options.dateFormat !== undefined && { dateFormat: options.dateFormat }),
+            ...(options.usualDateFormat !== undefined && {
+              usualDateFormat: options.usualDateFormat,
+            }),
             ...(options.currency !== undefined && { currency: options.currency }),
             ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
           },

@@ -208,6 +208,7 @@ export async function* readNominalLedger(
     rows.map((row) => row.date),
     'DD/MM/YYYY',
     report,
+    options.usualDateFormat,
   );
   if (!order) return;
 

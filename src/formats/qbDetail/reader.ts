@@ -252,7 +252,7 @@ export async function* readQbTransactionDetail(
   const dates = rows.map((row) => row.dateText);
   const told = options.dateFormat ?? (period && orderInPeriod(dates, period));
   if (told && !options.dateFormat && period) facts.toldByHeading = period.text;
-  const order = reportDateOrder(told, dates, 'MM/DD/YYYY', report);
+  const order = reportDateOrder(told, dates, 'MM/DD/YYYY', report, options.usualDateFormat);
   if (order === undefined) {
     onEnd(hash, facts);
     return;

@@ -98,6 +98,9 @@ function dayOrderOf(
     throw new UnreadableStatement('QIF: some days are written day first and others month first');
   if (dayFirst || dotted) return 'DMY';
   if (monthFirst) return 'MDY';
+  // Settled by the person for files that do not tell (books config set date-format).
+  if (options.usualDateFormat === 'DD/MM/YYYY') return 'DMY';
+  if (options.usualDateFormat === 'MM/DD/YYYY') return 'MDY';
   if (days.some((d) => !partsOf(d.text)?.iso))
     checks.push({
       line: days[0]?.line ?? 1,

@@ -345,6 +345,7 @@ export class BankTransactionService {
       accountId: query.accountId,
       search: query.search,
       reference: query.reference,
+      prefix: query.prefix,
     });
     return listOf(page, { rows: await this.present(result.rows), total: result.total });
   }

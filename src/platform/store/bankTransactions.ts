@@ -166,6 +166,8 @@ export interface TransactionFilter {
   /** Text the description or the reference contains, in any case. */
   search?: string | undefined;
   reference?: string | undefined;
+  /** The start of the id (any case) or of the reference. */
+  prefix?: string | undefined;
 }
 
 /** A decision as written: what the transaction becomes. */
@@ -320,6 +322,11 @@ export class BankTransactionStore {
     if (filter.reference !== undefined) {
       where.push('t.external_id = ?');
       values.push(filter.reference);
+    }
+    if (filter.prefix !== undefined) {
+      const start = `${filter.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push("(CAST(t.id AS TEXT) LIKE ? ESCAPE '\\' OR t.external_id LIKE ? ESCAPE '\\')");
+      values.push(start.toLowerCase(), start);
     }
   }
 

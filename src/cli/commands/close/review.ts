@@ -21,7 +21,7 @@ export const command = defineCommand({
   },
   examples: [
     'books close review --period 2026-10',
-    'books close review --period 2026-10 --all-entities -w "Blue Bottle Books" --statements statements/',
+    'books close review --period 2026-10 --all-entities -w "Rivera Group" --statements statements/',
     'books close review --period 2026-10 --all-entities --json',
   ],
   paged: true,

@@ -1,7 +1,7 @@
 import type { Account } from '../../../api/index.js';
 import { argument, defineCommand, flag } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { ExitCode, UserError } from '../../exitCodes.js';
+import { ExitCode, unreadableFile, UserError } from '../../exitCodes.js';
 
 /**
  * `coa import FILE.csv`: columns name and type (or account_type), optional code and group
@@ -65,6 +65,8 @@ export async function importChartFile(
       trim: true,
     });
   } catch (error) {
+    if (['ENOENT', 'EACCES', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? ''))
+      throw unreadableFile(file, error);
     throw new UserError(`${file}: ${(error as Error).message}`, ExitCode.InvalidFile);
   }
   if (records.length === 0) {

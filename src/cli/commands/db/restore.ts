@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { argument, defineCommand, text } from '../../command.js';
-import { ExitCode, UsageError } from '../../exitCodes.js';
+import { ExitCode, unreadableFile, UsageError } from '../../exitCodes.js';
 import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
 import { progressMode, progressOption } from '../../terminal/progress.js';
 import { copiedBooksFailure, fileStamp, pageProgress, sizeOf } from './shared.js';
@@ -31,6 +32,8 @@ export const command = defineCommand({
         'a PostgreSQL database is restored with pg_restore from pg_dump --format=custom (the README says how); books db restore replaces a SQLite file',
       );
     }
+    // A backup that is not there is an input file that cannot be used (exit 3), as every command's.
+    if (!existsSync(backup)) throw unreadableFile(backup, { code: 'ENOENT' });
     const { restoreBooks } = await import('../../../platform/databases.js');
     const keptAs = `${target}.replaced-${fileStamp(ctx.clock.now())}`;
     const progress = pageProgress(ctx, progressMode(mode), 'restoring');

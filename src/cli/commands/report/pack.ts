@@ -7,6 +7,7 @@ import type { BooksApi } from '../../../client/index.js';
 import {
   addMonths,
   CALENDAR_YEAR,
+  comparisonRange,
   COMPARISONS,
   fiscalYearOf,
   fiscalYearStart,
@@ -76,7 +77,7 @@ export const command = defineCommand({
   },
   examples: [
     'books report pack --period 2026-01 --compare prior-year',
-    'books report pack --period 2026-Q1 --all-entities -w "Blue Bottle Books" --out packs/',
+    'books report pack --period 2026-Q1 --all-entities -w "Rivera Group" --out packs/',
   ],
   async run(ctx, flags) {
     // Usage errors before any request; each entity's own fiscal year then places a year.
@@ -250,12 +251,21 @@ async function writePack(
     groupBy: 'month' as const,
   };
   const yearToDate = { ...query, startDate: fiscalYearStart(options.endDate, options.fiscalStart) };
-  const [fetched, accounts, groups, trailing, ytd] = await Promise.all([
+  // The comparison's own fiscal year to date: to the end of the period compared with.
+  const comparedEnd = options.compare && comparisonRange(options, 'total', options.compare).endDate;
+  const priorYearToDate = comparedEnd && {
+    ...query,
+    startDate: fiscalYearStart(comparedEnd, options.fiscalStart),
+    endDate: comparedEnd,
+  };
+  const [fetched, accounts, groups, trailing, ytd, priorYtd] = await Promise.all([
     Promise.all(
       SHEETS.map(async ([kind, sheet]) => ({
         kind,
         sheet,
-        statement: (await buildStatement(api, kind, entity.id, query, options.compare)).statement,
+        statement: (
+          await buildStatement(api, kind, entity.id, query, options.compare, { sides: true })
+        ).statement,
       })),
     ),
     api.accounts.all(entity.id),
@@ -264,6 +274,7 @@ async function writePack(
       ? api.reports.profitAndLoss(entity.id, trailingYear)
       : undefined,
     api.reports.profitAndLoss(entity.id, yearToDate),
+    priorYearToDate ? api.reports.profitAndLoss(entity.id, priorYearToDate) : undefined,
   ]);
   const [pl, bs, cf] = fetched.map((s) => s.statement) as [Statement, Statement, Statement];
   // Accounts under their groups where a reader expects sub-accounts: income and expenses,
@@ -288,6 +299,7 @@ async function writePack(
       {
         label: `Net income, fiscal year to date (from ${yearToDate.startDate})`,
         amount: netIncomeOf(ytd.report),
+        ...(priorYtd && { comparison: netIncomeOf(priorYtd.report) }),
       },
     ],
     comparisonLabel:

@@ -132,15 +132,22 @@ async function fetchReport(
   return report;
 }
 
-/** A report as its statement (a comparative trial balance compares balances). */
-function statementOf(kind: SummaryReport, report: StatementReport, compared: boolean): Statement {
+/**
+ * A report as its statement (a comparative trial balance compares balances, unless `compared`
+ * is `sides`: the pack's sheet, which keeps its Debit and Credit columns and their totals).
+ */
+function statementOf(
+  kind: SummaryReport,
+  report: StatementReport,
+  compared: boolean | 'sides',
+): Statement {
   return kind === 'pl'
     ? profitAndLossStatement(report as ProfitAndLoss)
     : kind === 'bs'
       ? balanceSheetStatement(report as BalanceSheet)
       : kind === 'cf'
         ? cashFlowStatement(report as CashFlow)
-        : compared
+        : compared === true
           ? trialBalanceBalances(report as TrialBalance)
           : trialBalanceStatement(report as TrialBalance);
 }
@@ -175,13 +182,21 @@ export async function buildStatement(
   entityId: string,
   query: ReportQuery & { ledgerBasis: LedgerBasis },
   compare: Comparison | undefined,
+  /** `sides`: a compared trial balance keeps its Debit and Credit columns (the pack's sheet). */
+  options: { sides?: boolean } = {},
 ): Promise<{ statement: Statement; json: unknown }> {
   const fetch = (range: ReportQuery) => fetchReport(api, kind, entityId, range);
   if (compare === undefined) {
     const report = await fetch(query);
     return { statement: statementOf(kind, report, false), json: { report } };
   }
-  const { statement, ...reports } = await comparativeStatement(kind, query, compare, fetch);
+  const { statement, ...reports } = await comparativeStatement(
+    kind,
+    query,
+    compare,
+    fetch,
+    options.sides ? 'sides' : true,
+  );
   return {
     statement,
     json: {
@@ -202,6 +217,7 @@ async function comparativeStatement(
   query: ReportQuery & { ledgerBasis: LedgerBasis },
   compare: Comparison,
   fetch: (query: ReportQuery) => Promise<StatementReport>,
+  compared: true | 'sides' = true,
 ) {
   const groupBy = query.groupBy ?? 'total';
   const range = comparisonRange(query, groupBy, compare);
@@ -214,11 +230,16 @@ async function comparativeStatement(
     hasTotalColumn && compare === 'prior-period'
       ? await fetch({ ...query, ...precedingRange(query), groupBy: 'total' })
       : undefined;
-  const statement = statementOf(kind, report, true);
-  const comparison = statementOf(kind, comparisonReport, true);
+  const statement = statementOf(kind, report, compared);
+  const comparison = statementOf(kind, comparisonReport, compared);
   const totalLabel = compare === 'prior-year' ? 'Prior year' : 'Prior period';
+  const sides = kind === 'tb' && compared === 'sides';
   const labels = comparison.columns.map((label, i) =>
-    hasTotalColumn && i === comparison.columns.length - 1 ? totalLabel : label,
+    sides
+      ? `${totalLabel} ${label.toLowerCase()}`
+      : hasTotalColumn && i === comparison.columns.length - 1
+        ? totalLabel
+        : label,
   );
   return {
     report,
@@ -226,7 +247,7 @@ async function comparativeStatement(
     statement: compareStatements(statement, comparison, {
       compare,
       labels,
-      total: totalReport && statementOf(kind, totalReport, true),
+      total: totalReport && statementOf(kind, totalReport, compared),
     }),
   };
 }

@@ -13,7 +13,7 @@ import {
 } from '../../../migrate/categorize/decisions.js';
 import { argument, defineCommand, flag, repeatable, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
+import { ExitCode, unreadableFile, UsageError, UserError } from '../../exitCodes.js';
 import {
   categoryText,
   printTransactions,
@@ -282,9 +282,8 @@ async function fromFile(ctx: CommandContext, workspaceId: string, file: string, 
       );
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new UsageError(`${file}: no such file`);
-    throw error;
+    if (error instanceof UserError) throw error;
+    throw unreadableFile(file, error);
   }
   const entityId = await ctx.entityId();
   const api = await ctx.api();

@@ -60,7 +60,7 @@ export async function printTransactions(
     },
     { header: 'Status', value: (t) => t.status },
     { header: 'Category', value: categoryText },
-    { header: 'Decided by', value: (t) => t.decidedBy ?? '' },
+    { header: 'Decided by', value: (t) => t.decidedBy ?? '', optional: true },
     ...(onTerminal
       ? []
       : [
@@ -88,7 +88,8 @@ export async function printTransactions(
 
 /**
  * A transaction an argument names: its id, or the bank's reference (among the workspace's
- * transactions, the entity's when one is chosen). A reference two accounts share is ambiguous.
+ * transactions, the entity's when one is chosen); else a unique start of either, four
+ * characters or more, as git takes a commit's. Several are ambiguous: listed.
  */
 export async function transactionNamed(
   ctx: CommandContext,
@@ -102,20 +103,26 @@ export async function transactionNamed(
     if (found && (entityId === undefined || found.transaction.entityId === entityId))
       return found.transaction;
   }
-  const found = (
-    await api.sandbox.transactionsUpTo(workspaceId, 10, {
-      reference: given,
-      ...(entityId && { entityId }),
-    })
-  ).items;
+  const scope = { ...(entityId && { entityId }) };
+  let found = (await api.sandbox.transactionsUpTo(workspaceId, 10, { reference: given, ...scope }))
+    .items;
+  if (found.length === 0 && given.trim().length >= 4)
+    found = (
+      await api.sandbox.transactionsUpTo(workspaceId, 10, { prefix: given.trim(), ...scope })
+    ).items;
   if (found.length === 1) return found[0]!;
   if (found.length > 1)
     throw new UserError(
-      `reference "${given}" names ${found.length} transactions (${found.map((t) => `${t.id} on ${t.bankAccount.name}`).join(', ')}): use the id`,
+      `"${given}" names ${found.length === 10 ? '10 or more' : found.length} transactions: ${found
+        .map(
+          (t) =>
+            `${t.id} (${t.date} ${t.amount.toFixed(2)} ${t.description} on ${t.bankAccount.name}${referenceText(t) ? `, ref ${referenceText(t)}` : ''})`,
+        )
+        .join('; ')}; give more of the id`,
       ExitCode.Usage,
     );
   throw new UserError(
-    `no bank transaction "${given}" (by id or the bank's reference)`,
+    `no bank transaction "${given}" (by id, the bank's reference, or the start of either)`,
     ExitCode.NotFound,
   );
 }

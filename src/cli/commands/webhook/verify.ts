@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { signingKey, verifyDelivery, WebhookRejection } from '../../../client/webhooks.js';
 import { defineCommand, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
-import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
+import { ExitCode, unreadableFile, UsageError, UserError } from '../../exitCodes.js';
 import { renderDelivery } from '../../render/webhooks.js';
 
 export interface VerifyOptions {
@@ -67,10 +67,7 @@ export async function verify(ctx: CommandContext, options: VerifyOptions): Promi
     try {
       return readFileSync(file);
     } catch (error) {
-      throw new UserError(
-        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code}`,
-        ExitCode.InvalidFile,
-      );
+      throw unreadableFile(file, error);
     }
   };
   const headersText = read(options.headersFile).toString('utf8');

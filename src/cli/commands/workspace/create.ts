@@ -17,7 +17,7 @@ export function parse(name: string, flags: { timezone?: string | undefined }): C
 }
 
 export const command = defineCommand({
-  summary: 'Create a workspace',
+  summary: "Create a workspace: one client's books (the organization, the firm, owns it)",
   arguments: { name: argument('the workspace name', { ask: 'Workspace name' }) },
   options: {
     timezone: text(
@@ -25,7 +25,7 @@ export const command = defineCommand({
       'IANA time zone of the workspace (default America/Los_Angeles)',
     ),
   },
-  examples: ['books workspace create "Blue Bottle Books" --timezone America/New_York'],
+  examples: ['books workspace create "Main Street Bakery" --timezone America/New_York'],
   async run(ctx, { name, timezone }) {
     const body = parse(name, { timezone });
     const { workspace } = await (await ctx.api()).workspaces.create(body);

@@ -2,7 +2,8 @@ import { argument, defineCommand, text } from '../../../command.js';
 import { day, entityFields, fiscalYearStartFlag } from './shared.js';
 
 export const command = defineCommand({
-  summary: 'Create an entity in the workspace',
+  summary:
+    "Create an entity in the workspace: one of the client's businesses, with its own chart and ledgers",
   arguments: { name: argument('the entity name', { ask: 'Entity name' }) },
   options: {
     startDate: text('--start-date <date>', 'bookkeeping start date (YYYY-MM-DD)'),
@@ -12,7 +13,7 @@ export const command = defineCommand({
     ),
   },
   examples: [
-    'books sandbox entity create "Main Street Bakery" --start-date 2026-01-01 --workspace "Blue Bottle Books"',
+    'books sandbox entity create "Main Street Bakery LLC" --start-date 2026-01-01 --workspace "Main Street Bakery"',
     'books sandbox entity create "Thames Lettings Ltd" --fiscal-year-start 04-01',
   ],
   async run(ctx, { name, startDate, fiscalYearStart }) {

@@ -4,7 +4,7 @@ export const command = defineCommand({
   summary: 'List the entities of the workspace',
   options: listOptions('every entity'),
   paged: true,
-  examples: ['books sandbox entity list -w "Blue Bottle Books"'],
+  examples: ['books sandbox entity list -w "Rivera Group"'],
   async run(ctx, flags) {
     const limit = ctx.output.listLimit(flags);
     const entities = await (await ctx.api()).sandbox.entitiesUpTo(await ctx.workspaceId(), limit);

@@ -20,7 +20,7 @@ export const command = defineCommand({
     standardChart: flag('--standard-chart', 'codes are allocated from each type’s range'),
   },
   examples: [
-    'books sandbox workspace update "Blue Bottle Books" --custom-chart',
+    'books sandbox workspace update "Main Street Bakery" --custom-chart',
     'books sandbox workspace update --standard-chart',
   ],
   async run(ctx, { workspace, customChart, standardChart }) {
