@@ -252,9 +252,12 @@ export class Output {
   }
 }
 
+/** A terminal's color codes (ESC [ … m), which take no room. */
+const COLOR_CODE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
 /** The characters a cell takes on a terminal (its widest line). */
 const cellWidth = (text: string) =>
-  Math.max(0, ...text.split('\n').map((line) => [...line.replace(/\u001b\[[0-9;]*m/g, '')].length));
+  Math.max(0, ...text.split('\n').map((line) => [...line.replace(COLOR_CODE, '')].length));
 
 /** Each column's width as its widest cell makes it, with its padding. */
 const naturalWidths = <T>(columns: readonly Column<T>[], cells: readonly (readonly string[])[]) =>
