@@ -108,7 +108,8 @@ export function alikeTexts(a: string, b: string): boolean {
 
 /**
  * What each arriving line is, in order: already there, a possible duplicate, or new. `known`
- * are the account's lines from `DUPLICATE_DAYS` before the arriving days to as many after;
+ * are the account's lines from `DUPLICATE_DAYS` before the arriving lines' days to as many
+ * after (`knownWindow`);
  * `covering` the days the arriving file covers (its statement's period, else its lines' days).
  * Each line of the books stands for one arriving line at most.
  */
@@ -188,8 +189,8 @@ export function sortArrivals(
 const distance = (line: ArrivingLine, known: KnownLine) =>
   Math.abs(daysAfter(line.date, known.date));
 
-/** The days a duplicate check of lines arriving over `covering` reads the books for. */
-export const knownWindow = (covering: { from: CalendarDay; to: CalendarDay }) => ({
-  from: addDays(covering.from, -DUPLICATE_DAYS),
-  to: addDays(covering.to, DUPLICATE_DAYS),
+/** The days a duplicate check of lines arriving on these days reads the books for. */
+export const knownWindow = (days: { from: CalendarDay; to: CalendarDay }) => ({
+  from: addDays(days.from, -DUPLICATE_DAYS),
+  to: addDays(days.to, DUPLICATE_DAYS),
 });

@@ -34,7 +34,7 @@ it(`completes an account name among ${ACCOUNTS.toLocaleString('en-US')}`, () => 
     }
     const file = path.join(home.home, 'chart.csv');
     writeFileSync(file, `${chart.join('\n')}\n`);
-    books('coa', 'import', file);
+    books('coa', 'import', file, '--renumber');
 
     const complete = () => books('__complete', 'bash', '--line', 'books coa get Account\\ 01');
     const cold = complete();

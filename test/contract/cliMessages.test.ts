@@ -151,7 +151,97 @@ describe('what books says when something is off', () => {
     await setup(['je', 'import', shortened]);
     file('cut.csv', `date,entry,account,debit,credit\n${entries.slice(0, 100).join('')}`);
 
+    // A bank feed on Cash (the chart's own account, linked), two lines in, excluded so that
+    // nothing waits; then (a case) the coffee of another export of those days a day later, held.
+    await setup(['sandbox', 'feed', 'connect', '--bank', 'Msg Bank', '--account', 'Cash']);
+    await setup([
+      'transactions',
+      'import',
+      'Cash',
+      file(
+        'coffee.csv',
+        'Date,Description,Amount\n2026-01-05,COFFEE SHOP,-3.50\n2026-01-07,NEWSAGENT,-1.20\n',
+      ),
+    ]);
+    for (const line of JSON.parse(await setup(['transactions', 'list', '--json'])) as {
+      id: string;
+    }[])
+      await setup(['transactions', 'categorize', line.id, '--exclude']);
+    mkdirSync(path.join(home.home, 'unlinked'), { recursive: true });
+    file('unlinked/plain.csv', 'Date,Description,Amount\n2026-01-08,TEA,-2.00\n');
+
     const cases: Case[] = [
+      // The first month: a held line, setup that links, what a statement lacks.
+      {
+        title: 'a line of another export a day later, held as a possible duplicate',
+        args: [
+          'transactions',
+          'import',
+          'Cash',
+          file('coffee-again.csv', 'Date,Description,Amount\n2026-01-06,Coffee Shop Ltd,-3.50\n'),
+        ],
+      },
+      { title: 'the review with a held line', args: ['transactions', 'review'], tty: true },
+      {
+        title: '--not-duplicate with a decision that leaves it out',
+        args: ['transactions', 'categorize', 'R-1', '--not-duplicate', '--exclude'],
+      },
+      {
+        title: 'a feed to an account the chart does not have, of no kind',
+        args: ['sandbox', 'feed', 'connect', '--bank', 'Msg Bank', '--account', 'Nowhere'],
+      },
+      {
+        title: 'a feed to an income account',
+        args: ['sandbox', 'feed', 'connect', '--bank', 'Msg Bank', '--account', 'Sales'],
+      },
+      {
+        title: 'a feed to a bank account as a card',
+        args: ['sandbox', 'feed', 'connect', '--bank', 'Msg Bank', '--account', 'Cash:credit_card'],
+      },
+      {
+        title: "a chart's codes into a standard chart",
+        args: [
+          'coa',
+          'import',
+          file('codes.csv', 'code,name,type\n1100,Debtors,Accounts Receivable\n'),
+        ],
+      },
+      {
+        title: 'an entry without its day',
+        args: ['je', 'create', '--debit', 'Cash=1', '--credit', 'Sales=1'],
+      },
+      {
+        title: 'balances given for a statement that states its own',
+        args: [
+          'reconcile',
+          'Cash',
+          file('stated.csv', 'Date,Description,Amount,Balance\n2026-01-10,TEA,-2.00,98.00\n'),
+          '--closing-balance',
+          '98',
+        ],
+      },
+      {
+        title: 'a statement directory with a file that names no account, never reconciled',
+        args: [
+          'close',
+          'review',
+          '--period',
+          '2026-01',
+          '--statements',
+          path.join(home.home, 'unlinked'),
+        ],
+      },
+      { title: 'a day order that is none', args: ['config', 'set', 'date-format', 'YYYY/DD/MM'] },
+      {
+        title: 'a layout saved with nothing to keep',
+        args: [
+          'statement',
+          'show',
+          file('keep.csv', 'Date,Description,Amount\n2026-01-10,TEA,-2.00\n'),
+          '--save-layout',
+          'Plain',
+        ],
+      },
       // Where a command works, and on what.
       { title: 'a name two workspaces share', args: ['workspace', 'get', 'Twin'] },
       {

@@ -170,6 +170,7 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
     expect(JSON.parse(first.stdout)).toEqual({
       imported: 3,
       skipped: 0,
+      possibleDuplicates: 0,
       categorized: 1,
       uncategorized: 2,
     });
@@ -178,7 +179,13 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
       /1000 Checking: 3 imported, 0 already there; 1 categorized by the rules, 2 waiting/,
     );
     const again = await json('transactions', 'import', 'Checking', statement, ...client.where);
-    expect(again).toEqual({ imported: 0, skipped: 3, categorized: 0, uncategorized: 0 });
+    expect(again).toEqual({
+      imported: 0,
+      skipped: 3,
+      possibleDuplicates: 0,
+      categorized: 0,
+      uncategorized: 0,
+    });
     const listed = (await json('transactions', 'list', ...client.where)) as any[];
     expect(listed.map((t) => [t.reference, t.status, t.decidedBy])).toEqual([
       ['R3', 'uncategorized', null],

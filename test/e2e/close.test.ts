@@ -559,8 +559,9 @@ describe('the month-end close (the built binary against books serve)', () => {
       expect(bytes.stderr).toContain(
         'cannot read the statement: byte 4 is NUL: this is not a text file',
       );
+      // An input file that cannot be used is exit 3, as every command's (cli.md).
       const missing = await reconcile(b, [path.join(home.home, 'nowhere.sta')]);
-      expect(missing.code).toBe(2);
+      expect(missing.code).toBe(3);
       expect(missing.stderr).toContain('nowhere.sta: no such file');
       const income = await books(
         'reconcile',

@@ -56,6 +56,8 @@ describe('books config', () => {
       output: ['json', 'flag --json'],
       color: ['never', 'environment NO_COLOR'],
       pager: ['less -FRX', 'default'],
+      // The order of a/b/year days, where a file does not tell it: not set.
+      'date-format': [null, null],
       // The close review's settings.
       'suspense-accounts': [null, null],
       'flux-percent': ['50', 'default'],

@@ -464,7 +464,7 @@ describe('books demo', () => {
       });
       expect(remote.code).toBe(2);
       expect(remote.stderr).toContain(
-        'books demo builds its firm on the local platform only, and this command would go to http://127.0.0.1:9',
+        "books demo builds its client's books on the local platform only, and this command would go to http://127.0.0.1:9",
       );
       expect(remote.stderr).not.toMatch(/\n\s+at /);
     } finally {

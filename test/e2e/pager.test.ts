@@ -25,7 +25,7 @@ describe.skipIf(!hasScript)('long output at a terminal goes through the pager', 
     for (let i = 1; i <= 60; i += 1) chart.push(`${6000 + i},Expense ${i},Operating Expenses`);
     const chartFile = path.join(home.home, 'chart.csv');
     writeFileSync(chartFile, `${chart.join('\n')}\n`);
-    expect((await runBooks(['coa', 'import', chartFile], home.env)).code).toBe(0);
+    expect((await runBooks(['coa', 'import', chartFile, '--renumber'], home.env)).code).toBe(0);
     const ledger = ['date,entry,account,debit,credit'];
     for (let i = 1; i <= 60; i += 1) {
       ledger.push(`2026-02-${String((i % 28) + 1).padStart(2, '0')},${i},Checking,${i}.00,`);

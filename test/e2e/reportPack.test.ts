@@ -213,6 +213,19 @@ describe('books report pack', () => {
         const label = code ? `${code} ${name}` : name!;
         const cells = rows.get(label);
         expect(cells, `${sheetName}: ${label}`).toBeDefined();
+        if (report === 'tb') {
+          // The sheet keeps the trial balance's sides, then the prior year's (Debit, Credit,
+          // Prior year debit, Prior year credit); the CSV compares balances (debit less
+          // credit): each balance is the sheet's debit less its credit.
+          const side = (i: number) => (cells![i] as number | null | undefined) ?? 0;
+          expect(Math.round((side(0) - side(1)) * 100), `${label} this year`).toBe(
+            Math.round(Number(figures[0]) * 100),
+          );
+          expect(Math.round((side(2) - side(3)) * 100), `${label} prior year`).toBe(
+            Math.round(Number(figures[1]) * 100),
+          );
+          continue;
+        }
         figures.forEach((figure, i) => {
           const cell = cells![i];
           if (figure === '') return expect(cell ?? null, `${label} ${i}`).toBeNull();
@@ -307,6 +320,13 @@ describe('books report pack', () => {
       expect(text.length, title).toBeGreaterThan(0);
       for (const [, code, name, ...figures] of await csvReport(report)) {
         expect(text, `${title}: ${name}`).toContain(code ? `${code} ${name}` : name);
+        if (report === 'tb') {
+          // Its sides: each balance as a debit or a credit, this year's and the prior year's.
+          for (const balance of figures.slice(0, 2))
+            if (Number(balance) !== 0)
+              expect(text, `${title}: ${name}`).toContain(displayAmount(Math.abs(Number(balance))));
+          continue;
+        }
         figures.forEach((figure, i) => {
           if (figure === '') return;
           const shown =

@@ -36,7 +36,7 @@ describe('usage errors are found before any request', () => {
     [
       'a day that does not exist',
       ['report', 'tb', '--from', '2025-02-30', '--to', '2025-03-01'],
-      '--from must be a date (YYYY-MM-DD) or one of',
+      '--from 2025-02-30 is no day: February 2025 has 28 days (or one of this-month',
     ],
     ['a period', ['report', 'pl', ...year, '--by', 'fortnight'], '--by must be one of week'],
     ['a basis', ['report', 'bs', ...year, '--basis', 'tax'], '--basis must be cash or accrual'],
@@ -73,7 +73,11 @@ describe('usage errors are found before any request', () => {
       ['sandbox', 'webhook', 'add', 'http://example.com/hook'],
       'url must use https:// (plain http:// only for loopback hosts)',
     ],
-    ['a lock date', ['sandbox', 'entity', 'lock', '--date', 'soon'], '--date must be a date'],
+    [
+      'a lock date',
+      ['sandbox', 'entity', 'lock', '--date', 'soon'],
+      '--date "soon" is not a day in YYYY-MM-DD',
+    ],
     ['a limit', ['je', 'list', '--limit', '2.5'], '--limit must be a whole number'],
     ['a concurrency', ['migrate', 'run', 'x.csv', '--concurrency', '0'], '--concurrency must be'],
     ['a missing argument', ['workspace', 'get'], "missing required argument 'workspace'"],

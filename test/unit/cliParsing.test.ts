@@ -43,9 +43,17 @@ describe('relative dates', () => {
     expect(parseDateOption('last-month', 'to', '2026-03-10')).toBe('2026-02-28');
     expect(parseDateOption('2026-05-05', 'to', '2026-03-10')).toBe('2026-05-05');
     expect(() => parseDateOption('yesterday', 'from', '2026-03-10')).toThrow(
-      '--from must be a date (YYYY-MM-DD) or one of this-month',
+      '--from "yesterday" is not a day in YYYY-MM-DD (or one of this-month',
     );
-    expect(() => parseDateOption('2026-02-30', 'to', '2026-03-10')).toThrow('--to must be a date');
+    expect(() => parseDateOption('2026-02-30', 'to', '2026-03-10')).toThrow(
+      '--to 2026-02-30 is no day: February 2026 has 28 days',
+    );
+    expect(() => parseDateOption('25/11/2026', 'to', '2026-03-10')).toThrow(
+      '--to 25/11/2026 is not a day in YYYY-MM-DD: 2026-11-25?',
+    );
+    expect(() => parseDateOption('03/04/2026', 'to', '2026-03-10')).toThrow(
+      '--to 03/04/2026 is not a day in YYYY-MM-DD: 2026-04-03 or 2026-03-04?',
+    );
   });
 });
 
@@ -148,7 +156,7 @@ describe('argv → options', () => {
       bookkeepingStartDate: null,
     });
     expect(() => parseUpdate({ lockDate: 'March' })).toThrow(
-      '--lock-date must be a date (YYYY-MM-DD)',
+      '--lock-date "March" is not a day in YYYY-MM-DD',
     );
   });
 

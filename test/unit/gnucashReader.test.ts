@@ -89,7 +89,7 @@ describe('reading a GnuCash transaction export', () => {
       ',,,,,,,,,Income:Sales,Sales,-$1.00,-1.00,n,,1.00',
     ];
     expect((await read(fileOf(lines))).problems).toEqual([
-      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 01/02/2017 reads 2017-01-02 as MM/DD/YYYY and 2017-02-01 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY',
+      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 01/02/2017 reads 2017-01-02 as MM/DD/YYYY and 2017-02-01 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY (books config set date-format DD/MM/YYYY settles it for every such file)',
     ]);
     const told = await read(fileOf(lines), { dateFormat: 'DD/MM/YYYY' });
     expect(told.entries[0]!.date).toBe('2017-02-01');

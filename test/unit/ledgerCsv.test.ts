@@ -54,7 +54,7 @@ describe('the order of day and month, told over a file', () => {
     });
     expect(dateOrderOrProblem(dayMonthOrder([[3, 4]]), '3/4/2025')).toEqual({
       problem:
-        'the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 3/4/2025 reads 2025-03-04 as MM/DD/YYYY and 2025-04-03 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY',
+        'the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 3/4/2025 reads 2025-03-04 as MM/DD/YYYY and 2025-04-03 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY (books config set date-format DD/MM/YYYY settles it for every such file)',
     });
   });
 });
@@ -282,7 +282,7 @@ describe.each([
     );
     expect(entries).toEqual([]);
     expect(problems).toEqual([
-      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 03/04/2025 reads 2025-03-04 as MM/DD/YYYY and 2025-04-03 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY',
+      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 03/04/2025 reads 2025-03-04 as MM/DD/YYYY and 2025-04-03 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY (books config set date-format DD/MM/YYYY settles it for every such file)',
     ]);
     const given = await read('date,account,amount\n03/04/2025,Cash,10\n03/04/2025,Sales,-10\n', {
       dateFormat: 'MM/DD/YYYY',

@@ -115,7 +115,7 @@ describe('reading a nominal ledger report', () => {
       row('J1', 'A', '01/02/2018', '1.00', '0.00', '1.00'),
     ]);
     expect((await read(ambiguous, { offsetAccount: 'S' })).problems).toEqual([
-      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 01/02/2018 reads 2018-01-02 as MM/DD/YYYY and 2018-02-01 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY',
+      '1: the dates read two ways, as MM/DD/YYYY and as DD/MM/YYYY (no day is over 12): 01/02/2018 reads 2018-01-02 as MM/DD/YYYY and 2018-02-01 as DD/MM/YYYY: pass --date-format MM/DD/YYYY or --date-format DD/MM/YYYY (books config set date-format DD/MM/YYYY settles it for every such file)',
     ]);
     expect(
       (await read(ambiguous, { offsetAccount: 'S', dateFormat: 'MM/DD/YYYY' })).entries[0]!.date,

@@ -183,7 +183,7 @@ export async function reviewEntities(
         ).length;
         if (unknown > 0)
           ctx.output.note(
-            `books: ${entity.name}: ${unknown} statement${unknown === 1 ? '' : 's'} in ${input.statements} name no bank account and ${unknown === 1 ? 'was' : 'were'} never reconciled: whose ${unknown === 1 ? 'it is' : 'they are'} cannot be told (books reconcile ACCOUNT FILE links one)`,
+            `books: ${entity.name}: ${unknown} statement${unknown === 1 ? '' : 's'} in ${input.statements} ${unknown === 1 ? 'names' : 'name'} no bank account and ${unknown === 1 ? 'was' : 'were'} never reconciled: whose ${unknown === 1 ? 'it is' : 'they are'} cannot be told (books reconcile ACCOUNT FILE links one)`,
           );
       }
       const data = await readReviewData(api, {

@@ -24,7 +24,13 @@ const rowKey = (row: StatementRow) =>
 export function compareStatements(
   statement: Statement,
   comparison: Statement,
-  options: { compare: Comparison; labels: string[]; total?: Statement | undefined },
+  options: {
+    compare: Comparison;
+    labels: string[];
+    total?: Statement | undefined;
+    /** False: the comparison's columns after the statement's, no change or percent. */
+    changes?: boolean;
+  },
 ): Statement {
   const width = statement.columns.length;
   const comparedValues = (row: StatementRow | undefined, total: StatementRow | undefined) =>
@@ -69,6 +75,11 @@ export function compareStatements(
     ...statement,
     rows,
     tidy: { periods: statement.tidy.periods, rows: tidyRows(rows) },
-    comparison: { compare: options.compare, labels: options.labels, periods },
+    comparison: {
+      compare: options.compare,
+      labels: options.labels,
+      periods,
+      ...(options.changes === false && { changes: false }),
+    },
   };
 }

@@ -18,6 +18,12 @@ export interface ComparisonColumns {
   labels: string[];
   /** The period each column is compared with (tidy records and JSON). */
   periods: Period[];
+  /**
+   * False: the comparison's columns stand after the statement's, without a change or a percent
+   * (a trial balance's sides: Debit, Credit, prior Debit, prior Credit, as an accountant reads a
+   * comparative trial balance).
+   */
+  changes?: boolean;
 }
 
 /** One cell's comparison: the amounts and what changed (null: no amount on either side). */

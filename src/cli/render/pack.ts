@@ -44,6 +44,11 @@ export interface PackColumn {
 /** A statement's columns, as its comparative cells go: amount, comparison, change, %. */
 export function packColumns(statement: Statement): PackColumn[] {
   const compared = statement.comparison;
+  if (compared?.changes === false)
+    return [...statement.columns, ...compared.labels].map((heading) => ({
+      heading,
+      kind: 'amount',
+    }));
   return statement.columns.flatMap((column, i): PackColumn[] =>
     compared
       ? [
@@ -59,6 +64,11 @@ export function packColumns(statement: Statement): PackColumn[] {
 /** A statement row's cells, one per column: amounts, percents (12.5), null where none. */
 export function packCells(statement: Statement, row: StatementRow): (number | null)[] {
   const compared = statement.comparison;
+  if (compared?.changes === false)
+    return [
+      ...statement.columns.map((_, i) => row.values[i] ?? null),
+      ...statement.columns.map((_, i) => row.comparisons?.[i] ?? null),
+    ];
   return statement.columns.flatMap((_, i) => {
     const amount = row.values[i] ?? null;
     if (!compared) return [amount];

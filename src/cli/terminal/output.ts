@@ -221,7 +221,9 @@ export class Output {
     const { default: Table } = await import('cli-table3');
     let cells = rows.map((row) => columns.map((c) => c.value(row)));
     let shown = [...columns];
-    if (tableWidth(naturalWidths(shown, cells)) > this.width && rows.length > 0) {
+    // Fitted to the terminal's width where it tells it (a terminal always does).
+    const width = (this.io.stdout as { columns?: number }).columns ?? Number.POSITIVE_INFINITY;
+    if (tableWidth(naturalWidths(shown, cells)) > width && rows.length > 0) {
       // Too wide: a column no row fills says nothing, and goes first; then those the command
       // calls optional (who decided, when a status and a category say what).
       const kept = columns.map(
@@ -233,7 +235,7 @@ export class Output {
     const table = new Table({
       head: shown.map((c) => c.header),
       colAligns: shown.map((c) => c.align ?? 'left'),
-      colWidths: fittedWidths(shown, cells, this.width),
+      colWidths: fittedWidths(shown, cells, width),
       style: { head: this.color ? ['cyan'] : [], border: this.color ? ['grey'] : [] },
     });
     for (const row of cells) table.push(row);
@@ -272,7 +274,7 @@ const tableWidth = (widths: readonly number[]) =>
 
 /**
  * Each column's width (with its padding) so that a table fits the terminal: a description
- * first (to 12 characters), then the widest texts (an account's name, a status) are shortened,
+ * first (to 12 characters) and a moment (to its day), then the widest texts (an account's name, a status) are shortened,
  * with an ellipsis, to no less than 6 characters; amounts, days and ids are never cut (an id
  * is copied whole). A table that cannot fit so is drawn as narrow as it can be.
  */
@@ -294,8 +296,16 @@ export function fittedWidths<T>(
       !/\b(id|date)\b/i.test(column.header) &&
       !cells.every((row) => /^[0-9a-f-]{36}$/i.test(row[i]!) || row[i] === ''),
   );
-  // A description gives way first (to 12 characters), then the widest text, to 6.
-  const first = columns.map((column) => /^(description|memo|text)$/i.test(column.header));
+  // A description gives way first (to 12 characters), and a moment to its day; then the widest
+  // text, to 6.
+  const stamps = columns.map(
+    (_, i) =>
+      cells.length > 0 &&
+      cells.every((row) => /^\d{4}-\d{2}-\d{2}T/.test(row[i]!) || row[i] === ''),
+  );
+  const first = columns.map(
+    (column, i) => /^(description|memo|text)$/i.test(column.header) || stamps[i]!,
+  );
   const cut = (floorOf: (i: number) => number, only: (i: number) => boolean) => {
     while (total() > terminalWidth) {
       let widest = -1;
@@ -312,7 +322,7 @@ export function fittedWidths<T>(
     }
   };
   cut(
-    () => 12 + 2,
+    (i) => (stamps[i] ? 10 : 12) + 2,
     (i) => first[i]!,
   );
   cut(

@@ -285,7 +285,8 @@ export class BankTransactionService {
       from: period && period.startDate < days[0]! ? period.startDate : days[0]!,
       to: period && period.endDate > days.at(-1)! ? period.endDate : days.at(-1)!,
     };
-    const window = knownWindow(covering);
+    // The books' lines a few days either side of these lines' own days: no other can be theirs.
+    const window = knownWindow({ from: days[0]!, to: days.at(-1)! });
     const around = await this.store.bankTransactions.onAccountBetween(
       financialAccountId,
       window.from,

@@ -248,6 +248,7 @@ async function comparativeStatement(
       compare,
       labels,
       total: totalReport && statementOf(kind, totalReport, compared),
+      ...(sides && { changes: false }),
     }),
   };
 }

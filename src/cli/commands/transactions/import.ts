@@ -58,7 +58,7 @@ export const command = defineCommand({
       );
     const account = into.chartAccount?.account ?? arrived[0]?.bankAccount;
     ctx.wrote(
-      `${account ? `${account.code} ${account.name}` : `financial account ${into.financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there${held > 0 ? `, ${held} held as possible duplicates` : ''}; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
+      `${account ? `${account.code} ${account.name}` : `financial account ${into.financialAccountId}`}: ${counts.imported} imported, ${counts.skipped} already there${held > 0 ? `, ${held} held as ${held === 1 ? 'a possible duplicate' : 'possible duplicates'}` : ''}; ${counts.categorized} categorized by the rules, ${counts.uncategorized} waiting${counts.uncategorized > 0 ? ' (books transactions review, or categorize --auto)' : ''}`,
     );
     sayHeld(ctx, arrived);
     if (ctx.output.json) return ctx.output.printJson(counts);

@@ -26,10 +26,15 @@ export const command = defineCommand({
     const entityId = await ctx.entityId();
     const workspaceId = await ctx.workspaceId();
     const api = await ctx.api();
-    const [{ data: queue }, accounts] = await Promise.all([
+    const [{ data: queue }, accounts, held] = await Promise.all([
       api.sandbox.forReview(entityId, { suggest: true }),
       api.accounts.all(entityId),
+      api.sandbox.transactionsUpTo(workspaceId, 1, { entityId, status: 'possible-duplicate' }),
     ]);
+    if (held.total > 0)
+      ctx.output.note(
+        `books: ${held.total} ${held.total === 1 ? 'line is held as a possible duplicate' : 'lines are held as possible duplicates'}, not in the queue: books transactions list --status possible-duplicate, then categorize ID --not-duplicate or --exclude`,
+      );
     if (queue.length === 0) {
       ctx.output.note('books: nothing waits: every bank transaction is decided');
       return;

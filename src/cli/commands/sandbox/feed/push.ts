@@ -53,7 +53,7 @@ export const command = defineCommand({
     const categorized = arrived.filter((t) => t.status === 'categorized').length;
     const held = arrived.filter((t) => t.status === 'possible-duplicate').length;
     ctx.wrote(
-      `financial account ${financialAccountId}: ${arrived.length - held} new transactions (${categorized} categorized, ${arrived.length - held - categorized} uncategorized; ${skipped} already there${held > 0 ? `; ${held} held as possible duplicates` : ''})`,
+      `financial account ${financialAccountId}: ${arrived.length - held} new transactions (${categorized} categorized, ${arrived.length - held - categorized} uncategorized; ${skipped} already there${held > 0 ? `; ${held} held as ${held === 1 ? 'a possible duplicate' : 'possible duplicates'}` : ''})`,
     );
     sayHeld(ctx, arrived);
     await printTransactions(ctx, { items: arrived, total: arrived.length });
