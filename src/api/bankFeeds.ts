@@ -84,6 +84,11 @@ export const PushTransactionsBodySchema = Type.Object({
    * line alike an earlier one is held as a possible duplicate only where the two files overlap.
    */
   period: Type.Optional(Type.Object({ startDate: CalendarDaySchema, endDate: CalendarDaySchema })),
+  /**
+   * The import these lines belong to (the requests one file is sent in share it): lines of one
+   * import are never taken for duplicates of each other, however alike.
+   */
+  importId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
 export type PushTransactionsBody = Static<typeof PushTransactionsBodySchema>;
 

@@ -10,7 +10,9 @@ import { addDays, daysAfter, type CalendarDay } from './calendar.js';
  * **already there** when a line of the account not yet taken by another arriving line has its
  * reference, or (where the two do not both carry a reference) its day, amount and text (read
  * as words: case, accents and punctuation aside). Two alike lines of one file are two lines:
- * each takes one line of the books, and only those beyond what the books hold come in.
+ * each takes one line of the books, and only those beyond what the books hold come in. Two
+ * lines that each carry a reference of the bank's, not the same, are two lines whatever else
+ * they share (a feed's two coffees of one amount on one day).
  *
  * A line alike but not certain is a **possible duplicate**, held for a person to decide: the
  * same amount as a line of an earlier file that covered its days (or whose day this file
@@ -165,6 +167,9 @@ export function sortArrivals(
   const nearestOf = (line: ArrivingLine, accept: (k: KnownLine) => boolean) => {
     let best: KnownLine | undefined;
     for (const k of byAmount.get(line.amountCents) ?? []) {
+      // Two references of the bank's own, not the same: two lines (a feed's morning and evening
+      // coffee of one amount).
+      if (k.reference !== null && line.reference !== null) continue;
       if (taken.has(k.id) || !overlaps(line, k) || !accept(k)) continue;
       if (best === undefined || distance(line, k) < distance(line, best)) best = k;
     }

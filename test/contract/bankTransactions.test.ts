@@ -457,6 +457,21 @@ describe('deciding bank transactions', () => {
     );
   });
 
+  it('two alike lines of one file sent in two requests are two lines; the same file sent again brings neither', async () => {
+    // A day's two coffees, the 1,000th and 1,001st lines of a file, in two requests of one import.
+    const coffee = { date: '2026-11-20', amount: -3.5, description: 'STARBUCKS' };
+    const send = (importId: string) =>
+      server.request('POST', `/sandbox/v1/financial-accounts/${checking.id}/transactions`, {
+        body: { transactions: [coffee], importId },
+      });
+    for (const response of [await send('file-1'), await send('file-1')])
+      expect(response.body.data).toHaveLength(1);
+    // Another import of the same file: both already there.
+    expect((await send('file-2')).body.data).toEqual([]);
+    expect((await send('file-2')).body.data).toEqual([]);
+    expect((await trialBalance()).get('Chase Checking')).toBe(-7_00);
+  });
+
   it('a held line excluded stays out of the books; a file bringing it again brings nothing', async () => {
     await push(checking.id, [{ date: '2026-11-17', amount: -96.4, description: 'BRITISH GAS' }]);
     const [held] = await push(checking.id, [

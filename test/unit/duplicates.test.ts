@@ -69,8 +69,8 @@ describe('a line the books hold already', () => {
       ),
     ).toEqual([
       { kind: 'already', of: 'a', by: 'reference' },
-      // Same day, amount and text but its own reference: not certain, held.
-      { kind: 'possible', of: 'b' },
+      // Same day, amount and text but a reference of its own: another line (the bank says so).
+      { kind: 'new' },
     ]);
   });
 

@@ -172,7 +172,12 @@ export class BankTransactionService {
         reference: transaction.externalId ?? null,
       });
     }
-    const arrivals = await this.sortArrivals(financialAccountId, checked, body.period);
+    const arrivals = await this.sortArrivals(
+      financialAccountId,
+      checked,
+      body.period,
+      body.importId,
+    );
     const arriving = checked.flatMap((line, index) => {
       const arrival = arrivals.lines[index]!;
       if (arrival.kind === 'already') return [];
@@ -185,6 +190,7 @@ export class BankTransactionService {
           duplicateOf: arrival.kind === 'possible' ? arrival.of : null,
           arrivedFrom: arrivals.covering.from,
           arrivedTo: arrivals.covering.to,
+          importId: body.importId ?? null,
         },
       ];
     });
@@ -279,6 +285,7 @@ export class BankTransactionService {
     financialAccountId: string,
     lines: readonly ArrivingLine[],
     period: PushTransactionsBody['period'],
+    importId: string | undefined,
   ): Promise<{ lines: Arrival[]; covering: { from: string; to: string } }> {
     const days = lines.map((l) => l.date).sort();
     const covering = {
@@ -292,15 +299,18 @@ export class BankTransactionService {
       window.from,
       window.to,
     );
-    const known: KnownLine[] = around.map((t) => ({
-      id: t.id,
-      date: t.date,
-      amountCents: t.amountCents,
-      description: t.description,
-      reference: isDerivedReference(t.externalId) ? null : t.externalId,
-      arrivedFrom: t.arrivedFrom,
-      arrivedTo: t.arrivedTo,
-    }));
+    // Lines of this same import (sent earlier in requests of their own) are not its duplicates.
+    const known: KnownLine[] = around
+      .filter((t) => importId === undefined || t.importId !== importId)
+      .map((t) => ({
+        id: t.id,
+        date: t.date,
+        amountCents: t.amountCents,
+        description: t.description,
+        reference: isDerivedReference(t.externalId) ? null : t.externalId,
+        arrivedFrom: t.arrivedFrom,
+        arrivedTo: t.arrivedTo,
+      }));
     // An external id the account holds from any day (a bank's reference, or books' own key of
     // a line it gave none, as books before 0.1 sent) is that line, already there.
     const held = new Set(around.flatMap((t) => (t.externalId === null ? [] : [t.externalId])));

@@ -32,6 +32,8 @@ export interface BankTransactionRecord {
   /** The days the file that brought it covered. */
   arrivedFrom: string | null;
   arrivedTo: string | null;
+  /** The import that brought it (its lines are never duplicates of each other). */
+  importId: string | null;
 }
 
 /** A transaction with what is shown of it: its bank account, its category's account, its entry. */
@@ -82,6 +84,7 @@ interface TransactionRow {
   duplicate_of: string | null;
   arrived_from: string | null;
   arrived_to: string | null;
+  import_id: string | null;
 }
 
 interface ViewRow extends TransactionRow {
@@ -119,6 +122,7 @@ const toRecord = (row: TransactionRow): BankTransactionRecord => ({
   duplicateOf: row.duplicate_of,
   arrivedFrom: row.arrived_from,
   arrivedTo: row.arrived_to,
+  importId: row.import_id,
 });
 
 const toView = (row: ViewRow): BankTransactionView => ({
@@ -142,7 +146,7 @@ const toView = (row: ViewRow): BankTransactionView => ({
 });
 
 const COLUMNS =
-  't.seq, t.id, t.entity_id, t.financial_account_id, t.date, t.amount_cents, t.description, t.external_id, t.account_id, t.rule_id, t.created_at, t.status, t.decided_by, t.decided_at, t.memo, t.transfer_id, t.matched_entry_id, t.version, t.duplicate_of, t.arrived_from, t.arrived_to';
+  't.seq, t.id, t.entity_id, t.financial_account_id, t.date, t.amount_cents, t.description, t.external_id, t.account_id, t.rule_id, t.created_at, t.status, t.decided_by, t.decided_at, t.memo, t.transfer_id, t.matched_entry_id, t.version, t.duplicate_of, t.arrived_from, t.arrived_to, t.import_id';
 
 const VIEW_COLUMNS = `${COLUMNS}, f.chart_account_id AS bank_account_id, ba.code AS bank_account_code, ba.name AS bank_account_name,
   ca.code AS account_code, ca.name AS account_name, je.date_only AS entry_date, je.memo AS entry_memo,
@@ -241,8 +245,8 @@ export class BankTransactionStore {
     const row = await this.sql.get<{ seq: number }>(
       `INSERT INTO bank_transactions (id, entity_id, financial_account_id, date, amount_cents, description, external_id,
          account_id, rule_id, created_at, status, decided_by, decided_at, memo, transfer_id, matched_entry_id, version,
-         duplicate_of, arrived_from, arrived_to)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+         duplicate_of, arrived_from, arrived_to, import_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
       [
         record.id,
         record.entityId,
@@ -264,6 +268,7 @@ export class BankTransactionStore {
         record.duplicateOf,
         record.arrivedFrom,
         record.arrivedTo,
+        record.importId,
       ],
     );
     return Number(row!.seq);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   isDerivedReference,
   type Account,
@@ -278,6 +279,8 @@ export async function bringInStatements(
   const arrived: BankTransaction[] = [];
   let sent = 0;
   for (const { period, transactions } of batches) {
+    // One file's requests share an import: its alike lines are never each other's duplicates.
+    const importId = randomUUID();
     for (let start = 0; start < transactions.length; start += 1000) {
       // Each request under a key of its own (a retry of it replays); what was there already
       // the platform tells by the bank's reference or by day, amount and text, so running the
@@ -289,6 +292,7 @@ export async function bringInStatements(
           await api.sandbox.pushTransactions(into.financialAccountId, {
             transactions: chunk,
             period,
+            importId,
           })
         ).data,
       );

@@ -356,6 +356,7 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE bank_transactions ADD COLUMN duplicate_of uuid;
       ALTER TABLE bank_transactions ADD COLUMN arrived_from date;
       ALTER TABLE bank_transactions ADD COLUMN arrived_to date;
+      ALTER TABLE bank_transactions ADD COLUMN import_id text;
       CREATE INDEX bank_transactions_by_account ON bank_transactions(financial_account_id, date);
     `,
   },

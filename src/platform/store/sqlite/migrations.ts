@@ -379,6 +379,7 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE bank_transactions ADD COLUMN duplicate_of TEXT;
       ALTER TABLE bank_transactions ADD COLUMN arrived_from TEXT;
       ALTER TABLE bank_transactions ADD COLUMN arrived_to TEXT;
+      ALTER TABLE bank_transactions ADD COLUMN import_id TEXT;
       CREATE INDEX bank_transactions_by_account ON bank_transactions(financial_account_id, date);
     `,
   },
