@@ -11,3 +11,4 @@ export * from './reports.js';
 export * from './migrations.js';
 export * from './webhooks.js';
 export * from './decisions.js';
+export * from './reconciliations.js';

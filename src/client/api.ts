@@ -26,6 +26,9 @@ import type {
   CreateFaultBody,
   CreateJournalEntryBody,
   CreateOpeningBalanceBody,
+  CreateReconciliationBody,
+  ListReconciliationsQuery,
+  Reconciliation,
   CreateOrganizationResponse,
   CreateTransactionRuleBody,
   CreateWorkspaceBody,
@@ -266,6 +269,21 @@ export function booksApi(client: ApiClient) {
         post<{ openingBalance: OpeningBalance }>(
           `/sandbox/v1/entities/${enc(id)}/opening-balances`,
           body,
+        ),
+      recordReconciliation: (
+        entityId: string,
+        body: CreateReconciliationBody,
+        idempotencyKey?: string,
+      ) =>
+        post<{ reconciliation: Reconciliation }>(
+          `/sandbox/v1/entities/${enc(entityId)}/reconciliations`,
+          body,
+          idempotencyKey,
+        ),
+      reconciliations: (entityId: string, query: ListReconciliationsQuery = {}) =>
+        get<{ data: Reconciliation[] }>(
+          `/sandbox/v1/entities/${enc(entityId)}/reconciliations`,
+          query as Query,
         ),
       connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>
         post<{ connection: BankFeedConnection }>(

@@ -326,9 +326,18 @@ describe('deciding bank transactions', () => {
     });
     expect(entry.status, entry.text).toBe(201);
     const entryId = entry.body.journalEntry.id;
-    const [line] = await push(checking.id, [
-      { date: '2026-01-16', amount: -4250, description: 'GUSTO PAYROLL 0116' },
-    ]);
+    // The January statement's line (the statement covers the month: the entry is inside it).
+    const response = await server.request(
+      'POST',
+      `/sandbox/v1/financial-accounts/${checking.id}/transactions`,
+      {
+        body: {
+          transactions: [{ date: '2026-01-16', amount: -4250, description: 'GUSTO PAYROLL 0116' }],
+          period: { startDate: '2026-01-01', endDate: '2026-01-31' },
+        },
+      },
+    );
+    const [line] = response.body.data;
     const suggested = (await queue('?suggest=true')).data[0].suggestion;
     expect(suggested).toMatchObject({ kind: 'match', entryId, accountId: payroll.id });
     expect(suggested.confidence).toBeGreaterThanOrEqual(0.95);
@@ -487,6 +496,61 @@ describe('deciding bank transactions', () => {
         { date: '2026-11-17', amount: -96.4, description: 'DD 0042871' },
       ]),
     ).toEqual([]);
+  });
+
+  it('reconciliations recorded: an entry the bank cleared, or one of a reconciled statement, is no match for a new line', async () => {
+    const entry = await books.post({
+      date: '2026-09-25',
+      memo: 'PAYMENT TO VISA',
+      lines: [
+        { accountId: office.id, debitAmount: 300 },
+        { accountId: checking.chartAccountId, creditAmount: 300 },
+      ],
+    });
+    const entryId = entry.body.journalEntry.id;
+    const path = `/sandbox/v1/entities/${books.entityId}/reconciliations`;
+    const body = {
+      accountId: checking.chartAccountId,
+      startDate: '2026-09-01',
+      endDate: '2026-09-30',
+      openingBalance: 1000,
+      closingBalance: 700,
+      entryIds: [entryId],
+    };
+    const recorded = await server.request('POST', path, { body });
+    expect(recorded.status, recorded.text).toBe(201);
+    expect(recorded.body.reconciliation).toMatchObject({
+      accountId: checking.chartAccountId,
+      startDate: '2026-09-01',
+      endDate: '2026-09-30',
+      openingBalance: 1000,
+      closingBalance: 700,
+      entries: 1,
+    });
+    const listed = await server.request('GET', `${path}?accountId=${checking.chartAccountId}`);
+    expect(listed.body.data.map((r: any) => r.id)).toEqual([recorded.body.reconciliation.id]);
+    // Refused: an income account, days in the wrong order, an entity not there.
+    const income = await server.request('POST', path, { body: { ...body, accountId: sales.id } });
+    expect(income.status).toBe(400);
+    expect(errorOf(income)).toMatch(/is Income: a statement is of a bank or card account$/);
+    const backwards = await server.request('POST', path, {
+      body: { ...body, startDate: '2026-10-01' },
+    });
+    expect(backwards.status).toBe(400);
+    expect(
+      (await server.request('POST', `/sandbox/v1/entities/${MISSING_ID}/reconciliations`, { body }))
+        .status,
+    ).toBe(404);
+    // October's statement: a vendor never seen, 300.00 on 2 October. The cleared entry of 25
+    // September is no candidate (it was the suggestion, at 0.9, that lost the expense).
+    await server.request('POST', `/sandbox/v1/financial-accounts/${checking.id}/transactions`, {
+      body: {
+        transactions: [{ date: '2026-10-02', amount: -300, description: 'ACME ANNUAL CONFERENCE' }],
+        period: { startDate: '2026-10-01', endDate: '2026-10-31' },
+      },
+    });
+    const [waiting] = (await queue('?suggest=true')).data;
+    expect(waiting.suggestion?.kind).not.toBe('match');
   });
 
   it('excluded: it leaves the books and the queue; uncategorized, it comes back', async () => {

@@ -102,16 +102,76 @@ describe('transfers and matches found in the queue', () => {
     expect(transferPartners(out, queue).map((t) => t.id)).toEqual(['c', 'b']);
   });
 
-  it('a journal entry that may already post a line: its bank account, its amount, within seven days, not matched yet', () => {
-    const line = waiting('a', 'GUSTO', -425000, '2026-01-16');
+  it('a journal entry that may already post a line: its bank account, its amount, from 90 days before to 20 after, not matched yet', () => {
+    const line = waiting('a', 'GUSTO', -425000, '2026-03-16');
     const entries = [
-      entry('e1', '2026-01-15', -425000),
-      entry('e2', '2026-01-15', -425000, 'card'),
-      entry('e3', '2026-01-15', 425000),
-      entry('e4', '2026-01-01', -425000),
-      entry('e5', '2026-01-20', -425000),
+      entry('e1', '2026-03-15', -425000),
+      entry('e2', '2026-03-15', -425000, 'card'),
+      entry('e3', '2026-03-15', 425000),
+      entry('e4', '2026-02-01', -425000),
+      entry('e5', '2026-03-20', -425000),
+      entry('e6', '2025-12-16', -425000), // 90 days before: still
+      entry('e7', '2025-12-15', -425000), // 91 days before: no
+      entry('e8', '2026-04-05', -425000), // 20 after: still
+      entry('e9', '2026-04-06', -425000), // 21 after: no
     ];
-    expect(entryMatches(line, entries, new Set(['e5'])).map((e) => e.entryId)).toEqual(['e1']);
+    expect(entryMatches(line, entries, new Set(['e5'])).map((e) => e.entryId)).toEqual([
+      'e1',
+      'e8',
+      'e4',
+      'e6',
+    ]);
+  });
+
+  it("a match is never an entry the bank cleared: reconciled, on or before the last reconciled statement's end, or before the first statement", () => {
+    // A vendor never seen, 300.00 on 2 October; the books hold entries of 300.00 around it.
+    const line = waiting('acme', 'ACME ANNUAL CONFERENCE', -300_00, '2026-10-02');
+    const on = (entryId: string, day: string, memo = 'PAYMENT TO VISA') => ({
+      ...entry(entryId, day, -300_00),
+      memo,
+    });
+    const entries = [
+      on('visa', '2026-09-25'), // inside September's statement, reconciled
+      on('cleared', '2026-09-28'), // cleared by it too
+      on('before', '2026-07-01'), // before the first statement the books hold
+      on('open', '2026-10-05'), // after the last reconciled end: a candidate
+    ];
+    const window = {
+      reconciled: new Set(['cleared']),
+      lastReconciled: new Map([['checking', '2026-09-30']]),
+      firstStatement: new Map([['checking', '2026-08-01']]),
+    };
+    expect(entryMatches(line, entries, new Set(), window).map((e) => e.entryId)).toEqual(['open']);
+    // Without the window (nothing reconciled, no statement known) the three within 90 days are.
+    expect(entryMatches(line, entries, new Set()).map((e) => e.entryId)).toEqual([
+      'open',
+      'cleared',
+      'visa',
+    ]);
+    // The case: at 0.9 Enter took it and the conference never reached the P&L. Now an
+    // entry the bank cleared is no candidate, and one whose text shares nothing is no sure match
+    // (below what --auto takes, said).
+    const result = suggest([line], { entries, window });
+    expect(result.get('acme')).toMatchObject({ kind: 'match', entryId: 'open', confidence: 0.85 });
+    expect(result.get('acme')!.reason).toBe(
+      'journal entry of 2026-10-05 "PAYMENT TO VISA" already posts this 300.00 out of 1000 Checking; its text shares nothing with the line’s',
+    );
+  });
+
+  it('a match is sure where the texts agree and the days are near: the text first, then the days', () => {
+    const line = waiting('a', 'CHECK 1042 HARBOUR PROPERTIES', -1200_00, '2026-10-10');
+    const rent = { ...entry('rent', '2026-10-01', -1200_00), memo: 'Rent October, cheque 1042' };
+    const other = { ...entry('other', '2026-10-09', -1200_00), memo: 'Loan repayment' };
+    expect(entryMatches(line, [other, rent], new Set()).map((e) => e.entryId)).toEqual([
+      'rent',
+      'other',
+    ]);
+    const alone = (e: EntryOnBank, day = line.day) =>
+      suggest([{ ...line, day }], { entries: [e] }).get('a')!.confidence;
+    expect(alone(rent)).toBe(0.93); // nine days apart, the cheque's number agrees
+    expect(alone(rent, '2026-10-02')).toBe(0.97);
+    expect(alone(other)).toBe(0.85); // a day apart, nothing in common
+    expect(alone({ ...other, day: '2026-10-03' })).toBe(0.75); // a week apart, nothing in common
   });
 
   it('a match comes first, then a transfer, then what the history says; each with its reason', () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { LEDGER_BASES, type LedgerBasis } from '../../api/index.js';
+import { LEDGER_BASES, MAX_RECONCILED_ENTRIES, type LedgerBasis } from '../../api/index.js';
 import { centsToAmount, decimalToCents, InvalidAmountError, type Cents } from '../../core/money.js';
 import type { BankStatement } from '../../formats/statement.js';
 import type { AccountReconciliation } from '../../migrate/close/reconcile.js';
@@ -215,11 +215,44 @@ export const command = defineCommand({
           }),
       ),
     );
+    await recordOnPlatform(ctx, entity.id, account.id, result);
     ctx.output.note(
       `books: ${account.code} "${account.name}" reconciles to the statements from ${result.from} to ${result.to}: ${result.matched} statement ${result.matched === 1 ? 'entry' : 'entries'} matched, ${result.notOnStatement.length} outstanding`,
     );
   },
 });
+
+/**
+ * The reconciliation recorded on the platform (its sandbox control plane: a platform without
+ * one keeps its own): the statements' days, the bank's balances, the entries they cleared, so
+ * that its suggestions never take a cleared entry for a new bank line's match. Keyed by what it
+ * records: a rerun records nothing twice.
+ */
+async function recordOnPlatform(
+  ctx: CommandContext,
+  entityId: string,
+  accountId: string,
+  result: AccountReconciliation,
+): Promise<void> {
+  const { createHash } = await import('node:crypto');
+  const { unlessNotFound } = await import('../../client/index.js');
+  const entryIds = [...new Set(result.matches.flatMap((m) => m.postings.map((p) => p.entryId)))]
+    .filter((id) => /^[0-9a-f-]{36}$/i.test(id))
+    .slice(0, MAX_RECONCILED_ENTRIES);
+  const body = {
+    accountId,
+    startDate: result.from,
+    endDate: result.to,
+    openingBalance: centsToAmount(result.bank.opening),
+    closingBalance: centsToAmount(result.bank.closing),
+    entryIds,
+  };
+  const key = `reconciliation-${createHash('sha256')
+    .update(`${entityId}|${JSON.stringify(body)}`)
+    .digest('hex')
+    .slice(0, 40)}`;
+  await unlessNotFound((await ctx.api()).sandbox.recordReconciliation(entityId, body, key));
+}
 
 /** The statements of a file in the order of their days. */
 const orderedOf = (statements: readonly BankStatement[]) =>

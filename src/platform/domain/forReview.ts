@@ -13,6 +13,7 @@
  * 4. where the client has never seen the payee, what the firm's other clients decided, on the
  *    account of the same name in this client's chart, with less confidence.
  */
+import { alikeTexts } from '../../core/duplicates.js';
 import { asCents, formatCents } from '../../core/money.js';
 import {
   payeeLabel,
@@ -69,8 +70,33 @@ export interface SuggestionOut {
 
 /** Days apart a transfer's two sides may arrive. */
 export const TRANSFER_DAYS = 5;
-/** Days apart a journal entry and its bank line may be. */
-export const MATCH_DAYS = 7;
+/**
+ * How far from its bank line a journal entry that posts it may be dated: up to 90 days before
+ * (a cheque cashed late) and 20 after (an entry dated when the bill was due), as QuickBooks
+ * looks for a bank line's match.
+ */
+export const MATCH_DAYS_BEFORE = 90;
+export const MATCH_DAYS_AFTER = 20;
+
+/**
+ * What the books know of a bank account's statements: the entries they cleared, where the last
+ * reconciled one ended, where the first one the books hold began. An entry the bank cleared, or
+ * dated on or before the end of the last reconciled statement, or before the first statement
+ * (it is in the account's opening balance), is no new bank line's match.
+ */
+export interface MatchWindow {
+  reconciled: ReadonlySet<string>;
+  /** By bank or card account: the last day of its last reconciled statement. */
+  lastReconciled: ReadonlyMap<string, string>;
+  /** By bank or card account: the first day its statements in the books cover. */
+  firstStatement: ReadonlyMap<string, string>;
+}
+
+export const NO_MATCH_WINDOW: MatchWindow = {
+  reconciled: new Set(),
+  lastReconciled: new Map(),
+  firstStatement: new Map(),
+};
 
 /** Confidence of a firm-wide suggestion, at most: below what `--auto` takes by default. */
 export const FIRM_CONFIDENCE_CAP = 0.85;
@@ -116,21 +142,62 @@ function byAmount(queue: readonly WaitingLine[]): Map<number, WaitingLine[]> {
   return index;
 }
 
-/** The journal entries that may already post a waiting line: its account, its amount, days apart. */
+/**
+ * The journal entries that may already post a waiting line: on its bank account, of its
+ * amount, not matched to another line nor cleared by a reconciled statement, dated from 90 days
+ * before it to 20 after and inside the statements the books hold (the window); those whose text
+ * agrees with the line's first, the nearest in days next.
+ */
 export function entryMatches(
   line: WaitingLine,
   entries: readonly EntryOnBank[],
   matched: ReadonlySet<string>,
+  window: MatchWindow = NO_MATCH_WINDOW,
 ): EntryOnBank[] {
+  const day = dayNumber(line.day);
+  const lastReconciled = window.lastReconciled.get(line.bankAccountId);
+  const firstStatement = window.firstStatement.get(line.bankAccountId);
   return entries
-    .filter(
-      (entry) =>
-        !matched.has(entry.entryId) &&
-        entry.bankAccountId === line.bankAccountId &&
-        entry.amountCents === line.amountCents &&
-        daysApart(entry.day, line.day) <= MATCH_DAYS,
+    .filter((entry) => {
+      if (matched.has(entry.entryId) || window.reconciled.has(entry.entryId)) return false;
+      if (entry.bankAccountId !== line.bankAccountId || entry.amountCents !== line.amountCents)
+        return false;
+      const offset = dayNumber(entry.day) - day;
+      if (offset < -MATCH_DAYS_BEFORE || offset > MATCH_DAYS_AFTER) return false;
+      if (lastReconciled !== undefined && entry.day <= lastReconciled) return false;
+      return firstStatement === undefined || entry.day >= firstStatement;
+    })
+    .map((entry) => ({ entry, agrees: textsAgree(line.text, entry) }))
+    .sort(
+      (a, b) =>
+        Number(b.agrees) - Number(a.agrees) ||
+        daysApart(a.entry.day, line.day) - daysApart(b.entry.day, line.day),
     )
-    .sort((a, b) => daysApart(a.day, line.day) - daysApart(b.day, line.day));
+    .map(({ entry }) => entry);
+}
+
+/**
+ * Whether a bank line's text and a journal entry's agree: a word of substance in common (the
+ * payee, what was bought), or a number of four digits or more of the line's (a cheque's, an
+ * invoice's) in the entry.
+ */
+export function textsAgree(lineText: string, entry: Pick<EntryOnBank, 'description' | 'memo'>) {
+  const text = `${entry.description} ${entry.memo ?? ''}`;
+  if (alikeTexts(lineText, text) && lineText.trim() !== '' && text.trim() !== '') return true;
+  const numbers = lineText.match(/\d{4,}/g) ?? [];
+  return numbers.some((n) => text.includes(n.replace(/^0+/, '')));
+}
+
+/**
+ * How sure a match is: sure only where the texts agree and the days are near; a week apart with
+ * nothing in common is no sure match. `sole`: no other entry fits, and no other line wants it.
+ */
+export function matchConfidence(line: WaitingLine, entry: EntryOnBank, sole: boolean): number {
+  const apart = daysApart(entry.day, line.day);
+  const agrees = textsAgree(line.text, entry);
+  if (!sole) return agrees ? 0.7 : 0.5;
+  if (agrees) return apart <= 3 ? 0.97 : apart <= 10 ? 0.93 : apart <= 20 ? 0.9 : 0.85;
+  return apart <= 3 ? 0.85 : apart <= 7 ? 0.75 : 0.6;
 }
 
 /** The reason of a learned suggestion, in a bookkeeper's words. */
@@ -181,6 +248,8 @@ export function suggestForQueue(input: {
   learned: LearnedCategories | undefined;
   entries: readonly EntryOnBank[];
   matchedEntries: ReadonlySet<string>;
+  /** What the books know of the statements (default: nothing reconciled). */
+  window?: MatchWindow;
   accounts: ReadonlyMap<string, AccountInfo>;
   /** Account ids by name, lower case (the firm's decisions are mapped by name). */
   accountsByName: ReadonlyMap<string, AccountInfo>;
@@ -202,6 +271,7 @@ export function suggestForQueue(input: {
       line,
       entriesByAmount.get(line.amountCents) ?? [],
       input.matchedEntries,
+      input.window,
     );
     matchesOf.set(line.id, matches);
     for (const entry of matches)
@@ -224,7 +294,8 @@ export function suggestForQueue(input: {
     if (entry) {
       const apart = daysApart(entry.day, line.day);
       const sole = matches.length === 1 && entryClaims.get(entry.entryId) === 1;
-      const confidence = sole ? (apart <= 3 ? 0.97 : 0.9) : 0.6;
+      const confidence = matchConfidence(line, entry, sole);
+      const agrees = textsAgree(line.text, entry);
       const other = entry.otherAccountId ? accounts.get(entry.otherAccountId) : undefined;
       const bank = accounts.get(line.bankAccountId);
       return {
@@ -232,7 +303,7 @@ export function suggestForQueue(input: {
         accountId: other?.id ?? line.bankAccountId,
         confidence,
         entryId: entry.entryId,
-        reason: `journal entry of ${entry.day}${entry.memo || entry.description ? ` ${quote(entry.memo || entry.description)}` : ''} already posts this ${money(line.amountCents)} ${line.amountCents > 0 ? 'into' : 'out of'} ${bank ? named(bank) : 'this account'}${sole ? '' : `; ${matches.length > 1 ? `${matches.length} entries fit` : 'another bank line fits it too'}`}`,
+        reason: `journal entry of ${entry.day}${entry.memo || entry.description ? ` ${quote(entry.memo || entry.description)}` : ''} already posts this ${money(line.amountCents)} ${line.amountCents > 0 ? 'into' : 'out of'} ${bank ? named(bank) : 'this account'}${apart > 3 ? `, ${apart} days ${dayNumber(entry.day) < dayNumber(line.day) ? 'before' : 'after'} the line` : ''}${agrees ? '' : '; its text shares nothing with the line’s'}${sole ? '' : `; ${matches.length > 1 ? `${matches.length} entries fit` : 'another bank line fits it too'}`}`,
       };
     }
     // 2. The other side of a transfer arrived.

@@ -406,12 +406,16 @@ export class BankTransactionService {
     firmDecisions: () => Promise<FirmIndex> = this.firmIndexOnce(organizationId),
   ): Promise<Map<string, Suggestion | null>> {
     const entityId = scope.entity.id;
-    const [chart, categorized, entryLines, matched] = await Promise.all([
-      this.store.accounts.all(entityId),
-      this.store.bankTransactions.categorizedHistory(entityId),
-      this.store.bankTransactions.entryBankLines(scope.entitySeq),
-      this.store.bankTransactions.matchedEntries(entityId),
-    ]);
+    const [chart, categorized, entryLines, matched, reconciled, lastReconciled, firstStatement] =
+      await Promise.all([
+        this.store.accounts.all(entityId),
+        this.store.bankTransactions.categorizedHistory(entityId),
+        this.store.bankTransactions.entryBankLines(scope.entitySeq),
+        this.store.bankTransactions.matchedEntries(entityId),
+        this.store.reconciliations.reconciledEntries(entityId),
+        this.store.reconciliations.lastReconciledDays(entityId),
+        this.store.bankTransactions.firstStatementDays(entityId),
+      ]);
     const accounts = new Map<string, AccountInfo>(
       chart.map((account) => [account.id, accountInfo(account)]),
     );
@@ -480,6 +484,7 @@ export class BankTransactionService {
       learned,
       entries,
       matchedEntries: matched,
+      window: { reconciled, lastReconciled, firstStatement },
       accounts,
       accountsByName,
       firm,

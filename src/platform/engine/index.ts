@@ -9,6 +9,7 @@ import { EntityService } from './entities.js';
 import { FaultService } from './faults.js';
 import { JournalEntryService } from './journalEntries.js';
 import { OpeningBalanceService } from './openingBalances.js';
+import { ReconciliationService } from './reconciliations.js';
 import { RateLimits } from './rateLimits.js';
 import { ReportService } from './reports.js';
 import { OrganizationService } from './organizations.js';
@@ -49,6 +50,7 @@ export class Engine {
   readonly accountGroups: AccountGroupService;
   readonly journalEntries: JournalEntryService;
   readonly openingBalances: OpeningBalanceService;
+  readonly reconciliations: ReconciliationService;
   readonly bankFeeds: BankFeedService;
   readonly bankTransactions: BankTransactionService;
   readonly reports: ReportService;
@@ -75,6 +77,7 @@ export class Engine {
     this.accountGroups = new AccountGroupService(store, this.entities);
     this.journalEntries = new JournalEntryService(store, this.entities);
     this.openingBalances = new OpeningBalanceService(store, this.entities);
+    this.reconciliations = new ReconciliationService(store, this.entities);
     this.webhooks = new WebhookService(
       store,
       options.webhookScheduleSeconds,

@@ -455,6 +455,21 @@ export class BankTransactionStore {
     return row && toRecord(row);
   }
 
+  /**
+   * Where each bank or card account's statements begin in the books: the first day the files
+   * that brought its lines covered (their own first day where that is not known), by the chart
+   * account the feed posts to.
+   */
+  async firstStatementDays(entityId: string): Promise<Map<string, string>> {
+    const rows = await this.sql.all<{ account_id: string; first_day: string }>(
+      `SELECT f.chart_account_id AS account_id, MIN(COALESCE(t.arrived_from, t.date)) AS first_day
+       FROM bank_transactions t JOIN financial_accounts f ON f.id = t.financial_account_id
+       WHERE t.entity_id = ? GROUP BY f.chart_account_id`,
+      [entityId],
+    );
+    return new Map(rows.map((row) => [String(row.account_id), String(row.first_day).slice(0, 10)]));
+  }
+
   /** The journal entries of an entity that bank transactions are matched to. */
   async matchedEntries(entityId: string): Promise<Set<string>> {
     const rows = await this.sql.all<{ matched_entry_id: string }>(

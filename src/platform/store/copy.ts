@@ -27,6 +27,8 @@ const TABLES: { name: string; orderBy: string }[] = [
   { name: 'connection_financial_accounts', orderBy: 'rowid' },
   { name: 'bank_transactions', orderBy: 'seq' },
   { name: 'bank_transaction_splits', orderBy: 'transaction_seq, position' },
+  { name: 'reconciliations', orderBy: 'seq' },
+  { name: 'reconciled_entries', orderBy: 'reconciliation_seq, entry_id' },
   { name: 'postings', orderBy: 'id' },
   { name: 'daily_balances', orderBy: 'entity_seq, basis, account_seq, day' },
   { name: 'posting_classes', orderBy: 'rowid' },

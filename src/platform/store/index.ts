@@ -11,6 +11,7 @@ import { OpeningBalanceStore } from './openingBalances.js';
 import { OrganizationStore } from './organizations.js';
 import type { PostingStore } from './postings.js';
 import { RateLimitStore } from './rateLimits.js';
+import { ReconciliationStore } from './reconciliations.js';
 import { ReportStore } from './reports.js';
 import type { DialectStores, OpenedDatabase, StoreOptions } from './opened.js';
 import type { Dialect, LockMode, SqlDatabase } from './sql.js';
@@ -48,6 +49,7 @@ export class Store {
   readonly idempotency: IdempotencyStore;
   readonly webhooks: WebhookStore;
   readonly rateLimits: RateLimitStore;
+  readonly reconciliations: ReconciliationStore;
 
   constructor(
     readonly database: SqlDatabase,
@@ -68,6 +70,7 @@ export class Store {
     this.transactionRules = new TransactionRuleStore(sql);
     this.webhooks = new WebhookStore(sql);
     this.rateLimits = new RateLimitStore(sql);
+    this.reconciliations = new ReconciliationStore(sql);
     this.journalEntries = dialectStores.journalEntries;
     this.postings = dialectStores.postings;
     this.idempotency = dialectStores.idempotency;

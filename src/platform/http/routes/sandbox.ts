@@ -23,6 +23,10 @@ import {
   CreateFaultBodySchema,
   CreateOpeningBalanceBodySchema,
   OpeningBalanceResponseSchema,
+  CreateReconciliationBodySchema,
+  ListReconciliationsQuerySchema,
+  ReconciliationListSchema,
+  ReconciliationResponseSchema,
   FaultResponseSchema,
   CreateOrganizationBodySchema,
   CreateOrganizationResponseSchema,
@@ -257,6 +261,51 @@ export function sandboxRoutes(app: RouteTable, engine: Engine): void {
         request.organizationId,
         request.params.entityId,
         request.body,
+      ),
+    }),
+  );
+
+  app.post(
+    '/entities/:entityId/reconciliations',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Record a bank or card account reconciled to its statements: their days, the balances, the entries they cleared',
+        params: EntityParams,
+        body: CreateReconciliationBodySchema,
+        success: [201, ReconciliationResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      reconciliation: await engine.reconciliations.create(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.get(
+    '/entities/:entityId/reconciliations',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "An entity's reconciliations (of one account, with accountId), latest first",
+        params: EntityParams,
+        querystring: ListReconciliationsQuerySchema,
+        success: [200, ReconciliationListSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      data: await engine.reconciliations.list(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
       ),
     }),
   );

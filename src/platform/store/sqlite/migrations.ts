@@ -383,4 +383,28 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX bank_transactions_by_account ON bank_transactions(financial_account_id, date);
     `,
   },
+  {
+    version: 12,
+    name: 'bank and card accounts reconciled to statements, and the entries each cleared',
+    sql: `
+      CREATE TABLE reconciliations (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        account_id TEXT NOT NULL,
+        start_date TEXT NOT NULL,
+        end_date TEXT NOT NULL,
+        opening_cents INTEGER NOT NULL,
+        closing_cents INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX reconciliations_by_account ON reconciliations(entity_id, account_id, end_date);
+      CREATE TABLE reconciled_entries (
+        reconciliation_seq INTEGER NOT NULL REFERENCES reconciliations(seq) ON DELETE CASCADE,
+        entry_id TEXT NOT NULL,
+        PRIMARY KEY (reconciliation_seq, entry_id)
+      );
+      CREATE INDEX reconciled_entries_by_entry ON reconciled_entries(entry_id);
+    `,
+  },
 ];
