@@ -219,7 +219,9 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
       path.join(home.home, 'nowhere.xml'),
       ...client.where,
     );
-    expect(missing.code).toBe(2);
+    // A file that cannot be read is an invalid input file (cli.md: exit 3), said by its path.
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('nowhere.xml');
     const broken = await books(
       'transactions',
       'import',
