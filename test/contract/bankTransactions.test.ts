@@ -787,9 +787,50 @@ describe('deciding bank transactions', () => {
     const suggestion = (await queue('?suggest=true')).data[0].suggestion;
     expect(suggestion).toMatchObject({ kind: 'account', accountId: mine.id });
     expect(suggestion.reason).toBe(
-      "no earlier NOTION LABS for this client; the firm's other clients sent 3 of 3 to Software Subscriptions (1 client)",
+      "no earlier NOTION LABS for this client; the firm's other clients sent 3 of their 3 lines to Software Subscriptions (1 client)",
     );
     expect(suggestion.confidence).toBeLessThan(0.95);
+  });
+
+  it("a payee new to the client: another client's migrated ledger counts too (its entries on the bank, by their text)", async () => {
+    const other = await createEntity(server, { name: 'Migrated client' });
+    const bank = await other.account('Business Checking', 'Cash');
+    const phone = await other.account('Telephone', 'Operating Expenses');
+    const meals = await other.account('Meals', 'Operating Expenses');
+    for (const [i, memo] of [
+      'COMCAST BUSINESS 0412',
+      'COMCAST BUSINESS 0512',
+      'COMCAST BUSINESS 0612',
+    ].entries()) {
+      const entry = await other.post({
+        date: `2025-0${4 + i}-12`,
+        memo,
+        lines: [
+          { accountId: phone.id, debitAmount: 80 },
+          { accountId: bank.id, creditAmount: 80 },
+        ],
+      });
+      expect(entry.status, entry.text).toBe(201);
+    }
+    // A line's own text says more than its entry's memo; a split goes by its largest line.
+    const split = await other.post({
+      date: '2025-07-01',
+      memo: 'July',
+      lines: [
+        { accountId: phone.id, debitAmount: 70 },
+        { accountId: meals.id, debitAmount: 10 },
+        { accountId: bank.id, creditAmount: 80, description: 'COMCAST BUSINESS 0712' },
+      ],
+    });
+    expect(split.status, split.text).toBe(201);
+    await push(checking.id, [
+      { date: '2026-01-12', amount: -80, description: 'COMCAST BUSINESS 0112' },
+    ]);
+    const suggestion = (await queue('?suggest=true')).data[0].suggestion;
+    expect(suggestion).toMatchObject({ kind: 'account', accountId: telephone.id });
+    expect(suggestion.reason).toBe(
+      "no earlier COMCAST BUSINESS for this client; the firm's other clients sent 4 of their 4 lines to Telephone (1 client)",
+    );
   });
 
   it('the morning summary: per entity what waits, the oldest, money in and out, the confident ones', async () => {

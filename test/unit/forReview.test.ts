@@ -253,7 +253,7 @@ describe('transfers and matches found in the queue', () => {
     expect(result.get('a')).toMatchObject({ kind: 'account', accountId: 'software' });
     expect(result.get('a')!.confidence).toBeLessThanOrEqual(0.85);
     expect(result.get('a')!.reason).toBe(
-      "no earlier NOTION LABS for this client; the firm's other clients sent 11 of 12 to Software (2 clients)",
+      "no earlier NOTION LABS for this client; the firm's other clients sent 11 of their 12 lines to Software (2 clients)",
     );
     const none = suggest(queue, {
       firm: () => firmDecisionsOf([{ accountName: 'Dues', uses: 5, entityId: 'x' }]),

@@ -43,9 +43,12 @@ export interface EntryOnBank {
   otherAccountId: string | null;
 }
 
-/** What the firm's other clients decided of a payee: account names, how often, by how many. */
+/**
+ * What the firm's other clients decided of a payee: account names (and, where their charts keep
+ * the firm's codes, the code), how often, by how many.
+ */
 export interface FirmDecisions {
-  byAccountName: Map<string, { name: string; uses: number; clients: Set<string> }>;
+  byAccountName: Map<string, { name: string; code?: string; uses: number; clients: Set<string> }>;
   total: number;
 }
 
@@ -253,6 +256,11 @@ export function suggestForQueue(input: {
   accounts: ReadonlyMap<string, AccountInfo>;
   /** Account ids by name, lower case (the firm's decisions are mapped by name). */
   accountsByName: ReadonlyMap<string, AccountInfo>;
+  /**
+   * Accounts by code, where the client's chart keeps the firm's codes (a custom chart): a
+   * decision of a client whose chart keeps them too maps to the account of its code.
+   */
+  accountsByCode?: ReadonlyMap<string, AccountInfo>;
   firm: (words: readonly string[], inflow: boolean) => FirmDecisions | undefined;
 }): Map<string, SuggestionOut | null> {
   const { queue, learned, accounts } = input;
@@ -344,10 +352,13 @@ export function suggestForQueue(input: {
     const words = payeeWords(line.text);
     const firm = words.length > 0 ? input.firm(words, line.amountCents > 0) : undefined;
     if (firm) {
-      let best: { name: string; uses: number; clients: Set<string> } | undefined;
+      let best: { name: string; code?: string; uses: number; clients: Set<string> } | undefined;
       for (const decided of firm.byAccountName.values())
         if (!best || decided.uses > best.uses) best = decided;
-      const account = best && input.accountsByName.get(best.name.toLowerCase());
+      const account =
+        best &&
+        (input.accountsByName.get(best.name.toLowerCase()) ??
+          (best.code === undefined ? undefined : input.accountsByCode?.get(best.code)));
       if (best && account?.usable && account.id !== line.bankAccountId) {
         const confidence = Math.min(
           FIRM_CONFIDENCE_CAP,
@@ -358,7 +369,7 @@ export function suggestForQueue(input: {
             kind: account.isBank ? 'transfer' : 'account',
             accountId: account.id,
             confidence: round(confidence),
-            reason: `no earlier ${payeeLabel(words, 2)} for this client; the firm's other clients sent ${best.uses} of ${firm.total} to ${best.name} (${best.clients.size} ${best.clients.size === 1 ? 'client' : 'clients'})`,
+            reason: `no earlier ${payeeLabel(words, 2)} for this client; the firm's other clients sent ${best.uses} of their ${firm.total} ${firm.total === 1 ? 'line' : 'lines'} to ${best.name}${account.name.toLowerCase() === best.name.toLowerCase() ? '' : ` (here ${named(account)})`} (${best.clients.size} ${best.clients.size === 1 ? 'client' : 'clients'})`,
           };
       }
     }
@@ -386,16 +397,33 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
 
 /** Sums the firm's decisions of one payee (all its lines) by account name. */
 export function firmDecisionsOf(
-  rows: readonly { accountName: string; uses: number; entityId: string }[],
+  rows: readonly {
+    accountName: string;
+    accountCode?: string;
+    codesKept?: boolean;
+    uses: number;
+    entityId: string;
+  }[],
 ): FirmDecisions | undefined {
   if (rows.length === 0) return undefined;
-  const byAccountName = new Map<string, { name: string; uses: number; clients: Set<string> }>();
+  const byAccountName = new Map<
+    string,
+    { name: string; code?: string; uses: number; clients: Set<string> }
+  >();
   let total = 0;
   for (const row of rows) {
     const key = row.accountName.toLowerCase();
     let decided = byAccountName.get(key);
     if (!decided)
-      byAccountName.set(key, (decided = { name: row.accountName, uses: 0, clients: new Set() }));
+      byAccountName.set(
+        key,
+        (decided = {
+          name: row.accountName,
+          ...(row.codesKept && row.accountCode !== undefined && { code: row.accountCode }),
+          uses: 0,
+          clients: new Set(),
+        }),
+      );
     decided.uses += row.uses;
     decided.clients.add(row.entityId);
     total += row.uses;

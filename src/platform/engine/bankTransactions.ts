@@ -56,6 +56,7 @@ import type {
   BankTransactionRecord,
   BankTransactionView,
   DecisionWrite,
+  FirmDecisionRow,
   SplitRecord,
   SplitView,
 } from '../store/bankTransactions.js';
@@ -420,6 +421,11 @@ export class BankTransactionService {
       chart.map((account) => [account.id, accountInfo(account)]),
     );
     const accountsByName = new Map(chart.map((a) => [a.name.toLowerCase(), accounts.get(a.id)!]));
+    // Where the client's chart keeps the firm's codes (a custom chart), a code means the
+    // firm's account too.
+    const accountsByCode = scope.workspace.customChartOfAccounts
+      ? new Map(chart.map((a) => [a.code, accounts.get(a.id)!]))
+      : new Map<string, AccountInfo>();
     const history: LabeledLine[] = categorized.map((row) => ({
       text: row.description,
       amountCents: row.amountCents,
@@ -487,6 +493,7 @@ export class BankTransactionService {
       window: { reconciled, lastReconciled, firstStatement },
       accounts,
       accountsByName,
+      accountsByCode,
       firm,
     });
     const result = new Map<string, Suggestion | null>();
@@ -1204,7 +1211,7 @@ export class BankTransactionService {
 }
 
 /** The organization's decisions by payee key: what each entity sent where. */
-type FirmIndex = Map<string, { accountName: string; uses: number; entityId: string }[]>;
+type FirmIndex = Map<string, FirmDecisionRow[]>;
 
 const STATUS_OF_KIND = {
   invalid: 400,

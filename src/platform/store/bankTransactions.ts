@@ -208,6 +208,28 @@ export interface EntryBankLine {
   others: { accountId: string; cents: Cents; description: string }[];
 }
 
+/** What a client of the firm decided of one text, as the firm's suggestions read it. */
+export interface FirmDecisionRow {
+  description: string;
+  inflow: boolean;
+  accountName: string;
+  accountCode: string;
+  uses: number;
+  entityId: string;
+  /** The client's workspace keeps its codes (a custom chart): its codes mean the firm's accounts. */
+  codesKept: boolean;
+}
+
+interface FirmRow {
+  description: string;
+  inflow: number | boolean;
+  account_name: string;
+  account_code: string;
+  uses: number;
+  entity_id: string;
+  codes_kept: number | boolean;
+}
+
 /** Escapes `%`, `_` and `\` for a LIKE pattern (with ESCAPE '\'). */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -593,36 +615,64 @@ export class BankTransactionStore {
   }
 
   /**
-   * What the organization's entities decided, grouped by text and direction: each
-   * description with the name of the account it went to, how often, and in which entity.
-   * Categorized bank transactions only (the firm's bank lines).
+   * What the organization's entities decided, grouped by text and direction: each description
+   * with the account it went to (name and code), how often, in which entity, and whether that
+   * entity's workspace keeps its codes (a custom chart). Their categorized bank transactions,
+   * and their journal entries on a bank or card account (a migrated ledger: years of a client's
+   * decisions), each line by its text (else its entry's memo) against the entry's largest other
+   * line, on the cash ledger.
    */
-  async firmHistory(
-    organizationId: string,
-  ): Promise<
-    { description: string; inflow: boolean; accountName: string; uses: number; entityId: string }[]
-  > {
-    const rows = await this.sql.all<{
-      description: string;
-      inflow: number | boolean;
-      account_name: string;
-      uses: number;
-      entity_id: string;
-    }>(
+  async firmHistory(organizationId: string): Promise<FirmDecisionRow[]> {
+    const banks = "('Cash', 'Credit Cards')";
+    const fromBank = await this.sql.all<FirmRow>(
       `SELECT t.description, CASE WHEN t.amount_cents > 0 THEN 1 ELSE 0 END AS inflow,
-              a.name AS account_name, COUNT(*) AS uses, t.entity_id
+              a.name AS account_name, a.code AS account_code, COUNT(*) AS uses, t.entity_id,
+              w.custom_chart_of_accounts AS codes_kept
        FROM bank_transactions t JOIN accounts a ON a.id = t.account_id
        JOIN entities e ON e.id = t.entity_id JOIN workspaces w ON w.id = e.workspace_id
        WHERE w.organization_id = ? AND t.status = 'categorized'
-       GROUP BY t.description, CASE WHEN t.amount_cents > 0 THEN 1 ELSE 0 END, a.name, t.entity_id`,
+       GROUP BY t.description, CASE WHEN t.amount_cents > 0 THEN 1 ELSE 0 END, a.name, a.code,
+                t.entity_id, w.custom_chart_of_accounts`,
       [organizationId],
     );
-    return rows.map((row) => ({
+    const fromLedgers = await this.sql.all<FirmRow>(
+      `WITH bank AS (
+         SELECT p.entity_seq, p.source_seq,
+                CASE WHEN p.description <> '' THEN p.description ELSE COALESCE(j.memo, '') END AS text,
+                p.debit_cents - p.credit_cents AS cents
+         FROM postings p JOIN accounts a ON a.seq = p.account_seq
+         JOIN journal_entries j ON j.seq = p.source_seq
+         WHERE p.basis = ${BASIS_CODE.cash} AND p.source_kind = ${SOURCE_KIND.journalEntry}
+           AND a.type IN ${banks}
+           AND p.entity_seq IN (SELECT e.seq FROM entities e JOIN workspaces w ON w.id = e.workspace_id
+                                WHERE w.organization_id = ?)
+       ),
+       other AS (
+         SELECT p.source_seq, a.name, a.code,
+                ROW_NUMBER() OVER (PARTITION BY p.source_seq
+                                   ORDER BY p.debit_cents + p.credit_cents DESC, p.line_no) AS place
+         FROM postings p JOIN accounts a ON a.seq = p.account_seq
+         WHERE p.basis = ${BASIS_CODE.cash} AND p.source_kind = ${SOURCE_KIND.journalEntry}
+           AND a.type NOT IN ${banks} AND p.source_seq IN (SELECT source_seq FROM bank)
+       )
+       SELECT b.text AS description, CASE WHEN b.cents > 0 THEN 1 ELSE 0 END AS inflow,
+              o.name AS account_name, o.code AS account_code, COUNT(*) AS uses, e.id AS entity_id,
+              w.custom_chart_of_accounts AS codes_kept
+       FROM bank b JOIN other o ON o.source_seq = b.source_seq AND o.place = 1
+       JOIN entities e ON e.seq = b.entity_seq JOIN workspaces w ON w.id = e.workspace_id
+       WHERE b.text <> '' AND b.cents <> 0
+       GROUP BY b.text, CASE WHEN b.cents > 0 THEN 1 ELSE 0 END, o.name, o.code, e.id,
+                w.custom_chart_of_accounts`,
+      [organizationId],
+    );
+    return [...fromBank, ...fromLedgers].map((row) => ({
       description: row.description,
       inflow: Boolean(Number(row.inflow)),
       accountName: row.account_name,
+      accountCode: row.account_code,
       uses: Number(row.uses),
       entityId: String(row.entity_id),
+      codesKept: Boolean(Number(row.codes_kept)),
     }));
   }
 
