@@ -635,34 +635,32 @@ export class BankTransactionStore {
                 t.entity_id, w.custom_chart_of_accounts`,
       [organizationId],
     );
+    // Each bank or card line of a journal entry, with the account of the entry's largest other
+    // line (found by the entry's own postings: one index lookup per line).
     const fromLedgers = await this.sql.all<FirmRow>(
-      `WITH bank AS (
-         SELECT p.entity_seq, p.source_seq,
-                CASE WHEN p.description <> '' THEN p.description ELSE COALESCE(j.memo, '') END AS text,
-                p.debit_cents - p.credit_cents AS cents
-         FROM postings p JOIN accounts a ON a.seq = p.account_seq
+      `SELECT b.text AS description, b.inflow, a.name AS account_name, a.code AS account_code,
+              COUNT(*) AS uses, e.id AS entity_id, w.custom_chart_of_accounts AS codes_kept
+       FROM (
+         SELECT p.entity_seq,
+                CASE WHEN p.debit_cents > p.credit_cents THEN 1 ELSE 0 END AS inflow,
+                CASE WHEN p.description <> '' THEN p.description ELSE COALESCE(j.memo, '') END
+                  AS text,
+                (SELECT o.account_seq FROM postings o JOIN accounts oa ON oa.seq = o.account_seq
+                 WHERE o.source_kind = p.source_kind AND o.source_seq = p.source_seq
+                   AND o.basis = p.basis AND oa.type NOT IN ${banks}
+                 ORDER BY o.debit_cents + o.credit_cents DESC, o.line_no LIMIT 1) AS other_seq
+         FROM entities e0 JOIN workspaces w0 ON w0.id = e0.workspace_id
+         JOIN accounts ba ON ba.entity_id = e0.id AND ba.type IN ${banks}
+         JOIN postings p ON p.entity_seq = e0.seq AND p.basis = ${BASIS_CODE.cash}
+                        AND p.account_seq = ba.seq
          JOIN journal_entries j ON j.seq = p.source_seq
-         WHERE p.basis = ${BASIS_CODE.cash} AND p.source_kind = ${SOURCE_KIND.journalEntry}
-           AND a.type IN ${banks}
-           AND p.entity_seq IN (SELECT e.seq FROM entities e JOIN workspaces w ON w.id = e.workspace_id
-                                WHERE w.organization_id = ?)
-       ),
-       other AS (
-         SELECT p.source_seq, a.name, a.code,
-                ROW_NUMBER() OVER (PARTITION BY p.source_seq
-                                   ORDER BY p.debit_cents + p.credit_cents DESC, p.line_no) AS place
-         FROM postings p JOIN accounts a ON a.seq = p.account_seq
-         WHERE p.basis = ${BASIS_CODE.cash} AND p.source_kind = ${SOURCE_KIND.journalEntry}
-           AND a.type NOT IN ${banks} AND p.source_seq IN (SELECT source_seq FROM bank)
-       )
-       SELECT b.text AS description, CASE WHEN b.cents > 0 THEN 1 ELSE 0 END AS inflow,
-              o.name AS account_name, o.code AS account_code, COUNT(*) AS uses, e.id AS entity_id,
-              w.custom_chart_of_accounts AS codes_kept
-       FROM bank b JOIN other o ON o.source_seq = b.source_seq AND o.place = 1
+         WHERE w0.organization_id = ? AND p.source_kind = ${SOURCE_KIND.journalEntry}
+           AND p.debit_cents <> p.credit_cents
+       ) b
+       JOIN accounts a ON a.seq = b.other_seq
        JOIN entities e ON e.seq = b.entity_seq JOIN workspaces w ON w.id = e.workspace_id
-       WHERE b.text <> '' AND b.cents <> 0
-       GROUP BY b.text, CASE WHEN b.cents > 0 THEN 1 ELSE 0 END, o.name, o.code, e.id,
-                w.custom_chart_of_accounts`,
+       WHERE b.text <> ''
+       GROUP BY b.text, b.inflow, a.name, a.code, e.id, w.custom_chart_of_accounts`,
       [organizationId],
     );
     return [...fromBank, ...fromLedgers].map((row) => ({
