@@ -381,7 +381,8 @@ describe('books report pack', () => {
           csv.slice(6).map(([label, ...cells]) => [label!.trim(), cells.map((c) => c || null)]),
         );
         for (const [label, cells] of sheetRows(sheet)) {
-          const numbers = cells.map((c) => (typeof c === 'number' ? c : null));
+          // Array.from, not map: an empty cell is a hole in ExcelJS's row, and map skips holes.
+          const numbers = Array.from(cells, (c) => (typeof c === 'number' ? c : null));
           expect(
             fromLibreOffice.get(label)?.slice(0, numbers.length).map(libreOfficeNumber),
             `${sheet.name}: ${label}`,
