@@ -68,6 +68,94 @@ export function oxfordPayments(): CategorizedLine[] {
   return lines;
 }
 
+/** Reads a kept set: its rows, in the order published. */
+const keptRows = (file: string) =>
+  parse(gunzipSync(readFileSync(path.join(FIXTURES, file))).toString('utf8'), {
+    columns: true,
+    skip_empty_lines: true,
+  }) as Record<string, string>[];
+
+/** Sorts by day, keeping the order of a day's lines (as a bank's lines arrive). */
+const byDay = (lines: CategorizedLine[]) =>
+  lines
+    .map((line, index) => ({ line, index }))
+    .sort((a, b) =>
+      a.line.day < b.line.day ? -1 : a.line.day > b.line.day ? 1 : a.index - b.index,
+    )
+    .map(({ line }) => line);
+
+/**
+ * Birmingham City Council's purchase-card transactions, December 2016 to November 2017, as
+ * published (Open Government Licence v3.0): each a card payment with the merchant as the card
+ * issuer writes it (`shell kings 587`, `amazon uk marketplace`), posted by the council to one of
+ * 125 expense accounts (`Vehicle Fuel`, `Equip Operational`). By day. A purchase is money out on
+ * the card, a refund money in. Rows without an account are left out.
+ */
+export function birminghamPurchaseCards(): CategorizedLine[] {
+  const lines: CategorizedLine[] = [];
+  for (const row of keptRows('birmingham-city-council-purchase-cards-2016-2017.csv.gz')) {
+    const merchant = row.merchant_name!.trim();
+    const account = row.cac_description!.trim();
+    const cents = Math.round(Number(row.gross_amount) * 100);
+    if (!merchant || !account || !row.trans_date || !Number.isFinite(cents) || cents === 0)
+      continue;
+    lines.push({
+      text: merchant,
+      amountCents: -cents,
+      bankAccountId: 'council-card',
+      day: row.trans_date,
+      accountId: account,
+      labelName: account,
+    });
+  }
+  return byDay(lines);
+}
+
+/**
+ * Manchester City Council's payments over £500, April 2017 to March 2019, as published monthly
+ * (Open Government Licence v3.0): each a payment to a supplier as its payments system names it,
+ * posted to one of 274 expense types (`Professional fees`, `Electricity`). By day. A credit note
+ * (a negative amount) is money in.
+ */
+export function manchesterPayments(): CategorizedLine[] {
+  const lines: CategorizedLine[] = [];
+  for (const row of keptRows('manchester-city-council-payments-2017-2019.csv.gz')) {
+    const supplier = row.supplier_name!.trim();
+    const account = row.expenses_type!.trim();
+    const cents = Math.round(Number(row.net_amount) * 100);
+    if (!supplier || !account || !row.payment_date || !Number.isFinite(cents) || cents === 0)
+      continue;
+    lines.push({
+      text: supplier,
+      amountCents: -cents,
+      bankAccountId: 'council-bank',
+      day: row.payment_date,
+      accountId: account,
+      labelName: account,
+    });
+  }
+  return byDay(lines);
+}
+
+/**
+ * The real sets the bench measures on, each named with its source and licence: by day, as a
+ * bank's lines arrive (Oxford's payments are published by quarter, suppliers in no order of day).
+ */
+export const REAL_SETS: readonly { name: string; lines: () => CategorizedLine[] }[] = [
+  {
+    name: 'Oxford City Council payments 2014-2018 (OGL v3.0)',
+    lines: () => byDay(oxfordPayments()),
+  },
+  {
+    name: 'Birmingham City Council purchase cards 2016-2017 (OGL v3.0)',
+    lines: () => birminghamPurchaseCards(),
+  },
+  {
+    name: 'Manchester City Council payments 2017-2019 (OGL v3.0)',
+    lines: () => manchesterPayments(),
+  },
+];
+
 /** A deterministic random number generator (mulberry32). */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
