@@ -174,7 +174,7 @@ describe('learning categories from a client’s own books', () => {
     expect(p.evidence).toMatchObject({ agreeing: 4, total: 14, latestRun: 4 });
   });
 
-  it('a new payee is guessed from its words, with little confidence; with no words known, from nothing', () => {
+  it('a new text is guessed from the earlier texts most like it, with little confidence; with none alike, from nothing', () => {
     const history = Array.from({ length: 30 }, (_, i) =>
       line(
         `${['JOES', 'MARIAS', 'SAMS'][i % 3]} COFFEE ROASTERS`,
@@ -186,13 +186,72 @@ describe('learning categories from a client’s own books', () => {
     const guess = learned.predict(line('NEW COFFEE PLACE', '', '2026-01-02'))!;
     expect(guess).toMatchObject({
       accountId: 'meals',
-      evidence: { level: 'words', words: ['coffee'] },
+      evidence: { level: 'similar', agreeing: 30, total: 30 },
     });
+    expect(guess.evidence.like).toHaveLength(3);
     expect(guess.confidence).toBeLessThan(0.95);
     const nothing = learned.predict(line('XYZZY QUUX', '', '2026-01-02'))!;
     expect(nothing.evidence.level).toBe('prior');
     expect(learned.model.knows(line('JOES COFFEE ROASTERS', '', '2026-01-02'))).toBe(true);
     expect(learned.model.knows(line('NEW COFFEE PLACE', '', '2026-01-02'))).toBe(false);
+  });
+
+  it('a card text never seen, a store of a chain seen, by the letters their names share', () => {
+    // Card issuers write a merchant cut short, with its store's number: `shell fiveways 387`
+    // shares no word with `shell kings 587` beyond SHELL, and `tesco stores 2638` is a new store.
+    const history = [
+      ...['shell kings 587', 'shell hagley rd 112', 'shell bristol rd 44'].flatMap((text, i) =>
+        Array.from({ length: 4 }, (_, k) =>
+          line(text, 'fuel', `2025-0${1 + k}-${String(10 + i).padStart(2, '0')}`, -4500),
+        ),
+      ),
+      ...['sainsburys s/mkts 0412', 'sainsburys s/mkt 0788'].flatMap((text, i) =>
+        Array.from({ length: 4 }, (_, k) =>
+          line(text, 'food', `2025-0${1 + k}-${String(20 + i).padStart(2, '0')}`, -2300),
+        ),
+      ),
+    ];
+    const learned = learnCategories(history);
+    expect(learned.predict(line('shell fiveways 387', '', '2026-01-05', -5000))).toMatchObject({
+      accountId: 'fuel',
+    });
+    expect(learned.predict(line('sainsbury s/mkt 1133', '', '2026-01-05', -1800))).toMatchObject({
+      accountId: 'food',
+      evidence: { level: 'similar' },
+    });
+  });
+
+  it('says the strongest of its record: the payee’s whole record when it is unanimous, the amount’s when that decides', () => {
+    // Nine earlier STAPLES, all to office supplies, one of this amount.
+    const staples = Array.from({ length: 9 }, (_, i) =>
+      line(`STAPLES ${100 + i}`, 'office', `2025-0${1 + i}-04`, -(2000 + i * 731)),
+    );
+    const unanimous = learnCategories(staples).predict(
+      line('STAPLES 777', '', '2026-01-04', -2000),
+    )!;
+    expect(unanimous.evidence.level).toBe('text-amount');
+    expect(unanimous.evidence.strongest).toMatchObject({
+      level: 'payee',
+      label: 'STAPLES',
+      agreeing: 9,
+      total: 9,
+    });
+    // AMAZON: most of it to supplies, but every one of 240.00 to the printer lease.
+    const amazon = [
+      ...Array.from({ length: 12 }, (_, i) =>
+        line('AMAZON MKTP', 'supplies', `2025-0${1 + (i % 9)}-1${i % 9}`, -(1500 + i * 377)),
+      ),
+      ...Array.from({ length: 6 }, (_, i) =>
+        line('AMAZON MKTP', 'lease', `2025-0${1 + i}-28`, -24000),
+      ),
+    ];
+    const decided = learnCategories(amazon).predict(line('AMAZON MKTP', '', '2026-01-28', -24000))!;
+    expect(decided.accountId).toBe('lease');
+    expect(decided.evidence.strongest).toMatchObject({
+      level: 'text-amount',
+      agreeing: 6,
+      total: 6,
+    });
   });
 
   it('an account the caller cannot use (archived) is never predicted', () => {

@@ -4,12 +4,13 @@
  *
  * The model is the one an experienced bookkeeper carries in their head, made exact: the same
  * payee went to the same account before (and, when the payee is paid for several things, the
- * same amount, or the same bank account, tells which); where the payee is new, the words of its
- * text went somewhere before; where nothing is known, most money out went somewhere. Each level
- * refines the coarser one below it (hierarchical smoothing: a level's counts, with the level
- * below as prior), so one earlier line says little and fifty say a lot. Recent decisions weigh
- * more than old ones (half-life HALF_LIFE_DAYS): a client that moved a payee to another account
- * last spring is followed.
+ * same amount, or the same bank account, tells which); where the text is new, the earlier texts
+ * most like it went somewhere (`shell fiveways 387` is like `shell kings 587`: their letters
+ * say so where their words do not); where nothing is known, most money out went somewhere. Each
+ * level refines the coarser one below it (hierarchical smoothing: a level's counts, with the
+ * level below as prior), so one earlier line says little and fifty say a lot. Recent decisions
+ * weigh more than old ones (half-life HALF_LIFE_DAYS): a client that moved a payee to another
+ * account last spring is followed.
  *
  * The confidence is calibrated on the client's own history, replayed in date order: each
  * decision of the past was predicted from what came before it, and how often predictions like
@@ -18,8 +19,9 @@
  * confident one). So 0.95 means that of the suggestions given 0.95 in this client's past, at
  * least about 95 of 100 were right.
  *
- * Measured against the classic approach (smart_importer's: word n-gram TF-IDF and a linear SVM
- * on the description) on the same split: test/bench/suggestions.bench.test.ts.
+ * Measured against the classic approach (TF-IDF of word and character n-grams and a linear SVM
+ * on the description) on real categorized data, from a migrated ledger and from categorized
+ * bank lines: test/bench/suggestions.bench.test.ts, figures in the README.
  */
 
 import { payeeWords } from '../../core/ruleLearning.js';
@@ -43,31 +45,47 @@ export interface LabeledLine {
 /** A line to predict. */
 export type UnlabeledLine = Omit<LabeledLine, 'accountId'>;
 
-/** How much the prediction knows: the finest level that has seen something like the line. */
+/**
+ * How much the prediction knows: the finest level that has seen something like the line.
+ * `similar`: its text is new, the earlier texts most like it decided; `payee-amount`: a text
+ * new of a payee known, of an amount in the same band; `like-amount`: the same text of an
+ * amount in the same band; `text-amount`: the same text, bank account and amount.
+ */
 export const EVIDENCE_LEVELS = [
   'prior',
-  'words',
+  'similar',
   'payee',
+  'payee-amount',
   'text',
   'text-account',
-  'payee-amount',
+  'like-amount',
   'text-amount',
 ] as const;
 export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
 
-/** What a prediction rests on, for the words of its reason. */
-export interface Evidence {
+/** What one level of the history says of the predicted account, for the words of a reason. */
+export interface LevelRecord {
   level: EvidenceLevel;
   /** The payee as a bookkeeper reads it: `VERIZON WIRELESS`. */
   label: string;
-  /** Earlier lines at the deciding level that went to the predicted account. */
+  /** Earlier lines at this level that went to the predicted account. */
   agreeing: number;
-  /** Earlier lines at the deciding level. */
+  /** Earlier lines at this level. */
   total: number;
   /** How many of the latest lines in a row went to it (it may not be most of them). */
   latestRun: number;
-  /** The words that decided (level `words`). */
-  words: string[];
+}
+
+/** What a prediction rests on: the deciding (finest) level, and the strongest to tell. */
+export interface Evidence extends LevelRecord {
+  /** The earlier texts most like it, most alike first (level `similar`), as the bank wrote them. */
+  like: string[];
+  /**
+   * The level whose record says most for the predicted account (the most lines agreeing, by
+   * the lower bound of their share): all nine earlier STAPLES, rather than the one of a like
+   * amount. The deciding level itself where no keyed level was found.
+   */
+  strongest: LevelRecord;
 }
 
 export interface Prediction {
@@ -81,16 +99,32 @@ export interface Prediction {
 
 /** Older decisions count half as much every this many days. */
 export const HALF_LIFE_DAYS = 180;
-/** How strongly a level leans on the one below it (pseudo-lines). */
-const SMOOTHING = 1;
-/** How much of the prior is mixed into the words' vote. */
-const PRIOR_IN_WORDS = 0.02;
+/**
+ * How strongly each keyed level leans on the one below it (pseudo-lines): the amount's levels
+ * more (a payee paid for several things at many amounts tells little by one amount's few lines).
+ */
+const SMOOTHING = {
+  payee: 1,
+  'payee-amount': 3,
+  text: 1,
+  'text-account': 1,
+  'like-amount': 3,
+  'text-amount': 3,
+};
+/** How much of the prior is mixed into what the most alike texts say. */
+const PRIOR_IN_SIMILAR = 0.02;
+/** The earlier texts a new text is compared with, at most: the most alike. */
+const NEIGHBOURS = 10;
+/** A neighbour's say grows with the square of its likeness (cosine, 0 to 1). */
+const LIKENESS_POWER = 2;
+/** Below this likeness, texts are not alike at all. */
+const MIN_LIKENESS = 0.2;
 /** Predictions replayed to calibrate, at most (the latest). */
 const MAX_REPLAYED = 20_000;
 /** Pseudo-observations per bin, at the bin's own probability: few observations say little. */
 const BIN_PRIOR = 10;
-/** z of the one-sided lower bound taken of a bin's accuracy (about 90%). */
-const LOWER_BOUND_Z = 1.28;
+/** z of the one-sided lower bound taken of a bin's accuracy (about 84%). */
+const LOWER_BOUND_Z = 1;
 
 /** The payee as a reason names it: its first words in capitals. */
 export const payeeLabel = (words: readonly string[], count = 3) =>
@@ -122,24 +156,35 @@ class Tally {
   }
 }
 
-/** The levels above `words`, coarsest first: the order a line's keys come in. */
-const KEYED_LEVELS: readonly EvidenceLevel[] = [
+/**
+ * The levels keyed by the line's payee, coarsest first: the order a line's keys come in. The
+ * text (the payee, its whole text, on this bank account), then what the amount adds: the
+ * payee's amounts (`AMAZON MKTP US*ZZ` of 1,600.00 goes where the payee's large amounts went),
+ * the text's own amounts where it has them (`AMAZON UK RETAIL` is not `AMAZON UK MARKETPLACE`),
+ * the exact recurring amount last.
+ */
+const KEYED_LEVELS = [
   'payee',
   'text',
   'text-account',
   'payee-amount',
+  'like-amount',
   'text-amount',
-];
+] as const;
+const TEXT_LEVEL = KEYED_LEVELS.indexOf('text');
 
 /** What the model reads of a line, worked out once. */
 interface LineFeatures {
+  /** The text as the neighbours compare it: lower case, its spaces one. */
+  plain: string;
   words: string[];
-  distinctWords: string[];
   /** The line's key at each of KEYED_LEVELS (none when its text names no payee). */
   keys: string[] | undefined;
   inflow: boolean;
   day: number;
 }
+
+const plainText = (text: string) => text.trim().toLowerCase().replace(/\s+/g, ' ');
 
 function featuresOf(line: UnlabeledLine): LineFeatures {
   const words = payeeWords(line.text);
@@ -149,18 +194,131 @@ function featuresOf(line: UnlabeledLine): LineFeatures {
     const direction = inflow ? '+' : '-';
     const payee = `${direction}${words.slice(0, 2).join(' ')}`;
     const text = `${direction}${words.join(' ')}`;
-    // The text first (the payee, its whole text, on this bank account), then what the amount
-    // adds (a payee paid for two things is told apart by it), the exact recurring amount last.
+    const band = amountBand(line.amountCents);
     keys = [
       payee,
       text,
       `${text}|${line.bankAccountId}`,
-      `${payee}|${amountBand(line.amountCents)}`,
+      `${payee}|${band}`,
+      `${text}|${band}`,
       `${text}|${line.bankAccountId}|${Math.abs(line.amountCents)}`,
     ];
   }
-  return { words, distinctWords: [...new Set(words)], keys, inflow, day: dayNumber(line.day) };
+  return { plain: plainText(line.text), words, keys, inflow, day: dayNumber(line.day) };
 }
+
+/**
+ * A text as its character grams read it: lower case, each word padded with a space, its 2- to
+ * 5-letter pieces (`shell kings 587` and `shell fiveways 387` share ` sh`, `shell`, `ll `, …),
+ * and its words and pairs of words. A store number or a name cut short still shares most of its
+ * grams with the texts of the same payee.
+ */
+export function textGrams(text: string): string[] {
+  const grams: string[] = [];
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
+  for (const word of words) {
+    const padded = ` ${word} `;
+    for (let n = 2; n <= 5 && n <= padded.length; n += 1)
+      for (let i = 0; i + n <= padded.length; i += 1) grams.push(padded.slice(i, i + n));
+  }
+  const tokens = words.flatMap((word) => word.match(/[\p{L}\p{N}_]{2,}/gu) ?? []);
+  for (const [i, token] of tokens.entries()) {
+    grams.push(`|${token}`);
+    if (i + 1 < tokens.length) grams.push(`|${token} ${tokens[i + 1]!}`);
+  }
+  return grams;
+}
+
+/**
+ * The distinct texts of a history as vectors of their grams (TF-IDF over the history's texts,
+ * at unit length), and which of them are most like a text: an inverted index, filled as the
+ * texts are first seen (a replay finds only the earlier ones).
+ */
+class TextNeighbours {
+  private readonly gramIndex = new Map<string, number>();
+  private readonly idf: Float64Array;
+  private readonly postings: { docs: number[]; weights: number[] }[];
+  private readonly docOf = new Map<string, number>();
+  readonly texts: string[] = [];
+
+  constructor(texts: Iterable<string>) {
+    const documents: number[] = [];
+    let count = 0;
+    for (const text of new Set(texts)) {
+      count += 1;
+      for (const gram of new Set(textGrams(text))) {
+        let index = this.gramIndex.get(gram);
+        if (index === undefined) {
+          index = documents.length;
+          this.gramIndex.set(gram, index);
+          documents.push(0);
+        }
+        documents[index]! += 1;
+      }
+    }
+    this.idf = Float64Array.from(documents, (d) => Math.log((1 + count) / (1 + d)) + 1);
+    this.postings = documents.map(() => ({ docs: [], weights: [] }));
+  }
+
+  /** The text's grams known to the history, weighted, at unit length. */
+  private vector(text: string): { grams: number[]; weights: number[] } {
+    const counts = new Map<number, number>();
+    for (const gram of textGrams(text)) {
+      const index = this.gramIndex.get(gram);
+      if (index !== undefined) counts.set(index, (counts.get(index) ?? 0) + 1);
+    }
+    const grams = [...counts.keys()];
+    const weights = grams.map((index) => counts.get(index)! * this.idf[index]!);
+    const norm = Math.hypot(...weights) || 1;
+    return { grams, weights: weights.map((weight) => weight / norm) };
+  }
+
+  /** The document of a text, indexed on its first sight. */
+  add(text: string): number {
+    let doc = this.docOf.get(text);
+    if (doc !== undefined) return doc;
+    doc = this.texts.length;
+    this.docOf.set(text, doc);
+    this.texts.push(text);
+    const { grams, weights } = this.vector(text);
+    for (const [k, gram] of grams.entries()) {
+      this.postings[gram]!.docs.push(doc);
+      this.postings[gram]!.weights.push(weights[k]!);
+    }
+    return doc;
+  }
+
+  /** The earlier texts most like `text` (cosine at least `least`), most alike first. */
+  nearest(text: string, count: number, least: number): { doc: number; likeness: number }[] {
+    const { grams, weights } = this.vector(text);
+    const scores = new Map<number, number>();
+    for (const [k, gram] of grams.entries()) {
+      const posting = this.postings[gram]!;
+      const weight = weights[k]!;
+      for (let i = 0; i < posting.docs.length; i += 1) {
+        const doc = posting.docs[i]!;
+        scores.set(doc, (scores.get(doc) ?? 0) + weight * posting.weights[i]!);
+      }
+    }
+    const best: { doc: number; likeness: number }[] = [];
+    for (const [doc, likeness] of scores) {
+      if (likeness < least) continue;
+      if (best.length < count) best.push({ doc, likeness });
+      else if (likeness > best[best.length - 1]!.likeness)
+        best[best.length - 1] = { doc, likeness };
+      else continue;
+      best.sort((a, b) => b.likeness - a.likeness);
+    }
+    return best;
+  }
+}
+
+/** The strength of a record: the lower bound of its share agreeing (ties: more lines). */
+const strength = (record: LevelRecord) =>
+  wilsonLowerBound(record.agreeing, record.total) + record.total * 1e-9;
 
 /**
  * What the history holds, learned one line at a time in date order (so that a replay can ask
@@ -171,13 +329,15 @@ export class CategoryModel {
   private readonly accountIndex = new Map<string, number>();
   /** Per level of KEYED_LEVELS, its keys' tallies. */
   private readonly tallies = KEYED_LEVELS.map(() => new Map<string, Tally>());
-  private readonly wordTallies = new Map<string, Tally>();
-  /** Lines per word (for its inverse document frequency). */
-  private readonly wordLines = new Map<string, number>();
+  /** Per text of the neighbours, its tally. */
+  private readonly textTallies: Tally[] = [];
   private readonly prior = { in: new Map<number, number>(), out: new Map<number, number>() };
   private readonly priorTotal = { in: 0, out: 0 };
   private lines = 0;
   private firstDay: number | undefined;
+
+  /** `neighbours`: the history's texts, to find the ones most like a text never seen. */
+  constructor(private readonly neighbours: TextNeighbours = new TextNeighbours([])) {}
 
   get size(): number {
     return this.lines;
@@ -205,11 +365,9 @@ export class CategoryModel {
         if (!tally) tallies.set(key, (tally = new Tally()));
         tally.add(account, weight);
       }
-    for (const word of features.distinctWords) {
-      let tally = this.wordTallies.get(word);
-      if (!tally) this.wordTallies.set(word, (tally = new Tally()));
-      tally.add(account, weight);
-      this.wordLines.set(word, (this.wordLines.get(word) ?? 0) + 1);
+    if (features.plain !== '') {
+      const doc = this.neighbours.add(features.plain);
+      (this.textTallies[doc] ??= new Tally()).add(account, weight);
     }
     const side = features.inflow ? 'in' : 'out';
     this.prior[side].set(account, (this.prior[side].get(account) ?? 0) + weight);
@@ -217,7 +375,7 @@ export class CategoryModel {
     this.lines += 1;
   }
 
-  /** Whether the history has seen the line's payee (not only some of its words). */
+  /** Whether the history has seen the line's payee (not only texts like it). */
   knows(line: UnlabeledLine): boolean {
     const { keys } = featuresOf(line);
     return keys !== undefined && keys.some((key, level) => this.tallies[level]!.has(key));
@@ -241,39 +399,48 @@ export class CategoryModel {
     const priorTotal = this.priorTotal[side] + priorSmoothing * count;
     for (let a = 0; a < count; a += 1)
       probability[a] = ((this.prior[side].get(a) ?? 0) + priorSmoothing) / priorTotal;
-    const words = features.words;
     let level: EvidenceLevel = 'prior';
-    let deciding: Tally | undefined;
 
-    // The words' vote: each word's accounts, by how rare the word is.
-    const votes = new Float64Array(count);
-    let voted = 0;
-    let bestWord: { word: string; weight: number; tally: Tally } | undefined;
-    for (const word of features.distinctWords) {
-      const tally = this.wordTallies.get(word);
-      if (!tally) continue;
-      const idf = Math.log((this.lines + 1) / ((this.wordLines.get(word) ?? 0) + 1)) + 1;
-      for (const [account, weight] of tally.weighted) {
-        const vote = (idf * weight) / tally.weightedTotal;
-        votes[account]! += vote;
-        voted += vote;
+    // A text never seen: what the earlier texts most like it decided, each by its likeness.
+    let similar: { agreeing: Float64Array; lines: number; like: string[] } | undefined;
+    const textKnown =
+      features.keys !== undefined && this.tallies[TEXT_LEVEL]!.has(features.keys[TEXT_LEVEL]!);
+    if (!textKnown && features.plain !== '') {
+      const near = new Float64Array(count);
+      const agreeing = new Float64Array(count);
+      let said = 0;
+      let lines = 0;
+      const nearest = this.neighbours.nearest(features.plain, NEIGHBOURS, MIN_LIKENESS);
+      for (const { doc, likeness } of nearest) {
+        const tally = this.textTallies[doc]!;
+        const say = likeness ** LIKENESS_POWER;
+        for (const [account, weight] of tally.weighted)
+          near[account]! += (say * weight) / tally.weightedTotal;
+        for (const [account, lines] of tally.raw) agreeing[account]! += lines;
+        lines += tally.rawTotal;
+        said += say;
       }
-      if (!bestWord || idf > bestWord.weight) bestWord = { word, weight: idf, tally };
-    }
-    if (voted > 0) {
-      level = 'words';
-      deciding = bestWord?.tally;
-      for (let a = 0; a < count; a += 1)
-        probability[a] =
-          (votes[a]! / voted + PRIOR_IN_WORDS * probability[a]!) / (1 + PRIOR_IN_WORDS);
+      if (said > 0) {
+        level = 'similar';
+        similar = {
+          agreeing,
+          lines,
+          like: nearest.slice(0, 3).map(({ doc }) => this.neighbours.texts[doc]!),
+        };
+        for (let a = 0; a < count; a += 1)
+          probability[a] =
+            (near[a]! / said + PRIOR_IN_SIMILAR * probability[a]!) / (1 + PRIOR_IN_SIMILAR);
+      }
     }
 
-    const smoothing = SMOOTHING * scale;
+    // The payee's levels, each refining the one before.
+    const found: { index: number; tally: Tally }[] = [];
     for (let index = 0; index < KEYED_LEVELS.length && features.keys; index += 1) {
       const tally = this.tallies[index]!.get(features.keys[index]!);
       if (!tally) continue;
+      found.push({ index, tally });
       level = KEYED_LEVELS[index]!;
-      deciding = tally;
+      const smoothing = SMOOTHING[KEYED_LEVELS[index]!] * scale;
       const total = tally.weightedTotal + smoothing;
       const keep = smoothing / total;
       for (let a = 0; a < count; a += 1) probability[a] = probability[a]! * keep;
@@ -286,21 +453,30 @@ export class CategoryModel {
       if (best < 0 || probability[a]! > probability[best]!) best = a;
     }
     if (best < 0) return undefined;
-    const label =
-      level === 'text' || level === 'text-account' || level === 'text-amount'
-        ? payeeLabel(words, 4)
-        : payeeLabel(words, level === 'words' ? 3 : 2);
+    const labelOf = (of: EvidenceLevel) =>
+      (of === 'payee' || of === 'similar' || of === 'prior'
+        ? payeeLabel(features.words, 2)
+        : payeeLabel(features.words, 4)) || 'THIS TEXT';
+    const records: LevelRecord[] = found.map(({ index, tally }) => ({
+      level: KEYED_LEVELS[index]!,
+      label: labelOf(KEYED_LEVELS[index]!),
+      agreeing: tally.raw.get(best) ?? 0,
+      total: tally.rawTotal,
+      latestRun: tally.last === best ? tally.latestRun : 0,
+    }));
+    const deciding: LevelRecord = records.at(-1) ?? {
+      level,
+      label: labelOf(level),
+      agreeing: similar ? similar.agreeing[best]! : 0,
+      total: similar ? similar.lines : 0,
+      latestRun: 0,
+    };
+    let strongest = deciding;
+    for (const record of records) if (strength(record) > strength(strongest)) strongest = record;
     return {
       accountId: this.accounts[best]!,
       probability: probability[best]!,
-      evidence: {
-        level,
-        label: label || 'THIS TEXT',
-        agreeing: deciding?.raw.get(best) ?? 0,
-        total: deciding?.rawTotal ?? 0,
-        latestRun: deciding && deciding.last === best ? deciding.latestRun : 0,
-        words: level === 'words' && bestWord ? [bestWord.word] : [],
-      },
+      evidence: { ...deciding, like: similar?.like ?? [], strongest },
     };
   }
 }
@@ -418,7 +594,7 @@ export function learnCategories(history: readonly LabeledLine[]): LearnedCategor
       a.line.day < b.line.day ? -1 : a.line.day > b.line.day ? 1 : a.index - b.index,
     )
     .map(({ line }) => line);
-  const model = new CategoryModel();
+  const model = new CategoryModel(new TextNeighbours(ordered.map((line) => plainText(line.text))));
   const observations: { key: string; probability: number; right: boolean }[] = [];
   const replayFrom = Math.max(Math.ceil(ordered.length / 10), ordered.length - MAX_REPLAYED, 1);
   for (const [index, line] of ordered.entries()) {

@@ -203,44 +203,51 @@ export function matchConfidence(line: WaitingLine, entry: EntryOnBank, sole: boo
   return apart <= 3 ? 0.85 : apart <= 7 ? 0.75 : 0.6;
 }
 
-/** The reason of a learned suggestion, in a bookkeeper's words. */
+/**
+ * The reason of a learned suggestion, in a bookkeeper's words: the strongest of what the
+ * history says (all nine earlier STAPLES, rather than the one of a like amount; the amount's
+ * record where that is what decides).
+ */
 export function learnedReason(
   prediction: Prediction,
   line: UnlabeledLine,
   account: AccountInfo,
 ): string {
   const { evidence } = prediction;
+  const record = evidence.strongest;
   const where = account.isBank
     ? `were transfers to ${named(account)}`
     : `went to ${named(account)}`;
-  const of =
-    evidence.level === 'text-amount'
-      ? ` of ${money(line.amountCents)}`
-      : evidence.level === 'payee-amount'
-        ? ' of a like amount'
-        : evidence.level === 'text-account'
-          ? ' on this bank account'
-          : '';
-  const earlier = `earlier ${evidence.label}${of}`;
-  switch (evidence.level) {
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  switch (record.level) {
     case 'prior':
       return `no earlier ${payeeLabel(payeeWords(line.text)) || 'line like it'}; most money ${line.amountCents > 0 ? 'in' : 'out'} ${where}`;
-    case 'words':
-      return `no earlier ${evidence.label}; of the earlier lines with the word ${evidence.words.map((w) => w.toUpperCase()).join(', ')}, ${evidence.agreeing} of ${evidence.total} ${where}`;
-    default:
-      if (evidence.agreeing * 2 <= evidence.total && evidence.latestRun > 0)
-        return `the latest ${evidence.latestRun} of ${evidence.total} ${earlier} ${where}`;
-      return evidence.agreeing === evidence.total
-        ? `${evidence.total === 1 ? 'the one' : `all ${evidence.total}`} ${earlier} ${where}`
-        : `${evidence.agreeing} of ${evidence.total} ${earlier} ${where}`;
+    case 'similar':
+      return `no earlier ${record.label}; of the ${plural(record.total, 'earlier line')} most like it (${evidence.like.map((text) => text.toUpperCase()).join(', ')}), ${record.agreeing} ${where}`;
+    default: {
+      const of =
+        record.level === 'text-amount'
+          ? ` of ${money(line.amountCents)}`
+          : record.level === 'like-amount' || record.level === 'payee-amount'
+            ? ' of a like amount'
+            : record.level === 'text-account'
+              ? ' on this bank account'
+              : '';
+      const earlier = `earlier ${record.label}${of}`;
+      if (record.agreeing * 2 <= record.total && record.latestRun > 0)
+        return `the latest ${record.latestRun} of ${record.total} ${earlier} ${where}`;
+      return record.agreeing === record.total
+        ? `${record.total === 1 ? 'the one' : `all ${record.total}`} ${earlier} ${where}`
+        : `${record.agreeing} of ${record.total} ${earlier} ${where}`;
+    }
   }
 }
 
-/** Whether a prediction knows the payee itself (not only words of it, or nothing). */
+/** Whether a prediction knows the payee itself (not only texts like it, or nothing). */
 const knowsPayee = (prediction: Prediction | undefined) =>
   prediction !== undefined &&
   prediction.evidence.level !== 'prior' &&
-  prediction.evidence.level !== 'words';
+  prediction.evidence.level !== 'similar';
 
 /**
  * Suggestions for a queue. `accounts` describes the entity's chart; `firm` answers what the
@@ -373,7 +380,7 @@ export function suggestForQueue(input: {
           };
       }
     }
-    if (predicted && predicted.evidence.level === 'words') return fromHistory(line, predicted);
+    if (predicted && predicted.evidence.level === 'similar') return fromHistory(line, predicted);
     return null;
   }
 
