@@ -261,6 +261,44 @@ describe('transfers and matches found in the queue', () => {
     expect(none.get('a')).toBeNull();
   });
 
+  it("the firm's migrated ledgers count as its decisions: where both charts keep the firm's codes, the same code maps what the names do not", () => {
+    // Another client's migrated ledger: its entries on the bank, each against its largest other
+    // line, by text — rows as the store reads them (store/bankTransactions.ts, firmHistory).
+    const rows = [
+      {
+        accountName: 'Phone & Internet',
+        accountCode: '6120',
+        codesKept: true,
+        uses: 30,
+        entityId: 'x',
+      },
+      {
+        accountName: 'Phone & Internet',
+        accountCode: '6120',
+        codesKept: true,
+        uses: 6,
+        entityId: 'y',
+      },
+      { accountName: 'Meals', accountCode: '6400', codesKept: true, uses: 1, entityId: 'y' },
+    ];
+    const queue = [waiting('a', 'VODAFONE LIMITED', -4200, '2026-01-05')];
+    const byCode = new Map([...accounts.values()].map((a) => [a.code, a]));
+    const result = suggest(queue, {
+      firm: () => firmDecisionsOf(rows),
+      accountsByCode: byCode,
+    });
+    expect(result.get('a')).toMatchObject({ kind: 'account', accountId: 'telephone' });
+    expect(result.get('a')!.reason).toBe(
+      "no earlier VODAFONE LIMITED for this client; the firm's other clients sent 36 of their 37 lines to Phone & Internet (here 6120 Telephone) (2 clients)",
+    );
+    // A client whose chart does not keep the firm's codes: a code means nothing there.
+    const elsewhere = suggest(queue, {
+      firm: () => firmDecisionsOf(rows.map((row) => ({ ...row, codesKept: false }))),
+      accountsByCode: byCode,
+    });
+    expect(elsewhere.get('a')).toBeNull();
+  });
+
   it('nothing known at all: no suggestion', () => {
     expect(suggest([waiting('a', 'XYZZY', -100, '2026-01-01')]).get('a')).toBeNull();
   });
