@@ -410,13 +410,34 @@ export function changeInPercent(current: Cents, base: Cents): number | null {
   return (change < 0 ? -tenths : tenths) / 10 || 0;
 }
 
+/** A rate in hundredths of a percent (17.5 % is 1750), so that tax is computed in integers. */
+const hundredthsOf = (ratePercent: number) => Math.round(ratePercent * 100);
+
 /**
- * The tax included in a gross amount at `ratePercent` (19 for 19 %): gross × rate / (100 +
- * rate), rounded half up to the cent (half away from zero for a negative gross), in integers.
+ * The tax included in a gross amount at `ratePercent` (19 for 19 %, 17.5 for 17.5 %): gross ×
+ * rate / (100 + rate), rounded half up to the cent (half away from zero for a negative gross),
+ * in integers.
  */
 export function taxIncluded(gross: Cents, ratePercent: number): Cents {
   const magnitude = Math.abs(gross);
-  const denominator = 100 + ratePercent;
-  const tax = Math.floor((2 * magnitude * ratePercent + denominator) / (2 * denominator));
+  const rate = hundredthsOf(ratePercent);
+  const denominator = 10_000 + rate;
+  const tax = Math.floor((2 * magnitude * rate + denominator) / (2 * denominator));
   return asCents(gross < 0 ? -tax : tax);
+}
+
+/** The tax on a net amount at `ratePercent`, rounded half away from zero to the cent. */
+export function taxOnNet(net: Cents, ratePercent: number): Cents {
+  const scaled = Math.abs(net) * hundredthsOf(ratePercent);
+  const tax = Math.floor((scaled + 5_000) / 10_000);
+  return asCents(net < 0 ? -tax : tax);
+}
+
+/**
+ * An amount in whole units as a tax form takes it: `down` drops the cents (towards zero),
+ * `up` raises to the next whole unit (a tax reclaimed, rounded in the taxpayer's favour).
+ */
+export function wholeUnits(cents: Cents, direction: 'down' | 'up'): Cents {
+  const units = direction === 'down' ? Math.trunc(cents / 100) : Math.ceil(cents / 100);
+  return asCents(units * 100);
 }
