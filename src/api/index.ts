@@ -12,3 +12,4 @@ export * from './migrations.js';
 export * from './webhooks.js';
 export * from './decisions.js';
 export * from './reconciliations.js';
+export * from './tax.js';

@@ -33,6 +33,8 @@ export const JournalLineInputSchema = Type.Object({
   debitAmount: Type.Optional(AmountSchema),
   creditAmount: Type.Optional(AmountSchema),
   description: Type.Optional(Type.String()),
+  /** The line's tax code (a local-platform addition: the hosted API has none). */
+  taxCode: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 20 }), Type.Null()])),
 });
 export type JournalLineInput = Static<typeof JournalLineInputSchema>;
 
@@ -74,6 +76,8 @@ export const JournalLineSchema = Type.Object({
   creditAmount: Type.Union([Type.Number(), Type.Null()]),
   description: Type.String(),
   memo: Type.String(),
+  /** Present when the line carries a tax code (a local-platform addition). */
+  taxCode: Type.Optional(Type.String()),
 });
 export type JournalLine = Static<typeof JournalLineSchema>;
 

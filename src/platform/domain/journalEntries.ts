@@ -16,6 +16,8 @@ export interface PostingLine {
   debitCents: Cents;
   creditCents: Cents;
   description: string;
+  /** The line's tax code (a code of the entity's, see domain/tax), or null. */
+  taxCode?: string | null;
 }
 
 /** What line validation needs to know of the entity, supplied by the caller. */
@@ -24,6 +26,8 @@ export interface LineReferences {
   account(accountId: string): { isDisabled: boolean } | undefined;
   /** The root of a class of the entity's workspace, or undefined. */
   classRoot(classId: string): string | undefined;
+  /** A tax code of the entity: undefined when it has none of that name. */
+  taxCode?(code: string): { archived: boolean } | undefined;
 }
 
 function cents(value: number | null | undefined, field: string): Cents {
@@ -71,6 +75,12 @@ export function validateLines(
         throw invalid(`${field}.classIds holds more than one class of the same root`);
       roots.add(root);
     });
+    if (line.taxCode !== undefined && line.taxCode !== null) {
+      const taxCode = refs.taxCode?.(line.taxCode);
+      if (!taxCode)
+        throw invalid(`${field}.taxCode ${line.taxCode} is not a tax code of the entity`);
+      if (taxCode.archived) throw invalid(`${field}.taxCode ${line.taxCode} is archived`);
+    }
     debits = addCents(debits, debitCents);
     credits = addCents(credits, creditCents);
     return {
@@ -79,6 +89,7 @@ export function validateLines(
       debitCents,
       creditCents,
       description: line.description ?? '',
+      ...(line.taxCode ? { taxCode: line.taxCode } : {}),
     };
   });
   if (debits !== credits) {

@@ -10,6 +10,7 @@ import { FaultService } from './faults.js';
 import { JournalEntryService } from './journalEntries.js';
 import { OpeningBalanceService } from './openingBalances.js';
 import { ReconciliationService } from './reconciliations.js';
+import { TaxService } from './tax.js';
 import { RateLimits } from './rateLimits.js';
 import { ReportService } from './reports.js';
 import { OrganizationService } from './organizations.js';
@@ -51,6 +52,7 @@ export class Engine {
   readonly journalEntries: JournalEntryService;
   readonly openingBalances: OpeningBalanceService;
   readonly reconciliations: ReconciliationService;
+  readonly tax: TaxService;
   readonly bankFeeds: BankFeedService;
   readonly bankTransactions: BankTransactionService;
   readonly reports: ReportService;
@@ -78,6 +80,7 @@ export class Engine {
     this.journalEntries = new JournalEntryService(store, this.entities);
     this.openingBalances = new OpeningBalanceService(store, this.entities);
     this.reconciliations = new ReconciliationService(store, this.entities);
+    this.tax = new TaxService(store, this.entities);
     this.webhooks = new WebhookService(
       store,
       options.webhookScheduleSeconds,

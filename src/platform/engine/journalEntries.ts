@@ -212,10 +212,20 @@ export class JournalEntryService {
         : await this.store.classes.byIds(scope.entity.workspaceId, classIds);
     const accounts = new Map(chart.map((a) => [a.id, a]));
     const classRoots = new Map(classes.map((c) => [c.id, c.rootClassId]));
+    const taxCodes = new Map(
+      (lines === 'every account' || lines.some((line) => line.taxCode)
+        ? await this.store.tax.codes(entityId)
+        : []
+      ).map((code) => [code.code, code]),
+    );
     return {
       scope,
       accounts,
-      references: { account: (id) => accounts.get(id), classRoot: (id) => classRoots.get(id) },
+      references: {
+        account: (id) => accounts.get(id),
+        classRoot: (id) => classRoots.get(id),
+        taxCode: (code) => taxCodes.get(code),
+      },
       sourceType: scope.migrationOpen ? 'migration' : 'manual',
     };
   }
@@ -276,6 +286,7 @@ export class JournalEntryService {
       debitCents: line.debitCents,
       creditCents: line.creditCents,
       description: line.description,
+      ...(line.taxCode ? { taxCode: line.taxCode } : {}),
       accountSeq: context.accounts.get(line.accountId)!.seq,
     }));
   }
@@ -310,6 +321,7 @@ export class JournalEntryService {
         debitCents: line.debitCents,
         creditCents: line.creditCents,
         description: line.description,
+        ...(line.taxCode ? { taxCode: line.taxCode } : {}),
         lineNo,
         accountCode: account?.code ?? '0',
         accountName: account?.name ?? '',
@@ -339,6 +351,7 @@ export class JournalEntryService {
         creditAmount: line.creditCents > 0 ? centsToAmount(line.creditCents) : null,
         description: line.description,
         memo,
+        ...(line.taxCode ? { taxCode: line.taxCode } : {}),
       })),
       sourceType: record.sourceType,
     };

@@ -12,6 +12,7 @@ import { OrganizationStore } from './organizations.js';
 import type { PostingStore } from './postings.js';
 import { RateLimitStore } from './rateLimits.js';
 import { ReconciliationStore } from './reconciliations.js';
+import { TaxStore } from './tax.js';
 import { ReportStore } from './reports.js';
 import type { DialectStores, OpenedDatabase, StoreOptions } from './opened.js';
 import type { Dialect, LockMode, SqlDatabase } from './sql.js';
@@ -50,6 +51,7 @@ export class Store {
   readonly webhooks: WebhookStore;
   readonly rateLimits: RateLimitStore;
   readonly reconciliations: ReconciliationStore;
+  readonly tax: TaxStore;
 
   constructor(
     readonly database: SqlDatabase,
@@ -71,6 +73,7 @@ export class Store {
     this.webhooks = new WebhookStore(sql);
     this.rateLimits = new RateLimitStore(sql);
     this.reconciliations = new ReconciliationStore(sql);
+    this.tax = new TaxStore(sql);
     this.journalEntries = dialectStores.journalEntries;
     this.postings = dialectStores.postings;
     this.idempotency = dialectStores.idempotency;

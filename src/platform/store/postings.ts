@@ -45,6 +45,7 @@ export interface PostedRow {
   debit_cents: Cents;
   credit_cents: Cents;
   description: string;
+  tax_code: string | null;
 }
 
 /** What a posting adds to its account's day. */
@@ -208,6 +209,7 @@ export function assembleLines(
       debitCents: row.debit_cents,
       creditCents: row.credit_cents,
       description: row.description,
+      taxCode: row.tax_code ?? null,
       classIds: classes.get(Number(row.id)) ?? [],
     });
     result.set(sourceSeq, lines);

@@ -1,3 +1,4 @@
+import type { TAX_COUNTRIES, TAX_KINDS, TAX_SIDES } from '../../../api/index.js';
 import { asCents, taxIncluded, taxOnNet } from '../../../core/money.js';
 import type { CalendarDay } from '../../../core/calendar.js';
 
@@ -10,22 +11,8 @@ import type { CalendarDay } from '../../../core/calendar.js';
  * postings of one code, one on each account, and the return still ties to the accounts.
  */
 
-export const TAX_COUNTRIES = ['GB', 'DE', 'NL'] as const;
 export type TaxCountry = (typeof TAX_COUNTRIES)[number];
-
-export const TAX_KINDS = [
-  'output',
-  'input',
-  'reverse-charge',
-  'acquisition',
-  'import',
-  'exempt',
-  'zero',
-  'outside',
-] as const;
 export type TaxKind = (typeof TAX_KINDS)[number];
-
-export const TAX_SIDES = ['sales', 'purchases'] as const;
 export type TaxSide = (typeof TAX_SIDES)[number];
 
 /** A rate from a day on (until the next rate's day), and where a rate has boxes of its own. */

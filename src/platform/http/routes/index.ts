@@ -7,6 +7,7 @@ import { journalEntryRoutes } from './journalEntries.js';
 import { operationsRoutes } from './operations.js';
 import { reportRoutes } from './reports.js';
 import { sandboxRoutes } from './sandbox.js';
+import { taxRoutes } from './tax.js';
 import { transactionRuleRoutes } from './transactionRules.js';
 import { workspaceRoutes } from './workspaces.js';
 
@@ -22,6 +23,7 @@ export function platformRoutes(engine: Engine): RouteDefinition[] {
   reportRoutes(platform, engine);
   accountingMigrationRoutes(platform, engine);
   sandboxRoutes(table.under('/sandbox/v1'), engine);
+  taxRoutes(table.under('/sandbox/v1'), engine);
   operationsRoutes(table, engine);
   return table.routes;
 }

@@ -384,4 +384,29 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX reconciled_entries_by_entry ON reconciled_entries(entry_id);
     `,
   },
+  {
+    version: 6,
+    name: "tax codes on postings, and each entity's VAT registration and codes, as SQLite's migration 13",
+    sql: `
+      ALTER TABLE postings ADD COLUMN tax_code text;
+      CREATE TABLE tax_settings (
+        entity_id uuid PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+        country text NOT NULL,
+        scheme text NOT NULL,
+        period text NOT NULL,
+        vat_number text,
+        output_account_id uuid NOT NULL,
+        input_account_id uuid NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE tax_codes (
+        entity_id uuid NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        code text NOT NULL,
+        definition jsonb NOT NULL,
+        archived boolean NOT NULL DEFAULT false,
+        position integer NOT NULL,
+        PRIMARY KEY (entity_id, code)
+      );
+    `,
+  },
 ];

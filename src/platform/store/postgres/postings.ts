@@ -35,7 +35,7 @@ export class PostgresPostingStore implements PostingStore {
           )
         ).rows.map((row: { id: number }) => row.id)
       : [];
-    const columns: unknown[][] = Array.from({ length: 12 }, () => []);
+    const columns: unknown[][] = Array.from({ length: 13 }, () => []);
     const classes: [number[], string[]] = [[], []];
     let at = 0;
     for (const { source, lines } of batch) {
@@ -54,6 +54,7 @@ export class PostgresPostingStore implements PostingStore {
           index,
           line.description,
           source.counterpartyName ?? null,
+          line.taxCode ?? null,
         ];
         values.forEach((value, column) => columns[column]!.push(value));
         for (const classId of line.classIds) {
@@ -64,7 +65,7 @@ export class PostgresPostingStore implements PostingStore {
       });
     }
     const insertColumns =
-      'entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name';
+      'entity_seq, basis, account_seq, day, debit_cents, credit_cents, source_kind, source_seq, source_type, line_no, description, counterparty_name, tax_code';
     const types = [
       'bigint',
       'smallint',
@@ -76,6 +77,7 @@ export class PostgresPostingStore implements PostingStore {
       'bigint',
       'text',
       'integer',
+      'text',
       'text',
       'text',
     ];
@@ -161,7 +163,7 @@ export class PostgresPostingStore implements PostingStore {
     if (seqs.length === 0) return new Map();
     const { rows } = await this.sql.query(
       `SELECT p.id, p.source_seq, p.line_no, p.account_seq, a.id AS account_id, a.code, a.name,
-              p.debit_cents, p.credit_cents, p.description
+              p.debit_cents, p.credit_cents, p.description, p.tax_code
        FROM postings p JOIN accounts a ON a.seq = p.account_seq
        WHERE p.source_kind = ? AND p.source_seq = ANY(?::bigint[])
        ORDER BY p.source_seq, p.basis, p.line_no`,

@@ -407,4 +407,29 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX reconciled_entries_by_entry ON reconciled_entries(entry_id);
     `,
   },
+  {
+    version: 13,
+    name: "tax codes on postings, and each entity's VAT registration and codes",
+    sql: `
+      ALTER TABLE postings ADD COLUMN tax_code TEXT;
+      CREATE TABLE tax_settings (
+        entity_id TEXT PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+        country TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        period TEXT NOT NULL,
+        vat_number TEXT,
+        output_account_id TEXT NOT NULL,
+        input_account_id TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE tax_codes (
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        code TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        archived INTEGER NOT NULL DEFAULT 0,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (entity_id, code)
+      );
+    `,
+  },
 ];

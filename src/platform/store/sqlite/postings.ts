@@ -28,6 +28,7 @@ const POSTING_COLUMNS = [
   'line_no',
   'description',
   'counterparty_name',
+  'tax_code',
 ];
 
 /**
@@ -37,7 +38,7 @@ const POSTING_COLUMNS = [
  * transaction holds it.
  */
 export class SqlitePostingStore implements PostingStore {
-  // 50 rows of 13 values a statement, well under SQLite's limit on parameters.
+  // 50 rows of 14 values a statement, well under SQLite's limit on parameters.
   private readonly insertRows: MultiRowInsert;
 
   constructor(
@@ -71,6 +72,7 @@ export class SqlitePostingStore implements PostingStore {
             index,
             line.description,
             source.counterpartyName ?? null,
+            line.taxCode ?? null,
           );
           for (const classId of line.classIds) classes.push([id, classId]);
         });
@@ -148,7 +150,7 @@ export class SqlitePostingStore implements PostingStore {
       const rows = this.sql
         .prepare(
           `SELECT p.id, p.source_seq, p.line_no, p.account_seq, a.id AS account_id, a.code, a.name,
-                  p.debit_cents, p.credit_cents, p.description
+                  p.debit_cents, p.credit_cents, p.description, p.tax_code
            FROM postings p JOIN accounts a ON a.seq = p.account_seq
            WHERE p.source_kind = ? AND p.source_seq IN (SELECT value FROM json_each(?))
            ORDER BY p.source_seq, p.basis, p.line_no`,

@@ -1,0 +1,138 @@
+import { Type } from '@sinclair/typebox';
+import {
+  CreateTaxCodeBodySchema,
+  SetUpTaxBodySchema,
+  TaxCodeListSchema,
+  TaxCodeNameSchema,
+  TaxCodeResponseSchema,
+  TaxReturnQuerySchema,
+  TaxReturnSchema,
+  TaxSetupResponseSchema,
+  UpdateTaxCodeBodySchema,
+} from '../../../api/index.js';
+import type { Engine } from '../../engine/index.js';
+import type { RouteTable } from '../routeTable.js';
+import { pathIds, routeSchema } from '../routeSchema.js';
+
+const tags = ['Sandbox'];
+const EntityParams = pathIds('entityId');
+const CodeParams = Type.Composite([EntityParams, Type.Object({ code: TaxCodeNameSchema })]);
+
+/** An entity's VAT: registration, codes, the return (sandbox control plane, an addition). */
+export function taxRoutes(app: RouteTable, engine: Engine): void {
+  const config = { auth: 'organization' as const };
+
+  app.post(
+    '/entities/:entityId/tax-setting',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          "Register the entity for VAT: its country, scheme, filing period and VAT accounts; the country's standard tax codes are created",
+        params: EntityParams,
+        body: SetUpTaxBodySchema,
+        success: [200, TaxSetupResponseSchema],
+        errors: [400, 401, 404, 409, 429],
+      }),
+    },
+    async (request) =>
+      engine.tax.setUp(request.organizationId, request.params.entityId, request.body),
+  );
+
+  app.get(
+    '/entities/:entityId/tax-setting',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "The entity's VAT registration and tax codes (404 when it has none)",
+        params: EntityParams,
+        success: [200, TaxSetupResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => engine.tax.get(request.organizationId, request.params.entityId),
+  );
+
+  app.get(
+    '/entities/:entityId/tax-codes',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: "The entity's tax codes, in the order they were made",
+        params: EntityParams,
+        success: [200, TaxCodeListSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      data: (await engine.tax.get(request.organizationId, request.params.entityId)).taxCodes,
+    }),
+  );
+
+  app.post(
+    '/entities/:entityId/tax-codes',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'Create a tax code (its boxes, unless given, those of the preset of its side and kind)',
+        params: EntityParams,
+        body: CreateTaxCodeBodySchema,
+        success: [201, TaxCodeResponseSchema],
+        errors: [400, 401, 404, 409, 429],
+      }),
+    },
+    async (request) => ({
+      taxCode: await engine.tax.createCode(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.patch(
+    '/entities/:entityId/tax-codes/:code',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary: 'Rename a tax code, change its rates, archive or restore it',
+        params: CodeParams,
+        body: UpdateTaxCodeBodySchema,
+        success: [200, TaxCodeResponseSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      taxCode: await engine.tax.updateCode(
+        request.organizationId,
+        request.params.entityId,
+        request.params.code,
+        request.body,
+      ),
+    }),
+  );
+
+  app.get(
+    '/entities/:entityId/tax-return',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          "The VAT return of a period from the entity's coded postings: the country's boxes, whether it ties to the VAT accounts, and what keeps it from tying",
+        params: EntityParams,
+        querystring: TaxReturnQuerySchema,
+        success: [200, TaxReturnSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) =>
+      engine.tax.taxReturn(request.organizationId, request.params.entityId, request.query),
+  );
+}
