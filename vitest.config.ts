@@ -20,6 +20,7 @@ const ON_BOTH_BACKENDS = [
   'test/e2e/close.test.ts',
   'test/e2e/firstMonth.test.ts',
   'test/e2e/trustedSuggestions.test.ts',
+  'test/e2e/vatReturn.test.ts',
   'test/e2e/statementLayouts.test.ts',
   'test/e2e/bookkeepersDay.test.ts',
   'test/e2e/migrate.test.ts',

@@ -29,6 +29,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   'sandbox webhook': 'The webhook portal: endpoints, secrets, delivery attempts, retries',
   webhook: 'Receive and check webhook deliveries on this machine',
   db: "The platform's database: back it up, restore it, check it, copy it to PostgreSQL",
+  tax: "The entity's VAT: its tax codes and the return from the books",
 };
 
 type Leaf = () => Promise<{ command: AnyCommand }>;
@@ -118,6 +119,9 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'statement show': () => import('./commands/statement/show.js'),
   'statement layouts': () => import('./commands/statement/layouts.js'),
   reconcile: () => import('./commands/reconcile.js'),
+  'tax setup': () => import('./commands/tax/setup.js'),
+  'tax codes': () => import('./commands/tax/codes.js'),
+  'tax return': () => import('./commands/tax/return.js'),
   close: () => import('./commands/close.js'),
   'close review': () => import('./commands/close/review.js'),
   'migrate run': () => import('./commands/migrate/run.js'),

@@ -28,6 +28,13 @@ import type {
   CreateOpeningBalanceBody,
   CreateReconciliationBody,
   ListReconciliationsQuery,
+  CreateTaxCodeBody,
+  SetUpTaxBody,
+  TaxCode,
+  TaxReturn,
+  TaxReturnQuery,
+  TaxSetup,
+  UpdateTaxCodeBody,
   Reconciliation,
   CreateOrganizationResponse,
   CreateTransactionRuleBody,
@@ -285,6 +292,19 @@ export function booksApi(client: ApiClient) {
           `/sandbox/v1/entities/${enc(entityId)}/reconciliations`,
           query as Query,
         ),
+      setUpTax: (entityId: string, body: SetUpTaxBody) =>
+        post<TaxSetup>(`/sandbox/v1/entities/${enc(entityId)}/tax-setting`, body),
+      taxSetting: (entityId: string) =>
+        get<TaxSetup>(`/sandbox/v1/entities/${enc(entityId)}/tax-setting`),
+      createTaxCode: (entityId: string, body: CreateTaxCodeBody) =>
+        post<{ taxCode: TaxCode }>(`/sandbox/v1/entities/${enc(entityId)}/tax-codes`, body),
+      updateTaxCode: (entityId: string, code: string, body: UpdateTaxCodeBody) =>
+        patch<{ taxCode: TaxCode }>(
+          `/sandbox/v1/entities/${enc(entityId)}/tax-codes/${enc(code)}`,
+          body,
+        ),
+      taxReturn: (entityId: string, query: TaxReturnQuery) =>
+        get<TaxReturn>(`/sandbox/v1/entities/${enc(entityId)}/tax-return`, query as Query),
       connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>
         post<{ connection: BankFeedConnection }>(
           `/sandbox/v1/entities/${enc(entityId)}/bank-feed-connections`,

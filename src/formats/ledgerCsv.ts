@@ -27,7 +27,8 @@ export type LedgerField =
   | 'description'
   | 'memo'
   | 'classes'
-  | 'accountType';
+  | 'accountType'
+  | 'taxCode';
 
 /** Header names each field answers to, normalized (lower case, no spaces or underscores). */
 const ALIASES: Record<LedgerField, string[]> = {
@@ -43,6 +44,7 @@ const ALIASES: Record<LedgerField, string[]> = {
   memo: ['memo'],
   classes: ['classes'],
   accountType: ['accounttype'],
+  taxCode: ['taxcode', 'vatcode'],
 };
 
 export const normalizeHeader = (header: string) =>
@@ -271,6 +273,8 @@ export interface LedgerLine {
   memo: string;
   classes: string[];
   entry: string | undefined;
+  /** The line's tax code, as the file names it (a `tax_code` column; a reader's own). */
+  taxCode?: string;
 }
 
 /** An entry of the file: consecutive lines grouped by entry id, or by date until they balance. */
@@ -416,6 +420,7 @@ export function readLine(
     memo: field('memo') ?? '',
     classes: classesOf(field('classes')),
     entry: field('entry') || undefined,
+    ...(field('taxCode') ? { taxCode: field('taxCode')!.trim() } : {}),
   };
 }
 

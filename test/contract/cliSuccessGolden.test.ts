@@ -593,6 +593,14 @@ describe('every leaf command, succeeding, pinned', () => {
     await pin({ leaf: 'close review', text: ['close', 'review', '--period', '2026-02', ...quiet] });
     await pin({ leaf: 'close', text: ['close', '2026-02', ...quiet] });
 
+    // The entity's VAT: registered, its codes, a quarter's return (of books with no coded
+    // posting yet: every box 0.00, and it ties).
+    await answer(['sandbox', 'entity', 'create', 'Taxed Shop', '-w', 'Golden Books']);
+    const taxed = ['-e', 'Taxed Shop'];
+    await pin({ leaf: 'tax setup', text: ['tax', 'setup', '--country', 'GB', ...taxed] });
+    await pin({ leaf: 'tax codes', text: ['tax', 'codes', ...taxed] });
+    await pin({ leaf: 'tax return', text: ['tax', 'return', '--period', '2026-Q1', ...taxed] });
+
     // Taking things apart.
     await pin({
       leaf: 'je delete',

@@ -31,13 +31,19 @@ export function entryContent(entry: {
   memo: string;
   lines: readonly Pick<
     LedgerLine,
-    'account' | 'debitCents' | 'creditCents' | 'description' | 'classes'
+    'account' | 'debitCents' | 'creditCents' | 'description' | 'classes' | 'taxCode'
   >[];
 }): string {
   return JSON.stringify([
     entry.date,
     entry.memo,
-    entry.lines.map((l) => [l.account, l.debitCents, l.creditCents, l.description, l.classes]),
+    // A tax code only where a line has one: the content (and the fingerprint an earlier run
+    // kept) of a line without is what it always was.
+    entry.lines.map((l) =>
+      l.taxCode === undefined
+        ? [l.account, l.debitCents, l.creditCents, l.description, l.classes]
+        : [l.account, l.debitCents, l.creditCents, l.description, l.classes, l.taxCode],
+    ),
   ]);
 }
 

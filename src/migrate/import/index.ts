@@ -568,6 +568,7 @@ function bulkBodies(
         : { creditAmount: centsToAmount(line.creditCents) }),
       ...(line.description !== '' && { description: line.description }),
       ...(line.classes.length > 0 && { classIds: line.classes.map((c) => classIds.get(c)!) }),
+      ...(line.taxCode !== undefined && { taxCode: line.taxCode }),
     })),
   }));
 }

@@ -25,6 +25,7 @@ export interface BatchEntry {
     creditCents: Cents;
     description: string;
     classes: string[];
+    taxCode?: string;
   }[];
   /** The fingerprint of its content (`entryFingerprint`), which the checkpoint keeps. */
   fingerprint: string;
@@ -35,8 +36,7 @@ export interface Batch {
   entries: BatchEntry[];
 }
 
-/** As written from an entry's lines: their cents are cents. */
-type SpooledContent = [string, string, [string, Cents, Cents, string, string[]][]];
+type SpooledContent = [string, string, [string, Cents, Cents, string, string[], string?][]];
 
 /**
  * Spools left by imports that were killed (`kill -9`, a crash: what no `finally` survives),
@@ -114,13 +114,16 @@ export class EntrySpool {
         fingerprint: entryFingerprint(content),
         date,
         memo,
-        lines: spooledLines.map(([account, debitCents, creditCents, description, classes]) => ({
-          account,
-          debitCents,
-          creditCents,
-          description,
-          classes,
-        })),
+        lines: spooledLines.map(
+          ([account, debitCents, creditCents, description, classes, taxCode]) => ({
+            account,
+            debitCents,
+            creditCents,
+            description,
+            classes,
+            ...(taxCode === undefined ? {} : { taxCode }),
+          }),
+        ),
       });
       if (entries.length === plans[number]!.entries) {
         yield { plan: plans[number]!, entries };

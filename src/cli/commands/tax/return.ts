@@ -1,0 +1,149 @@
+import type { TaxReturn } from '../../../api/index.js';
+import { isCalendarDay } from '../../../core/calendar.js';
+import { namedPeriod } from '../../../core/periods.js';
+import { defineCommand, flag, text } from '../../command.js';
+import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
+import { displayAmount, plainAmount } from '../../render/statements.js';
+import { taxSetupOf } from './shared.js';
+
+/** `--period`: a month 2026-07, a quarter 2026-Q3, a year 2026, or FROM..TO. */
+function periodOf(given: string): { startDate: string; endDate: string } {
+  const range = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(given);
+  if (range && isCalendarDay(range[1]) && isCalendarDay(range[2]) && range[1]! <= range[2]!)
+    return { startDate: range[1]!, endDate: range[2]! };
+  const period = namedPeriod(given.toUpperCase());
+  if (period) return period;
+  throw new UsageError(
+    `--period must be a month (2026-07), a quarter (2026-Q3), a year (2026) or FROM..TO (2026-07-01..2026-09-30), not "${given}"`,
+  );
+}
+
+/**
+ * The body of HMRC's Making Tax Digital "submit VAT return" request (VatReturnDeclaration):
+ * boxes 1–5 in pounds and pence, box 5 the difference's size, boxes 6–9 in whole pounds.
+ */
+function mtdBody(taxReturn: TaxReturn, periodKey: string) {
+  const box = (id: string) => taxReturn.boxes.find((b) => b.box === id)?.formAmount ?? 0;
+  return {
+    periodKey,
+    vatDueSales: box('1'),
+    vatDueAcquisitions: box('2'),
+    totalVatDue: box('3'),
+    vatReclaimedCurrPeriod: box('4'),
+    netVatDue: box('5'),
+    totalValueSalesExVAT: box('6'),
+    totalValuePurchasesExVAT: box('7'),
+    totalValueGoodsSuppliedExVAT: box('8'),
+    totalAcquisitionsExVAT: box('9'),
+    finalised: true,
+  };
+}
+
+/**
+ * `tax return --period P`: the country's boxes from the entity's coded postings. Exit 0 when the
+ * return ties to the VAT accounts; 1 when it does not, naming each posting that keeps it from
+ * tying (and, with `--strict`, when an income or expense line of the period carries no code).
+ */
+export const command = defineCommand({
+  summary: 'The VAT return of a period from the books, tied to the VAT accounts',
+  options: {
+    period: text('--period <period>', 'a month 2026-07, a quarter 2026-Q3, a year, or FROM..TO', {
+      required: true,
+    }),
+    basis: text(
+      '--basis <basis>',
+      'accrual (as invoiced) or cash (as money moves); default: the scheme',
+      {
+        choices: ['accrual', 'cash'],
+      },
+    ),
+    detail: flag('--detail', 'every posting behind each box'),
+    strict: flag('--strict', 'refuse the return when an income or expense line carries no code'),
+    mtd: flag('--mtd', "print the body of HMRC's Making Tax Digital VAT return (GB)"),
+    periodKey: text('--period-key <key>', "HMRC's key of the obligation (with --mtd)"),
+  },
+  examples: [
+    'books tax return --period 2026-Q3',
+    'books tax return --period 2026-07 --detail',
+    'books tax return --period 2026-Q3 --mtd --period-key 26A3 > return.json',
+  ],
+  async run(ctx, flags) {
+    const { startDate, endDate } = periodOf(flags.period);
+    if (flags.mtd && !flags.periodKey)
+      throw new UsageError("--mtd needs --period-key: HMRC's key of the obligation (e.g. 26A3)");
+    if (flags.periodKey !== undefined && !/^[A-Z0-9#]{4}$/i.test(flags.periodKey))
+      throw new UsageError(`--period-key is four letters, digits or #, not "${flags.periodKey}"`);
+    const entityId = await ctx.entityId();
+    const { taxSetting } = await taxSetupOf(ctx, entityId);
+    if (flags.mtd && taxSetting.country !== 'GB')
+      throw new UsageError(
+        `--mtd writes the UK's return; the entity files in ${taxSetting.country}`,
+      );
+    const api = await ctx.api();
+    const taxReturn = await api.sandbox.taxReturn(entityId, {
+      startDate,
+      endDate,
+      ...(flags.basis ? { basis: flags.basis as 'accrual' | 'cash' } : {}),
+      ...(flags.detail ? { detail: true } : {}),
+    });
+    const refusals = [
+      ...taxReturn.problems.map(
+        (p) =>
+          `${p.date} ${p.accountCode} ${p.accountName} "${p.description}" (${p.taxCode ?? 'no code'}): ${p.message}`,
+      ),
+      ...(flags.strict
+        ? taxReturn.uncoded.map(
+            (p) => `${p.date} ${p.accountCode} ${p.accountName} "${p.description}": no tax code`,
+          )
+        : []),
+    ];
+    const refused = !taxReturn.ties || (flags.strict === true && taxReturn.uncoded.length > 0);
+    if (refused) {
+      for (const line of refusals) ctx.output.note(`  ${line}`);
+      throw new UserError(
+        taxReturn.ties
+          ? `books: the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
+          : `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`,
+        ExitCode.Refused,
+      );
+    }
+    if (flags.mtd) {
+      ctx.output.printJson(mtdBody(taxReturn, flags.periodKey!));
+      return;
+    }
+    const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
+    if (flags.detail && !ctx.output.json) {
+      const rows = taxReturn.boxes.flatMap((box) =>
+        (box.postings ?? []).map((posting) => ({ box: box.box, ...posting })),
+      );
+      await ctx.output.table(
+        [
+          { header: 'Box', value: (r: (typeof rows)[number]) => r.box },
+          { header: 'Date', value: (r) => r.date },
+          { header: 'Account', value: (r) => `${r.accountCode} ${r.accountName}` },
+          { header: 'Code', value: (r) => r.taxCode ?? '' },
+          { header: 'Description', value: (r) => r.description },
+          { header: 'Net', value: (r) => amount(r.net), align: 'right' },
+          { header: 'VAT', value: (r) => amount(r.vat), align: 'right' },
+          { header: 'Entry', value: (r) => r.journalEntryId },
+        ],
+        rows,
+        taxReturn,
+      );
+    } else {
+      await ctx.output.table(
+        [
+          { header: 'Box', value: (b: TaxReturn['boxes'][number]) => b.box },
+          { header: 'Description', value: (b) => b.label },
+          { header: 'Amount', value: (b) => amount(b.formAmount), align: 'right' },
+        ],
+        taxReturn.boxes,
+        taxReturn,
+      );
+    }
+    const net = taxReturn.net;
+    ctx.output.note(
+      `books: ${taxReturn.country} VAT return ${startDate} to ${endDate} (${taxReturn.basis}): ${plainAmount(Math.abs(net))} ${net >= 0 ? 'to pay' : 'to reclaim'}; ties to the VAT accounts (they moved ${plainAmount(taxReturn.vatAccountsMovement)})${taxReturn.uncoded.length > 0 ? `; ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--detail lists the coded, --strict refuses)` : ''}`,
+    );
+  },
+});

@@ -1,0 +1,208 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
+
+/*
+ * The VAT return from the books (issue 55, first cut), through the built binary against `books
+ * serve` (SQLite; PostgreSQL in its run): a UK client registered with `tax setup`, a quarter of
+ * coded postings brought in by `je import` (a books CSV with a tax_code column: sales, a credit
+ * note, a purchase, a domestic reverse charge), the nine boxes, the MTD body valid against
+ * HMRC's own schema, and a VAT posting without a code refused by name.
+ */
+
+const HMRC_SCHEMA = path.resolve('../shared/spec/formats/hmrc-mtd-vat/VatReturnDeclaration.json');
+
+describe('books tax: the UK VAT return from coded postings (the built binary against books serve)', () => {
+  let home: ReturnType<typeof temporaryHome>;
+  let server: Awaited<ReturnType<typeof serveBooks>>;
+  let env: NodeJS.ProcessEnv;
+  const books = (...args: string[]) => runBooks(args, env);
+  const ok = async (...args: string[]) => {
+    const result = await books(...args);
+    expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+    return result;
+  };
+  const file = (name: string, rows: string[]) => {
+    const at = path.join(home.home, name);
+    writeFileSync(at, `${rows.join('\n')}\n`);
+    return at;
+  };
+
+  beforeAll(async () => {
+    home = temporaryHome();
+    server = await serveBooks(home, ['--db', path.join(home.home, 'platform.sqlite')]);
+    env = { ...server.env, BOOKS_RETRY_BASE_MS: '10' };
+    await ok('workspace', 'create', 'Harbour Café Ltd', '--timezone', 'UTC');
+    await ok('sandbox', 'entity', 'create', 'Harbour Café Ltd', '-w', 'Harbour Café Ltd');
+    await ok('use', '-w', 'Harbour Café Ltd', '-e', 'Harbour Café Ltd');
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+    home.cleanup();
+  });
+
+  it('tax setup makes the VAT accounts and the codes; a code not of the entity is refused', async () => {
+    const setup = await ok('tax', 'setup', '--country', 'GB', '--vat-number', 'GB123456789');
+    expect(setup.stderr).toContain(
+      'books: created account 2000 VAT on Sales (Other Current Liabilities) for the VAT',
+    );
+    expect(setup.stdout).toMatch(/^Country\s+GB$/m);
+    const codes = JSON.parse((await ok('tax', 'codes', '--json')).stdout) as { code: string }[];
+    expect(codes.map((c) => c.code)).toEqual(
+      expect.arrayContaining(['S', 'R', 'Z', 'E', 'O', 'SP', 'RC', 'RCA', 'PIV', 'NIA']),
+    );
+    const unknown = await books(
+      'je',
+      'import',
+      file('unknown.csv', [
+        'date,account,account_type,debit,credit,entry,tax_code',
+        '2026-06-01,Sales,Income,,10.00,1,T9',
+        '2026-06-01,Bank,Cash,10.00,,1,',
+      ]),
+      '--create-missing-accounts',
+    );
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('taxCode T9 is not a tax code of the entity');
+  });
+
+  it("the nine boxes of a quarter, tied to the VAT accounts, and the MTD body valid against HMRC's schema", async () => {
+    await ok(
+      'je',
+      'import',
+      file('q3.csv', [
+        'date,account,account_type,debit,credit,entry,description,tax_code',
+        '2026-07-01,Sales,Income,,1000.00,10,Catering July,S',
+        '2026-07-01,VAT on Sales,Other Current Liabilities,,200.00,10,Catering July,S',
+        '2026-07-01,Bank,Cash,1200.00,,10,Catering July,',
+        '2026-07-15,Sales,Income,,300.49,11,Export,Z',
+        '2026-07-15,Bank,Cash,300.49,,11,Export,',
+        '2026-08-03,Office Supplies,Operating Expenses,100.00,,12,Staples,SP',
+        '2026-08-03,VAT on Purchases,Other Current Assets,20.00,,12,Staples,SP',
+        '2026-08-03,Bank,Cash,,120.00,12,Staples,',
+        '2026-08-20,Subcontractors,Operating Expenses,1000.00,,13,Builder (reverse charge),RC',
+        '2026-08-20,VAT on Sales,Other Current Liabilities,,200.00,13,Builder (reverse charge),RC',
+        '2026-08-20,VAT on Purchases,Other Current Assets,200.00,,13,Builder (reverse charge),RC',
+        '2026-08-20,Bank,Cash,,1000.00,13,Builder (reverse charge),',
+        '2026-09-10,Sales,Income,250.00,,14,Credit note,S',
+        '2026-09-10,VAT on Sales,Other Current Liabilities,50.00,,14,Credit note,S',
+        '2026-09-10,Bank,Cash,,300.00,14,Credit note,',
+        '2026-09-30,Wages,Operating Expenses,2000.00,,15,Wages September,OP',
+        '2026-09-30,Bank,Cash,,2000.00,15,Wages September,',
+      ]),
+      '--create-missing-accounts',
+    );
+    const result = await ok('tax', 'return', '--period', '2026-Q3', '--json');
+    const taxReturn = JSON.parse(result.stdout) as {
+      boxes: { box: string; formAmount: number }[];
+      ties: boolean;
+      net: number;
+    };
+    const boxes = Object.fromEntries(taxReturn.boxes.map((b) => [b.box, b.formAmount]));
+    // Box 1: 200 − 50 + 200 (the reverse charge); box 4: 20 + 200; box 6: 1000 + 300.49 − 250
+    // in whole pounds; box 7: 100 + 1000 (wages are outside the scope).
+    expect(boxes).toEqual({
+      '1': 350,
+      '2': 0,
+      '3': 350,
+      '4': 220,
+      '5': 130,
+      '6': 1050,
+      '7': 1100,
+      '8': 0,
+      '9': 0,
+    });
+    expect(taxReturn.ties).toBe(true);
+    expect(taxReturn.net).toBe(130);
+    const table = await ok('tax', 'return', '--period', '2026-07-01..2026-09-30');
+    expect(table.stderr).toContain(
+      'books: GB VAT return 2026-07-01 to 2026-09-30 (accrual): 130.00 to pay; ties to the VAT accounts (they moved 130.00)',
+    );
+
+    const mtd = await ok('tax', 'return', '--period', '2026-Q3', '--mtd', '--period-key', '26C3');
+    const body = JSON.parse(mtd.stdout) as Record<string, unknown>;
+    const { $schema: _draft, ...schema } = JSON.parse(readFileSync(HMRC_SCHEMA, 'utf8'));
+    const validate = new Ajv({ strict: false, multipleOfPrecision: 8 }).compile(schema);
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expect(body).toMatchObject({
+      periodKey: '26C3',
+      vatDueSales: 350,
+      netVatDue: 130,
+      totalValueSalesExVAT: 1050,
+      finalised: true,
+    });
+
+    const detail = JSON.parse(
+      (await ok('tax', 'return', '--period', '2026-Q3', '--detail', '--json')).stdout,
+    ) as {
+      boxes: { box: string; postings: { description: string; net: number; vat: number }[] }[];
+    };
+    expect(detail.boxes.find((b) => b.box === '1')!.postings).toEqual([
+      expect.objectContaining({ description: 'Catering July', vat: 200 }),
+      expect.objectContaining({ description: 'Builder (reverse charge)', vat: 200 }),
+      expect.objectContaining({ description: 'Credit note', vat: -50 }),
+    ]);
+  });
+
+  it('a VAT posting without a code: the return does not tie and names it (exit 1)', async () => {
+    await ok(
+      'je',
+      'import',
+      file('uncoded.csv', [
+        'date,account,account_type,debit,credit,entry,description,tax_code',
+        '2026-10-02,Sales,Income,,100.00,20,Cash sale,',
+        '2026-10-02,VAT on Sales,Other Current Liabilities,,20.00,20,Cash sale,',
+        '2026-10-02,Bank,Cash,120.00,,20,Cash sale,',
+      ]),
+    );
+    const refused = await books('tax', 'return', '--period', '2026-Q4');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'books: the return from 2026-10-01 to 2026-12-31 does not tie: the VAT accounts moved 20.00, the coded postings declare 0.00',
+    );
+    expect(refused.stderr).toContain(
+      '2026-10-02 2000 VAT on Sales "Cash sale" (no code): a posting on a VAT account carries no tax code',
+    );
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    const bad = await books('tax', 'return', '--period', '2026-Q5');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--period must be a month (2026-07), a quarter (2026-Q3), a year (2026) or FROM..TO (2026-07-01..2026-09-30), not "2026-Q5"',
+    );
+    for (const [args, message] of [
+      [['--mtd'], "--mtd needs --period-key: HMRC's key of the obligation (e.g. 26A3)"],
+      [
+        ['--mtd', '--period-key', 'TOO-LONG'],
+        '--period-key is four letters, digits or #, not "TOO-LONG"',
+      ],
+    ] as const) {
+      const usage = await books('tax', 'return', '--period', '2026-Q3', ...args);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain(message);
+    }
+  });
+
+  it('an entity not registered, and the MTD body asked of another country', async () => {
+    await ok('sandbox', 'entity', 'create', 'Hafen GmbH', '-w', 'Harbour Café Ltd');
+    const where = ['-e', 'Hafen GmbH'];
+    const unregistered = await books('tax', 'return', '--period', '2026-Q3', ...where);
+    expect(unregistered.code).toBe(1);
+    expect(unregistered.stderr).toContain(
+      'the entity is not registered for VAT: books tax setup --country GB, DE or NL registers it',
+    );
+    await ok('tax', 'setup', '--country', 'DE', ...where);
+    const mtd = await books(
+      'tax',
+      'return',
+      '--period',
+      '2026-Q3',
+      '--mtd',
+      '--period-key',
+      '26C3',
+      ...where,
+    );
+    expect(mtd.code).toBe(2);
+    expect(mtd.stderr).toContain("--mtd writes the UK's return; the entity files in DE");
+  });
+});
