@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BankTransactionSchema } from './bankFeeds.js';
 import { CalendarDaySchema, MAX_BULK_ITEMS, UuidSchema } from './common.js';
+import { TaxCodeNameSchema } from './tax.js';
 
 /*
  * Deciding what a bank transaction is (additions of the local platform's sandbox control
@@ -28,6 +29,8 @@ export const DecisionSplitSchema = Type.Object({
   amount: Type.Number(),
   classIds: Type.Optional(Type.Array(UuidSchema, { maxItems: 20 })),
   memo: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  /** The part's tax code (the part is VAT-inclusive: it posts as net and VAT). */
+  taxCode: Type.Optional(TaxCodeNameSchema),
 });
 
 /**
@@ -45,6 +48,13 @@ export const DecisionBodySchema = Type.Object({
   accountId: Type.Optional(UuidSchema),
   classIds: Type.Optional(Type.Array(UuidSchema, { maxItems: 20 })),
   memo: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  /**
+   * With `account`: the line's tax code (an addition of books' own platform). The line is
+   * VAT-inclusive: it posts its net on the account and its VAT, at the code's rate of its day
+   * (or `vatAmount` where the receipt says otherwise), on the entity's VAT account.
+   */
+  taxCode: Type.Optional(TaxCodeNameSchema),
+  vatAmount: Type.Optional(Type.Number({ minimum: 0 })),
   splits: Type.Optional(
     Type.Array(DecisionSplitSchema, { minItems: 2, maxItems: MAX_SPLIT_PARTS }),
   ),

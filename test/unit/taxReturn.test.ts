@@ -7,6 +7,8 @@ import {
   type TaxCountry,
 } from '../../src/platform/domain/tax/taxCodes.js';
 import { computeTaxReturn, type TaxPosting } from '../../src/platform/domain/tax/taxReturn.js';
+import { VatAmountError, vatParts } from '../../src/platform/domain/tax/vatPosting.js';
+import { asCents } from '../../src/core/money.js';
 
 /*
  * Returns of generated books whose boxes are known by construction: each entry a sale or a
@@ -205,5 +207,45 @@ describe('the Netherlands: the aangifte omzetbelasting', () => {
     expect(boxes['5g']).toBe(246_00 - 24_00);
     expect(result.ties).toBe(true);
     expect(result.problems).toEqual([]);
+  });
+});
+
+describe('a VAT-inclusive bank line under a code', () => {
+  const codeOf = (code: string) => PRESET_TAX_CODES.GB.find((c) => c.code === code)!;
+  const cents = (n: number) => asCents(n);
+
+  it('a purchase: net on the category, VAT reclaimable; the receipt may say the VAT', () => {
+    expect(vatParts(codeOf('SP'), '2026-07-01', cents(120_00))).toEqual([
+      { account: 'category', cents: 100_00, withCategory: true },
+      { account: 'input', cents: 20_00, withCategory: true },
+    ]);
+    expect(vatParts(codeOf('SP'), '2026-07-01', cents(99_99), cents(16_00))).toEqual([
+      { account: 'category', cents: 83_99, withCategory: true },
+      { account: 'input', cents: 16_00, withCategory: true },
+    ]);
+    // 2009's 15 %: 115.00 is 100.00 and 15.00.
+    expect(vatParts(codeOf('SP'), '2009-06-01', cents(115_00))[1]!.cents).toBe(15_00);
+    expect(() => vatParts(codeOf('SP'), '2026-07-01', cents(10_00), cents(10_00))).toThrow(
+      VatAmountError,
+    );
+  });
+
+  it('a sale: VAT due; zero-rated, exempt and outside the scope: all of it net', () => {
+    expect(vatParts(codeOf('S'), '2026-07-01', cents(40_00))).toEqual([
+      { account: 'category', cents: 33_33, withCategory: true },
+      { account: 'output', cents: 6_67, withCategory: true },
+    ]);
+    for (const code of ['Z', 'E', 'O', 'EP'])
+      expect(vatParts(codeOf(code), '2026-07-01', cents(40_00))).toEqual([
+        { account: 'category', cents: 40_00, withCategory: true },
+      ]);
+  });
+
+  it('a reverse charge: the whole amount net, the VAT self-assessed both ways', () => {
+    expect(vatParts(codeOf('RC'), '2026-07-01', cents(1000_00))).toEqual([
+      { account: 'category', cents: 1000_00, withCategory: true },
+      { account: 'input', cents: 200_00, withCategory: true },
+      { account: 'output', cents: 200_00, withCategory: false },
+    ]);
   });
 });

@@ -199,7 +199,8 @@ export function accountNamed(accounts: readonly Account[], given: string): Accou
 
 /**
  * The decisions a CSV file holds — columns `id` or `reference`, `account`, and optionally
- * `class`, `memo` and `amount` (several rows of one transaction with amounts are its split) —
+ * `class`, `memo`, `amount` (several rows of one transaction with amounts are its split) and
+ * `tax_code` (the platform checks it is a code of the entity) —
  * checked whole: every row that cannot be decided is named with its line, and none is sent
  * unless all can be.
  */
@@ -240,6 +241,7 @@ export function decisionsFromCsv(
   const classColumn = column('class');
   const memoColumn = column('memo', 'note');
   const amountColumn = column('amount');
+  const taxCodeColumn = column('taxcode', 'vatcode');
   if (idColumn < 0 && referenceColumn < 0)
     problems.push({ line: 1, message: 'the header has no "id" or "reference" column' });
   if (accountColumn < 0) problems.push({ line: 1, message: 'the header has no "account" column' });
@@ -251,6 +253,7 @@ export function decisionsFromCsv(
     accountId: string;
     classIds: string[];
     memo: string | null;
+    taxCode: string | null;
     /** In the transaction's direction. */
     cents: Cents | null;
   }
@@ -311,6 +314,7 @@ export function decisionsFromCsv(
       accountId: account.id,
       classIds,
       memo: cell(memoColumn) || null,
+      taxCode: cell(taxCodeColumn) || null,
       cents,
     });
     byTransaction.set(transaction.id, list);
@@ -337,6 +341,7 @@ export function decisionsFromCsv(
           accountId: first.accountId,
           ...(first.classIds.length > 0 && { classIds: first.classIds }),
           ...(first.memo !== null && { memo: first.memo }),
+          ...(first.taxCode !== null && { taxCode: first.taxCode }),
         },
       });
       continue;
@@ -368,6 +373,7 @@ export function decisionsFromCsv(
           amount: centsToAmount(row.cents!),
           ...(row.classIds.length > 0 && { classIds: row.classIds }),
           ...(row.memo !== null && { memo: row.memo }),
+          ...(row.taxCode !== null && { taxCode: row.taxCode }),
         })),
       },
     });

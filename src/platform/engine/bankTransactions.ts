@@ -14,6 +14,7 @@ import type {
   ListTransactionsQuery,
   PushTransactionsBody,
   Suggestion,
+  TaxCode,
   TransactionCategory,
 } from '../../api/index.js';
 import { isDerivedReference, LEDGER_BASES } from '../../api/index.js';
@@ -52,6 +53,7 @@ import {
   type WaitingLine,
 } from '../domain/forReview.js';
 import type { AccountRecord } from '../store/accounts.js';
+import { vatParts } from '../domain/tax/vatPosting.js';
 import type {
   BankTransactionRecord,
   BankTransactionView,
@@ -74,6 +76,15 @@ export const UNCATEGORIZED_EXPENSE = 'Uncategorized Expense';
 const BANK_TYPES: ReadonlySet<string> = new Set(['Cash', 'Credit Cards']);
 
 /** What a decision posts against the transaction's bank account. */
+/** A part's tax code, resolved: it posts as net on its account and VAT on a VAT account. */
+interface PartTax {
+  code: TaxCode;
+  output: AccountRecord;
+  input: AccountRecord;
+  /** Where the receipt states the VAT. */
+  vatCents?: Cents;
+}
+
 type Posting =
   | {
       kind: 'category';
@@ -81,8 +92,9 @@ type Posting =
       classIds: string[];
       /** The ledgers it posts on (default both). */
       ledgers?: readonly LedgerBasis[];
+      tax?: PartTax;
     }
-  | { kind: 'split'; parts: (SplitRecord & { classIds: string[] })[] }
+  | { kind: 'split'; parts: (SplitRecord & { classIds: string[]; tax?: PartTax })[] }
   | { kind: 'none' };
 
 /** A decision checked against the books, ready to write. */
@@ -720,6 +732,39 @@ export class BankTransactionService {
     return changed;
   }
 
+  /** The entity's tax codes and VAT accounts, to resolve a decision's codes by (400 where none). */
+  private async taxesOf(
+    scope: EntityScope,
+  ): Promise<(code: string, field: string, vatAmount?: number) => PartTax> {
+    const setting = await this.store.tax.setting(scope.entity.id);
+    const codes = new Map(
+      (setting ? await this.store.tax.codes(scope.entity.id) : []).map((c) => [c.code, c]),
+    );
+    const [output, input] = setting
+      ? await Promise.all([
+          this.store.accounts.find(scope.entity.id, setting.outputAccountId),
+          this.store.accounts.find(scope.entity.id, setting.inputAccountId),
+        ])
+      : [undefined, undefined];
+    return (name, field, vatAmount) => {
+      if (!setting || !output || !input)
+        throw invalid(`${field}: entity "${scope.entity.name}" is not registered for VAT`);
+      const code = codes.get(name);
+      if (!code) throw invalid(`${field} ${name} is not a tax code of the entity`);
+      if (code.archived) throw invalid(`${field} ${name} is archived`);
+      let vatCents: Cents | undefined;
+      if (vatAmount !== undefined) {
+        try {
+          vatCents = amountToCents(vatAmount);
+        } catch (error) {
+          if (error instanceof InvalidAmountError) throw invalid(`vatAmount ${error.message}`);
+          throw error;
+        }
+      }
+      return { code, output, input, ...(vatCents !== undefined && { vatCents }) };
+    };
+  }
+
   private checkLock(record: BankTransactionRecord, lockDate: string | null): void {
     if (isInClosedPeriod(record.date, lockDate))
       throw conflict(
@@ -758,20 +803,39 @@ export class BankTransactionService {
       return account;
     };
     const classIds = await this.checkClasses(scope, body.classIds ?? []);
+    if ((body.taxCode !== undefined || body.vatAmount !== undefined) && body.kind !== 'account')
+      throw invalid(
+        `taxCode and vatAmount go with kind account (a split's parts each take a taxCode), not ${body.kind}`,
+      );
+    if (body.vatAmount !== undefined && body.taxCode === undefined)
+      throw invalid('vatAmount goes with a taxCode');
+    let taxes: Awaited<ReturnType<typeof this.taxesOf>> | undefined;
+    const taxOf = async (code: string, field: string, vatAmount?: number): Promise<PartTax> => {
+      taxes ??= await this.taxesOf(scope);
+      return taxes(code, field, vatAmount);
+    };
     switch (body.kind) {
       case 'account': {
         if (!body.accountId) throw invalid('accountId is required to categorize to an account');
         const account = await accountOf(body.accountId, 'accountId');
+        const tax =
+          body.taxCode === undefined
+            ? undefined
+            : await taxOf(body.taxCode, 'taxCode', body.vatAmount);
+        if (tax?.vatCents !== undefined && tax.vatCents >= absCents(record.amountCents))
+          throw invalid(
+            `vatAmount ${formatCents(tax.vatCents, { thousands: true })} is not less than the transaction's ${formatCents(absCents(record.amountCents), { thousands: true })}`,
+          );
         return {
           write: decided('categorized', account.id, person, decidedAt, { memo: body.memo ?? null }),
-          posting: { kind: 'category', accountId: account.id, classIds },
+          posting: { kind: 'category', accountId: account.id, classIds, ...(tax && { tax }) },
           splits: [],
         };
       }
       case 'split': {
         if (!body.splits || body.splits.length < 2)
           throw invalid('splits: a split has at least two parts');
-        const parts: (SplitRecord & { classIds: string[] })[] = [];
+        const parts: (SplitRecord & { classIds: string[]; tax?: PartTax })[] = [];
         for (const [index, part] of body.splits.entries()) {
           const account = await accountOf(part.accountId, `splits[${index}].accountId`);
           let cents: Cents;
@@ -788,6 +852,9 @@ export class BankTransactionService {
             amountCents: part.amount < 0 ? negateCents(cents) : cents,
             memo: part.memo ?? null,
             classIds: await this.checkClasses(scope, part.classIds ?? []),
+            ...(part.taxCode !== undefined && {
+              tax: await taxOf(part.taxCode, `splits[${index}].taxCode`),
+            }),
           });
         }
         const total = sumCents(parts.map((p) => p.amountCents));
@@ -799,7 +866,7 @@ export class BankTransactionService {
         return {
           write: decided('categorized', null, person, decidedAt),
           posting: { kind: 'split', parts },
-          splits: parts.map(({ classIds: _classIds, ...part }) => part),
+          splits: parts.map(({ classIds: _classIds, tax: _tax, ...part }) => part),
         };
       }
       case 'transfer':
@@ -1145,6 +1212,7 @@ export class BankTransactionService {
               amountCents: absCents(transaction.amountCents),
               classIds: posting.classIds,
               memo: null,
+              tax: posting.tax,
             },
           ];
     const total = absCents(transaction.amountCents);
@@ -1171,14 +1239,25 @@ export class BankTransactionService {
       const against = part.amountCents < 0;
       const cents = absCents(part.amountCents);
       const onCredit = inflow !== against;
-      lines.push({
-        accountId: account.id,
-        accountSeq: account.seq,
-        classIds: part.classIds,
-        debitCents: onCredit ? ZERO_CENTS : cents,
-        creditCents: onCredit ? cents : ZERO_CENTS,
-        description: part.memo ?? transaction.description,
-      });
+      const line = (to: AccountRecord, amount: Cents, credit: boolean, taxCode?: string) =>
+        lines.push({
+          accountId: to.id,
+          accountSeq: to.seq,
+          classIds: to === account ? part.classIds : [],
+          debitCents: credit ? ZERO_CENTS : amount,
+          creditCents: credit ? amount : ZERO_CENTS,
+          description: part.memo ?? transaction.description,
+          ...(taxCode !== undefined && { taxCode }),
+        });
+      if (!part.tax) {
+        line(account, cents, onCredit);
+        continue;
+      }
+      const { code, output, input, vatCents } = part.tax;
+      for (const vat of vatParts(code, transaction.date, cents, vatCents)) {
+        const to = vat.account === 'category' ? account : vat.account === 'output' ? output : input;
+        line(to, vat.cents, vat.withCategory ? onCredit : !onCredit, code.code);
+      }
     }
     const ledgers =
       (posting.kind === 'category' && posting.ledgers) || (LEDGER_BASES as readonly LedgerBasis[]);

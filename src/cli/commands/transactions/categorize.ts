@@ -56,10 +56,18 @@ export const command = defineCommand({
     }),
     class: text('--class <class>', 'with this class (label or id)', { names: 'class' }),
     memo: text('--memo <text>', 'a memo on the decision'),
+    taxCode: text(
+      '--tax-code <code>',
+      "the line's tax code: it posts as net on the account and VAT on the VAT account (books tax codes)",
+    ),
+    vat: text(
+      '--vat <amount>',
+      'the VAT the receipt states, where it is not the rate of the amount',
+    ),
     rule: flag('--rule', 'also make the rule this decision implies and run it on what waits'),
     split: repeatable(
-      '--split <account=amount>',
-      'one part of a split (repeat; parts add up to it)',
+      '--split <account=amount[:code]>',
+      'one part of a split, with its tax code after a colon (repeat; parts add up to it)',
     ),
     transfer: text(
       '--transfer [other]',
@@ -127,6 +135,13 @@ export const command = defineCommand({
     if (input.rule && mode !== 'account') throw new UsageError('--rule goes with --account');
     if ((input.class !== undefined || input.memo !== undefined) && mode !== 'account')
       throw new UsageError('--class and --memo go with --account');
+    if ((input.taxCode !== undefined || input.vat !== undefined) && mode !== 'account')
+      throw new UsageError(
+        "--tax-code and --vat go with --account (a split takes its parts' codes: --split A=AMOUNT:CODE)",
+      );
+    if (input.vat !== undefined && input.taxCode === undefined)
+      throw new UsageError('--vat goes with --tax-code');
+    const vatAmount = input.vat === undefined ? undefined : vatOf(input.vat);
     if (input.dryRun && mode !== 'auto' && mode !== 'from')
       throw new UsageError('--dry-run goes with --auto or --from');
     const minConfidence = Number(input.minConfidence);
@@ -162,6 +177,8 @@ export const command = defineCommand({
             accountId: account(input.account!).id,
             ...(classIds.length > 0 && { classIds }),
             ...(input.memo !== undefined && { memo: input.memo }),
+            ...(input.taxCode !== undefined && { taxCode: input.taxCode }),
+            ...(vatAmount !== undefined && { vatAmount }),
           };
         case 'split':
           return {
@@ -170,6 +187,7 @@ export const command = defineCommand({
             splits: splitParts.map((part) => ({
               accountId: account(part.account).id,
               amount: part.amount,
+              ...(part.taxCode !== undefined && { taxCode: part.taxCode }),
             })),
           };
         case 'transfer': {
@@ -217,14 +235,33 @@ export const command = defineCommand({
   },
 });
 
-/** `ACCOUNT=AMOUNT` (the last `=` splits: an account's name may hold one). */
+/** `--vat AMOUNT`: the VAT a receipt states, not negative. */
+function vatOf(text: string): number {
+  try {
+    return centsToAmount(decimalToCents(text.trim()));
+  } catch (error) {
+    if (error instanceof InvalidAmountError)
+      throw new UsageError(`--vat ${text}: the amount ${error.message}`);
+    throw error;
+  }
+}
+
+/** `ACCOUNT=AMOUNT[:CODE]` (the last `=` splits: an account's name may hold one). */
 function splitPart(text: string) {
   const at = text.lastIndexOf('=');
-  if (at <= 0) throw new UsageError(`--split takes ACCOUNT=AMOUNT, not "${text}"`);
-  const amountText = text.slice(at + 1).trim();
+  if (at <= 0)
+    throw new UsageError(`--split takes ACCOUNT=AMOUNT or ACCOUNT=AMOUNT:CODE, not "${text}"`);
+  const [amountText = '', taxCode] = text
+    .slice(at + 1)
+    .split(':')
+    .map((part) => part.trim());
   try {
     const cents = decimalToCents(amountText, { allowNegative: true });
-    return { account: text.slice(0, at).trim(), amount: centsToAmount(cents) };
+    return {
+      account: text.slice(0, at).trim(),
+      amount: centsToAmount(cents),
+      ...(taxCode ? { taxCode } : {}),
+    };
   } catch (error) {
     if (error instanceof InvalidAmountError)
       throw new UsageError(`--split ${text}: the amount ${error.message}`);
