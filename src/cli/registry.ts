@@ -30,6 +30,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   webhook: 'Receive and check webhook deliveries on this machine',
   db: "The platform's database: back it up, restore it, check it, copy it to PostgreSQL",
   tax: "The entity's VAT: its tax codes and the return from the books",
+  'tax code': "Tax codes beside the country's standard ones: create, change, archive",
 };
 
 type Leaf = () => Promise<{ command: AnyCommand }>;
@@ -122,6 +123,9 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'tax setup': () => import('./commands/tax/setup.js'),
   'tax codes': () => import('./commands/tax/codes.js'),
   'tax return': () => import('./commands/tax/return.js'),
+  'tax code create': () => import('./commands/tax/code/create.js'),
+  'tax code update': () => import('./commands/tax/code/update.js'),
+  'tax code archive': () => import('./commands/tax/code/archive.js'),
   close: () => import('./commands/close.js'),
   'close review': () => import('./commands/close/review.js'),
   'migrate run': () => import('./commands/migrate/run.js'),

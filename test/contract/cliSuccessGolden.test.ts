@@ -600,6 +600,44 @@ describe('every leaf command, succeeding, pinned', () => {
     await pin({ leaf: 'tax setup', text: ['tax', 'setup', '--country', 'GB', ...taxed] });
     await pin({ leaf: 'tax codes', text: ['tax', 'codes', ...taxed] });
     await pin({ leaf: 'tax return', text: ['tax', 'return', '--period', '2026-Q1', ...taxed] });
+    await pin({
+      leaf: 'tax code create',
+      text: [
+        'tax',
+        'code',
+        'create',
+        'S12',
+        '--side',
+        'sales',
+        '--kind',
+        'output',
+        '--rate',
+        '12.5',
+        ...taxed,
+      ],
+      json: [
+        'tax',
+        'code',
+        'create',
+        'P12',
+        '--side',
+        'purchases',
+        '--kind',
+        'input',
+        '--rate',
+        '12.5,20@2027-01-01',
+        ...taxed,
+      ],
+    });
+    await pin({
+      leaf: 'tax code update',
+      text: ['tax', 'code', 'update', 'S12', '--name', 'Hospitality 12.5 %', ...taxed],
+    });
+    await pin({
+      leaf: 'tax code archive',
+      text: ['tax', 'code', 'archive', 'S12', ...taxed],
+      json: ['tax', 'code', 'archive', 'S12', '--restore', ...taxed],
+    });
 
     // Taking things apart.
     await pin({

@@ -145,6 +145,139 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     ]);
   });
 
+  it('bank lines categorized with a code post their net and VAT; codes made, changed and archived', async () => {
+    await ok(
+      'sandbox',
+      'feed',
+      'connect',
+      '--bank',
+      'Barclays',
+      '--account',
+      'Barclays Current:bank',
+    );
+    await ok(
+      'transactions',
+      'import',
+      'Barclays Current',
+      file('november.csv', [
+        'Date,Description,Amount,Reference',
+        '2026-11-03,STAPLES 0412,-120.00,N1',
+        '2026-11-04,CARD SALES,60.00,N2',
+        '2026-11-05,ACME TOOLS,-99.99,N3',
+        '2026-11-06,BUILDER LTD,-1000.00,N4',
+        '2026-11-07,PRINTER INK,-24.00,N5',
+        '2026-11-08,CAFE SUPPLIES,-10.50,N6',
+      ]),
+    );
+    await ok(
+      'transactions',
+      'categorize',
+      'N1',
+      '--account',
+      'Office Supplies',
+      '--tax-code',
+      'SP',
+    );
+    await ok('transactions', 'categorize', 'N2', '--split', 'Sales=40:S', '--split', 'Sales=20:Z');
+    // The receipt says 16.00 of VAT, not the 16.67 that 20 % of 99.99 would give.
+    await ok(
+      'transactions',
+      'categorize',
+      'N3',
+      '--account',
+      'Office Supplies',
+      '--tax-code',
+      'SP',
+      '--vat',
+      '16.00',
+    );
+    await ok('transactions', 'categorize', 'N4', '--account', 'Subcontractors', '--tax-code', 'RC');
+    const created = await ok(
+      ...['tax', 'code', 'create', 'SP12', '--side', 'purchases', '--kind', 'input'],
+      ...['--rate', '12.5,20@2026-11-07'],
+    );
+    expect(created.stderr).toContain('books: created tax code SP12 (SP12)');
+    expect(created.stdout).toMatch(/^Rates\s+12\.5 %, 20 % from 2026-11-07$/m);
+    await ok(
+      'transactions',
+      'categorize',
+      '--from',
+      file('decisions.csv', ['reference,account,tax_code', 'N5,Office Supplies,SP12']),
+    );
+    await ok('tax', 'code', 'archive', 'SP12');
+    const archived = await books(
+      'transactions',
+      'categorize',
+      'N6',
+      '--account',
+      'Office Supplies',
+      '--tax-code',
+      'SP12',
+    );
+    expect(archived.code).toBe(1);
+    expect(archived.stderr).toContain('taxCode SP12 is archived');
+    for (const [args, message] of [
+      [
+        ['tax', 'code', 'create', 'X1', '--side', 'sales', '--kind', 'output', '--rate', '12,5'],
+        '--rate: every rate after the first says from which day it holds (5@YYYY-MM-DD)',
+      ],
+      [
+        ['tax', 'code', 'create', 'X1', '--side', 'sales', '--kind', 'output', '--rate', '120'],
+        '--rate takes percents from 0 to 100 with at most two decimals, each from a day: 20, or 19,16@2020-07-01,19@2021-01-01; not "120"',
+      ],
+      [['tax', 'code', 'update', 'SP12'], 'give --name or --rate: what to change'],
+      [
+        ['transactions', 'categorize', 'N6', '--account', 'Office Supplies', '--vat', '1.00'],
+        '--vat goes with --tax-code',
+      ],
+    ] as const) {
+      const usage = await books(...args);
+      expect(usage.code, usage.stderr).toBe(2);
+      expect(usage.stderr).toContain(message);
+    }
+    const updated = await ok('tax', 'code', 'update', 'SP12', '--name', 'Ink at 12.5 %');
+    expect(updated.stderr).toContain('books: updated tax code SP12');
+    const mixed = await books(
+      'transactions',
+      'categorize',
+      'N6',
+      '--split',
+      'Office Supplies=10.50:S',
+      '--tax-code',
+      'S',
+    );
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(
+      "--tax-code and --vat go with --account (a split takes its parts' codes: --split A=AMOUNT:CODE)",
+    );
+
+    const detail = JSON.parse(
+      (await ok('tax', 'return', '--period', '2026-11', '--detail', '--json')).stdout,
+    ) as {
+      boxes: {
+        box: string;
+        formAmount: number;
+        postings: { description: string; net: number; vat: number }[];
+      }[];
+      ties: boolean;
+    };
+    const box = (id: string) => detail.boxes.find((b) => b.box === id)!;
+    // 120.00 at 20 % is 100.00 + 20.00; 40.00 of sales at 20 % is 33.33 + 6.67, 20.00 zero-rated;
+    // 99.99 with the receipt's 16.00; the builder's 1,000.00 self-assessed at 20 % both ways;
+    // 24.00 at the new code's 20 % from 7 November: 20.00 + 4.00.
+    expect(box('1').formAmount).toBe(6.67 + 200);
+    expect(box('4').formAmount).toBe(20 + 16 + 200 + 4);
+    expect(box('6').formAmount).toBe(53);
+    expect(box('7').formAmount).toBe(Math.trunc(100 + 83.99 + 1000 + 20));
+    expect(box('4').postings.map((p) => [p.description, p.vat])).toEqual([
+      ['STAPLES 0412', 20],
+      ['ACME TOOLS', 16],
+      ['BUILDER LTD', 200],
+      ['PRINTER INK', 4],
+    ]);
+    expect(detail.ties).toBe(true);
+  });
+
   it('a VAT posting without a code: the return does not tie and names it (exit 1)', async () => {
     await ok(
       'je',
@@ -156,10 +289,10 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
         '2026-10-02,Bank,Cash,120.00,,20,Cash sale,',
       ]),
     );
-    const refused = await books('tax', 'return', '--period', '2026-Q4');
+    const refused = await books('tax', 'return', '--period', '2026-10');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'books: the return from 2026-10-01 to 2026-12-31 does not tie: the VAT accounts moved 20.00, the coded postings declare 0.00',
+      'books: the return from 2026-10-01 to 2026-10-31 does not tie: the VAT accounts moved 20.00, the coded postings declare 0.00',
     );
     expect(refused.stderr).toContain(
       '2026-10-02 2000 VAT on Sales "Cash sale" (no code): a posting on a VAT account carries no tax code',
