@@ -166,3 +166,35 @@ export const TaxReturnSchema = Type.Object(
   { title: 'TaxReturn' },
 );
 export type TaxReturn = Static<typeof TaxReturnSchema>;
+
+export const FileTaxReturnBodySchema = Type.Object({
+  startDate: CalendarDaySchema,
+  endDate: CalendarDaySchema,
+  basis: Type.Optional(Type.Union([Type.Literal('accrual'), Type.Literal('cash')])),
+});
+export type FileTaxReturnBody = Static<typeof FileTaxReturnBodySchema>;
+
+/**
+ * A return marked filed: its figures as filed and a fingerprint of the postings behind them.
+ * Its period is locked against changes to coded postings; `intact` says whether the postings
+ * behind it are still those it was filed on.
+ */
+export const FiledTaxReturnSchema = Type.Object(
+  {
+    id: UuidSchema,
+    entityId: UuidSchema,
+    country: TaxCountrySchema,
+    startDate: CalendarDaySchema,
+    endDate: CalendarDaySchema,
+    basis: Type.Union([Type.Literal('accrual'), Type.Literal('cash')]),
+    net: Type.Number(),
+    boxes: Type.Array(Type.Object({ box: Type.String(), formAmount: Type.Number() })),
+    postingsHash: Type.String(),
+    filedAt: TimestampSchema,
+    intact: Type.Boolean(),
+  },
+  { title: 'FiledTaxReturn' },
+);
+export type FiledTaxReturn = Static<typeof FiledTaxReturnSchema>;
+export const FiledTaxReturnResponseSchema = Type.Object({ taxReturn: FiledTaxReturnSchema });
+export const FiledTaxReturnListSchema = Type.Object({ data: Type.Array(FiledTaxReturnSchema) });

@@ -33,6 +33,8 @@ import type {
   TaxCode,
   TaxReturn,
   TaxReturnQuery,
+  FiledTaxReturn,
+  FileTaxReturnBody,
   TaxSetup,
   UpdateTaxCodeBody,
   Reconciliation,
@@ -303,6 +305,13 @@ export function booksApi(client: ApiClient) {
           `/sandbox/v1/entities/${enc(entityId)}/tax-codes/${enc(code)}`,
           body,
         ),
+      fileTaxReturn: (entityId: string, body: FileTaxReturnBody) =>
+        post<{ taxReturn: FiledTaxReturn }>(
+          `/sandbox/v1/entities/${enc(entityId)}/tax-returns`,
+          body,
+        ),
+      filedTaxReturns: (entityId: string) =>
+        get<{ data: FiledTaxReturn[] }>(`/sandbox/v1/entities/${enc(entityId)}/tax-returns`),
       taxReturn: (entityId: string, query: TaxReturnQuery) =>
         get<TaxReturn>(`/sandbox/v1/entities/${enc(entityId)}/tax-return`, query as Query),
       connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>

@@ -145,6 +145,52 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     ]);
   });
 
+  it('filed is filed: a quarter marked filed locks its coded postings; a correction goes into the next return', async () => {
+    const filed = await ok('tax', 'return', '--period', '2026-Q3', '--mark-filed');
+    expect(filed.stderr).toContain(
+      "books: marked the return from 2026-07-01 to 2026-09-30 filed (130.00 to pay): its period's coded postings are locked",
+    );
+    const again = await books('tax', 'return', '--period', '2026-09', '--mark-filed');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /the return from 2026-07-01 to 2026-09-30 was filed on \d{4}-\d{2}-\d{2}: its period overlaps this one/,
+    );
+    // A coded sale back-dated into the filed quarter is refused, naming the return.
+    const late = await books(
+      'je',
+      'import',
+      file('late.csv', [
+        'date,account,account_type,debit,credit,entry,description,tax_code',
+        '2026-08-15,Sales,Income,,10.00,30,Forgotten sale,S',
+        '2026-08-15,VAT on Sales,Other Current Liabilities,,2.00,30,Forgotten sale,S',
+        '2026-08-15,Bank,Cash,12.00,,30,Forgotten sale,',
+      ]),
+    );
+    expect(late.code).not.toBe(0);
+    expect(late.stderr).toMatch(
+      /2026-08-15 is in the VAT return from 2026-07-01 to 2026-09-30, filed on \d{4}-\d{2}-\d{2}: its coded postings cannot change \(a correction goes into the next open return\)/,
+    );
+    // An entry of the quarter without a code (a transfer between banks) is not the return's.
+    await ok(
+      'je',
+      'import',
+      file('transfer.csv', [
+        'date,account,account_type,debit,credit,entry,description',
+        '2026-08-16,Savings,Cash,50.00,,31,To savings',
+        '2026-08-16,Bank,Cash,,50.00,31,To savings',
+      ]),
+      '--create-missing-accounts',
+    );
+    const returns = JSON.parse((await ok('tax', 'returns', '--json')).stdout) as {
+      startDate: string;
+      net: number;
+      intact: boolean;
+    }[];
+    expect(returns).toEqual([
+      expect.objectContaining({ startDate: '2026-07-01', net: 130, intact: true }),
+    ]);
+  });
+
   it('bank lines categorized with a code post their net and VAT; codes made, changed and archived', async () => {
     await ok(
       'sandbox',

@@ -54,6 +54,7 @@ import {
 } from '../domain/forReview.js';
 import type { AccountRecord } from '../store/accounts.js';
 import { vatParts } from '../domain/tax/vatPosting.js';
+import { filedMessage, filedReturnCovering } from './tax.js';
 import type {
   BankTransactionRecord,
   BankTransactionView,
@@ -691,6 +692,19 @@ export class BankTransactionService {
       );
     const chart = new Map((await this.store.accounts.all(entity.id)).map((a) => [a.id, a]));
     const prepared = await this.prepare(scope, record, body, chart);
+    // A coded decision, or one undoing a coded posting, in a period whose VAT return is filed.
+    const filed = await filedReturnCovering(this.store, entity.id, [record.date]);
+    if (filed) {
+      const postedLines =
+        (await this.store.postings.linesOf(SOURCE_KIND.bankTransaction, [record.seq])).get(
+          record.seq,
+        ) ?? [];
+      const coded =
+        (prepared.posting.kind === 'category' && prepared.posting.tax !== undefined) ||
+        (prepared.posting.kind === 'split' && prepared.posting.parts.some((part) => part.tax)) ||
+        postedLines.some((line) => line.taxCode);
+      if (coded) throw conflict(`transaction ${record.id}: ${filedMessage(filed, record.date)}`);
+    }
     // A transfer's former other side goes back to wait (unless it stays the other side).
     const former =
       record.transferId && record.transferId !== prepared.partner?.id

@@ -11,6 +11,7 @@ import type {
 import { startOfDayIso } from '../../core/calendar.js';
 import { centsToAmount } from '../../core/money.js';
 import { isInClosedPeriod } from '../domain/accounts.js';
+import { filedMessage, filedReturnCovering } from './tax.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { validateLines, type LineReferences, type PostingLine } from '../domain/journalEntries.js';
 import type { JournalEntryRecord } from '../store/journalEntries.js';
@@ -106,6 +107,10 @@ export class JournalEntryService {
         ),
       ]);
       const createdAt = new Date().toISOString();
+      await this.refuseFiled(
+        entityId,
+        bodies.filter((body) => body.lines.some((line) => line.taxCode)).map((body) => body.date),
+      );
       const prepared = bodies.map((body, index) =>
         this.prepare(context, body, prefix === '' ? '' : `${prefix}[${index}].`, createdAt),
       );
@@ -151,9 +156,14 @@ export class JournalEntryService {
         dateOnly,
         memo: body.memo === undefined ? record.memo : body.memo,
       };
+      const stored = await this.storedLines(record);
       const lines = body.lines
         ? this.withSeqs(context, validateLines(body.lines, context.references))
-        : await this.storedLines(record);
+        : stored;
+      await this.refuseFiled(entityId, [
+        ...(stored.some((line) => line.taxCode) ? [record.dateOnly] : []),
+        ...(lines.some((line) => line.taxCode) ? [dateOnly] : []),
+      ]);
       await this.store.journalEntries.update(updated);
       await this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
       await this.store.postings.insert([
@@ -178,10 +188,24 @@ export class JournalEntryService {
           `the entry is dated ${record.dateOnly}, on or before the lock date ${scope.entity.lockDate}`,
         );
       }
+      if ((await this.storedLines(record)).some((line) => line.taxCode))
+        await this.refuseFiled(entityId, [record.dateOnly]);
       await this.store.postings.deleteSource(SOURCE_KIND.journalEntry, record.seq);
       await this.store.journalEntries.delete(id);
       await this.entryDeleted(scope.entitySeq, id);
     });
+  }
+
+  /** A coded posting on a day a filed VAT return covers is refused (409), naming the return. */
+  private async refuseFiled(entityId: string, days: readonly string[]): Promise<void> {
+    const filed = await filedReturnCovering(this.store, entityId, days);
+    if (filed)
+      throw conflict(
+        filedMessage(
+          filed,
+          days.find((day) => filed.startDate <= day && day <= filed.endDate)!,
+        ),
+      );
   }
 
   /**

@@ -1,5 +1,7 @@
 import type {
   CreateTaxCodeBody,
+  FiledTaxReturn,
+  FileTaxReturnBody,
   SetUpTaxBody,
   TaxCode,
   TaxReturn,
@@ -8,7 +10,10 @@ import type {
   UpdateTaxCodeBody,
 } from '../../api/index.js';
 import { CLASS_OF_TYPE, type AccountType } from '../../api/index.js';
-import { asCents, centsToAmount } from '../../core/money.js';
+import { createHash } from 'node:crypto';
+import { answeredAmountToCents, asCents, centsToAmount } from '../../core/money.js';
+import { newId } from './ids.js';
+import type { FiledReturnRecord, TaxPostingRow } from '../store/tax.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { PRESET_TAX_CODES, presetBoxesOf } from '../domain/tax/taxCodes.js';
 import { computeTaxReturn, type BoxPosting, type TaxProblem } from '../domain/tax/taxReturn.js';
@@ -134,6 +139,74 @@ export class TaxService {
     entityId: string,
     query: TaxReturnQuery,
   ): Promise<TaxReturn> {
+    return (await this.compute(organizationId, entityId, query)).taxReturn;
+  }
+
+  /**
+   * Marks a period's return filed: it must tie and overlap no return filed before. Its figures
+   * and a fingerprint of the postings behind them are kept, and its period is locked against
+   * changes to coded postings (see `filedReturnCovering`).
+   */
+  async fileReturn(
+    organizationId: string,
+    entityId: string,
+    body: FileTaxReturnBody,
+  ): Promise<FiledTaxReturn> {
+    return this.store.transaction(async () => {
+      await this.entities.lockExclusively(entityId);
+      const { taxReturn, postingsHash } = await this.compute(organizationId, entityId, body);
+      if (!taxReturn.ties)
+        throw conflict(
+          `the return from ${body.startDate} to ${body.endDate} does not tie to the VAT accounts (they moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}): it cannot be filed`,
+        );
+      const overlapping = (await this.store.tax.filedReturns(entityId)).find(
+        (filed) => filed.startDate <= body.endDate && body.startDate <= filed.endDate,
+      );
+      if (overlapping)
+        throw conflict(
+          `the return from ${overlapping.startDate} to ${overlapping.endDate} was filed on ${overlapping.filedAt.slice(0, 10)}: its period overlaps this one`,
+        );
+      const record: FiledReturnRecord = {
+        id: newId(),
+        entityId,
+        country: taxReturn.country,
+        startDate: body.startDate,
+        endDate: body.endDate,
+        basis: taxReturn.basis,
+        netCents: answeredAmountToCents(taxReturn.net),
+        boxes: taxReturn.boxes.map((box) => ({
+          box: box.box,
+          formCents: answeredAmountToCents(box.formAmount),
+        })),
+        postingsHash,
+        filedAt: new Date().toISOString(),
+      };
+      await this.store.tax.fileReturn(record);
+      return presentFiled(record, true);
+    });
+  }
+
+  /** The returns filed, earliest first; `intact` whether the postings behind each are unchanged. */
+  async filedReturns(organizationId: string, entityId: string): Promise<FiledTaxReturn[]> {
+    await this.get(organizationId, entityId);
+    const filed = await this.store.tax.filedReturns(entityId);
+    const answers: FiledTaxReturn[] = [];
+    for (const record of filed) {
+      const { postingsHash } = await this.compute(organizationId, entityId, {
+        startDate: record.startDate,
+        endDate: record.endDate,
+        basis: record.basis,
+      });
+      answers.push(presentFiled(record, postingsHash === record.postingsHash));
+    }
+    return answers;
+  }
+
+  private async compute(
+    organizationId: string,
+    entityId: string,
+    query: TaxReturnQuery,
+  ): Promise<{ taxReturn: TaxReturn; postingsHash: string }> {
     const { taxSetting, taxCodes } = await this.get(organizationId, entityId);
     if (query.startDate > query.endDate) throw invalid('startDate must not be after endDate');
     const entity = await this.entities.get(organizationId, entityId);
@@ -170,7 +243,7 @@ export class TaxService {
         description: row.description,
       })),
     );
-    return {
+    const taxReturn: TaxReturn = {
       entityId,
       country: result.country,
       startDate: result.startDate,
@@ -202,8 +275,54 @@ export class TaxService {
       })),
       uncoded: result.uncoded.map(line),
     };
+    return { taxReturn, postingsHash: fingerprintOf(rows) };
   }
 }
+
+/** The postings a return reads, fingerprinted: what filing keeps, and what shows them unchanged. */
+function fingerprintOf(rows: readonly TaxPostingRow[]): string {
+  const hash = createHash('sha256');
+  for (const row of rows)
+    hash.update(
+      `${String(row.entry_id)}|${row.day}|${String(row.account_id)}|${Number(row.debit_cents)}|${Number(row.credit_cents)}|${row.tax_code ?? ''}\n`,
+    );
+  return hash.digest('hex');
+}
+
+const presentFiled = (record: FiledReturnRecord, intact: boolean): FiledTaxReturn => ({
+  id: record.id,
+  entityId: record.entityId,
+  country: record.country,
+  startDate: record.startDate,
+  endDate: record.endDate,
+  basis: record.basis,
+  net: centsToAmount(asCents(record.netCents)),
+  boxes: record.boxes.map((box) => ({
+    box: box.box,
+    formAmount: centsToAmount(asCents(box.formCents)),
+  })),
+  postingsHash: record.postingsHash,
+  filedAt: record.filedAt,
+  intact,
+});
+
+/**
+ * The filed return whose period holds one of these days, if any: a coded posting there (or one
+ * on the VAT accounts) may not be written, changed or removed.
+ */
+export async function filedReturnCovering(
+  store: Store,
+  entityId: string,
+  days: readonly string[],
+): Promise<FiledReturnRecord | undefined> {
+  if (days.length === 0) return undefined;
+  const filed = await store.tax.filedReturns(entityId);
+  return filed.find((f) => days.some((day) => f.startDate <= day && day <= f.endDate));
+}
+
+/** Why a coded posting in a filed period is refused. */
+export const filedMessage = (filed: FiledReturnRecord, day: string) =>
+  `${day} is in the VAT return from ${filed.startDate} to ${filed.endDate}, filed on ${filed.filedAt.slice(0, 10)}: its coded postings cannot change (a correction goes into the next open return)`;
 
 function sortedRates(rates: CreateTaxCodeBody['rates']): CreateTaxCodeBody['rates'] {
   const sorted = [...rates].sort((a, b) =>

@@ -123,4 +123,67 @@ export class TaxStore {
       [entityId, basis, startDate, endDate, vatAccountIds[0] ?? '', vatAccountIds[1] ?? ''],
     );
   }
+
+  async fileReturn(filed: FiledReturnRecord): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO tax_returns (id, entity_id, country, start_date, end_date, basis, net_cents, boxes, postings_hash, filed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        filed.id,
+        filed.entityId,
+        filed.country,
+        filed.startDate,
+        filed.endDate,
+        filed.basis,
+        filed.netCents,
+        JSON.stringify(filed.boxes),
+        filed.postingsHash,
+        filed.filedAt,
+      ],
+    );
+  }
+
+  /** The returns filed for an entity, earliest period first. */
+  async filedReturns(entityId: string): Promise<FiledReturnRecord[]> {
+    const rows = await this.sql.all<{
+      id: string;
+      entity_id: string;
+      country: TaxSetting['country'];
+      start_date: string;
+      end_date: string;
+      basis: 'accrual' | 'cash';
+      net_cents: number;
+      boxes: string | object;
+      postings_hash: string;
+      filed_at: string;
+    }>('SELECT * FROM tax_returns WHERE entity_id = ? ORDER BY start_date, filed_at', [entityId]);
+    return rows.map((row) => ({
+      id: String(row.id),
+      entityId: String(row.entity_id),
+      country: row.country,
+      startDate: row.start_date,
+      endDate: row.end_date,
+      basis: row.basis,
+      netCents: Number(row.net_cents),
+      boxes: (typeof row.boxes === 'string'
+        ? JSON.parse(row.boxes)
+        : row.boxes) as FiledReturnRecord['boxes'],
+      postingsHash: row.postings_hash,
+      filedAt: row.filed_at,
+    }));
+  }
+}
+
+/** A filed return as stored (amounts in cents). */
+export interface FiledReturnRecord {
+  id: string;
+  entityId: string;
+  country: TaxSetting['country'];
+  startDate: string;
+  endDate: string;
+  basis: 'accrual' | 'cash';
+  netCents: number;
+  boxes: { box: string; formCents: number }[];
+  postingsHash: string;
+  filedAt: string;
 }

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import {
   CreateTaxCodeBodySchema,
+  FiledTaxReturnListSchema,
+  FiledTaxReturnResponseSchema,
+  FileTaxReturnBodySchema,
   SetUpTaxBodySchema,
   TaxCodeListSchema,
   TaxCodeNameSchema,
@@ -134,5 +137,46 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
     },
     async (request) =>
       engine.tax.taxReturn(request.organizationId, request.params.entityId, request.query),
+  );
+
+  app.post(
+    '/entities/:entityId/tax-returns',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          "Mark a period's VAT return filed: it must tie; its figures and the postings' fingerprint are kept, and coded postings of its period are locked",
+        params: EntityParams,
+        body: FileTaxReturnBodySchema,
+        success: [201, FiledTaxReturnResponseSchema],
+        errors: [400, 401, 404, 409, 429],
+      }),
+    },
+    async (request) => ({
+      taxReturn: await engine.tax.fileReturn(
+        request.organizationId,
+        request.params.entityId,
+        request.body,
+      ),
+    }),
+  );
+
+  app.get(
+    '/entities/:entityId/tax-returns',
+    {
+      config,
+      schema: routeSchema({
+        tags,
+        summary:
+          'The VAT returns filed, earliest first, each with whether its postings are unchanged',
+        params: EntityParams,
+        success: [200, FiledTaxReturnListSchema],
+        errors: [400, 401, 404, 429],
+      }),
+    },
+    async (request) => ({
+      data: await engine.tax.filedReturns(request.organizationId, request.params.entityId),
+    }),
   );
 }

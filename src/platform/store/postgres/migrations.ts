@@ -409,4 +409,23 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: "VAT returns filed, as SQLite's migration 14",
+    sql: `
+      CREATE TABLE tax_returns (
+        id uuid PRIMARY KEY,
+        entity_id uuid NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        country text NOT NULL,
+        start_date date NOT NULL,
+        end_date date NOT NULL,
+        basis text NOT NULL,
+        net_cents bigint NOT NULL,
+        boxes jsonb NOT NULL,
+        postings_hash text NOT NULL,
+        filed_at timestamptz NOT NULL
+      );
+      CREATE INDEX tax_returns_by_entity ON tax_returns(entity_id, start_date);
+    `,
+  },
 ];

@@ -432,4 +432,23 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 14,
+    name: 'VAT returns filed: their period, figures and the fingerprint of the postings behind them',
+    sql: `
+      CREATE TABLE tax_returns (
+        id TEXT PRIMARY KEY,
+        entity_id TEXT NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        country TEXT NOT NULL,
+        start_date TEXT NOT NULL,
+        end_date TEXT NOT NULL,
+        basis TEXT NOT NULL,
+        net_cents INTEGER NOT NULL,
+        boxes TEXT NOT NULL,
+        postings_hash TEXT NOT NULL,
+        filed_at TEXT NOT NULL
+      );
+      CREATE INDEX tax_returns_by_entity ON tax_returns(entity_id, start_date);
+    `,
+  },
 ];
