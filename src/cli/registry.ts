@@ -123,6 +123,7 @@ export const LEAVES: Readonly<Record<string, Leaf>> = {
   'tax setup': () => import('./commands/tax/setup.js'),
   'tax codes': () => import('./commands/tax/codes.js'),
   'tax return': () => import('./commands/tax/return.js'),
+  'tax returns': () => import('./commands/tax/returns.js'),
   'tax code create': () => import('./commands/tax/code/create.js'),
   'tax code update': () => import('./commands/tax/code/update.js'),
   'tax code archive': () => import('./commands/tax/code/archive.js'),

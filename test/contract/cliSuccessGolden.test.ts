@@ -68,6 +68,8 @@ describe('every leaf command, succeeding, pinned', () => {
         return names.get(id)!;
       })
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      // The day a return is marked filed, as a table shows it.
+      .replace(/\t\d{4}-\d\d-\d\d(\tyes|\tNO)\t/g, '\t<day>$1\t')
       .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_<secret>')
       .replace(/books_(org|admin)_[A-Za-z0-9_-]+/g, 'books_$1_<token>')
       .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
@@ -599,7 +601,12 @@ describe('every leaf command, succeeding, pinned', () => {
     const taxed = ['-e', 'Taxed Shop'];
     await pin({ leaf: 'tax setup', text: ['tax', 'setup', '--country', 'GB', ...taxed] });
     await pin({ leaf: 'tax codes', text: ['tax', 'codes', ...taxed] });
-    await pin({ leaf: 'tax return', text: ['tax', 'return', '--period', '2026-Q1', ...taxed] });
+    await pin({
+      leaf: 'tax return',
+      text: ['tax', 'return', '--period', '2026-Q1', ...taxed],
+      json: ['tax', 'return', '--period', '2026-Q1', '--mark-filed', ...taxed],
+    });
+    await pin({ leaf: 'tax returns', text: ['tax', 'returns', ...taxed] });
     await pin({
       leaf: 'tax code create',
       text: [

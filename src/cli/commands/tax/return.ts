@@ -61,11 +61,16 @@ export const command = defineCommand({
     strict: flag('--strict', 'refuse the return when an income or expense line carries no code'),
     mtd: flag('--mtd', "print the body of HMRC's Making Tax Digital VAT return (GB)"),
     periodKey: text('--period-key <key>', "HMRC's key of the obligation (with --mtd)"),
+    markFiled: flag(
+      '--mark-filed',
+      'keep the return as filed and lock its coded postings (books tax returns lists them)',
+    ),
   },
   examples: [
     'books tax return --period 2026-Q3',
     'books tax return --period 2026-07 --detail',
     'books tax return --period 2026-Q3 --mtd --period-key 26A3 > return.json',
+    'books tax return --period 2026-Q3 --mark-filed',
   ],
   async run(ctx, flags) {
     const { startDate, endDate } = periodOf(flags.period);
@@ -105,6 +110,16 @@ export const command = defineCommand({
           ? `books: the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
           : `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`,
         ExitCode.Refused,
+      );
+    }
+    if (flags.markFiled) {
+      const { taxReturn: filed } = await api.sandbox.fileTaxReturn(entityId, {
+        startDate,
+        endDate,
+        basis: taxReturn.basis,
+      });
+      ctx.output.note(
+        `books: marked the return from ${startDate} to ${endDate} filed (${plainAmount(Math.abs(filed.net))} ${filed.net >= 0 ? 'to pay' : 'to reclaim'}): its period's coded postings are locked`,
       );
     }
     if (flags.mtd) {
