@@ -64,7 +64,10 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '--create-missing-accounts',
     );
     expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toContain('taxCode T9 is not a tax code of the entity');
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain(
+      'tax code "T9" is not a code of the entity: books tax codes lists them',
+    );
   });
 
   it("the nine boxes of a quarter, tied to the VAT accounts, and the MTD body valid against HMRC's schema", async () => {
@@ -324,6 +327,86 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     expect(detail.ties).toBe(true);
   });
 
+  it("a real SAF-T file: each line's TaxInformation carried to the entity's codes by --tax-codes, summing to the file's own", async () => {
+    const saft = path.resolve(
+      '../shared/realworld/files/saft-no_financial-example-888888888_skatteetaten.xml',
+    );
+    await ok('sandbox', 'entity', 'create', 'Toyen Lekefabrikk', '-w', 'Harbour Café Ltd');
+    const where = ['-e', 'Toyen Lekefabrikk'];
+    await ok('tax', 'setup', '--country', 'NL', ...where);
+    // Norway's codes of the file, as the firm keeps them for this client.
+    for (const [code, side, rate] of [
+      ['NO1', 'purchases', '25'],
+      ['NO1R', 'purchases', '15'],
+      ['NO2', 'sales', '25'],
+    ] as const)
+      await ok(
+        ...['tax', 'code', 'create', code, '--side', side, '--rate', rate, ...where],
+        ...['--kind', side === 'sales' ? 'output' : 'input'],
+      );
+    const importArgs = [
+      ...['je', 'import', saft, '--create-missing-accounts'],
+      ...['--offset-account', 'Opening Offset', ...where],
+    ];
+    // 21 lines state code 1, and their 21 VAT lines take it: 42, named once.
+    const unmapped = await books(...importArgs);
+    expect(unmapped.code).toBe(3);
+    expect(unmapped.stderr).toContain(
+      'tax code "1" is not a code of the entity: books tax codes lists them, --tax-codes FILE maps the file\'s codes (theirs,ours) to them (42 lines)',
+    );
+    const badMap = await books(
+      ...importArgs,
+      '--tax-codes',
+      file('bad-codes.csv', ['theirs,ours', '1,NO1,extra']),
+    );
+    expect(badMap.code).toBe(3);
+    expect(badMap.stderr).toContain(
+      "bad-codes.csv: line 2 is not theirs,ours (the file's code, the entity's)",
+    );
+    const map = file('norway-codes.csv', ['theirs,ours', '1,NO1', '1R,NO1R', '2,NO2']);
+    await ok(...importArgs, '--tax-codes', map);
+
+    // The file's own tax, read here from its XML: per code, the TaxBase and TaxAmount of each line.
+    const xml = readFileSync(saft, 'utf8').replaceAll('n1:', '');
+    const stated = new Map<string, { base: number; tax: number; lines: number }>();
+    for (const [, block] of xml.matchAll(/<TaxInformation>([\s\S]*?)<\/TaxInformation>/g)) {
+      const code = { '1': 'NO1', '1R': 'NO1R', '2': 'NO2' }[/<TaxCode>(.*?)</.exec(block!)![1]!]!;
+      const sum = stated.get(code) ?? { base: 0, tax: 0, lines: 0 };
+      sum.base += Number(/<TaxBase>(.*?)</.exec(block!)![1]);
+      sum.tax += Number(/<TaxAmount>\s*<Amount>(.*?)</.exec(block!)![1]);
+      sum.lines += 1;
+      stated.set(code, sum);
+    }
+    const entries = JSON.parse((await ok('je', 'list', '--all', '--json', ...where)).stdout) as {
+      lines: {
+        accountName: string;
+        debitAmount: number | null;
+        creditAmount: number | null;
+        taxCode?: string;
+      }[];
+    }[];
+    const books_ = new Map<string, { base: number; tax: number; vatLines: number }>();
+    for (const line of entries.flatMap((entry) => entry.lines)) {
+      if (!line.taxCode) continue;
+      const sum = books_.get(line.taxCode) ?? { base: 0, tax: 0, vatLines: 0 };
+      const amount = Math.abs((line.debitAmount ?? 0) - (line.creditAmount ?? 0));
+      // Norway's VAT accounts, by their names in the file's chart (the codes are the platform's).
+      if (/merverdiavgift/i.test(line.accountName)) {
+        sum.tax += amount;
+        sum.vatLines += 1;
+      } else sum.base += amount;
+      books_.set(line.taxCode, sum);
+    }
+    expect([...books_.keys()].sort()).toEqual(['NO1', 'NO1R', 'NO2']);
+    for (const [code, file_] of stated) {
+      const kept = books_.get(code)!;
+      expect(kept.base, code).toBeCloseTo(file_.base, 2);
+      // Every TaxAmount found its VAT line; the file states two of them in whole kroner.
+      expect(kept.vatLines, code).toBe(file_.lines);
+      expect(Math.abs(kept.tax - file_.tax), code).toBeLessThanOrEqual(1.5);
+    }
+  });
+
   it('a VAT posting without a code: the return does not tie and names it (exit 1)', async () => {
     await ok(
       'je',
@@ -369,6 +452,21 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     expect(unregistered.code).toBe(1);
     expect(unregistered.stderr).toContain(
       'the entity is not registered for VAT: books tax setup --country GB, DE or NL registers it',
+    );
+    // A ledger's tax codes into an entity that keeps none: left out, said.
+    const uncoded = await ok(
+      'je',
+      'import',
+      file('hafen.csv', [
+        'date,account,account_type,debit,credit,entry,tax_code',
+        '2026-06-01,Umsatzerlöse,Income,,100.00,1,USt19',
+        '2026-06-01,Bank,Cash,100.00,,1,',
+      ]),
+      '--create-missing-accounts',
+      ...where,
+    );
+    expect(uncoded.stderr).toContain(
+      'the tax codes of 1 line were left out: entity "Hafen GmbH" keeps none (books tax setup registers it for VAT)',
     );
     await ok('tax', 'setup', '--country', 'DE', ...where);
     const mtd = await books(

@@ -6,7 +6,12 @@ import type { FileAccount } from './accounts.js';
 import { BATCH_BYTES, BatchCutter, entryBytes, entryContent, type BatchPlan } from './batches.js';
 import type { SentBatch } from './checkpoint.js';
 import type { ClassBook } from './classes.js';
-import { reportProblem, type LedgerEntry, type Problem } from '../../formats/ledgerCsv.js';
+import {
+  reportProblem,
+  type LedgerEntry,
+  type LedgerLine,
+  type Problem,
+} from '../../formats/ledgerCsv.js';
 import {
   newReadResult,
   readLedger,
@@ -32,6 +37,12 @@ export interface PassOneRules {
   };
   /** Stop reading (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * The entity's tax codes (undefined: it keeps none — not registered for VAT, or a platform
+   * without them — and the file's codes are left out, counted), and `--tax-codes`' map of the
+   * file's codes to them.
+   */
+  taxCodes?: { known: ReadonlySet<string> | undefined; map?: ReadonlyMap<string, string> };
 }
 
 /** What one pass over the file learns, before anything is sent. */
@@ -49,6 +60,8 @@ export interface LedgerSummary extends ReadResult {
   endDate: string | undefined;
   /** The file's first entries, for `--dry-run` to show as they will be posted. */
   firstEntries: LedgerEntry[];
+  /** Lines whose tax code was left out: the entity keeps no tax codes. */
+  taxCodesLeftOut: number;
 }
 
 /** How many of the file's first entries a dry run shows. */
@@ -80,6 +93,7 @@ export async function checkLedger(
   const summary: LedgerSummary = {
     ...newReadResult(),
     entries: 0,
+    taxCodesLeftOut: 0,
     accounts: new Map(),
     totals: new Map(),
     classIds: new Map(),
@@ -154,6 +168,8 @@ export async function checkLedger(
           subtractCents(line.debitCents, line.creditCents),
         ),
       );
+      if (line.taxCode !== undefined && rules.taxCodes)
+        checkTaxCode(line, rules.taxCodes, summary, labelProblems);
       if (line.classes.length > 0 && rules.classes)
         checkClasses(
           line.classes,
@@ -217,6 +233,38 @@ function checkEntry(
       message: `the entry is dated ${entry.date}, on or before the entity's lock date (${rules.lockDate}): the platform refuses it`,
     });
   }
+}
+
+/**
+ * A line's tax code, as the file names it, to the entity's (through `--tax-codes`): unknown ones
+ * are problems named once with their lines; where the entity keeps no codes, left out, counted.
+ */
+function checkTaxCode(
+  line: LedgerLine,
+  taxCodes: NonNullable<PassOneRules['taxCodes']>,
+  summary: LedgerSummary,
+  labelProblems: Map<string, LabelProblem>,
+): void {
+  const given = line.taxCode!;
+  if (taxCodes.known === undefined) {
+    delete line.taxCode;
+    summary.taxCodesLeftOut += 1;
+    return;
+  }
+  const code = taxCodes.map?.get(given) ?? given;
+  if (taxCodes.known.has(code)) {
+    line.taxCode = code;
+    return;
+  }
+  const key = `tax code ${given}`;
+  const known = labelProblems.get(key);
+  if (known) known.lines += 1;
+  else
+    labelProblems.set(key, {
+      firstLine: line.fileLine,
+      lines: 1,
+      message: `tax code "${given}"${code === given ? '' : ` (--tax-codes: ${code})`} is not a code of the entity: books tax codes lists them, --tax-codes FILE maps the file's codes (theirs,ours) to them`,
+    });
 }
 
 /** A line's classes: each a class of the workspace, at most one per root (dimension). */

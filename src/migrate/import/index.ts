@@ -80,6 +80,8 @@ export interface ImportRequest {
   classAliases?: ReadonlyMap<string, string>;
   /** An accounting migration (`migrate run`): created or continued, then finalized. */
   migration?: { finalize: boolean; wait: boolean };
+  /** `--tax-codes FILE`: the file's tax codes, each to the entity's code it means. */
+  taxCodeMap?: ReadonlyMap<string, string>;
 }
 
 /** What the import tells as it goes, for the caller to show. */
@@ -149,6 +151,8 @@ interface LiveEntity {
   classes: ClassBook;
   /** The workspace is on a custom chart of accounts: file codes are kept. */
   codesKept: boolean;
+  /** The entity's tax codes; undefined where it keeps none (not registered for VAT). */
+  taxCodes: ReadonlySet<string> | undefined;
 }
 
 async function liveEntity(
@@ -158,17 +162,19 @@ async function liveEntity(
 ): Promise<LiveEntity> {
   // The sandbox control plane tells the lock date and the chart's kind; a platform without it
   // (the hosted one) leaves them unchecked here, and file codes are not kept.
-  const [entity, workspace, chart, classes] = await Promise.all([
+  const [entity, workspace, chart, classes, tax] = await Promise.all([
     unlessNotFound(api.sandbox.entity(scope.entity.id)),
     unlessNotFound(api.sandbox.workspace(scope.workspace.id)),
     api.accounts.all(scope.entity.id),
     api.classes.all(scope.workspace.id),
+    unlessNotFound(api.sandbox.taxSetting(scope.entity.id)),
   ]);
   return {
     entity: entity?.entity,
     chart,
     classes: new ClassBook(classes, classAliases),
     codesKept: workspace?.workspace.customChartOfAccounts ?? false,
+    taxCodes: tax && new Set(tax.taxCodes.filter((c) => !c.archived).map((c) => c.code)),
   };
 }
 
@@ -276,6 +282,12 @@ export async function runImport(
       {
         lockDate: live?.entity?.lockDate,
         classes: live?.classes,
+        ...(live && {
+          taxCodes: {
+            known: live.taxCodes,
+            ...(request.taxCodeMap && { map: request.taxCodeMap }),
+          },
+        }),
         ...(checkpoint &&
           sent.length > 0 && {
             sent: {
@@ -296,6 +308,10 @@ export async function runImport(
     });
     // How the file was read, said even when it is refused: it may explain why.
     for (const note of summary.notes) events.note(`${request.file}: ${note}`);
+    if (summary.taxCodesLeftOut > 0)
+      events.note(
+        `${request.file}: the tax codes of ${summary.taxCodesLeftOut} ${summary.taxCodesLeftOut === 1 ? 'line were' : 'lines were'} left out: entity "${scope?.entity.name ?? ''}" keeps none (books tax setup registers it for VAT)`,
+      );
     if (request.writeChart !== undefined) {
       writeChartFile(request.writeChart, summary.accounts.values());
       events.note(

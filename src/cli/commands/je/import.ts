@@ -5,7 +5,8 @@ import type { ImportRequest } from '../../../migrate/import/index.js';
 import { DATE_FORMATS, parseMapOption, type DateFormat } from '../../../formats/ledgerCsv.js';
 import { LEDGER_FORMATS, parseCodeRanges, type LedgerFormat } from '../../../formats/options.js';
 import { argument, defineCommand, flag, text } from '../../command.js';
-import { ExitCode, UsageError } from '../../exitCodes.js';
+import { readFileSync } from 'node:fs';
+import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
 import { importWith } from '../../ledgers/importing.js';
 import { basisOption } from './shared.js';
 import { progressMode, progressOption } from '../../terminal/progress.js';
@@ -32,6 +33,7 @@ export interface ImportFlags {
   concurrency?: string | undefined;
   receipt?: string | undefined;
   createMissingAccounts?: boolean | undefined;
+  taxCodes?: string | undefined;
 }
 
 /** The options a CSV general ledger import takes (je import, migrate run). */
@@ -93,6 +95,11 @@ export const importOptions = {
     choices: ['03', '04'],
   }),
   sheet: text('--sheet <name>', 'the sheet of an .xlsx workbook to read (else its first)'),
+  taxCodes: text(
+    '--tax-codes <file>',
+    "a CSV theirs,ours mapping the file's tax codes to the entity's (books tax codes)",
+    { names: 'file' },
+  ),
   concurrency: text('--concurrency <n>', 'batches in flight', { default: '4' }),
   receipt: text('--receipt <file>', 'write, per file entry, the id of the journal entry it became'),
   progress: progressOption,
@@ -168,7 +175,38 @@ export function parseImport(file: string, flags: ImportFlags): ImportRequest {
     ...(flags.receipt && { receipt: path.resolve(flags.receipt) }),
     ...(flags.writeChart && { writeChart: path.resolve(flags.writeChart) }),
     createMissingAccounts: Boolean(flags.createMissingAccounts),
+    ...(flags.taxCodes !== undefined && { taxCodeMap: readTaxCodeMap(flags.taxCodes) }),
   };
+}
+
+/**
+ * `--tax-codes FILE`: lines `theirs,ours` (or `;`-separated; a first line `theirs,ours` is a
+ * header). Codes hold no separators, so the file is read as plain lines.
+ */
+function readTaxCodeMap(file: string): Map<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    throw new UserError(
+      `--tax-codes ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      ExitCode.InvalidFile,
+    );
+  }
+  const map = new Map<string, string>();
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (line.trim() === '') return;
+    const cells = line.split(/[,;\t]/).map((cell) => cell.trim().replace(/^"(.*)"$/, '$1'));
+    if (index === 0 && cells[0]?.toLowerCase() === 'theirs') return;
+    const [theirs, ours] = cells;
+    if (!theirs || !ours || cells.length !== 2)
+      throw new UserError(
+        `--tax-codes ${file}: line ${index + 1} is not theirs,ours (the file's code, the entity's)`,
+        ExitCode.InvalidFile,
+      );
+    map.set(theirs, ours);
+  });
+  return map;
 }
 
 /**
