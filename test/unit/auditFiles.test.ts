@@ -544,6 +544,14 @@ describe('DATEV Buchungsstapel', () => {
       'DATEV: the VAT of 4 rows posted to the VAT accounts of SKR03 (--datev-vat split)',
     );
     expect(entries.flatMap((e) => e.lines).every((l) => l.accountType !== undefined)).toBe(true);
+    // The net and the VAT carry the tax code of books' German preset the key means; the money
+    // side carries none.
+    expect(entries.map((e) => e.lines.map((l) => l.taxCode ?? null))).toEqual([
+      [null, 'USt19', 'USt19'],
+      [null, 'USt7', 'USt7'],
+      [null, 'VSt19', 'VSt19'],
+      [null, 'USt19', 'USt19'],
+    ]);
   });
 
   it('--datev-vat gross posts each row as written, and counts them', async () => {

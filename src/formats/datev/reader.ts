@@ -329,10 +329,12 @@ export async function* readDatev(
           const gross = subtractCents(taxed.debitCents, taxed.creditCents);
           const tax = taxIncluded(gross, split.vat.rate);
           const net = subtractCents(gross, tax);
+          // Both carry the tax code of books' German preset the key means (USt19, VSt7, …).
+          const taxCode = `${split.vat.side}${split.vat.rate}`;
           lines = lines.map((l) =>
-            l === taxed ? auditLine(side, account(l.accountCode!), net) : l,
+            l === taxed ? { ...auditLine(side, account(l.accountCode!), net), taxCode } : l,
           );
-          lines.push(auditLine(side, account(split.vat.account), tax));
+          lines.push({ ...auditLine(side, account(split.vat.account), tax), taxCode });
           facts.vatLines += 1;
         }
       }
@@ -352,7 +354,9 @@ function splitVat(
   skr: Skr | undefined,
   konto: string,
   gegenkonto: string,
-): { reversed: boolean; vat?: { rate: 7 | 19; account: string; on: string } } | string {
+):
+  | { reversed: boolean; vat?: { rate: 7 | 19; side: 'USt' | 'VSt'; account: string; on: string } }
+  | string {
   if (skonto !== '') return `Skonto ${skonto}`;
   if (skr === undefined) return 'no SKR (the header names none: pass --skr 03 or --skr 04)';
   // A key of two digits: a Berichtigungsschlüssel (2 reversal, 4 automatic off), then the tax key.
@@ -374,7 +378,12 @@ function splitVat(
   const on = automatic ?? (TAX_KEYS[taxKey] && gegenkonto !== '' ? gegenkonto : konto);
   return {
     reversed,
-    vat: { rate: rule.rate, account: VAT_ACCOUNTS[skr][`${rule.side} ${rule.rate}`], on },
+    vat: {
+      rate: rule.rate,
+      side: rule.side,
+      account: VAT_ACCOUNTS[skr][`${rule.side} ${rule.rate}`],
+      on,
+    },
   };
 }
 

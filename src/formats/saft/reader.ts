@@ -1,6 +1,6 @@
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
-import { addCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import { absCents, addCents, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import { groupingType, norwegianType } from './groupings.js';
 import {
   auditAmount,
@@ -58,12 +58,18 @@ const CLASS_NAMES: Record<string, AccountType> = {
 export const looksLikeSaft = (head: string) =>
   /<(\w+:)?AuditFile\b[^>]*StandardAuditFile/i.test(head);
 
+/** A TaxAmount a file rounds to whole units is still the VAT line's: a unit, in cents. */
+const ONE_UNIT = 100;
+
 interface OpenLine {
   fileLine: number;
   account: string;
   description: string;
   debit?: string;
   credit?: string;
+  /** Its TaxInformation: the code, and the TaxAmount (the VAT a line of the entry posts). */
+  taxCode?: string;
+  taxAmount?: string;
 }
 
 /** The entries of a SAF-T Financial file; problems go to `report`. */
@@ -86,6 +92,8 @@ export async function* readSaft(
   let journal = '';
   let transaction: { id: string; date: string; description: string; fileLine: number } | undefined;
   let lines: LedgerLine[] = [];
+  /** The TaxInformation of the transaction's lines: each code with its TaxAmount in cents. */
+  let taxes: { code: string; cents: Cents }[] = [];
   let line: OpenLine | undefined;
   let openingSent = false;
   let totalDebit = ZERO_CENTS;
@@ -131,6 +139,10 @@ export async function* readSaft(
       return;
     }
     const entry = `${journal} ${transaction.id}`;
+    if (line.taxCode) {
+      const tax = auditAmount(line.taxAmount ?? '0', line.fileLine, 'TaxAmount', report);
+      if (tax !== undefined && tax !== 0) taxes.push({ code: line.taxCode, cents: absCents(tax) });
+    }
     lines.push(
       auditLine(
         {
@@ -147,11 +159,37 @@ export async function* readSaft(
         cents,
       ),
     );
+    if (line.taxCode) lines.at(-1)!.taxCode = line.taxCode;
+  };
+
+  /**
+   * SAF-T states a line's tax on the line it is the tax of (TaxInformation: the code, the base,
+   * the TaxAmount); the line that posts the VAT itself carries none. Each TaxAmount's code goes
+   * to the uncoded line of the entry whose amount is nearest it, within a unit (a file may state
+   * the TaxAmount in whole units: Skatteetaten's own example states 40729 of a VAT line of
+   * 40,729.75), so the VAT carries its code.
+   */
+  const codeTheVatLines = () => {
+    for (const { code, cents } of taxes) {
+      let nearest: LedgerLine | undefined;
+      let distance = Number.POSITIVE_INFINITY;
+      for (const l of lines) {
+        if (l.taxCode !== undefined) continue;
+        const apart = Math.abs(absCents(subtractCents(l.debitCents, l.creditCents)) - cents);
+        if (apart <= ONE_UNIT && apart < distance) {
+          nearest = l;
+          distance = apart;
+        }
+      }
+      if (nearest) nearest.taxCode = code;
+    }
+    taxes = [];
   };
 
   const closeTransaction = (fileLine: number) => {
     if (!transaction) return;
     facts.transactions += 1;
+    codeTheVatLines();
     const entry = `${journal} ${transaction.id}`;
     const balanced = balancedEntry(
       {
@@ -245,6 +283,10 @@ export async function* readSaft(
         } else if (line && parent === 'Line') {
           if (name === 'AccountID') line.account = text;
           else if (name === 'Description') line.description = text;
+        } else if (line && parent === 'TaxInformation' && name === 'TaxCode') {
+          line.taxCode = text;
+        } else if (line && name === 'Amount' && parent === 'TaxAmount') {
+          line.taxAmount = text;
         } else if (line && name === 'Amount' && path.at(-3) === 'Line') {
           if (parent === 'DebitAmount') line.debit = text;
           else if (parent === 'CreditAmount') line.credit = text;
