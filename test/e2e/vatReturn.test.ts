@@ -407,6 +407,23 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     }
   });
 
+  it("the firm's returns of a quarter: a row per VAT-registered entity, its due day, filed or not", async () => {
+    const firm = await ok('tax', 'return', '--period', '2026-Q3', '--all', '--json');
+    const rows = JSON.parse(firm.stdout) as Record<string, unknown>[];
+    expect(rows.map((r) => [r.entity, r.country, r.due, Boolean(r.filed), r.net, r.ties])).toEqual([
+      ['Harbour Café Ltd', 'GB', '2026-11-07', true, 130, true],
+      ['Toyen Lekefabrikk', 'NL', '2026-10-31', false, 0, true],
+    ]);
+    expect(firm.stderr).toContain(
+      'books: 2 VAT-registered entities from 2026-07-01 to 2026-09-30; every return ties',
+    );
+    const mixed = await books('tax', 'return', '--period', '2026-Q3', '--all', '--mark-filed');
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(
+      '--all gives a row per entity: --mtd, --mark-filed and --detail are of one',
+    );
+  });
+
   it('a VAT posting without a code: the return does not tie and names it (exit 1)', async () => {
     await ok(
       'je',
@@ -427,6 +444,11 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '2026-10-02 2000 VAT on Sales "Cash sale" (no code): a posting on a VAT account carries no tax code',
     );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+    const firm = await books('tax', 'return', '--period', '2026-10', '--all');
+    expect(firm.code).toBe(1);
+    expect(firm.stderr).toContain(
+      'books: 2 VAT-registered entities from 2026-10-01 to 2026-10-31; 1 does not tie: Harbour Café Ltd (books tax return --period … -e ENTITY names why)',
+    );
     const bad = await books('tax', 'return', '--period', '2026-Q5');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(

@@ -9,6 +9,7 @@ import {
 import { computeTaxReturn, type TaxPosting } from '../../src/platform/domain/tax/taxReturn.js';
 import { VatAmountError, vatParts } from '../../src/platform/domain/tax/vatPosting.js';
 import { asCents } from '../../src/core/money.js';
+import { dueDate } from '../../src/cli/commands/tax/return.js';
 
 /*
  * Returns of generated books whose boxes are known by construction: each entry a sale or a
@@ -247,5 +248,16 @@ describe('a VAT-inclusive bank line under a code', () => {
       { account: 'input', cents: 200_00, withCategory: true },
       { account: 'output', cents: 200_00, withCategory: false },
     ]);
+  });
+});
+
+describe('when a return is due', () => {
+  it("by each country's rule", () => {
+    expect(dueDate('GB', '2026-09-30')).toBe('2026-11-07'); // a month and seven days
+    expect(dueDate('GB', '2026-01-31')).toBe('2026-03-07');
+    expect(dueDate('DE', '2026-09-30')).toBe('2026-10-10'); // the 10th after
+    expect(dueDate('DE', '2026-12-31')).toBe('2027-01-10');
+    expect(dueDate('NL', '2026-09-30')).toBe('2026-10-31'); // the month after's last day
+    expect(dueDate('NL', '2027-01-31')).toBe('2027-02-28');
   });
 });

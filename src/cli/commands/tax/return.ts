@@ -1,5 +1,7 @@
 import type { TaxReturn } from '../../../api/index.js';
-import { isCalendarDay } from '../../../core/calendar.js';
+import { addDays, isCalendarDay } from '../../../core/calendar.js';
+import { unlessNotFound } from '../../../client/index.js';
+import type { CommandContext } from '../../context.js';
 import { namedPeriod } from '../../../core/periods.js';
 import { defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
@@ -39,6 +41,79 @@ function mtdBody(taxReturn: TaxReturn, periodKey: string) {
   };
 }
 
+/** When a return of a period ending on `endDate` is due, by the country's rule. */
+export function dueDate(country: string, endDate: string): string {
+  const [year, month] = endDate.split('-').map(Number) as [number, number];
+  const next = (months: number) => {
+    const at = new Date(Date.UTC(year, month - 1 + months, 1));
+    return at.toISOString().slice(0, 10);
+  };
+  // The UK: one month and seven days after the period (HMRC, VAT Notice 700/12 §2.3);
+  // Germany: the 10th day after the period (§ 18 Abs. 1 UStG); the Netherlands: the last
+  // day of the month after it (Belastingdienst).
+  if (country === 'GB') return addDays(addDays(next(2), -1), 7);
+  if (country === 'DE') return addDays(next(1), 9);
+  return addDays(next(2), -1);
+}
+
+/** `tax return --all`: the firm's returns of a period, a row per VAT-registered entity. */
+async function firmReturns(
+  ctx: CommandContext,
+  startDate: string,
+  endDate: string,
+  basis: 'accrual' | 'cash' | undefined,
+): Promise<number> {
+  const api = await ctx.api();
+  interface FirmRow {
+    workspace: string;
+    entity: string;
+    country: string;
+    due: string;
+    filed: string;
+    net: number;
+    ties: boolean;
+  }
+  const rows: FirmRow[] = [];
+  for (const workspace of await api.workspaces.all()) {
+    for (const entity of await api.sandbox.entities(workspace.id)) {
+      const setup = await unlessNotFound(api.sandbox.taxSetting(entity.id));
+      if (!setup) continue;
+      const [taxReturn, filed] = await Promise.all([
+        api.sandbox.taxReturn(entity.id, { startDate, endDate, ...(basis && { basis }) }),
+        api.sandbox.filedTaxReturns(entity.id),
+      ]);
+      const filing = filed.data.find((f) => f.startDate === startDate && f.endDate === endDate);
+      rows.push({
+        workspace: workspace.name,
+        entity: entity.name,
+        country: setup.taxSetting.country,
+        due: dueDate(setup.taxSetting.country, endDate),
+        filed: filing ? filing.filedAt.slice(0, 10) : '',
+        net: taxReturn.net,
+        ties: taxReturn.ties,
+      });
+    }
+  }
+  const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
+  await ctx.output.table(
+    [
+      { header: 'Workspace', value: (r: FirmRow) => r.workspace },
+      { header: 'Entity', value: (r) => r.entity },
+      { header: 'Country', value: (r) => r.country },
+      { header: 'Due', value: (r) => r.due },
+      { header: 'Filed', value: (r) => r.filed },
+      { header: 'Net', value: (r) => amount(r.net), align: 'right' },
+      { header: 'Ties', value: (r) => (r.ties ? 'yes' : 'NO') },
+    ],
+    rows,
+  );
+  const untied = rows.filter((r) => !r.ties);
+  ctx.output.note(
+    `books: ${rows.length} VAT-registered ${rows.length === 1 ? 'entity' : 'entities'} from ${startDate} to ${endDate}${untied.length > 0 ? `; ${untied.length} ${untied.length === 1 ? 'does' : 'do'} not tie: ${untied.map((r) => r.entity).join(', ')} (books tax return --period … -e ENTITY names why)` : '; every return ties'}`,
+  );
+  return untied.length > 0 ? ExitCode.Refused : ExitCode.Success;
+}
+
 /**
  * `tax return --period P`: the country's boxes from the entity's coded postings. Exit 0 when the
  * return ties to the VAT accounts; 1 when it does not, naming each posting that keeps it from
@@ -61,6 +136,10 @@ export const command = defineCommand({
     strict: flag('--strict', 'refuse the return when an income or expense line carries no code'),
     mtd: flag('--mtd', "print the body of HMRC's Making Tax Digital VAT return (GB)"),
     periodKey: text('--period-key <key>', "HMRC's key of the obligation (with --mtd)"),
+    all: flag(
+      '--all',
+      "the firm's view: a row per VAT-registered entity of every workspace (due, filed, net, ties)",
+    ),
     markFiled: flag(
       '--mark-filed',
       'keep the return as filed and lock its coded postings (books tax returns lists them)',
@@ -74,6 +153,13 @@ export const command = defineCommand({
   ],
   async run(ctx, flags) {
     const { startDate, endDate } = periodOf(flags.period);
+    if (flags.all) {
+      if (flags.mtd || flags.markFiled || flags.detail)
+        throw new UsageError(
+          '--all gives a row per entity: --mtd, --mark-filed and --detail are of one',
+        );
+      return firmReturns(ctx, startDate, endDate, flags.basis as 'accrual' | 'cash' | undefined);
+    }
     if (flags.mtd && !flags.periodKey)
       throw new UsageError("--mtd needs --period-key: HMRC's key of the obligation (e.g. 26A3)");
     if (flags.periodKey !== undefined && !/^[A-Z0-9#]{4}$/i.test(flags.periodKey))
