@@ -444,6 +444,19 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '2026-10-02 2000 VAT on Sales "Cash sale" (no code): a posting on a VAT account carries no tax code',
     );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+    // The month's close review fails on it too, naming the posting.
+    const review = await books('close', 'review', '--period', '2026-10', '--json');
+    const [reviewed] = JSON.parse(review.stdout) as {
+      checks: { id: string; status: string; items: string[] }[];
+    }[];
+    expect(reviewed!.checks.find((c) => c.id === 'tax')).toMatchObject({
+      status: 'fail',
+      items: expect.arrayContaining([
+        expect.stringMatching(
+          /^2026-10-02 2000 VAT on Sales "Cash sale" \(\S+\): a posting on a VAT account carries no tax code$/,
+        ),
+      ]),
+    });
     const firm = await books('tax', 'return', '--period', '2026-10', '--all');
     expect(firm.code).toBe(1);
     expect(firm.stderr).toContain(

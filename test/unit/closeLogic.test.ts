@@ -652,4 +652,59 @@ describe('the close review', () => {
       ).items,
     ).toEqual(['2062-10-01 Typo (j9)']);
   });
+
+  it('tax: skipped where the entity keeps no codes; fails naming what keeps the return from tying; warns of uncoded lines', () => {
+    expect(checkOf(base(), 'tax')).toMatchObject({
+      status: 'skipped',
+      hint: 'the entity is not registered for VAT (books tax setup registers it)',
+    });
+    const line = {
+      journalEntryId: 'j1',
+      date: '2026-10-02',
+      accountCode: '2000',
+      accountName: 'VAT on Sales',
+      taxCode: null,
+      description: 'Cash sale',
+    };
+    const taxReturn = {
+      entityId: 'e1',
+      country: 'GB' as const,
+      startDate: '2026-10-01',
+      endDate: '2026-10-31',
+      basis: 'accrual' as const,
+      boxes: [],
+      net: 0,
+      declaredVat: 0,
+      vatAccountsMovement: 20,
+      ties: false,
+      problems: [
+        {
+          ...line,
+          kind: 'vat-without-code',
+          message: 'a posting on a VAT account carries no tax code',
+        },
+      ],
+      uncoded: [],
+    };
+    expect(checkOf(base({ taxReturn }), 'tax')).toMatchObject({
+      status: 'fail',
+      count: 2,
+      items: [
+        'the VAT accounts moved 20.00, the coded postings declare 0.00',
+        '2026-10-02 2000 VAT on Sales "Cash sale" (j1): a posting on a VAT account carries no tax code',
+      ],
+    });
+    const tied = {
+      ...taxReturn,
+      vatAccountsMovement: 0,
+      ties: true,
+      problems: [],
+      uncoded: [{ ...line, accountCode: '4000', accountName: 'Sales' }],
+    };
+    expect(checkOf(base({ taxReturn: tied }), 'tax')).toMatchObject({
+      status: 'warn',
+      items: ['2026-10-02 4000 Sales "Cash sale" (j1): no tax code'],
+    });
+    expect(checkOf(base({ taxReturn: { ...tied, uncoded: [] } }), 'tax').status).toBe('pass');
+  });
 });

@@ -1,4 +1,10 @@
-import type { Account, AccountType, BankFeedConnection, BankTransaction } from '../../api/index.js';
+import type {
+  Account,
+  AccountType,
+  BankFeedConnection,
+  BankTransaction,
+  TaxReturn,
+} from '../../api/index.js';
 import type { CalendarDay } from '../../core/calendar.js';
 import {
   absCents,
@@ -31,6 +37,7 @@ export const CHECK_IDS = [
   'duplicates',
   'future-dated',
   'flux',
+  'tax',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skipped';
@@ -96,6 +103,11 @@ export interface ReviewData {
   statements: readonly StatementFinding[] | undefined;
   /** Statements found whose bank account is linked to none of the entity's accounts. */
   unlinkedStatements?: readonly string[];
+  /**
+   * The period's VAT return from the books; undefined: the entity keeps no tax codes (not
+   * registered for VAT, or a platform without them).
+   */
+  taxReturn?: TaxReturn;
 }
 
 const ITEMS_KEPT = 50;
@@ -151,7 +163,36 @@ export function reviewChecks(data: ReviewData, settings: ReviewSettings): Check[
     duplicates(data),
     futureDated(data),
     flux(data, settings),
+    taxCheck(data),
   ];
+}
+
+/**
+ * The period's VAT: its return ties to the VAT accounts (else each posting that keeps it from
+ * tying fails the close), and every income and expense line carries a code (else a warning).
+ */
+function taxCheck(data: ReviewData): Check {
+  const taxReturn = data.taxReturn;
+  if (!taxReturn)
+    return skipped('tax', 'the entity is not registered for VAT (books tax setup registers it)');
+  const line = (p: TaxReturn['uncoded'][number]) =>
+    `${p.date} ${p.accountCode} ${p.accountName} "${p.description}" (${p.journalEntryId})`;
+  if (!taxReturn.ties)
+    return check(
+      'tax',
+      'fail',
+      [
+        `the VAT accounts moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}`,
+        ...taxReturn.problems.map((p) => `${line(p)}: ${p.message}`),
+      ],
+      'code each VAT posting (or fix its amount) so the return ties: books tax return --period … names them',
+    );
+  return check(
+    'tax',
+    'warn',
+    taxReturn.uncoded.map((p) => `${line(p)}: no tax code`),
+    'an income or expense line without a tax code is in no box of the return: give it its code',
+  );
 }
 
 /** Ready to close: no check fails. */

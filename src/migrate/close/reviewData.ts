@@ -51,32 +51,35 @@ const LAST_DAY = '9999-12-31';
 
 export async function readReviewData(api: BooksApi, request: ReviewRequest): Promise<ReviewData> {
   const { entity, period, basis } = request;
-  const [chart, trial, results, connections, transactions, entries, future] = await Promise.all([
-    api.accounts.all(entity.id),
-    api.reports.trialBalance(entity.id, { ...period, ledgerBasis: basis }),
-    api.reports.profitAndLoss(entity.id, {
-      startDate: addMonths(period.startDate, -3),
-      endDate: period.endDate,
-      ledgerBasis: basis,
-      groupBy: 'month',
-    }),
-    unlessNotFound(api.sandbox.bankFeedConnections(entity.id)),
-    unlessNotFound(
-      api.sandbox.transactions(request.workspace.id, {
-        entityId: entity.id,
-        startDate: period.startDate,
+  const [chart, trial, results, connections, transactions, entries, future, taxReturn] =
+    await Promise.all([
+      api.accounts.all(entity.id),
+      api.reports.trialBalance(entity.id, { ...period, ledgerBasis: basis }),
+      api.reports.profitAndLoss(entity.id, {
+        startDate: addMonths(period.startDate, -3),
         endDate: period.endDate,
+        ledgerBasis: basis,
+        groupBy: 'month',
       }),
-    ),
-    ledgerEntries(api, entity.id, period, basis, request.workspace.timezone),
-    ledgerEntries(
-      api,
-      entity.id,
-      { startDate: addDays(request.today, 1), endDate: LAST_DAY },
-      basis,
-      request.workspace.timezone,
-    ),
-  ]);
+      unlessNotFound(api.sandbox.bankFeedConnections(entity.id)),
+      unlessNotFound(
+        api.sandbox.transactions(request.workspace.id, {
+          entityId: entity.id,
+          startDate: period.startDate,
+          endDate: period.endDate,
+        }),
+      ),
+      ledgerEntries(api, entity.id, period, basis, request.workspace.timezone),
+      ledgerEntries(
+        api,
+        entity.id,
+        { startDate: addDays(request.today, 1), endDate: LAST_DAY },
+        basis,
+        request.workspace.timezone,
+      ),
+      // The period's VAT return where the entity keeps tax codes (a 404 where it keeps none).
+      unlessNotFound(api.sandbox.taxReturn(entity.id, { ...period })),
+    ]);
   const byCode = new Map(chart.map((a) => [a.code, a]));
   const balances = new Map<string, Cents>();
   for (const row of trial.report.rows) {
@@ -105,6 +108,7 @@ export async function readReviewData(api: BooksApi, request: ReviewRequest): Pro
     connections,
     transactions,
     entries,
+    ...(taxReturn && { taxReturn }),
     futureEntries: future.map((e) => ({
       id: e.id,
       date: e.date,
