@@ -163,6 +163,8 @@ export const GeneralLedgerEntrySchema = Type.Object({
   counterpartyName: Type.Union([Type.String(), Type.Null()]),
   journalEntryId: UuidSchema,
   sourceType: Type.Union(SOURCE_TYPES.map((s) => Type.Literal(s))),
+  /** The posting's tax code, where it carries one (a local-platform addition). */
+  taxCode: Type.Optional(Type.String()),
 });
 export type GeneralLedgerEntry = Static<typeof GeneralLedgerEntrySchema>;
 export const GeneralLedgerSchema = Type.Object(

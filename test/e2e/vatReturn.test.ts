@@ -118,6 +118,19 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     });
     expect(taxReturn.ties).toBe(true);
     expect(taxReturn.net).toBe(130);
+    // The codes are kept on the postings: the general ledger and the journal entry show them.
+    const ledger = JSON.parse(
+      (await ok('report', 'gl', '--from', '2026-07-01', '--to', '2026-07-31', '--json')).stdout,
+    ) as { report: { accounts: { accountName: string; entries: { taxCode?: string }[] }[] } };
+    expect(
+      ledger.report.accounts.map((a) => [a.accountName, a.entries.map((e) => e.taxCode ?? null)]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Sales', ['S', 'Z']],
+        ['VAT on Sales', ['S']],
+        ['Bank', [null, null]],
+      ]),
+    );
     const table = await ok('tax', 'return', '--period', '2026-07-01..2026-09-30');
     expect(table.stderr).toContain(
       'books: GB VAT return 2026-07-01 to 2026-09-30 (accrual): 130.00 to pay; ties to the VAT accounts (they moved 130.00)',

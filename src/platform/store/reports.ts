@@ -20,6 +20,7 @@ interface LedgerRow {
   credit_cents: Cents;
   description: string;
   counterparty_name: string | null;
+  tax_code: string | null;
   source_type: string;
   source_id: string;
   memo: string;
@@ -72,7 +73,7 @@ export const PERIOD_SPANS: Record<Sql['dialect'], PeriodSpans> = {
 
 const LEDGER = (where: string) => `
   SELECT p.id, p.account_seq, p.day, p.debit_cents, p.credit_cents, p.description,
-         p.counterparty_name, p.source_type,
+         p.counterparty_name, p.tax_code, p.source_type,
          COALESCE(CAST(je.id AS TEXT), CAST(ob.id AS TEXT), CAST(bt.id AS TEXT), '') AS source_id,
          COALESCE(je.memo, '') AS memo
   FROM postings p
@@ -220,6 +221,7 @@ function ledgerPostingOf(row: LedgerRow): LedgerPosting {
     description: row.description,
     memo: row.memo,
     counterpartyName: row.counterparty_name,
+    taxCode: row.tax_code,
     sourceId: row.source_id,
     sourceType: row.source_type as SourceType,
   };

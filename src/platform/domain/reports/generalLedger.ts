@@ -24,6 +24,8 @@ export interface LedgerPosting {
   description: string;
   memo: string;
   counterpartyName: string | null;
+  /** The posting's tax code, where it carries one. */
+  taxCode?: string | null;
   /** The journal entry, bank transaction or opening balance it belongs to. */
   sourceId: string;
   sourceType: SourceType;
@@ -76,7 +78,7 @@ export function ledgerAccount(
         balance,
         signedCents(subtractCents(posting.debitCents, posting.creditCents), sign),
       );
-      return {
+      const entry: GeneralLedgerEntry = {
         date: timestampOf(posting.day),
         balance: centsToAmount(balance),
         debitAmount: posting.debitCents > 0 ? centsToAmount(posting.debitCents) : null,
@@ -87,6 +89,9 @@ export function ledgerAccount(
         journalEntryId: posting.sourceId,
         sourceType: posting.sourceType,
       };
+      // A local-platform addition: only where the posting carries a code.
+      if (posting.taxCode) entry.taxCode = posting.taxCode;
+      return entry;
     },
     closingBalance: () => centsToAmount(balance),
   };
