@@ -16,7 +16,13 @@ import { newId } from './ids.js';
 import type { FiledReturnRecord, TaxPostingRow } from '../store/tax.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { PRESET_TAX_CODES, presetBoxesOf } from '../domain/tax/taxCodes.js';
-import { computeTaxReturn, type BoxPosting, type TaxProblem } from '../domain/tax/taxReturn.js';
+import {
+  computeTaxReturn,
+  type BoxPosting,
+  type TaxPosting,
+  type TaxProblem,
+} from '../domain/tax/taxReturn.js';
+import type { AccountRecord } from '../store/accounts.js';
 import { BASIS_CODE } from '../store/postings.js';
 import type { Store } from '../store/index.js';
 import type { EntityService } from './entities.js';
@@ -214,6 +220,9 @@ export class TaxService {
     // accrual ledger where the entity keeps one, else its books are one (cash) ledger.
     const basis = query.basis ?? (taxSetting.scheme === 'cash' ? 'cash' : 'accrual');
     const ledger = basis === 'accrual' && entity.accrualLedgerOpen ? 'accrual' : 'cash';
+    const chart = new Map(
+      (await this.store.accounts.all(entityId)).map((account) => [account.id, account]),
+    );
     const rows = await this.store.tax.postings(
       entityId,
       BASIS_CODE[ledger],
@@ -230,18 +239,8 @@ export class TaxService {
       },
       query.startDate,
       query.endDate,
-      rows.map((row) => ({
-        entryId: String(row.entry_id),
-        day: row.day,
-        accountId: String(row.account_id),
-        accountCode: row.code,
-        accountName: row.name,
-        accountClass: CLASS_OF_TYPE[row.type as AccountType],
-        debitCents: Number(row.debit_cents),
-        creditCents: Number(row.credit_cents),
-        taxCode: row.tax_code,
-        description: row.description,
-      })),
+      postingsOf(rows, chart),
+      { detail: query.detail === true },
     );
     const taxReturn: TaxReturn = {
       entityId,
@@ -276,6 +275,28 @@ export class TaxService {
       uncoded: result.uncoded.map(line),
     };
     return { taxReturn, postingsHash: fingerprintOf(rows) };
+  }
+}
+
+/** The rows as the return reads them, each made as it is read (a year's rows are many). */
+function* postingsOf(
+  rows: readonly TaxPostingRow[],
+  chart: ReadonlyMap<string, AccountRecord>,
+): Generator<TaxPosting> {
+  for (const row of rows) {
+    const account = chart.get(String(row.account_id))!;
+    yield {
+      entryId: String(row.entry_id),
+      day: row.day,
+      accountId: account.id,
+      accountCode: account.code,
+      accountName: account.name,
+      accountClass: CLASS_OF_TYPE[account.type as AccountType],
+      debitCents: Number(row.debit_cents),
+      creditCents: Number(row.credit_cents),
+      taxCode: row.tax_code,
+      description: row.description,
+    };
   }
 }
 

@@ -7,9 +7,6 @@ export interface TaxPostingRow {
   entry_id: string;
   day: string;
   account_id: string;
-  code: string;
-  name: string;
-  type: string;
   debit_cents: Cents;
   credit_cents: Cents;
   tax_code: string | null;
@@ -109,7 +106,7 @@ export class TaxStore {
     vatAccountIds: readonly string[],
   ): Promise<TaxPostingRow[]> {
     return this.sql.all<TaxPostingRow>(
-      `SELECT COALESCE(j.id, b.id, o.id) AS entry_id, p.day, a.id AS account_id, a.code, a.name, a.type,
+      `SELECT COALESCE(j.id, b.id, o.id) AS entry_id, p.day, a.id AS account_id,
               p.debit_cents, p.credit_cents, p.tax_code, p.description
        FROM postings p
        JOIN entities e ON e.seq = p.entity_seq

@@ -257,6 +257,7 @@ export function computeTaxReturn(
   startDate: CalendarDay,
   endDate: CalendarDay,
   postings: Iterable<TaxPosting>,
+  options: { detail?: boolean } = {},
 ): TaxReturnResult {
   const form = FORMS[setting.country];
   const byBox = new Map(
@@ -271,7 +272,7 @@ export function computeTaxReturn(
   let vatDue = 0;
   let vatReclaimed = 0;
   let vatAccounts = 0;
-  // Net and VAT of each entry's code, to check the VAT is its rate of the net.
+  /** The current entry's net and VAT per code. */
   const perEntryCode = new Map<
     string,
     { net: number; vat: number; first: TaxPosting; code: TaxCodeDefinition }
@@ -287,14 +288,46 @@ export function computeTaxReturn(
     description: posting.description,
     message,
   });
-  const add = (boxes: readonly string[], cents: number, behind: BoxPosting) => {
+  const add = (boxes: readonly string[], cents: number, behind: BoxPosting | undefined) => {
     for (const id of boxes) {
       const box = byBox.get(id);
       if (!box) continue;
       box.amountCents += cents;
-      box.postings.push(behind);
+      if (behind) box.postings.push(behind);
     }
   };
+
+  let currentEntry: string | undefined;
+  // VAT that is not the code's rate of the entry's net beyond a cent a line of rounding.
+  function checkEntry() {
+    for (const { net, vat, first, code } of perEntryCode.values()) {
+      if (code.kind === 'exempt' || code.kind === 'zero' || code.kind === 'outside') {
+        if (vat !== 0)
+          problems.push(
+            problem(
+              'vat-not-rate',
+              first,
+              `tax code ${code.code} carries no VAT, yet ${formatted(vat)} is posted`,
+            ),
+          );
+        continue;
+      }
+      // Import VAT paid at the border has no net in the books (the goods' value is the supplier's).
+      if (net === 0 && (vat === 0 || code.kind === 'import')) continue;
+      const { percent } = rateOn(code, first.day);
+      const expected = vatOfNet(net, percent);
+      if (Math.abs(expected - vat) > 1) {
+        problems.push(
+          problem(
+            'vat-not-rate',
+            first,
+            `VAT ${formatted(vat)} is not ${percent} % of the net ${formatted(net)} (${formatted(expected)})`,
+          ),
+        );
+      }
+    }
+    perEntryCode.clear();
+  }
 
   for (const posting of postings) {
     const isOutput = posting.accountId === setting.outputAccountId;
@@ -320,19 +353,31 @@ export function computeTaxReturn(
       continue;
     }
     const rate = rateOn(code, posting.day);
-    const behind: BoxPosting = {
-      entryId: posting.entryId,
-      day: posting.day,
-      accountCode: posting.accountCode,
-      accountName: posting.accountName,
-      taxCode: code.code,
-      description: posting.description,
-      netCents: 0,
-      vatCents: 0,
-    };
-    const key = `${posting.entryId}|${code.code}`;
-    const sum = perEntryCode.get(key) ?? { net: 0, vat: 0, first: posting, code };
-    perEntryCode.set(key, sum);
+    // Every posting behind a box only where they are asked for: a year of a big client's
+    // postings is a lot to hold.
+    const behind: BoxPosting | undefined = options.detail
+      ? {
+          entryId: posting.entryId,
+          day: posting.day,
+          accountCode: posting.accountCode,
+          accountName: posting.accountName,
+          taxCode: code.code,
+          description: posting.description,
+          netCents: 0,
+          vatCents: 0,
+        }
+      : undefined;
+    // An entry's postings come together (ordered by day, then entry): its sums per code are
+    // checked when the next entry begins, so only one entry's are held.
+    if (posting.entryId !== currentEntry) {
+      checkEntry();
+      currentEntry = posting.entryId;
+    }
+    let sum = perEntryCode.get(code.code);
+    if (!sum) {
+      sum = { net: 0, vat: 0, first: posting, code };
+      perEntryCode.set(code.code, sum);
+    }
     if (isOutput) {
       const vat = posting.creditCents - posting.debitCents;
       const boxes = rate.outputVatBoxes ?? code.outputVatBoxes;
@@ -346,7 +391,7 @@ export function computeTaxReturn(
         );
         continue;
       }
-      behind.vatCents = vat;
+      if (behind) behind.vatCents = vat;
       vatDue += vat;
       add(boxes, vat, behind);
       if (code.kind === 'output') sum.vat += vat;
@@ -362,7 +407,7 @@ export function computeTaxReturn(
         );
         continue;
       }
-      behind.vatCents = vat;
+      if (behind) behind.vatCents = vat;
       vatReclaimed += vat;
       add(code.inputVatBoxes, vat, behind);
       sum.vat += vat;
@@ -371,39 +416,13 @@ export function computeTaxReturn(
         code.side === 'sales'
           ? posting.creditCents - posting.debitCents
           : posting.debitCents - posting.creditCents;
-      behind.netCents = net;
+      if (behind) behind.netCents = net;
       add(rate.netBoxes ?? code.netBoxes, net, behind);
       sum.net += net;
     }
   }
 
-  // VAT that is not the code's rate of the entry's net beyond a cent a line of rounding.
-  for (const { net, vat, first, code } of perEntryCode.values()) {
-    if (code.kind === 'exempt' || code.kind === 'zero' || code.kind === 'outside') {
-      if (vat !== 0)
-        problems.push(
-          problem(
-            'vat-not-rate',
-            first,
-            `tax code ${code.code} carries no VAT, yet ${formatted(vat)} is posted`,
-          ),
-        );
-      continue;
-    }
-    // Import VAT paid at the border has no net in the books (the goods' value is the supplier's).
-    if (net === 0 && (vat === 0 || code.kind === 'import')) continue;
-    const { percent } = rateOn(code, first.day);
-    const expected = vatOfNet(net, percent);
-    if (Math.abs(expected - vat) > 1) {
-      problems.push(
-        problem(
-          'vat-not-rate',
-          first,
-          `VAT ${formatted(vat)} is not ${percent} % of the net ${formatted(net)} (${formatted(expected)})`,
-        ),
-      );
-    }
-  }
+  checkEntry();
 
   const declared = vatDue - vatReclaimed;
   const amount = (id: string) => byBox.get(id)?.amountCents ?? 0;
