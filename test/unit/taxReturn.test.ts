@@ -150,6 +150,23 @@ describe('the United Kingdom: boxes 1 to 9', () => {
   });
 });
 
+describe('a tie that is no tie', () => {
+  it("a reverse charge's VAT posted without its code nets to nothing, yet leaves boxes 1 and 4 short: not tied", () => {
+    const books = new Books();
+    books.post('2026-07-01', 'S', 'sales', 1000_00, { output: 200_00 });
+    books.post('2026-07-02', 'RC', 'purchases', 1000_00);
+    books.post('2026-07-02', null, 'purchases', 0, { output: 200_00, input: 200_00 });
+    const result = computeTaxReturn(setting('GB'), '2026-07-01', '2026-09-30', books.postings);
+    expect(result.declaredVatCents).toBe(result.vatAccountsCents);
+    expect(result.ties).toBe(false);
+    expect(result.problems.map((p) => p.kind)).toEqual([
+      'vat-without-code',
+      'vat-without-code',
+      'vat-not-rate', // the reverse charge's entry has its net and no VAT of its code
+    ]);
+  });
+});
+
 describe('Germany: the Umsatzsteuer-Voranmeldung', () => {
   it('19 % and 7 %, the 16 % of 2020 in Kz 35/36, an acquisition, § 13b and the Vorauszahlung', () => {
     const books = new Books();

@@ -182,7 +182,11 @@ function taxCheck(data: ReviewData): Check {
       'tax',
       'fail',
       [
-        `the VAT accounts moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}`,
+        ...(taxReturn.vatAccountsMovement === taxReturn.declaredVat
+          ? []
+          : [
+              `the VAT accounts moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}`,
+            ]),
         ...taxReturn.problems.map((p) => `${line(p)}: ${p.message}`),
       ],
       'code each VAT posting (or fix its amount) so the return ties: books tax return --period … names them',

@@ -163,7 +163,7 @@ export class TaxService {
       const { taxReturn, postingsHash } = await this.compute(organizationId, entityId, body);
       if (!taxReturn.ties)
         throw conflict(
-          `the return from ${body.startDate} to ${body.endDate} does not tie to the VAT accounts (they moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}): it cannot be filed`,
+          `the return from ${body.startDate} to ${body.endDate} does not tie to the VAT accounts (${taxReturn.vatAccountsMovement === taxReturn.declaredVat ? 'postings on them are in no box' : `they moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}`}): it cannot be filed`,
         );
       const overlapping = (await this.store.tax.filedReturns(entityId)).find(
         (filed) => filed.startDate <= body.endDate && body.startDate <= filed.endDate,

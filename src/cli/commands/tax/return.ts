@@ -194,7 +194,9 @@ export const command = defineCommand({
       throw new UserError(
         taxReturn.ties
           ? `books: the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
-          : `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`,
+          : taxReturn.vatAccountsMovement !== taxReturn.declaredVat
+            ? `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`
+            : `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved what the coded postings declare (${plainAmount(taxReturn.declaredVat)}), but postings on them are in no box (named above)`,
         ExitCode.Refused,
       );
     }

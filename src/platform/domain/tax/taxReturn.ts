@@ -478,7 +478,9 @@ export function computeTaxReturn(
     netCents: net,
     declaredVatCents: declared,
     vatAccountsCents: vatAccounts,
-    ties: declared === vatAccounts,
+    // A VAT posting in no box (no code, an unknown one, on the wrong VAT account) leaves its
+    // boxes short even where the net agrees: it keeps the return from tying too.
+    ties: declared === vatAccounts && problems.every((p) => p.kind === 'vat-not-rate'),
     problems,
     uncoded,
   };
