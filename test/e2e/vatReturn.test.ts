@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAFT_XSD, xsdProblems } from '../helpers/auditFileRules.js';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 
 /*
@@ -205,6 +206,31 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     expect(returns).toEqual([
       expect.objectContaining({ startDate: '2026-07-01', net: 130, intact: true }),
     ]);
+  });
+
+  it("a SAF-T of the quarter carries each line's code, valid by Norway's schema, and reads back to the same return", async () => {
+    const directory = path.join(home.home, 'saft-q3');
+    const exported = await ok(
+      ...['export', directory, '--format', 'saft', '--from', '2026-07-01', '--to', '2026-09-30'],
+      ...['--org-number', '999999999', '--contact', 'Kari Nordmann', '--phone', '1', '--json'],
+    );
+    const saft = (JSON.parse(exported.stdout) as { file: string }).file;
+    expect(await xsdProblems(saft, SAFT_XSD)).toEqual([]);
+    expect(readFileSync(saft, 'utf8')).toContain(
+      '<TaxCode>S</TaxCode>\n            <TaxBase>1000.00</TaxBase>\n            <CreditTaxAmount><Amount>200.00</Amount></CreditTaxAmount>',
+    );
+    // Read back into a new client registered the same way: the same nine boxes.
+    await ok('sandbox', 'entity', 'create', 'Harbour Copy', '-w', 'Harbour Café Ltd');
+    const copy = ['-e', 'Harbour Copy'];
+    await ok('tax', 'setup', '--country', 'GB', ...copy);
+    await ok('je', 'import', saft, '--create-missing-accounts', ...copy);
+    const boxesOf = async (where: string[]) =>
+      (
+        JSON.parse(
+          (await ok('tax', 'return', '--period', '2026-Q3', '--json', ...where)).stdout,
+        ) as { boxes: { box: string; formAmount: number }[]; ties: boolean }
+      ).boxes.map((b) => [b.box, b.formAmount]);
+    expect(await boxesOf(copy)).toEqual(await boxesOf([]));
   });
 
   it('bank lines categorized with a code post their net and VAT; codes made, changed and archived', async () => {
@@ -425,10 +451,11 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     const rows = JSON.parse(firm.stdout) as Record<string, unknown>[];
     expect(rows.map((r) => [r.entity, r.country, r.due, Boolean(r.filed), r.net, r.ties])).toEqual([
       ['Harbour Café Ltd', 'GB', '2026-11-07', true, 130, true],
+      ['Harbour Copy', 'GB', '2026-11-07', false, 130, true],
       ['Toyen Lekefabrikk', 'NL', '2026-10-31', false, 0, true],
     ]);
     expect(firm.stderr).toContain(
-      'books: 2 VAT-registered entities from 2026-07-01 to 2026-09-30; every return ties',
+      'books: 3 VAT-registered entities from 2026-07-01 to 2026-09-30; every return ties',
     );
     const mixed = await books('tax', 'return', '--period', '2026-Q3', '--all', '--mark-filed');
     expect(mixed.code).toBe(2);
@@ -473,7 +500,7 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     const firm = await books('tax', 'return', '--period', '2026-10', '--all');
     expect(firm.code).toBe(1);
     expect(firm.stderr).toContain(
-      'books: 2 VAT-registered entities from 2026-10-01 to 2026-10-31; 1 does not tie: Harbour Café Ltd (books tax return --period … -e ENTITY names why)',
+      'books: 3 VAT-registered entities from 2026-10-01 to 2026-10-31; 1 does not tie: Harbour Café Ltd (books tax return --period … -e ENTITY names why)',
     );
     const bad = await books('tax', 'return', '--period', '2026-Q5');
     expect(bad.code).toBe(2);

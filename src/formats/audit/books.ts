@@ -29,6 +29,8 @@ export interface AuditLine {
   debit: Cents;
   credit: Cents;
   description: string;
+  /** The line's tax code, where it carries one. */
+  taxCode?: string;
 }
 
 export interface AuditEntry {
@@ -69,6 +71,8 @@ export interface AuditBooks {
   sources: Map<string, number>;
   /** Lines of a zero amount left out, and entries that had nothing else. */
   leftOut: { lines: number; entries: number };
+  /** The entity's VAT accounts (by code): a coded line on one is the VAT of its code. */
+  vatAccountCodes?: ReadonlySet<string>;
   /** The previous fiscal year (when asked and it has postings): its closing and results. */
   previousYear?: {
     startDate: CalendarDay;

@@ -67,9 +67,12 @@ interface OpenLine {
   description: string;
   debit?: string;
   credit?: string;
-  /** Its TaxInformation: the code, and the TaxAmount (the VAT a line of the entry posts). */
+  /** Its TaxInformation's first code: the line's. */
   taxCode?: string;
-  taxAmount?: string;
+  /** Each TaxInformation's code and TaxAmount (the VAT a line of the entry posts). */
+  taxAmounts: { code: string; amount: string }[];
+  /** The code of the TaxInformation being read. */
+  readingCode?: string;
 }
 
 /** The entries of a SAF-T Financial file; problems go to `report`. */
@@ -139,9 +142,9 @@ export async function* readSaft(
       return;
     }
     const entry = `${journal} ${transaction.id}`;
-    if (line.taxCode) {
-      const tax = auditAmount(line.taxAmount ?? '0', line.fileLine, 'TaxAmount', report);
-      if (tax !== undefined && tax !== 0) taxes.push({ code: line.taxCode, cents: absCents(tax) });
+    for (const { code, amount } of line.taxAmounts) {
+      const tax = auditAmount(amount, line.fileLine, 'TaxAmount', report);
+      if (tax !== undefined && tax !== 0) taxes.push({ code, cents: absCents(tax) });
     }
     lines.push(
       auditLine(
@@ -225,7 +228,9 @@ export async function* readSaft(
         } else if (name === 'Transaction' && parent === 'Journal') {
           transaction = { id: '', date: '', description: '', fileLine };
         } else if (name === 'Line' && parent === 'Transaction') {
-          line = { fileLine, account: '', description: '' };
+          line = { fileLine, account: '', description: '', taxAmounts: [] };
+        } else if (name === 'TaxInformation' && line) {
+          line.readingCode = undefined;
         }
       },
       close(path, text, fileLine) {
@@ -284,9 +289,16 @@ export async function* readSaft(
           if (name === 'AccountID') line.account = text;
           else if (name === 'Description') line.description = text;
         } else if (line && parent === 'TaxInformation' && name === 'TaxCode') {
-          line.taxCode = text;
-        } else if (line && name === 'Amount' && parent === 'TaxAmount') {
-          line.taxAmount = text;
+          line.taxCode ??= text;
+          line.readingCode = text;
+        } else if (
+          line &&
+          name === 'Amount' &&
+          (parent === 'TaxAmount' || parent === 'DebitTaxAmount' || parent === 'CreditTaxAmount')
+        ) {
+          // SAF-T 1.0 and Norway's 1.10 write TaxAmount; 1.30 DebitTaxAmount or CreditTaxAmount.
+          if (line.readingCode !== undefined)
+            line.taxAmounts.push({ code: line.readingCode, amount: text });
         } else if (line && name === 'Amount' && path.at(-3) === 'Line') {
           if (parent === 'DebitAmount') line.debit = text;
           else if (parent === 'CreditAmount') line.credit = text;

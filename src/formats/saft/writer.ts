@@ -1,5 +1,5 @@
 import { addMonths } from '../../core/periods.js';
-import { sidesOf } from '../../core/money.js';
+import { absCents, sidesOf, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import { type AuditBooks, type AuditEntry } from '../audit/books.js';
 import { GROUPING } from './groupings.js';
 import {
@@ -148,18 +148,65 @@ export const saftWriter: AuditFileWriter = {
       );
       for await (const entry of books.entries())
         if (journal.sources.includes(entry.source))
-          await put(transaction(entry, periodOfDay(entry.date), t));
+          await put(transaction(entry, periodOfDay(entry.date), t, books.vatAccountCodes));
       await put(`    </Journal>\n`);
     }
     await put(`  </GeneralLedgerEntries>\n</AuditFile>\n`);
   },
 };
 
+/**
+ * A coded line's TaxInformation: its code, its base, and — on the code's first line of the entry
+ * — each VAT line its entry posts under that code (on the entity's VAT accounts) as a
+ * TaxAmount of its side: one for a sale or a purchase, two for a reverse charge (the VAT due and
+ * the VAT reclaimed), none but a 0.00 for a zero-rated or exempt line. The VAT lines themselves
+ * carry none (as Skatteetaten's own example writes them); a reader pairs each with its TaxAmount,
+ * as books' does.
+ */
+function taxInformation(
+  entry: AuditEntry,
+  vatAccountCodes: ReadonlySet<string>,
+): Map<AuditEntry['lines'][number], string> {
+  const vatLines = new Map<string, Cents[]>();
+  for (const line of entry.lines)
+    if (line.taxCode && vatAccountCodes.has(line.code))
+      vatLines.set(line.taxCode, [
+        ...(vatLines.get(line.taxCode) ?? []),
+        subtractCents(line.debit, line.credit),
+      ]);
+  const written = new Map<AuditEntry['lines'][number], string>();
+  const told = new Set<string>();
+  for (const line of entry.lines) {
+    if (!line.taxCode || vatAccountCodes.has(line.code)) continue;
+    const amounts = told.has(line.taxCode) ? [] : (vatLines.get(line.taxCode) ?? []);
+    told.add(line.taxCode);
+    const base = decimal(absCents(subtractCents(line.debit, line.credit)));
+    written.set(
+      line,
+      (amounts.length > 0 ? amounts : [ZERO_CENTS])
+        .map((vat) => {
+          const side = vat < 0 ? 'Credit' : 'Debit';
+          return (
+            `          <TaxInformation>\n` +
+            `            <TaxCode>${xmlText(line.taxCode!)}</TaxCode>\n` +
+            `            <TaxBase>${base}</TaxBase>\n` +
+            `            <${side}TaxAmount><Amount>${decimal(absCents(vat))}</Amount></${side}TaxAmount>\n` +
+            `          </TaxInformation>\n`
+          );
+        })
+        .join(''),
+    );
+  }
+  return written;
+}
+
 function transaction(
   entry: AuditEntry,
   { period, year }: AccountingPeriod,
   t: (value: string, length: number) => string,
+  vatAccountCodes: ReadonlySet<string> = new Set(),
 ): string {
+  const taxes = taxInformation(entry, vatAccountCodes);
   const label = SOURCE_LABELS[entry.source] ?? 'Journal entry';
   const description = entryDescription(entry);
   let xml =
@@ -181,6 +228,7 @@ function transaction(
       `          <AccountID>${t(line.code, 70)}</AccountID>\n` +
       `          <Description>${t(line.description.trim() || description, 256)}</Description>\n` +
       `          <${side}Amount><Amount>${decimal(amount)}</Amount></${side}Amount>\n` +
+      (taxes.get(line) ?? '') +
       `        </Line>\n`;
   });
   return `${xml}      </Transaction>\n`;

@@ -9,7 +9,7 @@ import {
   type AccountType,
   type LedgerBasis,
 } from '../../api/index.js';
-import type { BooksApi } from '../../client/index.js';
+import { unlessNotFound, type BooksApi } from '../../client/index.js';
 import { addDays, type CalendarDay } from '../../core/calendar.js';
 import {
   addCents,
@@ -78,7 +78,7 @@ export async function auditBooksOf(
 ): Promise<AuditBooks> {
   const entityId = scope.entity.id;
   const { from, to, basis } = request;
-  const [chart, balances] = await Promise.all([
+  const [chart, balances, tax] = await Promise.all([
     api.accounts.all(entityId),
     balancesOverRange(api, entityId, {
       startDate: from,
@@ -86,8 +86,16 @@ export async function auditBooksOf(
       ledgerBasis: basis,
       groupBy: 'total',
     }),
+    // The entity's VAT accounts, where it keeps tax codes: the writers tell a VAT line by them.
+    unlessNotFound(api.sandbox.taxSetting(entityId)),
   ]);
   const chartByCode = new Map(chart.map((account) => [account.code, account]));
+  const vatAccountIds = new Set(
+    tax ? [tax.taxSetting.outputAccountId, tax.taxSetting.inputAccountId] : [],
+  );
+  const vatAccountCodes = new Set(
+    chart.filter((account) => vatAccountIds.has(account.id)).map((account) => account.code),
+  );
   // Openings: balance-sheet accounts as they stand the day before; income and expenses at
   // zero, their earlier results on the retained-earnings account.
   let carried = ZERO_CENTS;
@@ -196,6 +204,7 @@ export async function auditBooksOf(
       totals,
       sources,
       leftOut,
+      vatAccountCodes,
       ...(request.previousYear && {
         previousYear: await previousYearOf(
           api,
@@ -282,7 +291,7 @@ async function* readEntries(file: string): AsyncGenerator<Omit<AuditEntry, 'numb
   const parser = createReadStream(file).pipe(parse({ relax_column_count: false }));
   let entry: Omit<AuditEntry, 'number'> | undefined;
   for await (const fields of parser as AsyncIterable<string[]>) {
-    const [id, date, code, , debit, credit, description, memo, , source] = fields;
+    const [id, date, code, , debit, credit, description, memo, , source, taxCode] = fields;
     if (id === 'entry' && date === 'date') continue;
     if (entry === undefined || entry.reference !== id) {
       if (entry) yield entry;
@@ -293,6 +302,7 @@ async function* readEntries(file: string): AsyncGenerator<Omit<AuditEntry, 'numb
       debit: debit ? decimalToCents(debit) : ZERO_CENTS,
       credit: credit ? decimalToCents(credit) : ZERO_CENTS,
       description: description ?? '',
+      ...(taxCode ? { taxCode } : {}),
     });
   }
   if (entry) yield entry;

@@ -50,7 +50,7 @@ import {
  *   after the entries are in, since an archived account takes no new lines);
  * - `groups.json` — the account groups, parents first;
  * - `journal-cash.csv`, `journal-accrual.csv` — every posting of each ledger as the books CSV
- *   (`entry,date,account_code,account_name,debit,credit,description,memo,classes,source`), in
+ *   (`entry,date,account_code,account_name,debit,credit,description,memo,classes,source,tax_code`), in
  *   ascending date: journal entries as they are (`entry` their id, classes by label), and the
  *   postings the platform makes itself (bank transactions, opening balances: not journal entries,
  *   so only the general ledger shows them) as entries of their own, `source` saying which;
@@ -83,6 +83,7 @@ export const JOURNAL_COLUMNS = [
   'memo',
   'classes',
   'source',
+  'tax_code',
 ] as const;
 
 /** A ledger's balances as the manifest keeps them: per account, debit and credit. */
@@ -543,6 +544,7 @@ class LedgerExport {
         index === 0 ? (entry.memo ?? '') : '',
         line.classIds.map((id) => this.classLabels.get(id) ?? id).join(';'),
         entry.sourceType,
+        line.taxCode ?? '',
       ]);
     });
     return text;
@@ -566,6 +568,7 @@ class LedgerExport {
         index === 0 ? posting.memo : '',
         '',
         posting.sourceType,
+        line.taxCode ?? '',
       ]);
     });
     return text;
@@ -601,6 +604,7 @@ class LedgerExport {
         debit: entry.debitAmount === null ? ZERO_CENTS : amountToCents(entry.debitAmount),
         credit: entry.creditAmount === null ? ZERO_CENTS : amountToCents(entry.creditAmount),
         description: entry.description,
+        ...(entry.taxCode !== undefined && { taxCode: entry.taxCode }),
       });
     }
     return [...bySource.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
@@ -687,6 +691,7 @@ interface PlatformPosting {
     debit: Cents;
     credit: Cents;
     description: string;
+    taxCode?: string;
   }[];
 }
 
