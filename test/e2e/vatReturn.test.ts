@@ -497,6 +497,23 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
         ),
       ]),
     });
+    // A reverse charge whose two VAT lines carry no code: the net agrees, the boxes do not.
+    await ok(
+      'je',
+      'import',
+      file('reverse-uncoded.csv', [
+        'date,account,account_type,debit,credit,entry,description,tax_code',
+        '2026-12-03,Subcontractors,Operating Expenses,100.00,,40,Builder,RC',
+        '2026-12-03,VAT on Sales,Other Current Liabilities,,20.00,40,Builder,',
+        '2026-12-03,VAT on Purchases,Other Current Assets,20.00,,40,Builder,',
+        '2026-12-03,Bank,Cash,,100.00,40,Builder,',
+      ]),
+    );
+    const short = await books('tax', 'return', '--period', '2026-12');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain(
+      'books: the return from 2026-12-01 to 2026-12-31 does not tie: the VAT accounts moved what the coded postings declare (0.00), but postings on them are in no box (named above)',
+    );
     const firm = await books('tax', 'return', '--period', '2026-10', '--all');
     expect(firm.code).toBe(1);
     expect(firm.stderr).toContain(
