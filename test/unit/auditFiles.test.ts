@@ -554,6 +554,34 @@ describe('DATEV Buchungsstapel', () => {
     ]);
   });
 
+  it('--datev-vat split takes the rate of the day: 16 % and 5 % from July to December 2020', async () => {
+    const header = `"EXTF";700;21;"Buchungsstapel";13;20210110120000000;;"";"";"";1001;20001;20200101;4;20200101;20201231;"2020";"";1;0;0;"EUR";;"";;;"03";;;"";""`;
+    const columns =
+      'Umsatz (ohne Soll/Haben-Kz);Soll/Haben-Kennzeichen;WKZ Umsatz;Kurs;Basis-Umsatz;WKZ Basis-Umsatz;Konto;Gegenkonto (ohne BU-Schlüssel);BU-Schlüssel;Belegdatum;Belegfeld 1;Belegfeld 2;Skonto;Buchungstext';
+    const file = copyOf(
+      iconv.encode(
+        [
+          header,
+          columns,
+          '119,00;"S";"";;;"";1200;8400;"";3006;"A";"";;"Juni"',
+          '116,00;"S";"";;;"";1200;8400;"";0107;"B";"";;"Juli"',
+          '105,00;"S";"";;;"";1200;8300;"";3112;"C";"";;"Dezember"',
+          '107,00;"S";"";;;"";1200;8300;"";0101;"D";"";;"Januar"',
+        ].join('\r\n'),
+        'windows-1252',
+      ),
+      'csv',
+    );
+    const { problems, entries } = await readLedgerFile(file, { datevVat: 'split' });
+    expect(problems).toEqual([]);
+    expect(entries.map((e) => [e.date, e.lines.map((l) => l.debitCents - l.creditCents)])).toEqual([
+      ['2020-06-30', [11_900, -10_000, -1_900]],
+      ['2020-07-01', [11_600, -10_000, -1_600]],
+      ['2020-12-31', [10_500, -10_000, -500]],
+      ['2020-01-01', [10_700, -10_000, -700]],
+    ]);
+  });
+
   it('--datev-vat gross posts each row as written, and counts them', async () => {
     const { problems, entries, notes } = await readLedgerFile(datevFile(rows), {
       datevVat: 'gross',

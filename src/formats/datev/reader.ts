@@ -31,7 +31,7 @@ import { count, readExport, type LedgerFormatDefinition } from '../format.js';
  *   automatic account of the SKR, a `Skonto` — is not in the file. Such rows are problems unless
  *   `--datev-vat gross` (each row as written, counted) or `--datev-vat split` (the VAT of keys 2,
  *   3, 8, 9 and of the 7 % and 19 % automatic revenue and purchase accounts of SKR03 and SKR04
- *   posted to that SKR's VAT accounts; Berichtigungsschlüssel 2 reverses the row, 4 turns the
+ *   — 5 % and 16 % from July to December 2020 — posted to that SKR's VAT accounts; Berichtigungsschlüssel 2 reverses the row, 4 turns the
  *   automatic off). Any other key, or a Skonto, stays a problem.
  * - Types by the SKR03 or SKR04 classes (`--skr`, else the header's), of the account's first
  *   four digits.
@@ -327,7 +327,7 @@ export async function* readDatev(
           // The account the tax is on keeps the net; the VAT account takes the tax, same side.
           const taxed = lines.find((l) => l.accountCode === split.vat!.on)!;
           const gross = subtractCents(taxed.debitCents, taxed.creditCents);
-          const tax = taxIncluded(gross, split.vat.rate);
+          const tax = taxIncluded(gross, rateOnDay(split.vat.rate, date));
           const net = subtractCents(gross, tax);
           // Both carry the tax code of books' German preset the key means (USt19, VSt7, …).
           const taxCode = `${split.vat.side}${split.vat.rate}`;
@@ -341,6 +341,15 @@ export async function* readDatev(
     }
     yield { fileLine, entry, date, memo: side.memo, lines };
   }
+}
+
+/**
+ * The rate a tax key or automatic account of 19 % or 7 % meant on a day: 16 % and 5 % from
+ * 1 July to 31 December 2020 (Zweites Corona-Steuerhilfegesetz), as DATEV posted them.
+ */
+export function rateOnDay(rate: 7 | 19, day: string): number {
+  if (day >= '2020-07-01' && day <= '2020-12-31') return rate === 19 ? 16 : 5;
+  return rate;
 }
 
 /**
