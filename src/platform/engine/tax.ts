@@ -92,6 +92,10 @@ export class TaxService {
 
   async get(organizationId: string, entityId: string): Promise<TaxSetup> {
     await this.entities.get(organizationId, entityId);
+    return this.setupOf(entityId);
+  }
+
+  private async setupOf(entityId: string): Promise<TaxSetup> {
     const taxSetting = await this.store.tax.setting(entityId);
     if (!taxSetting) throw notFound('tax setting');
     return { taxSetting, taxCodes: await this.store.tax.codes(entityId) };
@@ -213,9 +217,9 @@ export class TaxService {
     entityId: string,
     query: TaxReturnQuery,
   ): Promise<{ taxReturn: TaxReturn; postingsHash: string }> {
-    const { taxSetting, taxCodes } = await this.get(organizationId, entityId);
-    if (query.startDate > query.endDate) throw invalid('startDate must not be after endDate');
     const entity = await this.entities.get(organizationId, entityId);
+    const { taxSetting, taxCodes } = await this.setupOf(entityId);
+    if (query.startDate > query.endDate) throw invalid('startDate must not be after endDate');
     // Cash accounting counts VAT as money moves: the cash ledger. Accrual, as invoiced: the
     // accrual ledger where the entity keeps one, else its books are one (cash) ledger.
     const basis = query.basis ?? (taxSetting.scheme === 'cash' ? 'cash' : 'accrual');

@@ -2,7 +2,7 @@ import type { TaxReturn } from '../../../api/index.js';
 import { addDays, isCalendarDay } from '../../../core/calendar.js';
 import { unlessNotFound } from '../../../client/index.js';
 import type { CommandContext } from '../../context.js';
-import { namedPeriod } from '../../../core/periods.js';
+import { addMonths, namedPeriod } from '../../../core/periods.js';
 import { defineCommand, flag, text } from '../../command.js';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
 import { displayAmount, plainAmount } from '../../render/statements.js';
@@ -43,17 +43,12 @@ function mtdBody(taxReturn: TaxReturn, periodKey: string) {
 
 /** When a return of a period ending on `endDate` is due, by the country's rule. */
 export function dueDate(country: string, endDate: string): string {
-  const [year, month] = endDate.split('-').map(Number) as [number, number];
-  const next = (months: number) => {
-    const at = new Date(Date.UTC(year, month - 1 + months, 1));
-    return at.toISOString().slice(0, 10);
-  };
   // The UK: one month and seven days after the period (HMRC, VAT Notice 700/12 §2.3);
   // Germany: the 10th day after the period (§ 18 Abs. 1 UStG); the Netherlands: the last
   // day of the month after it (Belastingdienst).
-  if (country === 'GB') return addDays(addDays(next(2), -1), 7);
-  if (country === 'DE') return addDays(next(1), 9);
-  return addDays(next(2), -1);
+  if (country === 'GB') return addDays(addMonths(endDate, 1), 7);
+  if (country === 'DE') return addDays(endDate, 10);
+  return addMonths(endDate, 1);
 }
 
 /** `tax return --all`: the firm's returns of a period, a row per VAT-registered entity. */
