@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAFT_XSD, xsdProblems } from '../helpers/auditFileRules.js';
+import { SAFT_XSD, XAF_XSD, xsdProblems } from '../helpers/auditFileRules.js';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
 
 /*
@@ -26,6 +26,11 @@ const REAL_SAFT = path.resolve(
 );
 const saftXsdPresent = existsSync(SAFT_XSD);
 const realSaftPresent = existsSync(REAL_SAFT);
+const xafXsdPresent = existsSync(XAF_XSD);
+if (!xafXsdPresent)
+  console.warn(
+    `skipped: the XAF export of the quarter is not validated: the Dutch XSD is not at ${XAF_XSD} (the project's ../shared/spec/formats)`,
+  );
 if (!saftXsdPresent)
   console.warn(
     `skipped: the SAF-T export of the quarter is not validated: Norway's XSD is not at ${SAFT_XSD} (the project's ../shared/spec/formats)`,
@@ -244,6 +249,35 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     const copy = ['-e', 'Harbour Copy'];
     await ok('tax', 'setup', '--country', 'GB', ...copy);
     await ok('je', 'import', saft, '--create-missing-accounts', ...copy);
+    const boxesOf = async (where: string[]) =>
+      (
+        JSON.parse(
+          (await ok('tax', 'return', '--period', '2026-Q3', '--json', ...where)).stdout,
+        ) as { boxes: { box: string; formAmount: number }[]; ties: boolean }
+      ).boxes.map((b) => [b.box, b.formAmount]);
+    expect(await boxesOf(copy)).toEqual(await boxesOf([]));
+  });
+
+  it("an XAF of the quarter carries each line's vat and the entity's vatCodes, valid by the Dutch schema, and reads back to the same return", async () => {
+    const directory = path.join(home.home, 'xaf-q3');
+    const exported = await ok(
+      ...['export', directory, '--format', 'xaf', '--from', '2026-07-01', '--to', '2026-09-30'],
+      '--json',
+    );
+    const xaf = (JSON.parse(exported.stdout) as { file: string }).file;
+    if (xafXsdPresent) expect(await xsdProblems(xaf, XAF_XSD)).toEqual([]);
+    const text = readFileSync(xaf, 'utf8');
+    expect(text).toContain('<taxRegIdent>GB123456789</taxRegIdent>');
+    expect(text).toContain(
+      '<vatCode>\n        <vatID>S</vatID>\n        <vatDesc>Standard rated sales</vatDesc>\n        <vatToPayAccID>2000</vatToPayAccID>',
+    );
+    expect(text).toContain(
+      '<vat>\n              <vatID>S</vatID>\n              <vatPerc>20.000</vatPerc>\n              <vatAmnt>200.00</vatAmnt>\n              <vatAmntTp>C</vatAmntTp>\n            </vat>',
+    );
+    await ok('sandbox', 'entity', 'create', 'Harbour XAF', '-w', 'Harbour Café Ltd');
+    const copy = ['-e', 'Harbour XAF'];
+    await ok('tax', 'setup', '--country', 'GB', ...copy);
+    await ok('je', 'import', xaf, '--create-missing-accounts', ...copy);
     const boxesOf = async (where: string[]) =>
       (
         JSON.parse(
@@ -478,10 +512,11 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     expect(rows.map((r) => [r.entity, r.country, r.due, Boolean(r.filed), r.net, r.ties])).toEqual([
       ['Harbour Café Ltd', 'GB', '2026-11-07', true, 130, true],
       ['Harbour Copy', 'GB', '2026-11-07', false, 130, true],
+      ['Harbour XAF', 'GB', '2026-11-07', false, 130, true],
       ['Toyen Lekefabrikk', 'NL', '2026-10-31', false, 0, true],
     ]);
     expect(firm.stderr).toContain(
-      'books: 3 VAT-registered entities from 2026-07-01 to 2026-09-30; every return ties',
+      'books: 4 VAT-registered entities from 2026-07-01 to 2026-09-30; every return ties',
     );
     const mixed = await books('tax', 'return', '--period', '2026-Q3', '--all', '--mark-filed');
     expect(mixed.code).toBe(2);
@@ -543,7 +578,7 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     const firm = await books('tax', 'return', '--period', '2026-10', '--all');
     expect(firm.code).toBe(1);
     expect(firm.stderr).toContain(
-      'books: 3 VAT-registered entities from 2026-10-01 to 2026-10-31; 1 does not tie: Harbour Café Ltd (books tax return --period … -e ENTITY names why)',
+      'books: 4 VAT-registered entities from 2026-10-01 to 2026-10-31; 1 does not tie: Harbour Café Ltd (books tax return --period … -e ENTITY names why)',
     );
     const bad = await books('tax', 'return', '--period', '2026-Q5');
     expect(bad.code).toBe(2);

@@ -764,3 +764,72 @@ describe('--chart and the national charts', () => {
     },
   );
 });
+
+describe("XAF's vat: each line's code, and the VAT line the code's own", () => {
+  /*
+   * The figures are the file's, read here from its XML (not by the reader): per code, the
+   * vatAmnt each base line states (a line on the side its vat names, not a VAT account's), or
+   * where an entry codes only its VAT line (Banana's D21-2), that line's own; books must carry
+   * each code to VAT-account lines of exactly that sum. Three producers write `vat` three ways:
+   * Exact on the base and (with 0.00) on the VAT line, Banana on every line of the entry, cash
+   * line included, Unit4 Multivers on the base lines only, one VAT line for an invoice of many.
+   */
+  const files = [
+    ['exact-online_xaf32_auditfile_2016_bananaaccounting-netherlands.xml', 'utf8'],
+    ['banana_xaf32_no-rgs_2018_bananaaccounting-netherlands.xml', 'utf8'],
+    ['unit4-multivers_xaf32_2017_bananaaccounting-netherlands.xml', 'latin1'],
+  ] as const;
+  it.each(files)('%s', async (name, encoding) => {
+    const file = path.join(FIXTURES, name);
+    const xml = iconv.decode(readFileSync(file), encoding);
+    const names = new Map(
+      [...xml.matchAll(/<ledgerAccount>\s*<accID>(.*?)<\/accID>\s*<accDesc>(.*?)<\/accDesc>/g)].map(
+        (m) => [m[1]!, m[2]!],
+      ),
+    );
+    const onVatAccount = (code: string) => /btw/i.test(names.get(code) ?? '');
+    const stated = new Map<string, number>();
+    const add = (code: string, cents: number) => stated.set(code, (stated.get(code) ?? 0) + cents);
+    for (const [, transaction] of xml.matchAll(/<transaction>([\s\S]*?)<\/transaction>/g)) {
+      const base = new Map<string, number>();
+      const ownVat = new Map<string, number>();
+      for (const [, trLine] of transaction!.matchAll(/<trLine>([\s\S]*?)<\/trLine>/g)) {
+        const account = /<accID>(.*?)</.exec(trLine!)![1]!;
+        const side = /<amntTp>(.*?)</.exec(trLine!)?.[1];
+        const vats = [
+          ...trLine!.matchAll(
+            /<vat>\s*<vatID>(.*?)<\/vatID>[\s\S]*?<vatAmnt>(.*?)<\/vatAmnt>\s*<vatAmntTp>(.*?)</g,
+          ),
+        ].map(([, code, amount, vatSide]) => ({
+          code: code!,
+          cents: Math.abs(Math.round(Number(amount) * 100)) * (vatSide === 'D' ? 1 : -1),
+          side: vatSide,
+        }));
+        if (!vats.some((vat) => vat.side === side)) continue;
+        const into = onVatAccount(account) ? ownVat : base;
+        for (const vat of vats) into.set(vat.code, (into.get(vat.code) ?? 0) + vat.cents);
+      }
+      for (const [code, cents] of base) add(code, cents);
+      for (const [code, cents] of ownVat) if (!base.has(code)) add(code, cents);
+    }
+    const { entries, problems } = await readLedgerFile(file, {
+      offsetAccount: 'Offset',
+      encoding,
+    });
+    expect(problems).toEqual([]);
+    const kept = new Map<string, number>();
+    for (const line of entries.flatMap((entry) => entry.lines))
+      if (line.taxCode && /btw/i.test(line.accountName ?? ''))
+        kept.set(
+          line.taxCode,
+          (kept.get(line.taxCode) ?? 0) + Number(line.debitCents) - Number(line.creditCents),
+        );
+    expect(stated.size).toBeGreaterThan(1);
+    expect(Object.fromEntries(kept)).toEqual(Object.fromEntries(stated));
+    // The gross (Banana's cash line, the debtor, the creditor) is no base: it carries no code.
+    const coded = entries.flatMap((e) => e.lines).filter((l) => l.taxCode);
+    expect(coded.filter((l) => /^(kas|debiteuren|crediteuren)/i.test(l.accountName ?? ''))).toEqual(
+      [],
+    );
+  });
+});

@@ -45,6 +45,17 @@ export interface AuditEntry {
   lines: AuditLine[];
 }
 
+/** A tax code as the audit files describe it: its name, and its rates (oldest first). */
+export interface AuditTaxCode {
+  code: string;
+  name: string;
+  rates: readonly { from: CalendarDay | null; percent: number }[];
+}
+
+/** The percentage of `code` on `day`: the latest rate holding by then (0 before any). */
+export const ratePercentOn = (code: AuditTaxCode, day: CalendarDay): number =>
+  code.rates.findLast((rate) => rate.from === null || rate.from <= day)?.percent ?? 0;
+
 /** The account that takes the results of the years before the range. */
 export interface RetainedEarningsAccount {
   code: string;
@@ -73,6 +84,11 @@ export interface AuditBooks {
   leftOut: { lines: number; entries: number };
   /** The entity's VAT accounts (by code): a coded line on one is the VAT of its code. */
   vatAccountCodes?: ReadonlySet<string>;
+  /** The entity's tax codes (where it keeps them), and its VAT accounts of each side by code. */
+  taxCodes?: readonly AuditTaxCode[];
+  vatAccounts?: { output: string; input: string };
+  /** The entity's VAT number, where its tax setting gives one. */
+  vatNumber?: string;
   /** The previous fiscal year (when asked and it has postings): its closing and results. */
   previousYear?: {
     startDate: CalendarDay;

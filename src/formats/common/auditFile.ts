@@ -1,6 +1,7 @@
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import {
+  absCents,
   addCents,
   formatCents,
   InvalidAmountError,
@@ -298,4 +299,51 @@ export function checkStatedTotal(
   const cents = auditAmount(stated.text, stated.line, what, report);
   if (cents !== undefined && cents !== made)
     report(disagree(what, formatCents(cents), formatCents(made), stated.line));
+}
+
+/** A tax amount a file rounds to whole units is still the VAT line's: a unit, in cents. */
+const ONE_UNIT = 100;
+
+/**
+ * Audit files state a line's tax on the line it is the tax of (SAF-T's TaxInformation, XAF's
+ * `vat`: the code and the tax amount, debit-positive where the file says its side); the line
+ * that posts the VAT itself often carries none. Each stated amount's code goes to the uncoded
+ * line of the entry of that size, and where no line is, the sum of the code's amounts (an
+ * invoice of many lines and one VAT line of them all, as Exact and Unit4 Multivers write it):
+ * first to the cent, then within a unit (Skatteetaten's own example states a TaxAmount of 40729
+ * for a VAT line of 40,729.75), so a close amount of another code never takes the line.
+ */
+export function codeVatLines(
+  lines: readonly LedgerLine[],
+  taxes: readonly { code: string; cents: Cents }[],
+): void {
+  if (taxes.length === 0) return;
+  const take = (code: string, cents: number, within: number): boolean => {
+    let nearest: LedgerLine | undefined;
+    let distance = Number.POSITIVE_INFINITY;
+    for (const l of lines) {
+      if (l.taxCode !== undefined) continue;
+      const apart = Math.abs(absCents(subtractCents(l.debitCents, l.creditCents)) - cents);
+      if (apart <= within && apart < distance) {
+        nearest = l;
+        distance = apart;
+      }
+    }
+    if (nearest) nearest.taxCode = code;
+    return nearest !== undefined;
+  };
+  for (const within of [0, ONE_UNIT]) {
+    const left = new Map<string, { cents: number; amounts: number }>();
+    for (const { code, cents } of taxes) {
+      const sum = left.get(code) ?? { cents: 0, amounts: 0 };
+      left.set(code, { cents: sum.cents + cents, amounts: sum.amounts + 1 });
+    }
+    for (const { code, cents } of taxes)
+      if (take(code, Math.abs(cents), within)) {
+        const sum = left.get(code)!;
+        left.set(code, { cents: sum.cents - cents, amounts: sum.amounts - 1 });
+      }
+    for (const [code, { cents, amounts }] of left)
+      if (amounts > 1) take(code, Math.abs(cents), within);
+  }
 }

@@ -8,6 +8,7 @@ import {
   balancedEntry,
   checkStatedCount,
   checkStatedTotal,
+  codeVatLines,
   contradictions,
   openingEntry,
   type AuditAccount,
@@ -57,9 +58,6 @@ const CLASS_NAMES: Record<string, AccountType> = {
 /** The first bytes show a SAF-T file: its root is an AuditFile in a SAF-T namespace. */
 export const looksLikeSaft = (head: string) =>
   /<(\w+:)?AuditFile\b[^>]*StandardAuditFile/i.test(head);
-
-/** A TaxAmount a file rounds to whole units is still the VAT line's: a unit, in cents. */
-const ONE_UNIT = 100;
 
 interface OpenLine {
   fileLine: number;
@@ -167,25 +165,12 @@ export async function* readSaft(
 
   /**
    * SAF-T states a line's tax on the line it is the tax of (TaxInformation: the code, the base,
-   * the TaxAmount); the line that posts the VAT itself carries none. Each TaxAmount's code goes
-   * to the uncoded line of the entry whose amount is nearest it, within a unit (a file may state
-   * the TaxAmount in whole units: Skatteetaten's own example states 40729 of a VAT line of
-   * 40,729.75), so the VAT carries its code.
+   * the TaxAmount); the line that posts the VAT itself carries none: see `codeVatLines` (a file
+   * may state the TaxAmount in whole units: Skatteetaten's own example states 40729 of a VAT
+   * line of 40,729.75).
    */
   const codeTheVatLines = () => {
-    for (const { code, cents } of taxes) {
-      let nearest: LedgerLine | undefined;
-      let distance = Number.POSITIVE_INFINITY;
-      for (const l of lines) {
-        if (l.taxCode !== undefined) continue;
-        const apart = Math.abs(absCents(subtractCents(l.debitCents, l.creditCents)) - cents);
-        if (apart <= ONE_UNIT && apart < distance) {
-          nearest = l;
-          distance = apart;
-        }
-      }
-      if (nearest) nearest.taxCode = code;
-    }
+    codeVatLines(lines, taxes);
     taxes = [];
   };
 

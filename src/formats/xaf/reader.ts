@@ -1,13 +1,14 @@
 import type { AccountType } from '../../api/index.js';
 import { isCalendarDay } from '../../core/calendar.js';
 import { dutchClassType, isRgsCode, rgsKind, rgsType } from './rgs.js';
-import { addCents, negateCents, ZERO_CENTS, type Cents } from '../../core/money.js';
+import { absCents, addCents, negateCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import {
   auditAmount,
   auditLine,
   balancedEntry,
   checkStatedCount,
   checkStatedTotal,
+  codeVatLines,
   newAuditFacts,
   tallyTyped,
   openingEntry,
@@ -37,6 +38,13 @@ import { readAuditFile, type LedgerFormatDefinition } from '../format.js';
  *   across journals), dated trDt; each trLine an `amnt` with `amntTp` D or C (a line of zero
  *   may come without one, as XAF 3.1 producers write it).
  * - `openingBalance/obLine`s are one entry on opBalDate (else the header's startDate).
+ * - A trLine's `vat` (vatID, vatPerc, vatAmnt, vatAmntTp; up to 99) codes the line with the
+ *   first vatID whose vatAmntTp is the line's own side: the base and the VAT line of a sale are
+ *   credits as its VAT is, while producers that put `vat` on every line of the entry (Banana
+ *   writes it on the cash line too) give the other side, the gross, which is no base. An
+ *   uncoded line the size of a stated vatAmnt then takes its code (`codeVatLines`): the VAT line
+ *   Unit4 Multivers writes without one. Where a zero-rated entry's `vat` names the side of its
+ *   cash line, that line is taken as the base: the file gives nothing to tell them apart.
  * - The file checks the import: `totalDebit` and `totalCredit` of the transactions and of the
  *   opening balance must be the lines' (money that disagrees stops the import); a `linesCount`
  *   that is not the number of lines is said (one producer writes the number of transactions
@@ -107,6 +115,9 @@ export async function* readXaf(
   let transaction: { nr: string; date: string; description: string; fileLine: number } | undefined;
   let lines: LedgerLine[] = [];
   let line: Record<string, string> & { fileLine?: string } = {};
+  /** The `vat`s of the line being read, and the stated VAT of the entry's coded lines. */
+  let vats: Record<string, string>[] = [];
+  let taxes: { code: string; cents: Cents }[] = [];
   let openingDay = '';
   let openingSent = false;
   let hash = '';
@@ -161,6 +172,9 @@ export async function* readXaf(
           lines = [];
         } else if (name === 'trLine' || name === 'obLine') {
           line = { fileLine: String(fileLine) };
+          vats = [];
+        } else if (name === 'vat' && parent === 'trLine') {
+          vats.push({});
         }
       },
       close(path, text, fileLine) {
@@ -202,6 +216,8 @@ export async function* readXaf(
           openingDay = text;
         } else if (parent === 'journal' && name === 'jrnID') {
           journal = text;
+        } else if (parent === 'vat' && path.at(-3) === 'trLine') {
+          vats.at(-1)![name] = text;
         } else if (parent === 'trLine' || parent === 'obLine') {
           line[name] = text;
         } else if (name === 'obLine') {
@@ -237,12 +253,29 @@ export async function* readXaf(
               cents,
             ),
           );
+          const side = cents > 0 ? 'D' : 'C';
+          const own = vats.find((vat) => (vat.vatAmntTp ?? '').toUpperCase() === side && vat.vatID);
+          if (own) {
+            lines.at(-1)!.taxCode = own.vatID!;
+            for (const vat of vats) {
+              if (!vat.vatID) continue;
+              const tax = auditAmount(vat.vatAmnt ?? '', at, 'vatAmnt', report);
+              // vatAmntTp gives the side; Unit4 Multivers writes a credit note's VAT negative too.
+              const size = tax === undefined ? undefined : absCents(tax);
+              const debit = (vat.vatAmntTp ?? '').toUpperCase() === 'D';
+              // A line of its own vat's size is the VAT line: its vat states itself, no other.
+              if (size && size !== absCents(cents))
+                taxes.push({ code: vat.vatID!, cents: debit ? size : negateCents(size) });
+            }
+          }
         } else if (transaction && parent === 'transaction' && name !== 'trLine') {
           if (name === 'nr') transaction.nr = text;
           else if (name === 'trDt') transaction.date = text;
           else if (name === 'desc') transaction.description = text;
         } else if (name === 'transaction' && transaction) {
           facts.transactions += 1;
+          codeVatLines(lines, taxes);
+          taxes = [];
           const entry = `${journal} ${transaction.nr}`;
           const balanced = balancedEntry(
             {

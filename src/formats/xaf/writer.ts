@@ -1,8 +1,15 @@
 import { isProfitAndLoss } from '../../api/index.js';
 import { addDays, type CalendarDay } from '../../core/calendar.js';
-import { addCents, sidesOf, ZERO_CENTS } from '../../core/money.js';
+import {
+  absCents,
+  addCents,
+  sidesOf,
+  subtractCents,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
 import { addMonths } from '../../core/periods.js';
-import { type AuditBooks, type AuditEntry } from '../audit/books.js';
+import { ratePercentOn, type AuditBooks, type AuditEntry } from '../audit/books.js';
 import {
   compactDay,
   cut,
@@ -10,6 +17,7 @@ import {
   entryDescription,
   holdsEntries,
   xmlField,
+  xmlText,
   type AuditFileWriter,
 } from '../audit/writer.js';
 
@@ -20,8 +28,9 @@ import {
  *
  * - `header`: the fiscal year(s) the range lies in (`2025`, or `2025-2026` for a year across
  *   two), the range as `startDate`/`endDate`, EUR unless `--currency`;
- * - `company`: the KvK number (`--org-number`) when given, the name, `NL`; `taxRegIdent` empty
- *   (the platform keeps no VAT number);
+ * - `company`: the KvK number (`--org-number`) when given, the name, `NL`; `taxRegIdent` the
+ *   VAT number of the entity's tax setting (empty without one); `vatCodes`, the entity's tax codes where it keeps them,
+ *   each naming the VAT accounts the file's chart holds;
  * - `generalLedger`: every account with a balance or a posting, `accTp` `B` for the balance
  *   sheet and `P` for profit and loss by its type's class; no RGS code (the 2017 rules put RGS in
  *   `taxonomy` under a taxonomy reference the platform has no way to know; `accTp` is what every
@@ -32,7 +41,8 @@ import {
  *   its lines' count and totals;
  * - `transactions`: the count and sums of every line, then a journal per kind of posting — `M`
  *   memoriaal (journal entries), `B` bank (bank transactions), `O` opening balances — their
- *   transactions in date order, `nr` the entry's number over the file, `docRef` the same.
+ *   transactions in date order, `nr` the entry's number over the file, `docRef` the same; a
+ *   coded line its `vat` (see `vatsOf`).
  */
 
 const JOURNALS: { id: string; description: string; type: string; sources: readonly string[] }[] = [
@@ -93,7 +103,7 @@ export const xafWriter: AuditFileWriter = {
       (options.orgNumber ? `    <companyIdent>${options.orgNumber}</companyIdent>\n` : '') +
       `    <companyName>${t(books.entity.name, 100)}</companyName>\n` +
       `    <taxRegistrationCountry>NL</taxRegistrationCountry>\n` +
-      `    <taxRegIdent></taxRegIdent>\n` +
+      `    <taxRegIdent>${t(books.vatNumber ?? '', 30)}</taxRegIdent>\n` +
       `    <generalLedger>\n`;
     for (const account of books.accounts)
       head +=
@@ -102,7 +112,25 @@ export const xafWriter: AuditFileWriter = {
         `        <accDesc>${t(account.name, 100)}</accDesc>\n` +
         `        <accTp>${isProfitAndLoss(account.class) ? 'P' : 'B'}</accTp>\n` +
         `      </ledgerAccount>\n`;
-    head += `    </generalLedger>\n    <periods>\n`;
+    head += `    </generalLedger>\n`;
+    if (books.taxCodes?.length) {
+      // The VAT accounts named where the file holds them (the schema's keys refer to its chart).
+      const held = (code: string | undefined) =>
+        code && books.accountByCode.has(code) ? code : undefined;
+      const toPay = held(books.vatAccounts?.output);
+      const toClaim = held(books.vatAccounts?.input);
+      head += `    <vatCodes>\n`;
+      for (const code of books.taxCodes)
+        head +=
+          `      <vatCode>\n` +
+          `        <vatID>${t(code.code, 35)}</vatID>\n` +
+          `        <vatDesc>${t(code.name, 999)}</vatDesc>\n` +
+          (toPay ? `        <vatToPayAccID>${t(toPay, 35)}</vatToPayAccID>\n` : '') +
+          (toClaim ? `        <vatToClaimAccID>${t(toClaim, 35)}</vatToClaimAccID>\n` : '') +
+          `      </vatCode>\n`;
+      head += `    </vatCodes>\n`;
+    }
+    head += `    <periods>\n`;
     for (const period of periods)
       head +=
         `      <period>\n` +
@@ -156,18 +184,64 @@ export const xafWriter: AuditFileWriter = {
       );
       for await (const entry of books.entries())
         if (journal.sources.includes(entry.source))
-          await put(transaction(entry, periodOfMonth.get(entry.date.slice(0, 7))!, t));
+          await put(transaction(entry, periodOfMonth.get(entry.date.slice(0, 7))!, t, books));
       await put(`      </journal>\n`);
     }
     await put(`    </transactions>\n  </company>\n</auditfile>\n`);
   },
 };
 
+/**
+ * A coded line's `vat`s: its code, the code's rate on the entry's day, and — on the code's first
+ * line of the entry — each VAT line the entry posts under the code (on the entity's VAT
+ * accounts) as a vatAmnt of its side: one for a sale or a purchase, two for a reverse charge;
+ * else a 0.00 of the line's own side. The VAT lines carry none (as Unit4 Multivers writes them);
+ * a reader pairs each with its vatAmnt, as books' does.
+ */
+function vatsOf(entry: AuditEntry, books: AuditBooks): Map<AuditEntry['lines'][number], string> {
+  const written = new Map<AuditEntry['lines'][number], string>();
+  const vatAccountCodes = books.vatAccountCodes ?? new Set<string>();
+  const codes = new Map((books.taxCodes ?? []).map((code) => [code.code, code]));
+  const vatLines = new Map<string, Cents[]>();
+  for (const line of entry.lines)
+    if (line.taxCode && vatAccountCodes.has(line.code))
+      vatLines.set(line.taxCode, [
+        ...(vatLines.get(line.taxCode) ?? []),
+        subtractCents(line.debit, line.credit),
+      ]);
+  const told = new Set<string>();
+  for (const line of entry.lines) {
+    if (!line.taxCode || vatAccountCodes.has(line.code)) continue;
+    const taxCode = codes.get(line.taxCode);
+    const percent = taxCode ? ratePercentOn(taxCode, entry.date) : 0;
+    const amounts = told.has(line.taxCode) ? [] : (vatLines.get(line.taxCode) ?? []);
+    told.add(line.taxCode);
+    const own = line.debit > 0 ? 'D' : 'C';
+    written.set(
+      line,
+      (amounts.length > 0 ? amounts : [undefined])
+        .map(
+          (vat) =>
+            `            <vat>\n` +
+            `              <vatID>${xmlText(line.taxCode!)}</vatID>\n` +
+            `              <vatPerc>${percent.toFixed(3)}</vatPerc>\n` +
+            `              <vatAmnt>${decimal(vat === undefined ? ZERO_CENTS : absCents(vat))}</vatAmnt>\n` +
+            `              <vatAmntTp>${vat === undefined ? own : vat < 0 ? 'C' : 'D'}</vatAmntTp>\n` +
+            `            </vat>\n`,
+        )
+        .join(''),
+    );
+  }
+  return written;
+}
+
 function transaction(
   entry: AuditEntry,
   period: number,
   t: (value: string, length: number) => string,
+  books: AuditBooks,
 ): string {
+  const vats = vatsOf(entry, books);
   const description = entryDescription(entry);
   let xml =
     `        <transaction>\n` +
@@ -186,6 +260,7 @@ function transaction(
       `            <desc>${t(line.description.trim() || description, 9999)}</desc>\n` +
       `            <amnt>${decimal(debit ? line.debit : line.credit)}</amnt>\n` +
       `            <amntTp>${debit ? 'D' : 'C'}</amntTp>\n` +
+      (vats.get(line) ?? '') +
       `          </trLine>\n`;
   });
   return `${xml}        </transaction>\n`;

@@ -96,6 +96,12 @@ export async function auditBooksOf(
   const vatAccountCodes = new Set(
     chart.filter((account) => vatAccountIds.has(account.id)).map((account) => account.code),
   );
+  const codeOf = (id: string) => chart.find((account) => account.id === id)?.code;
+  const vatAccounts = tax && {
+    output: codeOf(tax.taxSetting.outputAccountId) ?? '',
+    input: codeOf(tax.taxSetting.inputAccountId) ?? '',
+  };
+  const taxCodes = tax?.taxCodes.map(({ code, name, rates }) => ({ code, name, rates }));
   // Openings: balance-sheet accounts as they stand the day before; income and expenses at
   // zero, their earlier results on the retained-earnings account.
   let carried = ZERO_CENTS;
@@ -205,6 +211,8 @@ export async function auditBooksOf(
       sources,
       leftOut,
       vatAccountCodes,
+      ...(tax && { taxCodes, vatAccounts }),
+      ...(tax?.taxSetting.vatNumber && { vatNumber: tax.taxSetting.vatNumber }),
       ...(request.previousYear && {
         previousYear: await previousYearOf(
           api,
