@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAFT_XSD, XAF_XSD, xsdProblems } from '../helpers/auditFileRules.js';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
@@ -634,5 +635,118 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     );
     expect(mtd.code).toBe(2);
     expect(mtd.stderr).toContain("--mtd writes the UK's return; the entity files in DE");
+  });
+
+  it('a DATEV Buchungsstapel carries USt19 and VSt19 as tax keys 3 and 9 on gross rows, and reads back to the same Voranmeldung', async () => {
+    // A German firm keeps SKR03's numbers: a workspace whose charts take the codes given.
+    await ok('workspace', 'create', 'Bäckereien', '--timezone', 'UTC');
+    await ok('sandbox', 'workspace', 'update', 'Bäckereien', '--custom-chart');
+    const registered = async (entity: string) => {
+      await ok('sandbox', 'entity', 'create', entity, '-w', 'Bäckereien');
+      const at = ['-w', 'Bäckereien', '-e', entity];
+      for (const [code, name, type] of [
+        ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
+        ['1576', 'Vorsteuer 19 %', 'Other Current Assets'],
+      ] as const)
+        await ok('coa', 'create', '--name', name, '--type', type, '--code', code, ...at);
+      await ok(
+        ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
+        ...['--input-account', '1576', ...at],
+      );
+      return at;
+    };
+    const where = await registered('Bäckerei Sonne GmbH');
+    const header =
+      'date,account_code,account_name,account_type,debit,credit,entry,description,tax_code';
+    await ok(
+      'je',
+      'import',
+      file('sonne-q3.csv', [
+        header,
+        // A sale at 19 %, a purchase at 19 %, and a sale whose VAT is a cent off what DATEV
+        // would compute from its gross (written as booked, without a key).
+        '2026-07-10,1800,Bank,Cash,119.00,,10,Brot und Kuchen,',
+        '2026-07-10,8400,Erlöse 19 % USt,Income,,100.00,10,Brot und Kuchen,USt19',
+        '2026-07-10,1776,Umsatzsteuer 19 %,Other Current Liabilities,,19.00,10,Brot und Kuchen,USt19',
+        '2026-07-20,1800,Bank,Cash,238.00,,13,Catering,',
+        '2026-07-20,8200,Erlöse,Income,,200.00,13,Catering,USt19',
+        '2026-07-20,1776,Umsatzsteuer 19 %,Other Current Liabilities,,38.00,13,Catering,USt19',
+        '2026-08-05,4930,Bürobedarf,Operating Expenses,84.03,,11,Papier,VSt19',
+        '2026-08-05,1576,Vorsteuer 19 %,Other Current Assets,15.97,,11,Papier,VSt19',
+        '2026-08-05,1800,Bank,Cash,,100.00,11,Papier,',
+        '2026-10-01,1800,Bank,Cash,59.51,,12,Torte,',
+        '2026-10-01,8400,Erlöse 19 % USt,Income,,50.00,12,Torte,USt19',
+        '2026-10-01,1776,Umsatzsteuer 19 %,Other Current Liabilities,,9.51,12,Torte,USt19',
+      ]),
+      ...['--create-missing-accounts', ...where],
+    );
+    const exportDatev = async (name: string, from: string, to: string) => {
+      const exported = await ok(
+        ...['export', path.join(home.home, name), '--format', 'datev', '--from', from, '--to', to],
+        ...['--datev-consultant', '29098', '--datev-client', '1', '--skr', '03', '--json'],
+        ...where,
+      );
+      const datev = (JSON.parse(exported.stdout) as { file: string }).file;
+      const rows = iconv
+        .decode(readFileSync(datev), 'windows-1252')
+        .split('\r\n')
+        .slice(2, -1)
+        .map((row) => row.split(';').slice(0, 11).join(';'))
+        .filter((row) => !row.endsWith('"EB"')); // the balances carried in
+      return { datev, rows };
+    };
+    const quarter = await exportDatev('datev-q3', '2026-07-01', '2026-09-30');
+    // The sale on 8400, SKR03's automatic 19 % account, carries no key (the account computes
+    // the VAT itself); the one on 8200 key 3; the purchase key 9, 4930 debited as the Gegenkonto.
+    expect(quarter.rows).toEqual([
+      '119,00;"S";"";;;"";1800;8400;"";1007;"1"',
+      '238,00;"S";"";;;"";1800;8200;"3";2007;"2"',
+      '100,00;"H";"";;;"";1800;4930;"9";0508;"3"',
+    ]);
+    // The sale a cent off what DATEV would compute from its gross: as booked, the automatic off.
+    const october = await exportDatev('datev-10', '2026-10-01', '2026-10-31');
+    expect(october.rows).toEqual([
+      '50,00;"S";"";;;"";1800;8400;"40";0110;"1"',
+      '9,51;"S";"";;;"";1800;1776;"";0110;"1"',
+    ]);
+
+    const copy = await registered('Bäckerei Kopie');
+    // A Buchungsstapel names no account: the client's chart (--chart) names them.
+    const clientChart = file('sonne-chart.csv', [
+      'code,name,type',
+      '1800,Bank,Cash',
+      '8400,Erlöse 19 % USt,Income',
+      '8200,Erlöse,Income',
+      '4930,Bürobedarf,Operating Expenses',
+      '1776,Umsatzsteuer 19 %,Other Current Liabilities',
+      '1576,Vorsteuer 19 %,Other Current Assets',
+    ]);
+    for (const { datev } of [quarter, october])
+      await ok(
+        ...['je', 'import', datev, '--datev-vat', 'split', '--chart', clientChart],
+        ...['--create-missing-accounts', ...copy],
+      );
+    const boxesOf = async (entity: string[]) =>
+      (
+        JSON.parse(
+          (await ok('tax', 'return', '--period', '2026-Q3', '--json', ...entity)).stdout,
+        ) as { boxes: { box: string; amount: number }[] }
+      ).boxes
+        .filter((b) => b.amount !== 0)
+        .map((b) => [b.box, b.amount]);
+    const original = await boxesOf(where);
+    expect(original).toEqual(
+      expect.arrayContaining([
+        ['81', 300],
+        ['66', 15.97],
+      ]),
+    );
+    expect(await boxesOf(copy)).toEqual(original);
+    // October's sale came back without its code: its return does not tie, naming the posting.
+    const refused = await books('tax', 'return', '--period', '2026-10', ...copy);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      '2026-10-01 1776 Umsatzsteuer 19 % "Torte" (no code): a posting on a VAT account carries no tax code',
+    );
   });
 });

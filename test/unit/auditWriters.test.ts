@@ -99,15 +99,23 @@ describe('DATEV: an entry of more than two lines as rows that each balance', () 
     description,
   });
 
+  const rowsOf = (lines: ReturnType<typeof line>[]) =>
+    pairedRows(lines).map(({ debitCode, creditCode, amount, description }) => ({
+      debitCode,
+      creditCode,
+      amount,
+      description,
+    }));
+
   it('pairs debits and credits first to first, the smaller amount each time', () => {
     expect(
-      pairedRows([line('1200', 11_900), line('8400', -10_000), line('1776', -1_900, 'USt')]),
+      rowsOf([line('1200', 11_900), line('8400', -10_000), line('1776', -1_900, 'USt')]),
     ).toEqual([
       { debitCode: '1200', creditCode: '8400', amount: 10_000, description: '' },
       { debitCode: '1200', creditCode: '1776', amount: 1_900, description: 'USt' },
     ]);
     expect(
-      pairedRows([
+      rowsOf([
         line('3400', 50_000),
         line('1576', 9_500),
         line('1200', -30_000),

@@ -1,5 +1,22 @@
-import { type Cents, sidesOf, subtractCents } from '../../core/money.js';
-import { AUTOMATIC, AUTOMATIC_OFF, CARRIED_ACCOUNTS, RETAINED_EARNINGS } from './skr.js';
+import {
+  addCents,
+  negateCents,
+  sidesOf,
+  subtractCents,
+  taxIncluded,
+  ZERO_CENTS,
+  type Cents,
+} from '../../core/money.js';
+import type { Skr } from '../options.js';
+import { rateOnDay } from './reader.js';
+import {
+  AUTOMATIC,
+  AUTOMATIC_OFF,
+  CARRIED_ACCOUNTS,
+  RETAINED_EARNINGS,
+  TAX_KEYS,
+  VAT_ACCOUNTS,
+} from './skr.js';
 import { type AuditBooks, type AuditEntry } from '../audit/books.js';
 import {
   compactDay,
@@ -24,9 +41,10 @@ import {
  * - the 125 column headings of format version 13, then one booking a row: `Umsatz` always
  *   positive, `S` (the amount debits `Konto`), `Konto` against `Gegenkonto`, `Belegdatum` TTMM,
  *   `Belegfeld 1` the entry's number (1, 2, … in date order), `Buchungstext` (60 characters) the
- *   line's description, else the entry's memo; no tax key: the amounts are as booked, and a row on
- *   an automatic account of the SKR (SKR03 8400, 3400, …: DATEV would add the VAT it implies)
- *   carries BU-Schlüssel 40, which turns the automatic off;
+ *   line's description, else the entry's memo; the amounts as booked, and a row on an automatic
+ *   account of the SKR (SKR03 8400, 3400, …: DATEV would add the VAT it implies) carries
+ *   BU-Schlüssel 40, which turns the automatic off — except a line coded USt19, USt7, VSt19 or
+ *   VSt7 with its VAT line, which is one gross row with its tax key (see `taxedLines`);
  * - an entry of more than two lines becomes rows that each balance, sharing its Belegfeld 1, by
  *   one rule: its debit lines and its credit lines, each in their order, are paired from the
  *   first of each, a row taking the smaller of the two amounts left and the line that is used up
@@ -141,11 +159,21 @@ function carriedAccount(books: AuditBooks): string | undefined {
 const quoted = (value: string) => `"${value.replaceAll('"', '""')}"`;
 
 /** The rows of an entry that balance each: debit lines against credit lines, first to first. */
-export function pairedRows(
-  lines: readonly { code: string; debit: Cents; credit: Cents; description: string }[],
-): { debitCode: string; creditCode: string; amount: Cents; description: string }[] {
-  const debits = lines.filter((l) => l.debit > 0).map((l) => ({ ...l, left: l.debit }));
-  const credits = lines.filter((l) => l.credit > 0).map((l) => ({ ...l, left: l.credit }));
+export function pairedRows<
+  L extends { code: string; debit: Cents; credit: Cents; description: string },
+>(
+  lines: readonly L[],
+): {
+  debitCode: string;
+  creditCode: string;
+  amount: Cents;
+  description: string;
+  debit: L;
+  credit: L;
+}[] {
+  const indexed = lines.map((l, index) => ({ ...l, index }));
+  const debits = indexed.filter((l) => l.debit > 0).map((l) => ({ ...l, left: l.debit }));
+  const credits = indexed.filter((l) => l.credit > 0).map((l) => ({ ...l, left: l.credit }));
   const rows = [];
   let d = 0;
   let c = 0;
@@ -158,6 +186,8 @@ export function pairedRows(
       creditCode: credit.code,
       amount: taken,
       description: debit.description.trim() || credit.description.trim(),
+      debit: lines[debit.index]!,
+      credit: lines[credit.index]!,
     });
     debit.left = subtractCents(debit.left, taken);
     credit.left = subtractCents(credit.left, taken);
@@ -245,15 +275,15 @@ export const datevWriter: AuditFileWriter = {
 
     const ttmm = (day: string) => `${day.slice(8, 10)}${day.slice(5, 7)}`;
     const automatic = AUTOMATIC[datev.skr];
-    const row = (
-      debitCode: string,
-      creditCode: string,
-      cents: Cents,
-      day: string,
-      voucher: string,
-      description: string,
-    ) => {
+    const row: RowWriter = (debitCode, creditCode, cents, day, voucher, description, taxed) => {
       const [debit, credit] = [number(debitCode), number(creditCode)];
+      // A taxed row: the taxed account is the Gegenkonto (the one DATEV's key is of), its side
+      // by S or H; no key on the automatic account of the code's rate, which computes it itself.
+      if (taxed) {
+        const [konto, gegenkonto] = taxed.side === 'credit' ? [debit, credit] : [credit, debit];
+        const key = automatic[number(taxed.code)] ? '' : taxed.key;
+        return `${decimalComma(cents)};"${taxed.side === 'credit' ? 'S' : 'H'}";"";;;"";${konto};${gegenkonto};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${EMPTY_AFTER_TEXT}\r\n`;
+      }
       const key = automatic[debit] || automatic[credit] ? AUTOMATIC_OFF : '';
       return `${decimalComma(cents)};"S";"";;;"";${debit};${credit};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${EMPTY_AFTER_TEXT}\r\n`;
     };
@@ -270,25 +300,126 @@ export const datevWriter: AuditFileWriter = {
       }
       await put(rows);
     }
-    for await (const entry of books.entries()) await put(entryRows(entry, row));
+    const vatAccountCodes = books.vatAccountCodes ?? new Set<string>();
+    for await (const entry of books.entries())
+      await put(entryRows(entry, row, datev.skr, vatAccountCodes));
   },
 };
 
+/** A row's tax key: the taxed line's account, its side, the BU-Schlüssel. */
+interface TaxedRow {
+  code: string;
+  side: 'debit' | 'credit';
+  key: string;
+}
+
+type RowWriter = (
+  debitCode: string,
+  creditCode: string,
+  cents: Cents,
+  day: string,
+  voucher: string,
+  text: string,
+  taxed?: TaxedRow,
+) => string;
+
+/** The BU-Schlüssel of each code of books' German preset DATEV computes: 2, 3, 8, 9. */
+const KEY_OF_CODE = new Map(
+  Object.entries(TAX_KEYS).map(([key, { side, rate }]) => [`${side}${rate}`, key]),
+);
+
+type Line = AuditEntry['lines'][number];
+
+/**
+ * The entry's lines as DATEV books them: a line coded USt19, USt7, VSt19 or VSt7 (books' German
+ * preset) and the VAT line of its code become one gross line with the code's BU-Schlüssel
+ * (3, 2, 9, 8), which DATEV splits again — where DATEV would split it to the cent (the rate of
+ * the day, 16 % and 5 % from July to December 2020) and the VAT is on the SKR's VAT account of
+ * the code (1776 of SKR03's 19 %, …), so what DATEV and books' reader make of the row is what
+ * the books hold. Any other coded line is written as booked: a Buchungsstapel carries a code
+ * only as the tax key DATEV computes.
+ */
+function taxedLines(
+  entry: AuditEntry,
+  skr: Skr,
+  vatAccountCodes: ReadonlySet<string>,
+): { lines: Line[]; taxed: Map<Line, TaxedRow & { vat: Cents }> } {
+  const taxed = new Map<Line, TaxedRow & { vat: Cents }>();
+  const merged = new Set<Line>();
+  const lines: Line[] = [];
+  for (const line of entry.lines) {
+    const key = line.taxCode && KEY_OF_CODE.get(line.taxCode);
+    if (!key || vatAccountCodes.has(line.code)) continue;
+    const { side, rate } = TAX_KEYS[key]!;
+    const ofCode = entry.lines.filter((l) => l.taxCode === line.taxCode);
+    const vatLines = ofCode.filter((l) => vatAccountCodes.has(l.code));
+    const vatLine = vatLines[0];
+    const automaticRule = AUTOMATIC[skr][number(line.code)];
+    if (
+      ofCode.length !== 2 ||
+      vatLines.length !== 1 ||
+      number(vatLine!.code) !== VAT_ACCOUNTS[skr][`${side} ${rate}`] ||
+      (automaticRule !== undefined && (automaticRule.side !== side || automaticRule.rate !== rate))
+    )
+      continue;
+    const net = subtractCents(line.debit, line.credit);
+    const vat = subtractCents(vatLine!.debit, vatLine!.credit);
+    const gross = addCents(net, vat);
+    if (net === 0 || Math.sign(net) !== Math.sign(gross)) continue;
+    if (taxIncluded(gross, rateOnDay(rate, entry.date)) !== vat) continue;
+    const whole = sidesOf(gross);
+    const grossLine = { ...line, debit: whole.debit, credit: whole.credit };
+    taxed.set(grossLine, { code: line.code, side: net > 0 ? 'debit' : 'credit', key, vat });
+    merged.add(line).add(vatLine!);
+    lines.push(grossLine);
+  }
+  return { lines: [...entry.lines.filter((l) => !merged.has(l)), ...lines], taxed };
+}
+
 function entryRows(
   entry: AuditEntry,
-  row: (d: string, c: string, cents: Cents, day: string, voucher: string, text: string) => string,
+  row: RowWriter,
+  skr: Skr,
+  vatAccountCodes: ReadonlySet<string>,
 ): string {
   const fallback = entryDescription(entry);
-  return pairedRows(entry.lines)
-    .map((paired) =>
-      row(
-        paired.debitCode,
-        paired.creditCode,
-        paired.amount,
-        entry.date,
-        String(entry.number),
-        paired.description || fallback,
-      ),
-    )
-    .join('');
+  const write = (rows: ReturnType<typeof pairedRows<Line>>, taxed: Map<Line, TaxedRow>) =>
+    rows
+      .map((paired) =>
+        row(
+          paired.debitCode,
+          paired.creditCode,
+          paired.amount,
+          entry.date,
+          String(entry.number),
+          paired.description || fallback,
+          taxed.get(paired.debit) ?? taxed.get(paired.credit),
+        ),
+      )
+      .join('');
+  const { lines, taxed } = taxedLines(entry, skr, vatAccountCodes);
+  if (taxed.size === 0) return write(pairedRows(entry.lines), taxed);
+  // Each taxed line's rows must split to its VAT, and face no other taxed or automatic line.
+  const rows = pairedRows(lines);
+  const splits = rows.every((paired) => {
+    const taxedSides = [paired.debit, paired.credit].filter((l) => taxed.has(l));
+    const other = taxed.has(paired.debit) ? paired.credit : paired.debit;
+    return (
+      taxedSides.length < 2 && !(taxedSides.length === 1 && AUTOMATIC[skr][number(other.code)])
+    );
+  });
+  const vatOfRows = new Map<Line, Cents>();
+  for (const paired of rows)
+    for (const l of [paired.debit, paired.credit]) {
+      const of = taxed.get(l);
+      if (!of) continue;
+      const rate = TAX_KEYS[of.key]!.rate;
+      const part = taxIncluded(paired.amount, rateOnDay(rate, entry.date));
+      vatOfRows.set(l, addCents(vatOfRows.get(l) ?? ZERO_CENTS, part));
+    }
+  const exact = [...taxed].every(([l, of]) => {
+    const vat = vatOfRows.get(l) ?? ZERO_CENTS;
+    return vat === (of.vat < 0 ? negateCents(of.vat) : of.vat);
+  });
+  return splits && exact ? write(rows, taxed) : write(pairedRows(entry.lines), new Map());
 }
