@@ -749,4 +749,76 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '2026-10-01 1776 Umsatzsteuer 19 % "Torte" (no code): a posting on a VAT account carries no tax code',
     );
   });
+
+  it("QuickBooks' and Xero's reports with their tax column: the codes mapped by --tax-codes, and the return ties", async () => {
+    await ok('use', '-w', 'Harbour Café Ltd', '-e', 'Harbour Café Ltd');
+    await ok('sandbox', 'entity', 'create', 'Harbour Reports', '-w', 'Harbour Café Ltd');
+    const where = ['-e', 'Harbour Reports'];
+    await ok('tax', 'setup', '--country', 'GB', ...where);
+    const xero = file('xero-july.csv', [
+      'Account Transactions',
+      'Harbour Reports',
+      'For the period 1 July 2026 to 31 July 2026',
+      '',
+      'Date,Source,Description,Reference,Debit,Credit,Running Balance,Gross,VAT,Tax Rate',
+      'Business Bank Account (090),,,,,,,,,',
+      '03 Jul 2026,Receive Money,Catering,RM-1,"1,200.00",,"1,200.00","1,200.00",0.00,',
+      '10 Jul 2026,Spend Money,Staples,SM-1,,120.00,"1,080.00",-120.00,0.00,',
+      'Total Business Bank Account (090),,,,"1,200.00",120.00,,,,',
+      'Sales (200),,,,,,,,,',
+      '03 Jul 2026,Receive Money,Catering,RM-1,,"1,000.00","-1,000.00","-1,200.00",-200.00,20% (VAT on Income)',
+      'Total Sales (200),,,,0.00,"1,000.00",,,,',
+      'Office Supplies (429),,,,,,,,,',
+      '10 Jul 2026,Spend Money,Staples,SM-1,100.00,,100.00,120.00,20.00,20% (VAT on Expenses)',
+      'Total Office Supplies (429),,,,100.00,0.00,,,,',
+      'VAT on Sales (2000),,,,,,,,,',
+      '03 Jul 2026,Receive Money,Catering,RM-1,,200.00,-200.00,,,20% (VAT on Income)',
+      'Total VAT on Sales (2000),,,,0.00,200.00,,,,',
+      'VAT on Purchases (2010),,,,,,,,,',
+      '10 Jul 2026,Spend Money,Staples,SM-1,20.00,,20.00,,,20% (VAT on Expenses)',
+      'Total VAT on Purchases (2010),,,,20.00,0.00,,,,',
+    ]);
+    const chart = file('xero-chart.csv', [
+      'code,name,type',
+      '090,Business Bank Account,Cash',
+      '200,Sales,Income',
+      '429,Office Supplies,Operating Expenses',
+    ]);
+    const importXero = [
+      ...['je', 'import', xero, '--chart', chart, '--create-missing-accounts', ...where],
+    ];
+    const unmapped = await books(...importXero);
+    expect(unmapped.code).toBe(3);
+    expect(unmapped.stderr).toContain('tax code "20% (VAT on Income)" is not a code of the entity');
+    const map = file('xero-codes.csv', [
+      'theirs,ours',
+      '20% (VAT on Income),S',
+      '20% (VAT on Expenses),SP',
+    ]);
+    await ok(...importXero, '--tax-codes', map);
+    // QuickBooks Desktop (UK) with its VAT Code column: the preset's own codes, no map needed.
+    await ok(
+      'je',
+      'import',
+      file('qb-august.csv', [
+        ',,Harbour Reports,,,,,,,,,,',
+        ',,Transaction Detail by Date,,,,,,,,,,',
+        ',,Type,Date,Num,Name,Memo,Account,Clr,Split,VAT Code,Amount,Balance',
+        ',,Sales Receipt,03/08/2026,11,Walk-in,Export,Business Bank Account,,Sales,,300.00,',
+        ',,,,,,Export,Sales,,Business Bank Account,Z,-300.00,',
+        ',TOTAL,,,,,,,,,,0.00,',
+      ]),
+      ...['--date-format', 'DD/MM/YYYY', ...where],
+    );
+    const taxReturn = JSON.parse(
+      (await ok('tax', 'return', '--period', '2026-Q3', '--json', ...where)).stdout,
+    ) as { boxes: { box: string; formAmount: number }[]; ties: boolean };
+    expect(taxReturn.ties).toBe(true);
+    expect(Object.fromEntries(taxReturn.boxes.map((b) => [b.box, b.formAmount]))).toMatchObject({
+      '1': 200,
+      '4': 20,
+      '6': 1300,
+      '7': 100,
+    });
+  });
 });

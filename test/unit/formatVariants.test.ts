@@ -830,3 +830,27 @@ describe('an audit file whose own figures differ on many accounts', () => {
     );
   });
 });
+
+describe('QuickBooks Desktop (UK): the VAT Code column', () => {
+  it("carries each line's code; the line without one has none", async () => {
+    const file = fileOf(
+      [
+        ',,Harbour Café Ltd,,,,,,,,,,',
+        ',,Transaction Detail by Date,,,,,,,,,,',
+        ',,Type,Date,Num,Name,Memo,Account,Clr,Split,VAT Code,Amount,Balance',
+        ',,Sales Receipt,03/07/2026,11,Walk-in,Catering,1200 · Bank,,-SPLIT-,,"1,200.00",',
+        ',,,,,,Catering,4000 · Sales,,1200 · Bank,S,"-1,000.00",',
+        ',,,,,,Catering,2200 · VAT Control,,1200 · Bank,S,-200.00,',
+        ',TOTAL,,,,,,,,,,0.00,',
+      ].join('\r\n') + '\r\n',
+      'csv',
+    );
+    const read = await readLedgerFile(file, { dateFormat: 'DD/MM/YYYY' });
+    expect(read.problems).toEqual([]);
+    expect(read.entries[0]!.lines.map((l) => [l.accountCode, l.taxCode ?? null])).toEqual([
+      ['1200', null],
+      ['4000', 'S'],
+      ['2200', 'S'],
+    ]);
+  });
+});

@@ -284,3 +284,31 @@ describe('QuickBooks and Xero ledger reports', () => {
     });
   });
 });
+
+describe('a tax column added to the report carries each line its code', () => {
+  it('Xero Account Transactions with Tax Rate: the sale, its VAT, and the bank line without one', async () => {
+    const file = fileOf([
+      'Account Transactions',
+      'Harbour Café Ltd',
+      'For the period 1 July 2026 to 31 July 2026',
+      '',
+      'Date,Source,Description,Reference,Debit,Credit,Running Balance,Gross,VAT,Tax Rate',
+      'Business Bank Account (090),,,,,,,,,',
+      '03 Jul 2026,Receive Money,Catering,RM-1,"1,200.00",,"1,200.00","1,200.00",0.00,',
+      'Total Business Bank Account (090),,,,"1,200.00",0.00,,,,',
+      'Sales (200),,,,,,,,,',
+      '03 Jul 2026,Receive Money,Catering,RM-1,,"1,000.00","-1,000.00","-1,200.00",-200.00,20% (VAT on Income)',
+      'Total Sales (200),,,,0.00,"1,000.00",,,,',
+      'VAT (820),,,,,,,,,',
+      '03 Jul 2026,Receive Money,Catering,RM-1,,200.00,-200.00,,,20% (VAT on Income)',
+      'Total VAT (820),,,,0.00,200.00,,,,',
+    ]);
+    const { entries, problems } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(entries[0]!.lines.map((l) => [l.accountName, l.taxCode ?? null])).toEqual([
+      ['Business Bank Account', null],
+      ['Sales', '20% (VAT on Income)'],
+      ['VAT', '20% (VAT on Income)'],
+    ]);
+  });
+});

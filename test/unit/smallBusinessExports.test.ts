@@ -253,3 +253,94 @@ describe('what is wrong in a row is said, by line', () => {
     ).toEqual(['2: ACCNT: OBAMOUNT "lots" is not an amount']);
   });
 });
+
+describe('Swiss VAT codes: each to the line it taxes', () => {
+  const csvRows = (file: string, separator: string) =>
+    readFileSync(file, 'latin1')
+      .split(/\r?\n/)
+      .filter(Boolean)
+      .map((row) => row.split(separator));
+  const cents = (text: string) => Math.round(Number(text.replace(/[^\d.-]/g, '')) * 100);
+  const isVat = (code: string) => /^(117[0-4]|220[0-5])$/.test(code);
+  const byCode = (
+    lines: { taxCode?: string; accountCode?: string; debitCents: number; creditCents: number }[],
+  ) => {
+    const sums = new Map<string, number>();
+    for (const l of lines)
+      if (l.taxCode && isVat(l.accountCode ?? ''))
+        sums.set(
+          l.taxCode,
+          (sums.get(l.taxCode) ?? 0) + Number(l.debitCents) - Number(l.creditCents),
+        );
+    return Object.fromEntries(sums);
+  };
+
+  it.each([
+    'bexio_journal_export_2022_bananaaccounting-switzerland.csv',
+    'bexio_journal_export_2023_bananaaccounting-switzerland.csv',
+  ])(
+    'a bexio journal (%s): the code of a row on its VAT account, income or expense; never the receivable, payable or bank',
+    async (name) => {
+      const file = path.join(FIXTURES, name);
+      const [header, ...rows] = csvRows(file, ';');
+      const at = (column: string) => header!.findIndex((h) => h.startsWith(column));
+      // From the file: per code, the rows that book VAT (one side a VAT account), signed.
+      const stated = new Map<string, number>();
+      let coded = 0;
+      for (const row of rows) {
+        const code = /^\S+/.exec(row[at('MWST')] ?? '')?.[0];
+        const amount = cents(row[at('Betrag in Basis')]!);
+        if (!code || amount === 0) continue;
+        coded += 1;
+        const [debit, credit] = [row[at('Soll')]!, row[at('Haben')]!].map((a) => a.split(' ')[0]!);
+        if (isVat(debit!)) stated.set(code, (stated.get(code) ?? 0) + amount);
+        if (isVat(credit!)) stated.set(code, (stated.get(code) ?? 0) - amount);
+      }
+      const { entries, problems } = await readLedgerFile(file);
+      expect(problems).toEqual([]);
+      const lines = entries.flatMap((e) => e.lines);
+      const codedLines = lines.filter((l) => l.taxCode);
+      expect(codedLines).toHaveLength(coded);
+      const money = (code: string) => /^(10|11|20)/.test(code) && !isVat(code);
+      expect(codedLines.filter((l) => money(l.accountCode ?? ''))).toEqual([]);
+      expect(byCode(lines)).toEqual(Object.fromEntries(stated));
+    },
+  );
+
+  it('a bexio account ledger: the Code to the GK account, not the bank', async () => {
+    const file = path.join(
+      FIXTURES,
+      'bexio_account-ledger_lost-separators_2024_bananaaccounting-switzerland.csv',
+    );
+    const { entries } = await readLedgerFile(file);
+    const coded = entries.flatMap((e) => e.lines).filter((l) => l.taxCode);
+    expect(new Set(coded.map((l) => l.taxCode))).toEqual(new Set(['VB25', 'VB77']));
+    expect(coded).toHaveLength(10);
+    expect(coded.every((l) => l.accountCode !== '1010')).toBe(true);
+  });
+
+  it.each([
+    'infoniqa-one50_journal_export_2024_bananaaccounting-switzerland.csv',
+    'infoniqa-one50_journal_export_2025_bananaaccounting-switzerland.csv',
+  ])('Infoniqa (%s): SId on the base, its tax row found by Netto and Steuer', async (name) => {
+    const file = path.join(FIXTURES, name);
+    const [header, ...rows] = csvRows(file, ',');
+    const at = (column: string) => header!.indexOf(column);
+    // From the file: per code, each base row's Steuer, and what a row with an SId on a VAT
+    // account posts itself (BTyp 3); signed by S/H.
+    const stated = new Map<string, number>();
+    for (const row of rows) {
+      const code = row[at('SId')];
+      if (!code) continue;
+      const sign = row[at('S/H')] === 'S' ? 1 : -1;
+      const posted = isVat(row[at('Kto')]!);
+      const amount = cents(row[at(posted ? 'Netto' : 'Steuer')]!) * sign;
+      stated.set(code, (stated.get(code) ?? 0) + amount);
+    }
+    const { entries, problems } = await readLedgerFile(file);
+    expect(problems).toEqual([]);
+    expect(byCode(entries.flatMap((e) => e.lines))).toEqual(
+      Object.fromEntries([...stated].filter(([, sum]) => sum !== 0)),
+    );
+  });
+});

@@ -11,7 +11,7 @@ import { auditAmount, auditLine } from '../common/auditFile.js';
 import { eachNamedRow, lettersOf } from '../common/csvRecords.js';
 import type { LedgerEntry, Problem } from '../ledgerCsv.js';
 import { namesOfSeveralCodes } from '../common/reportRows.js';
-import { kmuType } from './swissChart.js';
+import { kmuType, swissTaxedSide } from './swissChart.js';
 import { count, readExport, type LedgerFormatDefinition } from '../format.js';
 
 /**
@@ -26,6 +26,10 @@ import { count, readExport, type LedgerFormatDefinition } from '../format.js';
  * - One account's ledger (`Kontonummer;Datum;…;GK;…;Soll;Haben;Saldo`): each row a booking of the
  *   account against the `GK` (counter) account, debit `Soll`, credit `Haben`, its running `Saldo`
  *   checked row by row.
+ *
+ * A row's VAT code (the journal's `MWST`, `UN77 (7.70%)`, its first word; the account ledger's
+ * `Code`) goes to the side it taxes (`swissTaxedSide`): the VAT account, else the income or
+ * expense, never the receivable, the payable or the bank.
  *
  * Accounts are typed by the Swiss SME chart (Kontenrahmen KMU); a name used under two codes is
  * named apart, `Darlehen (1140)`. Text whose characters a past
@@ -42,6 +46,8 @@ export interface BexioFacts {
   lostCharacters: number;
   /** Of those, amounts with U+FFFD between digit groups: the separator `’` it replaced. */
   lostSeparators: number;
+  /** Rows with a VAT code whose two accounts do not tell which it taxes: left uncoded. */
+  untoldCodes: number;
 }
 
 /** The header of a bexio journal or account ledger. */
@@ -89,6 +95,7 @@ export async function* readBexio(
     foreignRows: 0,
     lostCharacters: 0,
     lostSeparators: 0,
+    untoldCodes: 0,
   };
   const shared = await namesOfSeveralCodesIn(file, options);
   let hash = '';
@@ -178,16 +185,18 @@ export async function* readBexio(
       continue;
     }
     facts.bookings += 1;
-    yield {
-      fileLine,
-      entry: side.entry,
-      date,
-      memo: side.memo,
-      lines: [
-        auditLine(side, typed(debitAccount), cents),
-        auditLine(side, typed(creditAccount), negateCents(cents)),
-      ],
-    };
+    const lines = [
+      auditLine(side, typed(debitAccount), cents),
+      auditLine(side, typed(creditAccount), negateCents(cents)),
+    ];
+    // The row's VAT code (`UN77 (7.70%)`; an account ledger's `Code`) to the side it taxes.
+    const taxCode = /^\S+/.exec(field('mwst') || field('code'))?.[0];
+    if (taxCode) {
+      const taxed = swissTaxedSide(lines[0]!.accountCode!, lines[1]!.accountCode!);
+      if (taxed) lines[taxed === 'debit' ? 0 : 1]!.taxCode = taxCode;
+      else facts.untoldCodes += 1;
+    }
+    yield { fileLine, entry: side.entry, date, memo: side.memo, lines };
   }
   onEnd(hash, facts);
 }
@@ -238,6 +247,8 @@ export const bexio: LedgerFormatDefinition = {
         facts.lostCharacters > 0 &&
           `bexio: ${count(facts.lostCharacters, 'row holds', 'rows hold')} characters a past re-encoding already lost (U+FFFD, �), read as they are${facts.lostSeparators > 0 ? `; between digit groups of ${count(facts.lostSeparators, 'amount', 'amounts')} it stands for the group separator it replaced, and is read so` : ''}`,
         facts.zeroRows > 0 && `bexio: ${count(facts.zeroRows, 'row', 'rows')} of zero left out`,
+        facts.untoldCodes > 0 &&
+          `bexio: ${count(facts.untoldCodes, 'row names', 'rows name')} a VAT code between two accounts that do not tell which it taxes (neither a VAT account nor income or expense): left uncoded`,
       ],
     ),
 };

@@ -44,3 +44,28 @@ export function kmuType(code: string): AccountType | undefined {
   if (!/^\d{4}/.test(code)) return undefined;
   return BY_LENGTH.find(([prefix]) => code.startsWith(prefix))?.[1];
 }
+
+/**
+ * The Swiss SME chart's VAT accounts: 1170–1174 (Vorsteuer on material, goods and services, on
+ * investments and other costs, its Ausgleich) and 2200–2205 (Geschuldete MWST and its
+ * Abrechnungskonto). 1176 and 2206 are the Verrechnungssteuer, a withholding tax: not VAT.
+ */
+export const isSwissVatAccount = (code: string) => /^(117[0-4]|220[0-5])(\D|$)/.test(code);
+
+/**
+ * Which side of a booking between two accounts of the Swiss SME chart a VAT code belongs to,
+ * as bexio writes one code a row for both: the VAT account (the tax line itself), else the
+ * income or expense account (classes 3–8: the base), else a balance-sheet account that is not
+ * money, a receivable or a payable (an investment: class 1 from 12, class 2 from 21). Undefined
+ * where both sides rank alike: the row does not tell.
+ */
+export function swissTaxedSide(
+  debitCode: string,
+  creditCode: string,
+): 'debit' | 'credit' | undefined {
+  const rank = (code: string) =>
+    isSwissVatAccount(code) ? 3 : /^[3-8]/.test(code) ? 2 : /^(1[2-9]|2[1-9])/.test(code) ? 1 : 0;
+  const [debit, credit] = [rank(debitCode), rank(creditCode)];
+  if (debit === credit) return undefined;
+  return debit > credit ? 'debit' : 'credit';
+}

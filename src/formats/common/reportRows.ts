@@ -107,6 +107,21 @@ export function namesOfSeveralCodes(
   return new Set([...codesOfName].filter(([, codes]) => codes.size > 1).map(([name]) => name));
 }
 
+/**
+ * The headings of a report's tax column, as QuickBooks (`Sales Tax Code`, `Tax Code`, `VAT Code`,
+ * `Tax Name`) and Xero (`Tax Rate`, `Tax Rate Name`) let a user add it, normalized: its text is
+ * the line's tax code, which `--tax-codes` maps to the entity's where a preset does not know it.
+ */
+export const TAX_CODE_HEADINGS = [
+  'salestaxcode',
+  'taxcode',
+  'vatcode',
+  'taxname',
+  'taxratename',
+  'taxrate',
+  'vatrate',
+] as const;
+
 /** One side of a report's row as a line of an entry. */
 export function sideLine(side: {
   fileLine: number;
@@ -116,8 +131,10 @@ export function sideLine(side: {
   cents: Cents;
   memo: string;
   entry: string;
+  taxCode?: string;
 }): LedgerLine {
   return {
+    ...(side.taxCode ? { taxCode: side.taxCode } : {}),
     fileLine: side.fileLine,
     date: side.date,
     account: accountKey(side.code, side.name),

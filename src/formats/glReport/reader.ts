@@ -14,6 +14,7 @@ import {
   reportDate,
   reportDateOrder,
   sideLine,
+  TAX_CODE_HEADINGS,
   type ReportReadOptions,
 } from '../common/reportRows.js';
 import {
@@ -115,6 +116,7 @@ interface Row {
   key: string;
   memo: string;
   cents: Cents;
+  taxCode: string;
 }
 
 /** Headings that name a column another layout names otherwise (QuickBooks Online's current one). */
@@ -254,6 +256,7 @@ export async function* readGlReport(
             key: 'opening',
             memo: 'Opening balance',
             cents: balance,
+            taxCode: '',
           });
         }
       }
@@ -312,6 +315,7 @@ export async function* readGlReport(
         .filter(Boolean)
         .join(' '),
       cents,
+      taxCode: field(...TAX_CODE_HEADINGS),
     });
   }
   if (!columns || sections.length === 0) {
@@ -419,6 +423,7 @@ export async function* readGlReport(
       cents,
       memo: row.memo,
       entry,
+      taxCode: row.taxCode,
     });
   const offsetLine = (row: Row, entry: string, cents: Cents): LedgerLine =>
     offsetSide(line(row, entry, cents), options.offsetAccount!);

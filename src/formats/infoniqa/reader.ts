@@ -1,4 +1,4 @@
-import { negateCents, ZERO_CENTS } from '../../core/money.js';
+import { absCents, negateCents, ZERO_CENTS, type Cents } from '../../core/money.js';
 import { auditAmount, auditLine } from '../common/auditFile.js';
 import { swissDate } from '../bexio/reader.js';
 import { eachNamedRow, lettersOf } from '../common/csvRecords.js';
@@ -11,7 +11,11 @@ import { count, readExport, type LedgerFormatDefinition } from '../format.js';
  * `d.m.yyyy`, `Kto` the account, `S/H` debit (Soll) or credit (Haben), `GKto` the counter-account
  * (`div` when the voucher is split), `Netto` the amount posted. On tax rows (`BTyp` 2) `Netto`
  * holds the tax and `Steuer` the base it was reckoned on: `Netto` is still what is posted.
- * `FW-Betrag`, a foreign amount, comes without its currency: left aside, counted.
+ * `FW-Betrag`, a foreign amount, comes without its currency: left aside, counted. `SId` is the
+ * row's VAT code (`USN81`): the base row's, and a tax row's where it posts the tax itself (a
+ * reverse charge, BTyp 3); a tax row without one takes the code of the voucher's base row whose
+ * Netto and Steuer it holds the other way round.
+
  *
  * A voucher's rows need not be together (the export is not sorted): they are gathered over the
  * whole file, then each voucher must balance. Accounts are typed by the Swiss SME chart.
@@ -47,6 +51,9 @@ export async function* readInfoniqa(
     foreignAmounts: 0,
   };
   const vouchers = new Map<string, LedgerLine[]>();
+  const bases: { line: LedgerLine; voucher: string; base: Cents; tax?: Cents; used?: boolean }[] =
+    [];
+  const taxRows: { line: LedgerLine; voucher: string; tax: Cents; base?: Cents }[] = [];
   let hash = '';
   for await (const { field, fileLine } of eachNamedRow(
     file,
@@ -69,6 +76,10 @@ export async function* readInfoniqa(
     }
     const cents = auditAmount(field('netto'), fileLine, 'Netto', report);
     if (cents === undefined) continue;
+    const stated = () => {
+      const steuer = auditAmount(field('steuer'), fileLine, 'Steuer', () => {});
+      return steuer === undefined ? undefined : absCents(steuer);
+    };
     const foreign = auditAmount(field('fwbetrag'), fileLine, 'FW-Betrag', () => {});
     if (foreign !== undefined && foreign !== ZERO_CENTS) facts.foreignAmounts += 1;
     if (field('btyp') === '2') facts.taxRows += 1;
@@ -83,9 +94,26 @@ export async function* readInfoniqa(
       { code, name: code, type: kmuType(code) },
       side === 'S' ? cents : negateCents(cents),
     );
-    const held = vouchers.get(voucher);
-    if (held) held.push(line);
-    else vouchers.set(voucher, [line]);
+    const taxRow = field('btyp') === '2';
+    const taxCode = field('sid');
+    if (taxCode) line.taxCode = taxCode;
+    const held = vouchers.get(voucher) ?? [];
+    if (held.length === 0) vouchers.set(voucher, held);
+    held.push(line);
+    // A base row states its tax in Steuer; its tax row (BTyp 2), without an SId, the base.
+    if (taxCode) bases.push({ line, voucher, base: absCents(cents), tax: stated() });
+    else if (taxRow) taxRows.push({ line, voucher, tax: absCents(cents), base: stated() });
+  }
+  // Each tax row takes the code of the voucher's base row it is the tax of: the same two
+  // amounts the other way round, else the same tax.
+  for (const taxRow of taxRows) {
+    const ofVoucher = bases.filter((b) => b.voucher === taxRow.voucher && !b.used);
+    const base =
+      ofVoucher.find((b) => b.tax === taxRow.tax && b.base === taxRow.base) ??
+      ofVoucher.find((b) => b.tax === taxRow.tax);
+    if (!base) continue;
+    base.used = true;
+    taxRow.line.taxCode = base.line.taxCode;
   }
   const ready: LedgerEntry[] = [];
   const grouper = new EntryGrouper(

@@ -15,6 +15,7 @@ import {
   reportDateOrder,
   reportOptions,
   sideLine,
+  TAX_CODE_HEADINGS,
   type ReportReadOptions,
 } from '../common/reportRows.js';
 
@@ -125,6 +126,7 @@ interface Columns {
   amount: number | undefined;
   debit: number | undefined;
   credit: number | undefined;
+  taxCode: number | undefined;
 }
 
 /** The columns of a header row, or undefined when the row is not one. */
@@ -148,6 +150,7 @@ function headerOf(record: readonly string[]): Columns | undefined {
     num: at('num'),
     name: at('name'),
     memo: at('memo'),
+    taxCode: TAX_CODE_HEADINGS.map(at).find((index) => index !== undefined),
     amount: debit !== undefined && credit !== undefined ? undefined : amount,
     debit,
     credit,
@@ -163,6 +166,7 @@ interface Row {
   account: string;
   memo: string;
   cents: Cents;
+  taxCode: string;
 }
 
 /** The entries of a Transaction Detail by Date report; problems go to `report`. */
@@ -238,6 +242,7 @@ export async function* readQbTransactionDetail(
       account,
       memo: cell(columns.memo) || cell(columns.name),
       cents: line,
+      taxCode: cell(columns.taxCode),
     });
   }
   if (!columns) {
@@ -292,6 +297,7 @@ export async function* readQbTransactionDetail(
           cents: row.cents,
           memo: row.memo,
           entry,
+          taxCode: row.taxCode,
         });
       });
     if (lines.length === 0) return;
