@@ -13,7 +13,11 @@ export const CONDITION_TYPES = [
 ] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
-export const ACTION_TYPES = ['account_id', 'class_id'] as const;
+/**
+ * `tax_code` (a local-platform addition): the code, by its name, the rule's account posts with,
+ * as net and VAT, on an entity that keeps it (an entity that does not posts the gross).
+ */
+export const ACTION_TYPES = ['account_id', 'class_id', 'tax_code'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 export const DIRECTIONS = ['inflow', 'outflow'] as const;

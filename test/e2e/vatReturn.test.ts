@@ -419,6 +419,38 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       ['PRINTER INK', 4],
     ]);
     expect(detail.ties).toBe(true);
+
+    // A rule's tax_code: the lines it takes post their net and VAT as a person's would.
+    await ok(
+      ...['rule', 'create', '--when', 'description_contains=STATIONERS'],
+      ...['--then', 'account_id=Office Supplies', '--then', 'tax_code=SP'],
+    );
+    const noAccount = await books(
+      ...['rule', 'create', '--when', 'description_contains=INK'],
+      ...['--then', 'tax_code=SP'],
+    );
+    expect(noAccount.code).toBe(1);
+    expect(noAccount.stderr).toContain(
+      'a tax_code action goes with an account_id action: the account it taxes',
+    );
+    await ok(
+      'transactions',
+      'import',
+      'Barclays Current',
+      file('january.csv', [
+        'Date,Description,Amount,Reference',
+        '2027-01-05,STATIONERS LTD,-60.00,J1',
+      ]),
+    );
+    const january = JSON.parse(
+      (await ok('tax', 'return', '--period', '2027-01', '--detail', '--json')).stdout,
+    ) as typeof detail;
+    const january_ = (id: string) => january.boxes.find((b) => b.box === id)!;
+    expect([january_('4').formAmount, january_('7').formAmount]).toEqual([10, 50]);
+    expect(january_('4').postings).toEqual([
+      expect.objectContaining({ description: 'STATIONERS LTD', vat: 10 }),
+    ]);
+    expect(january.ties).toBe(true);
   });
 
   it.skipIf(!realSaftPresent)(

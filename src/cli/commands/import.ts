@@ -350,6 +350,9 @@ async function importRules(
           break;
         }
         actions.push({ actionType: 'account_id' as const, value: account.id });
+      } else if (action.actionType === 'tax_code') {
+        // A code by its name: each entity resolves it among its own.
+        actions.push({ actionType: 'tax_code' as const, value: action.value });
       } else {
         const id = mapped.classes.get(action.value);
         if (!id) {

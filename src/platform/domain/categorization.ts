@@ -14,9 +14,16 @@ export interface Categorization {
   ruleId: string | null;
   accountId: string | null;
   classIds: string[];
+  /** The rule's `tax_code`, by its name. */
+  taxCode: string | null;
 }
 
-export const UNCATEGORIZED: Categorization = { ruleId: null, accountId: null, classIds: [] };
+export const UNCATEGORIZED: Categorization = {
+  ruleId: null,
+  accountId: null,
+  classIds: [],
+  taxCode: null,
+};
 
 const text = (value: string) => value.trim().toLocaleLowerCase('en-US');
 
@@ -70,6 +77,7 @@ export function categorize(
       ruleId: rule.id,
       accountId: account,
       classIds: rule.actions.filter((a) => a.actionType === 'class_id').map((a) => a.value),
+      taxCode: rule.actions.find((a) => a.actionType === 'tax_code')?.value ?? null,
     };
   }
   return UNCATEGORIZED;

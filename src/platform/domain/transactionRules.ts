@@ -57,16 +57,23 @@ export function validateConditions(conditions: RuleCondition[], refs: RuleRefere
 }
 
 /**
- * Actions: at most one `account_id` (a transaction has one category), and `class_id` values
- * that are classes of the workspace, at most one per root (a transaction carries at most one
- * class per dimension).
+ * Actions: at most one `account_id` (a transaction has one category), `class_id` values that are
+ * classes of the workspace, at most one per root (a transaction carries at most one class per
+ * dimension), and at most one `tax_code`, with the account it taxes.
  */
 export function validateActions(actions: RuleAction[], refs: RuleReferences): void {
   const rootsSeen = new Set<string>();
   let accountActions = 0;
+  const taxCodes = actions.filter((action) => action.actionType === 'tax_code');
+  if (taxCodes.length > 1) throw invalid('actions may hold at most one tax_code action');
+  if (taxCodes.length === 1 && !actions.some((action) => action.actionType === 'account_id'))
+    throw invalid('a tax_code action goes with an account_id action: the account it taxes');
   actions.forEach((action, index) => {
     const at = `actions[${index}].value`;
-    if (action.actionType === 'account_id') {
+    if (action.actionType === 'tax_code') {
+      if (!/^\S{1,20}$/.test(action.value))
+        throw invalid(`${at} must be a tax code (1 to 20 characters, no spaces)`);
+    } else if (action.actionType === 'account_id') {
       accountActions += 1;
       if (accountActions > 1) throw invalid('actions may hold at most one account_id action');
       if (!UUID.test(action.value) || !refs.isWorkspaceAccount(action.value)) {

@@ -280,11 +280,7 @@ export class BankTransactionService {
         scope.entitySeq,
         financialAccount.chartAccountId,
         { ...record, seq },
-        {
-          kind: 'category',
-          accountId: outcome.accountId,
-          classIds: outcome.classIds,
-        },
+        outcome.posting,
       );
     }
     return ids;
@@ -951,7 +947,7 @@ export class BankTransactionService {
             ...decided('categorized', outcome.accountId, 'rule', decidedAt),
             ruleId: outcome.ruleId,
           },
-          posting: { kind: 'category', accountId: outcome.accountId, classIds: outcome.classIds },
+          posting: outcome.posting,
           splits: [],
         };
       }
@@ -1142,11 +1138,7 @@ export class BankTransactionService {
         ...decided('categorized', outcome.accountId, 'rule', decidedAt),
         ruleId: outcome.ruleId,
       });
-      await this.post(scope.entitySeq, feed, transaction, {
-        kind: 'category',
-        accountId: outcome.accountId,
-        classIds: outcome.classIds,
-      });
+      await this.post(scope.entitySeq, feed, transaction, outcome.posting);
     }
     return { waiting: waiting.length, taken };
   }
@@ -1176,6 +1168,11 @@ export class BankTransactionService {
     await this.post(entitySeq, view!.bankAccountId, matched, UNCATEGORIZED_POSTING);
   }
 
+  /**
+   * The rules' decision for a transaction, and the category it posts: a rule's `tax_code` posts
+   * as net and VAT where the entity keeps the code (not archived) and the day is in no filed
+   * return's period; else the rule's account takes the gross.
+   */
   private async categorizer(
     workspaceId: string,
     entityId: string,
@@ -1185,14 +1182,51 @@ export class BankTransactionService {
       financialAccountId: string;
       amountCents: Cents;
       description: string;
-    }) => Categorization
+      date: string;
+    }) => Categorization & { posting: Posting }
   > {
-    if (await this.categorizationPaused(entityId)) return () => UNCATEGORIZED;
+    const none = { ...UNCATEGORIZED, posting: UNCATEGORIZED_POSTING };
+    if (await this.categorizationPaused(entityId)) return () => none;
     const rules = (
       await this.store.transactionRules.forCategorization(workspaceId, entityId)
     ).filter((rule) => !only || only.has(rule.id));
     const entityAccounts = new Set((await this.store.accounts.all(entityId)).map((a) => a.id));
-    return (facts) => categorize(rules, facts, (accountId) => entityAccounts.has(accountId));
+    const taxOf = rules.some((rule) => rule.actions.some((a) => a.actionType === 'tax_code'))
+      ? await this.ruleTaxes(entityId)
+      : () => undefined;
+    return (facts) => {
+      const outcome = categorize(rules, facts, (accountId) => entityAccounts.has(accountId));
+      const tax = outcome.taxCode === null ? undefined : taxOf(outcome.taxCode, facts.date);
+      return {
+        ...outcome,
+        posting: {
+          kind: 'category',
+          accountId: outcome.accountId,
+          classIds: outcome.classIds,
+          ...(tax && { tax }),
+        },
+      };
+    };
+  }
+
+  /** A rule's tax code as the entity keeps it on a day, if it does and may post it then. */
+  private async ruleTaxes(
+    entityId: string,
+  ): Promise<(code: string, day: string) => PartTax | undefined> {
+    const setting = await this.store.tax.setting(entityId);
+    if (!setting) return () => undefined;
+    const codes = new Map((await this.store.tax.codes(entityId)).map((c) => [c.code, c]));
+    const [output, input] = await Promise.all([
+      this.store.accounts.find(entityId, setting.outputAccountId),
+      this.store.accounts.find(entityId, setting.inputAccountId),
+    ]);
+    const filed = await this.store.tax.filedReturns(entityId);
+    return (name, day) => {
+      const code = codes.get(name);
+      if (!code || code.archived || !output || !input) return undefined;
+      if (filed.some((f) => f.startDate <= day && day <= f.endDate)) return undefined;
+      return { code, output, input };
+    };
   }
 
   // --- posting -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ export const ruleOptions = {
   when: repeatable('--when <type=value,...>', 'a condition (repeatable, ANDed); values ORed'),
   then: repeatable(
     '--then <type=value>',
-    'an action: account_id=ACCOUNT or class_id=CLASS (repeatable)',
+    'an action: account_id=ACCOUNT, class_id=CLASS or tax_code=CODE (repeatable)',
   ),
   note: text('--note <text>', 'an internal note'),
 } as const;
@@ -84,9 +84,11 @@ export async function resolveActions(
   const actions: RuleAction[] = [];
   for (const { actionType, reference } of thens) {
     const value =
-      actionType === 'class_id'
-        ? await ctx.classId(workspaceId, reference)
-        : await ctx.accountId(await ctx.entityId(), reference);
+      actionType === 'tax_code'
+        ? reference
+        : actionType === 'class_id'
+          ? await ctx.classId(workspaceId, reference)
+          : await ctx.accountId(await ctx.entityId(), reference);
     actions.push({ actionType, value });
   }
   return actions;
