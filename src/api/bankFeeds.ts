@@ -186,6 +186,11 @@ export const SuggestionSchema = Type.Object(
     transactionId: Type.Optional(UuidSchema),
     /** A match: the journal entry. */
     entryId: Type.Optional(UuidSchema),
+    /**
+     * An account: the tax code the client's history gives it (local platform: where the entity
+     * keeps codes and most of the account's lines carry one).
+     */
+    taxCode: Type.Optional(Type.String()),
   },
   { title: 'Suggestion' },
 );

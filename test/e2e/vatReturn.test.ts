@@ -451,6 +451,40 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       expect.objectContaining({ description: 'STATIONERS LTD', vat: 10 }),
     ]);
     expect(january.ties).toBe(true);
+
+    await ok('transactions', 'categorize', 'N6', '--exclude');
+    // Suggestions learn the code with the account: four of the five lines on Office Supplies
+    // were coded SP (the fifth SP12, archived since), so a new STAPLES comes suggested at SP,
+    // and --auto posts it as net and VAT.
+    await ok(
+      'transactions',
+      'import',
+      'Barclays Current',
+      file('january-2.csv', [
+        'Date,Description,Amount,Reference',
+        '2027-01-12,STAPLES 0999,-36.00,J2',
+      ]),
+    );
+    const [waiting] = JSON.parse(
+      (await ok('transactions', 'list', '--suggest', '--json')).stdout,
+    ) as {
+      description: string;
+      suggestion: { account: string; taxCode?: string; reason: string };
+    }[];
+    expect(waiting).toMatchObject({
+      description: 'STAPLES 0999',
+      suggestion: {
+        account: 'Office Supplies',
+        taxCode: 'SP',
+        reason: expect.stringContaining('; coded SP as 4 of 5 earlier lines on it'),
+      },
+    });
+    await ok('transactions', 'categorize', '--auto', '--min-confidence', '0.1');
+    const after = JSON.parse(
+      (await ok('tax', 'return', '--period', '2027-01', '--json')).stdout,
+    ) as typeof detail;
+    expect(after.boxes.find((b) => b.box === '4')!.formAmount).toBe(16);
+    expect(after.ties).toBe(true);
   });
 
   it.skipIf(!realSaftPresent)(

@@ -9,6 +9,7 @@ import {
 import { computeTaxReturn, type TaxPosting } from '../../src/platform/domain/tax/taxReturn.js';
 import { VatAmountError, vatParts } from '../../src/platform/domain/tax/vatPosting.js';
 import { asCents } from '../../src/core/money.js';
+import { usualCodeReason, usualCodes } from '../../src/platform/domain/tax/learnedCodes.js';
 import { dueDate } from '../../src/cli/commands/tax/return.js';
 
 /*
@@ -276,5 +277,33 @@ describe('when a return is due', () => {
     expect(dueDate('DE', '2026-12-31')).toBe('2027-01-10');
     expect(dueDate('NL', '2026-09-30')).toBe('2026-10-31'); // the month after's last day
     expect(dueDate('NL', '2027-01-31')).toBe('2027-02-28');
+  });
+});
+
+describe("an account's usual tax code, learned from the client's lines", () => {
+  const use = (accountId: string, taxCode: string | null, lines: number) => ({
+    accountId,
+    taxCode,
+    lines,
+  });
+  it('the code of at least 80 % of its lines and 3 of them; uncoded lines count against it', () => {
+    const usual = usualCodes(
+      [
+        use('office', 'SP', 8),
+        use('office', null, 2),
+        use('rent', 'E', 2),
+        use('travel', 'SP', 5),
+        use('travel', null, 5),
+        use('ink', 'SP12', 4),
+        use('fuel', 'SP', 4),
+        use('fuel', 'SR', 4),
+      ],
+      (code) => code !== 'SP12',
+    );
+    expect(Object.fromEntries(usual)).toEqual({ office: { taxCode: 'SP', lines: 8, of: 10 } });
+    expect(usualCodeReason(usual.get('office')!)).toBe('; coded SP as 8 of 10 earlier lines on it');
+    expect(usualCodeReason({ taxCode: 'S', lines: 4, of: 4 })).toBe(
+      '; coded S as all 4 earlier lines on it',
+    );
   });
 });

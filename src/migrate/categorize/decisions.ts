@@ -111,7 +111,13 @@ export function acceptSuggestion(transaction: BankTransaction): DecisionBody | u
         ? { kind: 'transfer', version, otherTransactionId: suggestion.transactionId }
         : { kind: 'transfer', version, accountId: suggestion.accountId };
     case 'account':
-      return { kind: 'account', version, accountId: suggestion.accountId, decidedBy: 'suggestion' };
+      return {
+        kind: 'account',
+        version,
+        accountId: suggestion.accountId,
+        decidedBy: 'suggestion',
+        ...(suggestion.taxCode && { taxCode: suggestion.taxCode }),
+      };
   }
 }
 

@@ -54,6 +54,7 @@ import {
 } from '../domain/forReview.js';
 import type { AccountRecord } from '../store/accounts.js';
 import { vatParts } from '../domain/tax/vatPosting.js';
+import { usualCodeReason, usualCodes, type UsualCode } from '../domain/tax/learnedCodes.js';
 import { filedMessage, filedReturnCovering } from './tax.js';
 import type {
   BankTransactionRecord,
@@ -505,10 +506,37 @@ export class BankTransactionService {
       accountsByCode,
       firm,
     });
+    // An account's usual tax code goes with it, where the entity keeps codes.
+    const codes = await this.usualTaxCodes(entityId);
     const result = new Map<string, Suggestion | null>();
-    for (const [id, suggestion] of out)
-      result.set(id, suggestion && presentSuggestion(suggestion, accounts));
+    for (const [id, suggestion] of out) {
+      const usual = suggestion?.kind === 'account' ? codes.get(suggestion.accountId) : undefined;
+      result.set(
+        id,
+        suggestion &&
+          presentSuggestion(
+            usual
+              ? {
+                  ...suggestion,
+                  taxCode: usual.taxCode,
+                  reason: `${suggestion.reason}${usualCodeReason(usual)}`,
+                }
+              : suggestion,
+            accounts,
+          ),
+      );
+    }
     return result;
+  }
+
+  /** Each account's usual tax code in the entity's books (none where it keeps no codes). */
+  private async usualTaxCodes(entityId: string): Promise<Map<string, UsualCode>> {
+    if (!(await this.store.tax.setting(entityId))) return new Map();
+    const codes = new Map((await this.store.tax.codes(entityId)).map((c) => [c.code, c]));
+    return usualCodes(await this.store.tax.codeUse(entityId), (code) => {
+      const known = codes.get(code);
+      return known !== undefined && !known.archived;
+    });
   }
 
   /**
@@ -1415,7 +1443,7 @@ function accountInfo(account: AccountRecord): AccountInfo {
 }
 
 function presentSuggestion(
-  suggestion: SuggestionOut,
+  suggestion: SuggestionOut & { taxCode?: string },
   accounts: ReadonlyMap<string, AccountInfo>,
 ): Suggestion {
   const account = accounts.get(suggestion.accountId)!;
@@ -1428,6 +1456,7 @@ function presentSuggestion(
     reason: suggestion.reason,
     ...(suggestion.transactionId && { transactionId: suggestion.transactionId }),
     ...(suggestion.entryId && { entryId: suggestion.entryId }),
+    ...(suggestion.taxCode && { taxCode: suggestion.taxCode }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { TaxCode, TaxSetting } from '../../api/index.js';
 import type { Cents } from '../../core/money.js';
+import type { CodeUse } from '../domain/tax/learnedCodes.js';
 import { type Sql } from './sql.js';
 
 /** A coded or VAT-account posting of a period, as the return reads it. */
@@ -119,6 +120,24 @@ export class TaxStore {
        ORDER BY p.day, p.source_kind, p.source_seq, p.line_no`,
       [entityId, basis, startDate, endDate, vatAccountIds[0] ?? '', vatAccountIds[1] ?? ''],
     );
+  }
+
+  /** How many of each account's lines carry each code (null: none), on the cash ledger. */
+  async codeUse(entityId: string): Promise<CodeUse[]> {
+    const rows = await this.sql.all<{ account_id: string; tax_code: string | null; lines: number }>(
+      `SELECT a.id AS account_id, p.tax_code, COUNT(*) AS lines
+       FROM postings p
+       JOIN entities e ON e.seq = p.entity_seq
+       JOIN accounts a ON a.seq = p.account_seq
+       WHERE e.id = ? AND p.basis = 0
+       GROUP BY a.id, p.tax_code`,
+      [entityId],
+    );
+    return rows.map((row) => ({
+      accountId: String(row.account_id),
+      taxCode: row.tax_code,
+      lines: Number(row.lines),
+    }));
   }
 
   async fileReturn(filed: FiledReturnRecord): Promise<void> {

@@ -32,10 +32,10 @@ export { categoryText };
 export const referenceText = (t: BankTransaction) =>
   t.reference === null || isDerivedReference(t.reference) ? '' : t.reference;
 
-/** A suggestion as a table cell: `6120 Telephone (0.97)`. */
+/** A suggestion as a table cell: `6120 Telephone (0.97)`, `6001 Office Supplies at SP (0.97)`. */
 export const suggestionText = (t: BankTransaction) =>
   t.suggestion
-    ? `${t.suggestion.kind === 'account' ? '' : `${t.suggestion.kind}: `}${t.suggestion.accountCode} ${t.suggestion.account} (${t.suggestion.confidence.toFixed(2)})`
+    ? `${t.suggestion.kind === 'account' ? '' : `${t.suggestion.kind}: `}${t.suggestion.accountCode} ${t.suggestion.account}${t.suggestion.taxCode ? ` at ${t.suggestion.taxCode}` : ''} (${t.suggestion.confidence.toFixed(2)})`
     : '';
 
 /** Bank transactions as a list (the columns of `transactions list`). */
