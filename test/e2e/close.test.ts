@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { pdfText, sheetRows } from '../helpers/documents.js';
 import {
   camtFile,
   cfonb120File,
@@ -21,33 +20,6 @@ import {
  * own statement, the month reviewed entity by entity, then locked. Every figure is computed
  * here from the entries posted and the statements written.
  */
-/** A PDF's text, page by page, as a reader's tool gets it. */
-async function pdfText(file: string): Promise<string[]> {
-  const { readFileSync } = await import('node:fs');
-  const document = await getDocument({
-    data: new Uint8Array(readFileSync(file)),
-    isEvalSupported: false,
-    disableFontFace: true,
-    verbosity: 0,
-  }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= document.numPages; n++) {
-    const content = await (await document.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join('\n'));
-  }
-  await document.destroy();
-  return pages;
-}
-
-/** A workbook's sheet as rows of cell values. */
-async function sheetRows(file: string, sheet: string): Promise<unknown[][]> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(file);
-  const rows: unknown[][] = [];
-  workbook.getWorksheet(sheet)!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
-}
-
 describe('the month-end close (the built binary against books serve)', () => {
   let home: ReturnType<typeof temporaryHome>;
   let server: Awaited<ReturnType<typeof serveBooks>>;

@@ -5,6 +5,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAFT_XSD, XAF_XSD, xsdProblems } from '../helpers/auditFileRules.js';
 import { runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { pdfText, sheetRows } from '../helpers/documents.js';
 
 /*
  * The VAT return from the books (issue 55, first cut), through the built binary against `books
@@ -232,6 +233,54 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     expect(returns).toEqual([
       expect.objectContaining({ startDate: '2026-07-01', net: 130, intact: true }),
     ]);
+  });
+
+  it('the return as a file (json, csv, xlsx, pdf) and as a page of the report pack', async () => {
+    const out = (name: string) => path.join(home.home, 'returns', name);
+    for (const name of ['q3.json', 'q3.csv', 'q3-detail.csv', 'q3.xlsx', 'q3.pdf'])
+      await ok(
+        ...['tax', 'return', '--period', '2026-Q3', '--out', out(name)],
+        ...(name.includes('detail') ? ['--detail'] : []),
+      );
+    const json = JSON.parse(readFileSync(out('q3.json'), 'utf8')) as { net: number; ties: boolean };
+    expect([json.net, json.ties]).toEqual([130, true]);
+    const csv = readFileSync(out('q3.csv'), 'utf8').split('\n');
+    expect(csv[0]).toBe('box,label,amount,form_amount');
+    expect(csv).toContain(
+      '6,Total value of sales and all other outputs excluding VAT,1050.49,1050.00',
+    );
+    const detail = readFileSync(out('q3-detail.csv'), 'utf8').split('\n');
+    expect(detail[0]).toBe('box,date,entry,account_code,account_name,tax_code,description,net,vat');
+    expect(detail.filter((line) => line.startsWith('1,')).length).toBe(3);
+    const rows = await sheetRows(out('q3.xlsx'), 'VAT Return');
+    expect(rows.flat()).toEqual(
+      expect.arrayContaining(['Ties to the VAT accounts (they moved 130.00)', 'To pay', 130]),
+    );
+    const [page] = await pdfText(out('q3.pdf'));
+    expect(page).toContain('Harbour Café Ltd · GB VAT return');
+    expect(page).toContain('Ties to the VAT accounts (they moved 130.00)');
+    expect(page).toContain('To pay');
+    const again = await ok('tax', 'return', '--period', '2026-Q3', '--out', out('q3.json'));
+    expect(again.stderr).toContain(`: wrote the return to ${out('q3.json')}`);
+    const both = await books(
+      ...['tax', 'return', '--period', '2026-Q3', '--all', '--out', out('all.json')],
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--out writes one return: not with --all or --mtd');
+    const wrong = await books('tax', 'return', '--period', '2026-Q3', '--out', out('q3.txt'));
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      `--out takes a file ending .json, .csv, .xlsx or .pdf (the format by its name), not "${out('q3.txt')}"`,
+    );
+    // The month-end pack of a VAT-registered client carries its return for the pack's period.
+    const pack = await ok(
+      ...['report', 'pack', '--period', '2026-Q3', '--format', 'xlsx'],
+      ...['--out', path.join(home.home, 'packs'), '--json'],
+    );
+    const [workbook] = (JSON.parse(pack.stdout) as { files: string[] }).files;
+    expect((await sheetRows(workbook!, 'VAT Return')).flat()).toEqual(
+      expect.arrayContaining(['To pay', 130]),
+    );
   });
 
   it("a SAF-T of the quarter carries each line's code, valid by Norway's schema, and reads back to the same return", async () => {
@@ -612,6 +661,7 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '2026-10-02 2000 VAT on Sales "Cash sale" (no code): a posting on a VAT account carries no tax code',
     );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(refused.stderr).not.toContain('books: books:');
     // The month's close review fails on it too, naming the posting.
     const review = await books('close', 'review', '--period', '2026-10', '--json');
     const [reviewed] = JSON.parse(review.stdout) as {

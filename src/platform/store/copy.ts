@@ -9,13 +9,16 @@ import type { SqliteBackend } from './sqlite/backend.js';
  * parent before it, postings before their classes), each read in creation order so that
  * identities keep it. Rate-limit buckets and failure counts are left behind: they are no books.
  */
-const TABLES: { name: string; orderBy: string }[] = [
+export const TABLES: { name: string; orderBy: string }[] = [
   { name: 'organizations', orderBy: 'rowid' },
   { name: 'organization_tokens', orderBy: 'rowid' },
   { name: 'workspaces', orderBy: 'rowid' },
   { name: 'entities', orderBy: 'seq' },
   { name: 'classes', orderBy: 'rowid' },
   { name: 'accounts', orderBy: 'seq' },
+  { name: 'tax_settings', orderBy: 'rowid' },
+  { name: 'tax_codes', orderBy: 'entity_id, position' },
+  { name: 'tax_returns', orderBy: 'rowid' },
   { name: 'financial_accounts', orderBy: 'rowid' },
   { name: 'transaction_rules', orderBy: 'rowid' },
   // Answers kept for replay: a key retried against the new database still replays.
@@ -40,6 +43,9 @@ const TABLES: { name: string; orderBy: string }[] = [
   { name: 'webhook_deliveries', orderBy: 'rowid' },
   { name: 'webhook_attempts', orderBy: 'seq' },
 ];
+
+/** The tables left behind, being no books: rate-limit buckets and failed sign-ins. */
+export const LEFT_BEHIND = ['rate_buckets', 'auth_failures', 'schema_migrations'] as const;
 
 /**
  * Where a PostgreSQL column's values are in SQLite when not in a column of its name: the

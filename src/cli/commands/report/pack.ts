@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileSafe, localePaper, writeWhole } from '../../close/reportFiles.js';
 import { LEDGER_BASES, type LedgerBasis, type ProfitAndLoss } from '../../../api/index.js';
 import { addDays } from '../../../core/calendar.js';
-import type { BooksApi } from '../../../client/index.js';
+import { unlessNotFound, type BooksApi } from '../../../client/index.js';
 import {
   addMonths,
   CALENDAR_YEAR,
@@ -286,6 +286,8 @@ async function writePack(
   }));
   if (options.review)
     statements.push(await reviewPage(ctx, api, entity.id, options, options.review));
+  const vat = await vatReturnPage(api, entity.id, options);
+  if (vat) statements.push(vat);
   const preparedAt = ctx.clock.now();
   const heading: PackHeading = {
     entity: entity.name,
@@ -349,6 +351,25 @@ async function writePack(
     files.push(file);
   }
   return files;
+}
+
+/**
+ * The VAT return of the pack's period, as a page of the pack, where the entity is registered
+ * for VAT (on its scheme's basis, whatever the pack's); none where it is not, or the platform
+ * keeps no tax codes.
+ */
+async function vatReturnPage(
+  api: BooksApi,
+  entityId: string,
+  period: Period,
+): Promise<{ sheet: string; statement: Statement } | undefined> {
+  const setup = await unlessNotFound(api.sandbox.taxSetting(entityId));
+  if (!setup) return undefined;
+  const [taxReturn, { taxReturnStatement }] = await Promise.all([
+    api.sandbox.taxReturn(entityId, { startDate: period.startDate, endDate: period.endDate }),
+    import('../../render/taxReturn.js'),
+  ]);
+  return { sheet: 'VAT Return', statement: taxReturnStatement(taxReturn) };
 }
 
 /** The month's close review of the entity, as a page of the pack. */

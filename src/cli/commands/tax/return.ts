@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { TaxReturn } from '../../../api/index.js';
 import { addDays, isCalendarDay } from '../../../core/calendar.js';
 import { unlessNotFound } from '../../../client/index.js';
@@ -49,6 +51,67 @@ export function dueDate(country: string, endDate: string): string {
   if (country === 'GB') return addDays(addMonths(endDate, 1), 7);
   if (country === 'DE') return addDays(endDate, 10);
   return addMonths(endDate, 1);
+}
+
+const OUT_FORMATS = ['json', 'csv', 'xlsx', 'pdf'] as const;
+type OutFormat = (typeof OUT_FORMATS)[number];
+
+/** `--out FILE`: its format by its extension. */
+function outFormatOf(file: string): OutFormat {
+  const extension = path.extname(file).slice(1).toLowerCase();
+  if ((OUT_FORMATS as readonly string[]).includes(extension)) return extension as OutFormat;
+  throw new UsageError(
+    `--out takes a file ending .json, .csv, .xlsx or .pdf (the format by its name), not "${file}"`,
+  );
+}
+
+/** The return written whole to `file` in `format` (a half-written file never stands). */
+async function writeReturnFile(
+  ctx: CommandContext,
+  file: string,
+  format: OutFormat,
+  taxReturn: TaxReturn,
+  detail: boolean,
+): Promise<void> {
+  const [{ writeWhole, localePaper }, { taxReturnCsv, taxReturnStatement }] = await Promise.all([
+    import('../../close/reportFiles.js'),
+    import('../../render/taxReturn.js'),
+  ]);
+  const target = path.resolve(file);
+  const { entity } = await ctx.chosenEntity();
+  const preparedAt = ctx.clock.now();
+  const heading = {
+    entity: entity.name,
+    period: `${taxReturn.startDate} to ${taxReturn.endDate}`,
+    basis: taxReturn.basis,
+    preparedAt: `${preparedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC`,
+  };
+  const sheets = [{ sheet: 'VAT Return', statement: taxReturnStatement(taxReturn) }];
+  try {
+    mkdirSync(path.dirname(target), { recursive: true });
+    await writeWhole(target, async (partial) => {
+      if (format === 'json') writeFileSync(partial, `${JSON.stringify(taxReturn, null, 2)}\n`);
+      else if (format === 'csv') writeFileSync(partial, taxReturnCsv(taxReturn, detail));
+      else if (format === 'xlsx') {
+        const { writeReportWorkbook } = await import('../../render/workbook.js');
+        await writeReportWorkbook(partial, heading, sheets);
+      } else {
+        const { writeReportPdf } = await import('../../render/packPdf.js');
+        await writeReportPdf(partial, {
+          heading,
+          preparedAt,
+          paper: localePaper(ctx.io.env),
+          title: `${taxReturn.country} VAT return`,
+          statements: sheets,
+        });
+      }
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new UserError(`cannot write ${file}: ${code}`, ExitCode.Refused);
+  }
+  ctx.wrote(`wrote the return to ${target}`);
 }
 
 /** `tax return --all`: the firm's returns of a period, a row per VAT-registered entity. */
@@ -139,15 +202,24 @@ export const command = defineCommand({
       '--mark-filed',
       'keep the return as filed and lock its coded postings (books tax returns lists them)',
     ),
+    out: text(
+      '--out <file>',
+      'also write the return to FILE: .json, .csv, .xlsx or .pdf (with --detail, its postings)',
+      { names: 'file' },
+    ),
   },
   examples: [
     'books tax return --period 2026-Q3',
     'books tax return --period 2026-07 --detail',
     'books tax return --period 2026-Q3 --mtd --period-key 26A3 > return.json',
     'books tax return --period 2026-Q3 --mark-filed',
+    'books tax return --period 2026-Q3 --detail --out vat-2026-q3.xlsx',
   ],
   async run(ctx, flags) {
     const { startDate, endDate } = periodOf(flags.period);
+    const outFormat = flags.out === undefined ? undefined : outFormatOf(flags.out);
+    if (outFormat && (flags.all || flags.mtd))
+      throw new UsageError('--out writes one return: not with --all or --mtd');
     if (flags.all) {
       if (flags.mtd || flags.markFiled || flags.detail)
         throw new UsageError(
@@ -188,10 +260,10 @@ export const command = defineCommand({
       for (const line of refusals) ctx.output.note(`  ${line}`);
       throw new UserError(
         taxReturn.ties
-          ? `books: the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
+          ? `the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
           : taxReturn.vatAccountsMovement !== taxReturn.declaredVat
-            ? `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`
-            : `books: the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved what the coded postings declare (${plainAmount(taxReturn.declaredVat)}), but postings on them are in no box (named above)`,
+            ? `the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`
+            : `the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved what the coded postings declare (${plainAmount(taxReturn.declaredVat)}), but postings on them are in no box (named above)`,
         ExitCode.Refused,
       );
     }
@@ -209,6 +281,8 @@ export const command = defineCommand({
       ctx.output.printJson(mtdBody(taxReturn, flags.periodKey!));
       return;
     }
+    if (outFormat)
+      await writeReturnFile(ctx, flags.out!, outFormat, taxReturn, flags.detail === true);
     const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
     if (flags.detail && !ctx.output.json) {
       const rows = taxReturn.boxes.flatMap((box) =>
