@@ -37,6 +37,17 @@ async function everyReport(server: Served): Promise<Record<string, unknown>> {
           reports[`${entity.name} ${report} ${basis}`] = (await get(server, url)).report;
         }
       }
+      // A VAT-registered entity's codes and its return: the firm's filing moves with it.
+      const tax = `/sandbox/v1/entities/${entity.id}`;
+      const setting = await server.api('GET', `${tax}/tax-setting`);
+      if (setting.status === 200) {
+        reports[`${entity.name} tax setting`] = setting.body;
+        reports[`${entity.name} VAT return 2025-Q4`] = await get(
+          server,
+          `${tax}/tax-return?startDate=2025-10-01&endDate=2025-12-31&detail=true`,
+        );
+        reports[`${entity.name} returns filed`] = await get(server, `${tax}/tax-returns`);
+      }
     }
   }
   return reports;
@@ -74,6 +85,8 @@ describe('books db copy --from FILE --to postgres://…', () => {
     served.push(after);
     const expected = await everyReport(before);
     expect(Object.keys(expected).length).toBeGreaterThan(0);
+    if (file === booksPaths(home.env).platformDatabase)
+      expect(Object.keys(expected)).toContain('Harbour Café Ltd VAT return 2025-Q4');
     expect(await everyReport(after)).toEqual(expected);
     return copy;
   };

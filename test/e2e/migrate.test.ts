@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveFlagsFor } from '../helpers/backend.js';
 import {
@@ -377,7 +378,32 @@ describe('books demo', () => {
       const workspaces = await runBooks(['workspace', 'list', '--json'], home.env);
       expect(JSON.parse(workspaces.stdout).map((w: { name: string }) => w.name)).toEqual([
         'Demo: Main Street Bakery',
+        'Demo: Harbour Café',
       ]);
+      // The firm's UK client: VAT-registered, its quarter's return tied and written as the body
+      // of HMRC's Making Tax Digital request, valid against HMRC's own schema.
+      const vat =
+        /Harbour Café Ltd's VAT return of 2025-Q4: ([\d,.]+) to pay; ties to the VAT accounts \(they moved \1\); the Making Tax Digital body written to (\S+)$/m.exec(
+          first.stderr,
+        );
+      expect(vat, first.stderr).not.toBeNull();
+      const body = JSON.parse(readFileSync(vat![2]!, 'utf8')) as Record<string, unknown>;
+      const { $schema: _draft, ...schema } = JSON.parse(
+        readFileSync(
+          path.resolve(
+            import.meta.dirname,
+            '../fixtures/schemas/hmrc-mtd-vat/VatReturnDeclaration.json',
+          ),
+          'utf8',
+        ),
+      );
+      const validate = new Ajv({ strict: false, multipleOfPrecision: 8 }).compile(schema);
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+      expect(body).toMatchObject({
+        periodKey: '25A4',
+        netVatDue: Number(vat![1]!.replace(/,/g, '')),
+      });
+      expect(first.stdout).toMatch(/^1\tVAT due on sales and other outputs\t\d+\.\d\d$/m);
       expect(first.stderr).toContain(
         "books demo: no workspace was chosen, so commands now use the demo's (change it with books use)",
       );
@@ -418,6 +444,8 @@ describe('books demo', () => {
       expect(second.code, second.stderr).toBe(0);
       expect(second.stderr).toMatch(/reused from an earlier run: .*its 2025 migration \(finalized/);
       expect(second.stderr).not.toContain('migrate merge');
+      expect(second.stderr).not.toContain('coded postings to');
+      expect(second.stderr).toContain("Harbour Café Ltd's VAT return of 2025-Q4: ");
       // The same year; December now reconciled on the feed's accounts the history went into.
       const pl = (stdout: string) =>
         stdout.slice(

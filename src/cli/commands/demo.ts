@@ -244,6 +244,9 @@ async function runDemo(ctx: CommandContext): Promise<number> {
   const { januaryDay } = await import('../demo/january.js');
   await januaryDay(ctx, entity, january);
   const statements = await reconcileAndReview(ctx, workspace, entity);
+  const { vatQuarter } = await import('../demo/vatQuarter.js');
+  await vatQuarter(ctx, path.join(booksPaths(ctx.io.env).dataDir, 'demo', 'vat'));
+  ctx.chooseEntity(workspace, entity);
   const scope = `-w "${WORKSPACE}" -e "${ENTITY}"`;
   const accounts = new Set((await api.accounts.all(entity.id)).map((a) => a.name));
   const merges = [

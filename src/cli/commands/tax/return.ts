@@ -26,7 +26,7 @@ function periodOf(given: string): { startDate: string; endDate: string } {
  * The body of HMRC's Making Tax Digital "submit VAT return" request (VatReturnDeclaration):
  * boxes 1–5 in pounds and pence, box 5 the difference's size, boxes 6–9 in whole pounds.
  */
-function mtdBody(taxReturn: TaxReturn, periodKey: string) {
+export function mtdBody(taxReturn: TaxReturn, periodKey: string) {
   const box = (id: string) => taxReturn.boxes.find((b) => b.box === id)?.formAmount ?? 0;
   return {
     periodKey,

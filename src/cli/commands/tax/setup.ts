@@ -4,7 +4,10 @@ import { defineCommand, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 
 /** The VAT accounts a country's books usually name, made when the chart has none of the name. */
-const VAT_ACCOUNTS: Record<(typeof TAX_COUNTRIES)[number], { output: string; input: string }> = {
+export const VAT_ACCOUNTS: Record<
+  (typeof TAX_COUNTRIES)[number],
+  { output: string; input: string }
+> = {
   GB: { output: 'VAT on Sales', input: 'VAT on Purchases' },
   DE: { output: 'Umsatzsteuer', input: 'Vorsteuer' },
   NL: { output: 'Te betalen btw', input: 'Te vorderen btw' },
@@ -96,7 +99,7 @@ export const command = defineCommand({
 });
 
 /** The account given, else the chart's account of the usual name, else a new one of that name. */
-async function vatAccount(
+export async function vatAccount(
   ctx: CommandContext,
   entityId: string,
   given: string | undefined,
