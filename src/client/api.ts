@@ -1,4 +1,5 @@
 import { readGeneralLedger } from './generalLedgerStream.js';
+import { readTaxReturn } from './taxReturnStream.js';
 import type {
   Account,
   AccountingMigration,
@@ -314,6 +315,14 @@ export function booksApi(client: ApiClient) {
         get<{ data: FiledTaxReturn[] }>(`/sandbox/v1/entities/${enc(entityId)}/tax-returns`),
       taxReturn: (entityId: string, query: TaxReturnQuery) =>
         get<TaxReturn>(`/sandbox/v1/entities/${enc(entityId)}/tax-return`, query as Query),
+      /** The return with every posting behind each box, read as it arrives (readTaxReturn). */
+      taxReturnEvents: async (entityId: string, query: Omit<TaxReturnQuery, 'detail'>) =>
+        readTaxReturn(
+          await client.stream(`/sandbox/v1/entities/${enc(entityId)}/tax-return`, {
+            ...(query as Query),
+            detail: true,
+          }),
+        ),
       connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>
         post<{ connection: BankFeedConnection }>(
           `/sandbox/v1/entities/${enc(entityId)}/bank-feed-connections`,

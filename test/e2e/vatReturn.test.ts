@@ -187,6 +187,22 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       expect.objectContaining({ description: 'Builder (reverse charge)', vat: 200 }),
       expect.objectContaining({ description: 'Credit note', vat: -50 }),
     ]);
+    // As records, the postings are read and written as they arrive: the same rows.
+    const records = (
+      await ok('tax', 'return', '--period', '2026-Q3', '--detail', '-o', 'csv')
+    ).stdout
+      .trim()
+      .split('\n');
+    expect(records[0]).toBe('Box,Date,Account,Code,Description,Net,VAT,Entry');
+    const fromJson = detail.boxes.flatMap((b) =>
+      b.postings.map((p) => `${b.box},${p.description},${p.net.toFixed(2)},${p.vat.toFixed(2)}`),
+    );
+    expect(
+      records.slice(1).map((row) => {
+        const f = row.split(',');
+        return `${f[0]},${f[4]},${f[5]},${f[6]}`;
+      }),
+    ).toEqual(fromJson);
   });
 
   it('filed is filed: a quarter marked filed locks its coded postings; a correction goes into the next return', async () => {
@@ -662,6 +678,13 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     );
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     expect(refused.stderr).not.toContain('books: books:');
+    // Streamed with its postings, the return is refused the same, before any row is written.
+    const refusedDetail = await books('tax', 'return', '--period', '2026-10', '--detail');
+    expect(refusedDetail.code).toBe(1);
+    expect(refusedDetail.stdout).toBe('');
+    expect(refusedDetail.stderr).toContain(
+      'books: the return from 2026-10-01 to 2026-10-31 does not tie: the VAT accounts moved 20.00, the coded postings declare 0.00',
+    );
     // The month's close review fails on it too, naming the posting.
     const review = await books('close', 'review', '--period', '2026-10', '--json');
     const [reviewed] = JSON.parse(review.stdout) as {

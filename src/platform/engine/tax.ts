@@ -28,6 +28,11 @@ import type { Store } from '../store/index.js';
 import type { EntityService } from './entities.js';
 
 const amount = (cents: number) => centsToAmount(asCents(cents));
+const presentPosting = (posting: BoxPosting) => ({
+  ...line(posting),
+  net: amount(posting.netCents),
+  vat: amount(posting.vatCents),
+});
 const line = (posting: BoxPosting | TaxProblem) => ({
   journalEntryId: posting.entryId,
   date: posting.day,
@@ -144,6 +149,38 @@ export class TaxService {
     return updated;
   }
 
+  /**
+   * The return with every posting behind each box, for an answer written part by part: its
+   * figures (the boxes without their postings), then each box's postings, presented as they are
+   * written (a year of a big client's postings is never one document in memory).
+   */
+  async taxReturnDetail(
+    organizationId: string,
+    entityId: string,
+    query: TaxReturnQuery,
+  ): Promise<{
+    taxReturn: TaxReturn;
+    postings: (box: string) => Iterable<NonNullable<TaxReturn['boxes'][number]['postings']>>;
+  }> {
+    const { taxReturn, boxes } = await this.compute(
+      organizationId,
+      entityId,
+      {
+        ...query,
+        detail: false,
+      },
+      true,
+    );
+    return {
+      taxReturn,
+      *postings(box: string) {
+        const behind = boxes.get(box) ?? [];
+        for (let at = 0; at < behind.length; at += 1000)
+          yield behind.slice(at, at + 1000).map(presentPosting);
+      },
+    };
+  }
+
   async taxReturn(
     organizationId: string,
     entityId: string,
@@ -216,7 +253,12 @@ export class TaxService {
     organizationId: string,
     entityId: string,
     query: TaxReturnQuery,
-  ): Promise<{ taxReturn: TaxReturn; postingsHash: string }> {
+    keepPostings = false,
+  ): Promise<{
+    taxReturn: TaxReturn;
+    postingsHash: string;
+    boxes: ReadonlyMap<string, readonly BoxPosting[]>;
+  }> {
     const entity = await this.entities.get(organizationId, entityId);
     const { taxSetting, taxCodes } = await this.setupOf(entityId);
     if (query.startDate > query.endDate) throw invalid('startDate must not be after endDate');
@@ -244,7 +286,7 @@ export class TaxService {
       query.startDate,
       query.endDate,
       postingsOf(rows, chart),
-      { detail: query.detail === true },
+      { detail: query.detail === true || keepPostings },
     );
     const taxReturn: TaxReturn = {
       entityId,
@@ -259,11 +301,7 @@ export class TaxService {
         formAmount: amount(box.formCents),
         ...(query.detail
           ? {
-              postings: box.postings.map((posting) => ({
-                ...line(posting),
-                net: amount(posting.netCents),
-                vat: amount(posting.vatCents),
-              })),
+              postings: box.postings.map(presentPosting),
             }
           : {}),
       })),
@@ -278,7 +316,11 @@ export class TaxService {
       })),
       uncoded: result.uncoded.map(line),
     };
-    return { taxReturn, postingsHash: fingerprintOf(rows) };
+    return {
+      taxReturn,
+      postingsHash: fingerprintOf(rows),
+      boxes: new Map(result.boxes.map((box) => [box.box, box.postings])),
+    };
   }
 }
 

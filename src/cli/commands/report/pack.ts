@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileSafe, localePaper, writeWhole } from '../../close/reportFiles.js';
 import { LEDGER_BASES, type LedgerBasis, type ProfitAndLoss } from '../../../api/index.js';
 import { addDays } from '../../../core/calendar.js';
-import { unlessNotFound, type BooksApi } from '../../../client/index.js';
+import type { BooksApi } from '../../../client/index.js';
 import {
   addMonths,
   CALENDAR_YEAR,
@@ -363,6 +363,7 @@ async function vatReturnPage(
   entityId: string,
   period: Period,
 ): Promise<{ sheet: string; statement: Statement } | undefined> {
+  const { unlessNotFound } = await import('../../../client/index.js');
   const setup = await unlessNotFound(api.sandbox.taxSetting(entityId));
   if (!setup) return undefined;
   const [taxReturn, { taxReturnStatement }] = await Promise.all([

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TaxReturn } from '../../../api/index.js';
 import { addDays, isCalendarDay } from '../../../core/calendar.js';
 import { unlessNotFound } from '../../../client/index.js';
+import type { TaxReturnEvent } from '../../../client/taxReturnStream.js';
 import type { CommandContext } from '../../context.js';
 import { addMonths, namedPeriod } from '../../../core/periods.js';
 import { defineCommand, flag, text } from '../../command.js';
@@ -112,6 +113,115 @@ async function writeReturnFile(
     throw new UserError(`cannot write ${file}: ${code}`, ExitCode.Refused);
   }
   ctx.wrote(`wrote the return to ${target}`);
+}
+
+type ReturnFigures = Omit<TaxReturn, 'boxes'>;
+
+/**
+ * Refuses a return that does not tie (or, with `--strict`, one with uncoded income or expense
+ * lines), naming each posting in the way; with `--mark-filed`, files one that does.
+ */
+async function settle(
+  ctx: CommandContext,
+  taxReturn: ReturnFigures,
+  options: {
+    startDate: string;
+    endDate: string;
+    strict: boolean | undefined;
+    markFiled: boolean | undefined;
+  },
+): Promise<void> {
+  const { startDate, endDate } = options;
+  const refusals = [
+    ...taxReturn.problems.map(
+      (p) =>
+        `${p.date} ${p.accountCode} ${p.accountName} "${p.description}" (${p.taxCode ?? 'no code'}): ${p.message}`,
+    ),
+    ...(options.strict
+      ? taxReturn.uncoded.map(
+          (p) => `${p.date} ${p.accountCode} ${p.accountName} "${p.description}": no tax code`,
+        )
+      : []),
+  ];
+  const refused = !taxReturn.ties || (options.strict === true && taxReturn.uncoded.length > 0);
+  if (refused) {
+    for (const line of refusals) ctx.output.note(`  ${line}`);
+    throw new UserError(
+      taxReturn.ties
+        ? `the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
+        : taxReturn.vatAccountsMovement !== taxReturn.declaredVat
+          ? `the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`
+          : `the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved what the coded postings declare (${plainAmount(taxReturn.declaredVat)}), but postings on them are in no box (named above)`,
+      ExitCode.Refused,
+    );
+  }
+  if (!options.markFiled) return;
+  const api = await ctx.api();
+  const { taxReturn: filed } = await api.sandbox.fileTaxReturn(taxReturn.entityId, {
+    startDate,
+    endDate,
+    basis: taxReturn.basis,
+  });
+  ctx.output.note(
+    `books: marked the return from ${startDate} to ${endDate} filed (${plainAmount(Math.abs(filed.net))} ${filed.net >= 0 ? 'to pay' : 'to reclaim'}): its period's coded postings are locked`,
+  );
+}
+
+/** The postings behind each box as they arrive: records written at once, a table at the end. */
+async function writeDetail(
+  ctx: CommandContext,
+  events: AsyncIterable<TaxReturnEvent>,
+): Promise<void> {
+  const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
+  const columns: [string, (r: DetailRow) => string][] = [
+    ['Box', (r) => r.box],
+    ['Date', (r) => r.posting.date],
+    ['Account', (r) => `${r.posting.accountCode} ${r.posting.accountName}`],
+    ['Code', (r) => r.posting.taxCode ?? ''],
+    ['Description', (r) => r.posting.description],
+    ['Net', (r) => amount(r.posting.net)],
+    ['VAT', (r) => amount(r.posting.vat)],
+    ['Entry', (r) => r.posting.journalEntryId],
+  ];
+  const output = ctx.output;
+  if (output.asRecords) {
+    let text = output.recordsText([columns.map(([header]) => header)]);
+    for await (const event of events) {
+      if (event.kind !== 'posting') continue;
+      text += output.recordsText([columns.map(([, value]) => value(event))]);
+      if (text.length >= 65_536) {
+        output.write(text);
+        text = '';
+      }
+    }
+    output.write(text);
+    return;
+  }
+  const rows: DetailRow[] = [];
+  for await (const event of events) if (event.kind === 'posting') rows.push(event);
+  await output.table(
+    columns.map(([header, value]) => ({
+      header,
+      value,
+      ...(header === 'Net' || header === 'VAT' ? { align: 'right' as const } : {}),
+    })),
+    rows,
+  );
+}
+
+type DetailRow = Extract<TaxReturnEvent, { kind: 'posting' }>;
+
+/** The last word: what is to pay or reclaim, and that it ties. */
+function sayReturn(
+  ctx: CommandContext,
+  taxReturn: ReturnFigures,
+  startDate: string,
+  endDate: string,
+) {
+  const net = taxReturn.net;
+  ctx.output.note(
+    `books: ${taxReturn.country} VAT return ${startDate} to ${endDate} (${taxReturn.basis}): ${plainAmount(Math.abs(net))} ${net >= 0 ? 'to pay' : 'to reclaim'}; ties to the VAT accounts (they moved ${plainAmount(taxReturn.vatAccountsMovement)})${taxReturn.uncoded.length > 0 ? `; ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--detail lists the coded, --strict refuses)` : ''}`,
+  );
 }
 
 /** `tax return --all`: the firm's returns of a period, a row per VAT-registered entity. */
@@ -238,45 +348,37 @@ export const command = defineCommand({
         `--mtd writes the UK's return; the entity files in ${taxSetting.country}`,
       );
     const api = await ctx.api();
+    const basis = flags.basis ? { basis: flags.basis as 'accrual' | 'cash' } : {};
+    // Every posting behind each box, read and written as it arrives (a year of a big client's
+    // postings is never one document here); as JSON or into a file, the return whole.
+    if (flags.detail && !ctx.output.json && !outFormat) {
+      const events = await api.sandbox.taxReturnEvents(entityId, { startDate, endDate, ...basis });
+      const first = await events.next();
+      if (first.done || first.value.kind !== 'figures')
+        throw new UserError('the platform answered no return', ExitCode.Refused);
+      const figures = first.value.taxReturn;
+      await settle(ctx, figures, {
+        startDate,
+        endDate,
+        strict: flags.strict,
+        markFiled: flags.markFiled,
+      });
+      await writeDetail(ctx, events);
+      sayReturn(ctx, figures, startDate, endDate);
+      return;
+    }
     const taxReturn = await api.sandbox.taxReturn(entityId, {
       startDate,
       endDate,
-      ...(flags.basis ? { basis: flags.basis as 'accrual' | 'cash' } : {}),
+      ...basis,
       ...(flags.detail ? { detail: true } : {}),
     });
-    const refusals = [
-      ...taxReturn.problems.map(
-        (p) =>
-          `${p.date} ${p.accountCode} ${p.accountName} "${p.description}" (${p.taxCode ?? 'no code'}): ${p.message}`,
-      ),
-      ...(flags.strict
-        ? taxReturn.uncoded.map(
-            (p) => `${p.date} ${p.accountCode} ${p.accountName} "${p.description}": no tax code`,
-          )
-        : []),
-    ];
-    const refused = !taxReturn.ties || (flags.strict === true && taxReturn.uncoded.length > 0);
-    if (refused) {
-      for (const line of refusals) ctx.output.note(`  ${line}`);
-      throw new UserError(
-        taxReturn.ties
-          ? `the return from ${startDate} to ${endDate} is refused: ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--strict)`
-          : taxReturn.vatAccountsMovement !== taxReturn.declaredVat
-            ? `the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved ${plainAmount(taxReturn.vatAccountsMovement)}, the coded postings declare ${plainAmount(taxReturn.declaredVat)}`
-            : `the return from ${startDate} to ${endDate} does not tie: the VAT accounts moved what the coded postings declare (${plainAmount(taxReturn.declaredVat)}), but postings on them are in no box (named above)`,
-        ExitCode.Refused,
-      );
-    }
-    if (flags.markFiled) {
-      const { taxReturn: filed } = await api.sandbox.fileTaxReturn(entityId, {
-        startDate,
-        endDate,
-        basis: taxReturn.basis,
-      });
-      ctx.output.note(
-        `books: marked the return from ${startDate} to ${endDate} filed (${plainAmount(Math.abs(filed.net))} ${filed.net >= 0 ? 'to pay' : 'to reclaim'}): its period's coded postings are locked`,
-      );
-    }
+    await settle(ctx, taxReturn, {
+      startDate,
+      endDate,
+      strict: flags.strict,
+      markFiled: flags.markFiled,
+    });
     if (flags.mtd) {
       ctx.output.printJson(mtdBody(taxReturn, flags.periodKey!));
       return;
@@ -284,23 +386,17 @@ export const command = defineCommand({
     if (outFormat)
       await writeReturnFile(ctx, flags.out!, outFormat, taxReturn, flags.detail === true);
     const amount = ctx.output.isTTY && ctx.output.format === 'table' ? displayAmount : plainAmount;
-    if (flags.detail && !ctx.output.json) {
-      const rows = taxReturn.boxes.flatMap((box) =>
-        (box.postings ?? []).map((posting) => ({ box: box.box, ...posting })),
-      );
-      await ctx.output.table(
-        [
-          { header: 'Box', value: (r: (typeof rows)[number]) => r.box },
-          { header: 'Date', value: (r) => r.date },
-          { header: 'Account', value: (r) => `${r.accountCode} ${r.accountName}` },
-          { header: 'Code', value: (r) => r.taxCode ?? '' },
-          { header: 'Description', value: (r) => r.description },
-          { header: 'Net', value: (r) => amount(r.net), align: 'right' },
-          { header: 'VAT', value: (r) => amount(r.vat), align: 'right' },
-          { header: 'Entry', value: (r) => r.journalEntryId },
-        ],
-        rows,
-        taxReturn,
+    if (flags.detail && ctx.output.json) {
+      ctx.output.printJson(taxReturn);
+    } else if (flags.detail) {
+      // With --out: the postings of the return fetched whole for the file.
+      await writeDetail(
+        ctx,
+        (async function* () {
+          for (const box of taxReturn.boxes)
+            for (const posting of box.postings ?? [])
+              yield { kind: 'posting' as const, box: box.box, posting };
+        })(),
       );
     } else {
       await ctx.output.table(
@@ -313,9 +409,6 @@ export const command = defineCommand({
         taxReturn,
       );
     }
-    const net = taxReturn.net;
-    ctx.output.note(
-      `books: ${taxReturn.country} VAT return ${startDate} to ${endDate} (${taxReturn.basis}): ${plainAmount(Math.abs(net))} ${net >= 0 ? 'to pay' : 'to reclaim'}; ties to the VAT accounts (they moved ${plainAmount(taxReturn.vatAccountsMovement)})${taxReturn.uncoded.length > 0 ? `; ${taxReturn.uncoded.length} income or expense ${taxReturn.uncoded.length === 1 ? 'line carries' : 'lines carry'} no tax code (--detail lists the coded, --strict refuses)` : ''}`,
-    );
+    sayReturn(ctx, taxReturn, startDate, endDate);
   },
 });

@@ -14,7 +14,7 @@ import {
   UpdateTaxCodeBodySchema,
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
-import type { RouteTable } from '../routeTable.js';
+import { StreamedJson, type RouteTable } from '../routeTable.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
 
 const tags = ['Sandbox'];
@@ -135,8 +135,16 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
         errors: [400, 401, 404, 429],
       }),
     },
-    async (request) =>
-      engine.tax.taxReturn(request.organizationId, request.params.entityId, request.query),
+    async (request) => {
+      if (!request.query.detail)
+        return engine.tax.taxReturn(request.organizationId, request.params.entityId, request.query);
+      const detail = await engine.tax.taxReturnDetail(
+        request.organizationId,
+        request.params.entityId,
+        request.query,
+      );
+      return new StreamedJson(taxReturnJson(detail));
+    },
   );
 
   app.post(
@@ -179,4 +187,30 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
       data: await engine.tax.filedReturns(request.organizationId, request.params.entityId),
     }),
   );
+}
+
+/**
+ * A return with its postings as JSON text written part by part: its figures first (the boxes
+ * last), then each box with its postings a thousand at a time, the answer never whole in memory.
+ * The same document as the return's schema, its keys in another order.
+ */
+export async function* taxReturnJson({
+  taxReturn,
+  postings,
+}: Awaited<ReturnType<Engine['tax']['taxReturnDetail']>>): AsyncGenerator<string> {
+  const { boxes, ...figures } = taxReturn;
+  yield `${JSON.stringify(figures).slice(0, -1)},"boxes":[`;
+  let first = true;
+  for (const { postings: _none, ...box } of boxes) {
+    yield `${first ? '' : ','}${JSON.stringify(box).slice(0, -1)},"postings":[`;
+    first = false;
+    let written = 0;
+    for (const chunk of postings(box.box)) {
+      if (chunk.length === 0) continue;
+      yield `${written > 0 ? ',' : ''}${chunk.map((posting) => JSON.stringify(posting)).join(',')}`;
+      written += chunk.length;
+    }
+    yield ']}';
+  }
+  yield ']}';
 }
