@@ -90,7 +90,7 @@ describe('conditions', () => {
 describe('categorize', () => {
   const isEntityAccount = (id: string) => id !== 'elsewhere';
 
-  it('takes the first enabled matching rule in order, with its classes', () => {
+  it('takes the first enabled matching rule in order, with its classes and its tax code', () => {
     const rules = [
       rule([when('description_contains', 'lyft')], [{ actionType: 'account_id', value: 'no' }]),
       rule(
@@ -98,6 +98,7 @@ describe('categorize', () => {
         [
           { actionType: 'account_id', value: 'travel' },
           { actionType: 'class_id', value: 'west' },
+          { actionType: 'tax_code', value: 'SP' },
         ],
       ),
       rule([when('direction_is', 'outflow')], [{ actionType: 'account_id', value: 'later' }]),
@@ -106,6 +107,7 @@ describe('categorize', () => {
       ruleId: rules[1]!.id,
       accountId: 'travel',
       classIds: ['west'],
+      taxCode: 'SP',
     });
   });
 
@@ -130,6 +132,7 @@ describe('categorize', () => {
       ruleId: null,
       accountId: null,
       classIds: [],
+      taxCode: null,
     });
   });
 });

@@ -64,11 +64,12 @@ describe('validateConditions', () => {
 });
 
 describe('validateActions', () => {
-  it('accepts one account and one class per root', () => {
+  it('accepts one account, one class per root and one tax code', () => {
     const actions: RuleAction[] = [
       { actionType: 'account_id', value: ACCOUNT },
       { actionType: 'class_id', value: WEST },
       { actionType: 'class_id', value: DEPARTMENT },
+      { actionType: 'tax_code', value: 'SP' },
     ];
     expect(() => validateActions(actions, references)).not.toThrow();
   });
@@ -95,6 +96,25 @@ describe('validateActions', () => {
     [
       [{ actionType: 'class_id', value: 'x' }],
       'actions[0].value must be the id of a class of the workspace',
+    ],
+    [
+      [
+        { actionType: 'account_id', value: ACCOUNT },
+        { actionType: 'tax_code', value: 'S' },
+        { actionType: 'tax_code', value: 'Z' },
+      ],
+      'actions may hold at most one tax_code action',
+    ],
+    [
+      [{ actionType: 'tax_code', value: 'S' }],
+      'a tax_code action goes with an account_id action: the account it taxes',
+    ],
+    [
+      [
+        { actionType: 'account_id', value: ACCOUNT },
+        { actionType: 'tax_code', value: 'two words' },
+      ],
+      'actions[1].value must be a tax code (1 to 20 characters, no spaces)',
     ],
   ] as [RuleAction[], string][])('refuses %j', (actions, message) => {
     expect(() => validateActions(actions, references)).toThrow(message);
