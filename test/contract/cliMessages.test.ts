@@ -662,6 +662,8 @@ function filesUnder(dir: string): string[] {
  * are for hosted platforms), with why.
  */
 const UNREACHABLE: Record<string, string> = {
+  'the platform answered no return':
+    "a platform whose streamed return does not begin with its figures (books' writes them first; test/e2e/vatReturn.test.ts reads one)",
   "this platform keeps no tax codes: they are an addition of books' own platform":
     'a platform without the tax routes (a hosted one)',
   'does not list the entities of workspace': 'a platform without the sandbox routes (a hosted one)',
