@@ -1,6 +1,6 @@
 import type { AccountClass, AccountType, LedgerBasis } from '../../api/index.js';
 import type { CalendarDay } from '../../core/calendar.js';
-import type { Cents } from '../../core/money.js';
+import { subtractCents, type Cents } from '../../core/money.js';
 
 /*
  * An entity's books over a range, as every audit file writes them (<format>/writer.ts): its
@@ -55,6 +55,24 @@ export interface AuditTaxCode {
 /** The percentage of `code` on `day`: the latest rate holding by then (0 before any). */
 export const ratePercentOn = (code: AuditTaxCode, day: CalendarDay): number =>
   code.rates.findLast((rate) => rate.from === null || rate.from <= day)?.percent ?? 0;
+
+/**
+ * What an entry's VAT lines (coded lines on the entity's VAT accounts) post under each code,
+ * debit-positive, one amount a line: the tax amounts the audit files state on the code's base.
+ */
+export function vatLinesByCode(
+  entry: AuditEntry,
+  vatAccountCodes: ReadonlySet<string>,
+): Map<string, Cents[]> {
+  const vatLines = new Map<string, Cents[]>();
+  for (const line of entry.lines)
+    if (line.taxCode && vatAccountCodes.has(line.code))
+      vatLines.set(line.taxCode, [
+        ...(vatLines.get(line.taxCode) ?? []),
+        subtractCents(line.debit, line.credit),
+      ]);
+  return vatLines;
+}
 
 /** The account that takes the results of the years before the range. */
 export interface RetainedEarningsAccount {

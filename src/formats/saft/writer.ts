@@ -1,6 +1,6 @@
 import { addMonths } from '../../core/periods.js';
-import { absCents, sidesOf, subtractCents, ZERO_CENTS, type Cents } from '../../core/money.js';
-import { type AuditBooks, type AuditEntry } from '../audit/books.js';
+import { absCents, sidesOf, subtractCents, ZERO_CENTS } from '../../core/money.js';
+import { vatLinesByCode, type AuditBooks, type AuditEntry } from '../audit/books.js';
 import { GROUPING } from './groupings.js';
 import {
   cut,
@@ -167,13 +167,7 @@ function taxInformation(
   entry: AuditEntry,
   vatAccountCodes: ReadonlySet<string>,
 ): Map<AuditEntry['lines'][number], string> {
-  const vatLines = new Map<string, Cents[]>();
-  for (const line of entry.lines)
-    if (line.taxCode && vatAccountCodes.has(line.code))
-      vatLines.set(line.taxCode, [
-        ...(vatLines.get(line.taxCode) ?? []),
-        subtractCents(line.debit, line.credit),
-      ]);
+  const vatLines = vatLinesByCode(entry, vatAccountCodes);
   const written = new Map<AuditEntry['lines'][number], string>();
   const told = new Set<string>();
   for (const line of entry.lines) {

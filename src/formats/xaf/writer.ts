@@ -1,15 +1,8 @@
 import { isProfitAndLoss } from '../../api/index.js';
 import { addDays, type CalendarDay } from '../../core/calendar.js';
-import {
-  absCents,
-  addCents,
-  sidesOf,
-  subtractCents,
-  ZERO_CENTS,
-  type Cents,
-} from '../../core/money.js';
+import { absCents, addCents, sidesOf, ZERO_CENTS } from '../../core/money.js';
 import { addMonths } from '../../core/periods.js';
-import { ratePercentOn, type AuditBooks, type AuditEntry } from '../audit/books.js';
+import { ratePercentOn, vatLinesByCode, type AuditBooks, type AuditEntry } from '../audit/books.js';
 import {
   compactDay,
   cut,
@@ -202,13 +195,7 @@ function vatsOf(entry: AuditEntry, books: AuditBooks): Map<AuditEntry['lines'][n
   const written = new Map<AuditEntry['lines'][number], string>();
   const vatAccountCodes = books.vatAccountCodes ?? new Set<string>();
   const codes = new Map((books.taxCodes ?? []).map((code) => [code.code, code]));
-  const vatLines = new Map<string, Cents[]>();
-  for (const line of entry.lines)
-    if (line.taxCode && vatAccountCodes.has(line.code))
-      vatLines.set(line.taxCode, [
-        ...(vatLines.get(line.taxCode) ?? []),
-        subtractCents(line.debit, line.credit),
-      ]);
+  const vatLines = vatLinesByCode(entry, vatAccountCodes);
   const told = new Set<string>();
   for (const line of entry.lines) {
     if (!line.taxCode || vatAccountCodes.has(line.code)) continue;

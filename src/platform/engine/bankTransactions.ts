@@ -774,19 +774,11 @@ export class BankTransactionService {
   private async taxesOf(
     scope: EntityScope,
   ): Promise<(code: string, field: string, vatAmount?: number) => PartTax> {
-    const setting = await this.store.tax.setting(scope.entity.id);
-    const codes = new Map(
-      (setting ? await this.store.tax.codes(scope.entity.id) : []).map((c) => [c.code, c]),
-    );
-    const [output, input] = setting
-      ? await Promise.all([
-          this.store.accounts.find(scope.entity.id, setting.outputAccountId),
-          this.store.accounts.find(scope.entity.id, setting.inputAccountId),
-        ])
-      : [undefined, undefined];
+    const registration = await this.vatRegistration(scope.entity.id);
     return (name, field, vatAmount) => {
-      if (!setting || !output || !input)
+      if (!registration)
         throw invalid(`${field}: entity "${scope.entity.name}" is not registered for VAT`);
+      const { codes, output, input } = registration;
       const code = codes.get(name);
       if (!code) throw invalid(`${field} ${name} is not a tax code of the entity`);
       if (code.archived) throw invalid(`${field} ${name} is archived`);
@@ -801,6 +793,23 @@ export class BankTransactionService {
       }
       return { code, output, input, ...(vatCents !== undefined && { vatCents }) };
     };
+  }
+
+  /** The entity's tax codes by name and its two VAT accounts; none where it is not registered. */
+  private async vatRegistration(
+    entityId: string,
+  ): Promise<
+    { codes: Map<string, TaxCode>; output: AccountRecord; input: AccountRecord } | undefined
+  > {
+    const setting = await this.store.tax.setting(entityId);
+    if (!setting) return undefined;
+    const [codes, output, input] = await Promise.all([
+      this.store.tax.codes(entityId),
+      this.store.accounts.find(entityId, setting.outputAccountId),
+      this.store.accounts.find(entityId, setting.inputAccountId),
+    ]);
+    if (!output || !input) return undefined;
+    return { codes: new Map(codes.map((c) => [c.code, c])), output, input };
   }
 
   private checkLock(record: BankTransactionRecord, lockDate: string | null): void {
@@ -1241,17 +1250,13 @@ export class BankTransactionService {
   private async ruleTaxes(
     entityId: string,
   ): Promise<(code: string, day: string) => PartTax | undefined> {
-    const setting = await this.store.tax.setting(entityId);
-    if (!setting) return () => undefined;
-    const codes = new Map((await this.store.tax.codes(entityId)).map((c) => [c.code, c]));
-    const [output, input] = await Promise.all([
-      this.store.accounts.find(entityId, setting.outputAccountId),
-      this.store.accounts.find(entityId, setting.inputAccountId),
-    ]);
+    const registration = await this.vatRegistration(entityId);
+    if (!registration) return () => undefined;
+    const { codes, output, input } = registration;
     const filed = await this.store.tax.filedReturns(entityId);
     return (name, day) => {
       const code = codes.get(name);
-      if (!code || code.archived || !output || !input) return undefined;
+      if (!code || code.archived) return undefined;
       if (filed.some((f) => f.startDate <= day && day <= f.endDate)) return undefined;
       return { code, output, input };
     };
