@@ -955,4 +955,59 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '7': 100,
     });
   });
+
+  it('cash against accrual: an invoice counts when issued, its VAT under the cash scheme when paid; --strict refuses uncoded lines', async () => {
+    await ok('use', '-w', 'Harbour Café Ltd', '-e', 'Harbour Café Ltd');
+    await ok('sandbox', 'entity', 'create', 'Harbour Cash', '-w', 'Harbour Café Ltd');
+    const where = ['-e', 'Harbour Cash'];
+    await ok('sandbox', 'entity', 'open-accrual', 'Harbour Cash');
+    await ok('tax', 'setup', '--country', 'GB', ...where);
+    const header = 'date,account,account_type,debit,credit,entry,description,tax_code';
+    // Invoiced on 28 September (the accrual ledger), paid on 5 October (the cash ledger).
+    await ok(
+      ...['je', 'import', '--basis', 'accrual', '--create-missing-accounts', ...where],
+      file('invoice.csv', [
+        header,
+        '2026-09-28,Debtors,Accounts Receivable,120.00,,1,Invoice 1,',
+        '2026-09-28,Sales,Income,,100.00,1,Invoice 1,S',
+        '2026-09-28,VAT on Sales,Other Current Liabilities,,20.00,1,Invoice 1,S',
+        '2026-10-05,Bank,Cash,120.00,,2,Invoice 1 paid,',
+        '2026-10-05,Debtors,Accounts Receivable,,120.00,2,Invoice 1 paid,',
+      ]),
+    );
+    await ok(
+      ...['je', 'import', '--basis', 'cash', '--create-missing-accounts', ...where],
+      file('receipt.csv', [
+        header,
+        '2026-10-05,Bank,Cash,120.00,,3,Invoice 1 paid,',
+        '2026-10-05,Sales,Income,,100.00,3,Invoice 1 paid,S',
+        '2026-10-05,VAT on Sales,Other Current Liabilities,,20.00,3,Invoice 1 paid,S',
+        '2026-10-06,Bank Charges,Operating Expenses,5.00,,4,Bank charges,',
+        '2026-10-06,Bank,Cash,,5.00,4,Bank charges,',
+      ]),
+    );
+    const box1 = async (period: string, basis: string) =>
+      (
+        JSON.parse(
+          (await ok('tax', 'return', '--period', period, '--basis', basis, '--json', ...where))
+            .stdout,
+        ) as { boxes: { box: string; formAmount: number }[] }
+      ).boxes.find((b) => b.box === '1')!.formAmount;
+    expect([await box1('2026-Q3', 'accrual'), await box1('2026-Q4', 'accrual')]).toEqual([20, 0]);
+    expect([await box1('2026-Q3', 'cash'), await box1('2026-Q4', 'cash')]).toEqual([0, 20]);
+    // The bank charges carry no code: counted, and refused with --strict.
+    const counted = await ok('tax', 'return', '--period', '2026-Q4', '--basis', 'cash', ...where);
+    expect(counted.stderr).toContain(
+      '; 1 income or expense line carries no tax code (--detail lists the coded, --strict refuses)',
+    );
+    const strict = await books(
+      ...['tax', 'return', '--period', '2026-Q4', '--basis', 'cash', '--strict', ...where],
+    );
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('2026-10-06 ');
+    expect(strict.stderr).toContain('"Bank charges": no tax code');
+    expect(strict.stderr).toContain(
+      'books: the return from 2026-10-01 to 2026-12-31 is refused: 1 income or expense line carries no tax code (--strict)',
+    );
+  });
 });
