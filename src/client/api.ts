@@ -1,5 +1,6 @@
 import { readGeneralLedger } from './generalLedgerStream.js';
 import { readTaxReturn } from './taxReturnStream.js';
+import { TAX_RETURN_LINES_TYPE } from '../api/index.js';
 import type {
   Account,
   AccountingMigration,
@@ -318,10 +319,11 @@ export function booksApi(client: ApiClient) {
       /** The return with every posting behind each box, read as it arrives (readTaxReturn). */
       taxReturnEvents: async (entityId: string, query: Omit<TaxReturnQuery, 'detail'>) =>
         readTaxReturn(
-          await client.stream(`/sandbox/v1/entities/${enc(entityId)}/tax-return`, {
-            ...(query as Query),
-            detail: true,
-          }),
+          await client.stream(
+            `/sandbox/v1/entities/${enc(entityId)}/tax-return`,
+            { ...(query as Query), detail: true },
+            TAX_RETURN_LINES_TYPE,
+          ),
         ),
       connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>
         post<{ connection: BankFeedConnection }>(

@@ -59,6 +59,8 @@ export interface RequestOptions {
   body?: unknown;
   /** A key of the caller's (e.g. derived from a file and batch); a fresh one otherwise. */
   idempotencyKey?: string;
+  /** The media type asked for (Accept): JSON unless a route answers in another form too. */
+  accept?: string;
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -96,8 +98,9 @@ export class ApiClient {
   async stream(
     path: string,
     query: RequestOptions['query'] = {},
+    accept = 'application/json',
   ): Promise<AsyncIterable<string | Uint8Array>> {
-    const response = await this.send('GET', path, { query }, true);
+    const response = await this.send('GET', path, { query, accept }, true);
     const { stream, body } = response;
     return (
       stream ??
@@ -166,7 +169,7 @@ export class ApiClient {
     const idempotencyKey = MUTATING.has(method) ? (options.idempotencyKey ?? randomUUID()) : null;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.token}`,
-      accept: 'application/json',
+      accept: options.accept ?? 'application/json',
     };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let body: string | undefined;

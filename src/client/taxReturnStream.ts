@@ -2,87 +2,58 @@ import type { TaxReturn } from '../api/index.js';
 
 type BoxPosting = NonNullable<TaxReturn['boxes'][number]['postings']>[number];
 
-/** A return as it is read: its figures (boxes without postings), then each posting, by box. */
+/**
+ * A return as it is read: its figures (boxes without postings), then each box's postings in
+ * runs as they arrive (a run: postings of one box from one piece of the answer).
+ */
 export type TaxReturnEvent =
   | { kind: 'figures'; taxReturn: Omit<TaxReturn, 'boxes'> }
   | { kind: 'box'; box: Omit<TaxReturn['boxes'][number], 'postings'> }
-  | { kind: 'posting'; box: string; posting: BoxPosting };
-
-const FIGURES = [
-  'entityId',
-  'country',
-  'startDate',
-  'endDate',
-  'basis',
-  'net',
-  'declaredVat',
-  'vatAccountsMovement',
-  'ties',
-  'problems',
-  'uncoded',
-] as const;
-const BOX_FIELDS = ['box', 'label', 'amount', 'formAmount'] as const;
+  | { kind: 'postings'; box: string; postings: BoxPosting[] };
 
 /**
- * Reads a return with `detail` (`{ …figures, boxes: [{ …, postings: [...] }] }`) as its pieces
- * arrive, holding one posting at a time: the figures once every one has come (the platform
- * writes them before the boxes), each box's fields as it begins, then its postings.
+ * Reads a return with `detail` as lines (`TAX_RETURN_LINES_TYPE`) as they arrive, holding one
+ * piece of the answer at a time: the figures (the first line), each box's fields as its first
+ * posting comes (and those of boxes without postings after the last), then its postings.
  */
 export async function* readTaxReturn(
   pieces: AsyncIterable<string | Uint8Array>,
 ): AsyncGenerator<TaxReturnEvent> {
-  const { JSONParser } = await import('@streamparser/json');
-  const parser = new JSONParser({
-    paths: [
-      ...FIGURES.map((field) => `$.${field}`),
-      ...BOX_FIELDS.map((field) => `$.boxes.*.${field}`),
-      '$.boxes.*.postings.*',
-    ],
-    keepStack: false,
-  });
-  let pending: TaxReturnEvent[] = [];
-  const figures: Record<string, unknown> = {};
-  let figuresSent = false;
-  let box: Record<string, unknown> = {};
-  let boxIndex: unknown;
-  let boxSent = false;
-  const sendFigures = () => {
-    if (figuresSent) return;
-    figuresSent = true;
-    pending.push({ kind: 'figures', taxReturn: figures as Omit<TaxReturn, 'boxes'> });
-  };
-  const sendBox = () => {
-    if (boxSent || boxIndex === undefined) return;
-    boxSent = true;
-    pending.push({ kind: 'box', box: box as Omit<TaxReturn['boxes'][number], 'postings'> });
-  };
-  parser.onValue = ({ value, key, stack }) => {
-    if (stack.length === 1) {
-      figures[key as string] = value;
-      return;
+  const decoder = new TextDecoder();
+  let boxes: Omit<TaxReturn['boxes'][number], 'postings'>[] | undefined;
+  let announced = 0;
+  let rest = '';
+  const eventsOf = (lines: readonly string[]): TaxReturnEvent[] => {
+    const events: TaxReturnEvent[] = [];
+    let run: Extract<TaxReturnEvent, { kind: 'postings' }> | undefined;
+    for (const line of lines) {
+      if (line === '') continue;
+      if (!boxes) {
+        const { boxes: its, ...figures } = JSON.parse(line) as TaxReturn;
+        boxes = its;
+        events.push({ kind: 'figures', taxReturn: figures });
+        continue;
+      }
+      // The posting as it came, its `box` with it (read, not copied without it: they are many).
+      const posting = JSON.parse(line) as BoxPosting & { box: string };
+      if (run?.box !== posting.box) {
+        // Boxes come in the return's order: those before this one (without postings) and it.
+        while (announced < boxes.length && boxes[announced - 1]?.box !== posting.box)
+          events.push({ kind: 'box', box: boxes[announced++]! });
+        run = { kind: 'postings', box: posting.box, postings: [] };
+        events.push(run);
+      }
+      run.postings.push(posting);
     }
-    sendFigures();
-    const index = stack[2]?.key;
-    if (index !== boxIndex) {
-      sendBox();
-      boxIndex = index;
-      box = {};
-      boxSent = false;
-    }
-    if (stack.length === 4) {
-      sendBox();
-      pending.push({ kind: 'posting', box: String(box.box), posting: value as BoxPosting });
-    } else {
-      box[key as string] = value;
-    }
+    return events;
   };
   for await (const piece of pieces) {
-    parser.write(piece);
-    yield* pending;
-    pending = [];
+    const text =
+      rest + (typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
+    const lines = text.split('\n');
+    rest = lines.pop()!;
+    yield* eventsOf(lines);
   }
-  if (!parser.isEnded) parser.end();
-  sendFigures();
-  sendBox();
-  yield* pending;
+  yield* eventsOf([rest + decoder.decode()]);
+  while (boxes && announced < boxes.length) yield { kind: 'box', box: boxes[announced++]! };
 }

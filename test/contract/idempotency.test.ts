@@ -342,6 +342,7 @@ describe('a keyed write and its idempotency record commit together', () => {
         idempotencyKey: key,
         rawBody: JSON.stringify({ name }),
         parts: { params: {}, querystring: {}, body: { name } },
+        accept: '',
       });
     return { post, seen };
   };

@@ -17,7 +17,7 @@ import type { FiledReturnRecord, TaxPostingRow } from '../store/tax.js';
 import { conflict, invalid, notFound } from '../domain/errors.js';
 import { PRESET_TAX_CODES, presetBoxesOf } from '../domain/tax/taxCodes.js';
 import {
-  computeTaxReturn,
+  TaxReturnTally,
   type BoxPosting,
   type TaxPosting,
   type TaxProblem,
@@ -33,6 +33,16 @@ const presentPosting = (posting: BoxPosting) => ({
   net: amount(posting.netCents),
   vat: amount(posting.vatCents),
 });
+
+/**
+ * A posting behind a box as JSON text: what `JSON.stringify(presentPosting(posting))` writes,
+ * built without the object (a year of a big client's postings is many; the object and its
+ * spread were a third of the time of answering them).
+ */
+export function postingJson(posting: BoxPosting): string {
+  return `{"journalEntryId":${JSON.stringify(posting.entryId)},"date":"${posting.day}","accountCode":${JSON.stringify(posting.accountCode)},"accountName":${JSON.stringify(posting.accountName)},"taxCode":${JSON.stringify(posting.taxCode)},"description":${JSON.stringify(posting.description)},"net":${JSON.stringify(amount(posting.netCents))},"vat":${JSON.stringify(amount(posting.vatCents))}}`;
+}
+
 const line = (posting: BoxPosting | TaxProblem) => ({
   journalEntryId: posting.entryId,
   date: posting.day,
@@ -160,7 +170,8 @@ export class TaxService {
     query: TaxReturnQuery,
   ): Promise<{
     taxReturn: TaxReturn;
-    postings: (box: string) => Iterable<NonNullable<TaxReturn['boxes'][number]['postings']>>;
+    /** The postings behind a box, a thousand at a time (written with `postingJson`). */
+    postings: (box: string) => Iterable<readonly BoxPosting[]>;
   }> {
     const { taxReturn, boxes } = await this.compute(
       organizationId,
@@ -169,14 +180,13 @@ export class TaxService {
         ...query,
         detail: false,
       },
-      true,
+      { keepPostings: true },
     );
     return {
       taxReturn,
       *postings(box: string) {
         const behind = boxes.get(box) ?? [];
-        for (let at = 0; at < behind.length; at += 1000)
-          yield behind.slice(at, at + 1000).map(presentPosting);
+        for (let at = 0; at < behind.length; at += 1000) yield behind.slice(at, at + 1000);
       },
     };
   }
@@ -201,7 +211,9 @@ export class TaxService {
   ): Promise<FiledTaxReturn> {
     return this.store.transaction(async () => {
       await this.entities.lockExclusively(entityId);
-      const { taxReturn, postingsHash } = await this.compute(organizationId, entityId, body);
+      const { taxReturn, postingsHash } = await this.compute(organizationId, entityId, body, {
+        fingerprint: true,
+      });
       if (!taxReturn.ties)
         throw conflict(
           `the return from ${body.startDate} to ${body.endDate} does not tie to the VAT accounts (${taxReturn.vatAccountsMovement === taxReturn.declaredVat ? 'postings on them are in no box' : `they moved ${taxReturn.vatAccountsMovement.toFixed(2)}, the coded postings declare ${taxReturn.declaredVat.toFixed(2)}`}): it cannot be filed`,
@@ -239,11 +251,12 @@ export class TaxService {
     const filed = await this.store.tax.filedReturns(entityId);
     const answers: FiledTaxReturn[] = [];
     for (const record of filed) {
-      const { postingsHash } = await this.compute(organizationId, entityId, {
-        startDate: record.startDate,
-        endDate: record.endDate,
-        basis: record.basis,
-      });
+      const { postingsHash } = await this.compute(
+        organizationId,
+        entityId,
+        { startDate: record.startDate, endDate: record.endDate, basis: record.basis },
+        { fingerprint: true },
+      );
       answers.push(presentFiled(record, postingsHash === record.postingsHash));
     }
     return answers;
@@ -253,7 +266,12 @@ export class TaxService {
     organizationId: string,
     entityId: string,
     query: TaxReturnQuery,
-    keepPostings = false,
+    options: {
+      /** Keep the postings behind each box though the answer does not carry them. */
+      keepPostings?: boolean;
+      /** Fingerprint the postings read (`postingsHash`; else empty): filing keeps it. */
+      fingerprint?: boolean;
+    } = {},
   ): Promise<{
     taxReturn: TaxReturn;
     postingsHash: string;
@@ -269,14 +287,8 @@ export class TaxService {
     const chart = new Map(
       (await this.store.accounts.all(entityId)).map((account) => [account.id, account]),
     );
-    const rows = await this.store.tax.postings(
-      entityId,
-      BASIS_CODE[ledger],
-      query.startDate,
-      query.endDate,
-      [taxSetting.outputAccountId, taxSetting.inputAccountId],
-    );
-    const result = computeTaxReturn(
+    const readPosting = postingReader(chart);
+    const tally = new TaxReturnTally(
       {
         country: taxSetting.country,
         outputAccountId: taxSetting.outputAccountId,
@@ -285,9 +297,22 @@ export class TaxService {
       },
       query.startDate,
       query.endDate,
-      postingsOf(rows, chart),
-      { detail: query.detail === true || keepPostings },
+      { detail: query.detail === true || options.keepPostings === true },
     );
+    const fingerprint = options.fingerprint ? createHash('sha256') : undefined;
+    // Each row counted as it is read: a year of a big client's postings is never one array.
+    await this.store.tax.eachPosting(
+      entityId,
+      BASIS_CODE[ledger],
+      query.startDate,
+      query.endDate,
+      [taxSetting.outputAccountId, taxSetting.inputAccountId],
+      (row) => {
+        fingerprint?.update(fingerprintLine(row));
+        tally.add(readPosting(row));
+      },
+    );
+    const result = tally.result();
     const taxReturn: TaxReturn = {
       entityId,
       country: result.country,
@@ -318,22 +343,27 @@ export class TaxService {
     };
     return {
       taxReturn,
-      postingsHash: fingerprintOf(rows),
+      postingsHash: fingerprint?.digest('hex') ?? '',
       boxes: new Map(result.boxes.map((box) => [box.box, box.postings])),
     };
   }
 }
 
-/** The rows as the return reads them, each made as it is read (a year's rows are many). */
-function* postingsOf(
-  rows: readonly TaxPostingRow[],
+/**
+ * Rows as the return reads them. The lines of an entry come together and share its id, day and
+ * often its description: each takes the text of the line before where it is the same, so that a
+ * year of postings held for `--detail` holds each once (a fifth less memory, measured).
+ */
+function postingReader(
   chart: ReadonlyMap<string, AccountRecord>,
-): Generator<TaxPosting> {
-  for (const row of rows) {
+): (row: TaxPostingRow) => TaxPosting {
+  let last: TaxPosting | undefined;
+  return (row) => {
     const account = chart.get(String(row.account_id))!;
-    yield {
-      entryId: String(row.entry_id),
-      day: row.day,
+    const entryId = String(row.entry_id);
+    const posting: TaxPosting = {
+      entryId: entryId === last?.entryId ? last.entryId : entryId,
+      day: row.day === last?.day ? last.day : row.day,
       accountId: account.id,
       accountCode: account.code,
       accountName: account.name,
@@ -341,20 +371,19 @@ function* postingsOf(
       debitCents: Number(row.debit_cents),
       creditCents: Number(row.credit_cents),
       taxCode: row.tax_code,
-      description: row.description,
+      description: row.description === last?.description ? last.description : row.description,
     };
-  }
+    last = posting;
+    return posting;
+  };
 }
 
-/** The postings a return reads, fingerprinted: what filing keeps, and what shows them unchanged. */
-function fingerprintOf(rows: readonly TaxPostingRow[]): string {
-  const hash = createHash('sha256');
-  for (const row of rows)
-    hash.update(
-      `${String(row.entry_id)}|${row.day}|${String(row.account_id)}|${Number(row.debit_cents)}|${Number(row.credit_cents)}|${row.tax_code ?? ''}\n`,
-    );
-  return hash.digest('hex');
-}
+/**
+ * A posting a return reads, as its fingerprint takes it: the hash of these lines in the order
+ * read is what filing keeps, and what shows the postings unchanged since.
+ */
+const fingerprintLine = (row: TaxPostingRow) =>
+  `${String(row.entry_id)}|${row.day}|${String(row.account_id)}|${Number(row.debit_cents)}|${Number(row.credit_cents)}|${row.tax_code ?? ''}\n`;
 
 const presentFiled = (record: FiledReturnRecord, intact: boolean): FiledTaxReturn => ({
   id: record.id,

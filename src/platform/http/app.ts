@@ -102,6 +102,7 @@ function mount(app: FastifyInstance, route: RouteDefinition, pipeline: RequestPi
         idempotencyKey: request.headers['idempotency-key'],
         rawBody: request.rawBody,
         parts: { params: request.params, body: request.body, querystring: request.query },
+        accept: request.headers.accept ?? '',
       });
       const fault = request.faultAfterCommit;
       request.faultAfterCommit = undefined;

@@ -88,6 +88,7 @@ export class Dispatcher {
         idempotencyKey: request.headers['idempotency-key'],
         rawBody,
         parts,
+        accept: request.headers.accept ?? '',
       });
     } catch (error) {
       answer = errorAnswerOf(error, traceId);

@@ -61,6 +61,8 @@ export interface AdmittedRequest {
   /** The body's text, as sent (what a repeat is compared by); undefined without a body. */
   rawBody: string | undefined;
   parts: Record<RequestPart, unknown>;
+  /** The Accept header ('' without one): a few routes answer in another form when asked. */
+  accept: string;
 }
 
 function bearerToken(header: unknown): string | undefined {
@@ -316,10 +318,11 @@ export class RequestPipeline {
       params: request.parts.params as never,
       query: request.parts.querystring as never,
       body: request.parts.body as never,
+      accept: request.accept,
     });
     const headers: Record<string, string> = { 'x-request-id': request.traceId };
     if (result instanceof StreamedJson) {
-      headers['content-type'] = JSON_TYPE;
+      headers['content-type'] = result.contentType ?? JSON_TYPE;
       return { status: route.successStatus, headers, body: '', stream: result.chunks };
     }
     if (result !== undefined) headers['content-type'] = JSON_TYPE;

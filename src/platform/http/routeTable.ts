@@ -11,7 +11,11 @@ export const DISCARDED_BODY_LIMIT_BYTES = 64 * 1024 * 1024;
  * built whole: the route's schema documents its shape but does not project it.
  */
 export class StreamedJson {
-  constructor(readonly chunks: AsyncIterable<string>) {}
+  constructor(
+    readonly chunks: AsyncIterable<string>,
+    /** Its media type, when not the JSON document (NDJSON's lines). */
+    readonly contentType?: string,
+  ) {}
 }
 
 /** Who may call a route: an organization token, the admin token, or anyone. */
@@ -38,6 +42,8 @@ export interface RouteRequest<S extends RouteSchema> {
   params: StaticOf<S['params']>;
   query: StaticOf<S['querystring']>;
   body: StaticOf<S['body']>;
+  /** The Accept header ('' without one), for a route that answers in another form when asked. */
+  accept: string;
 }
 
 export interface RouteOptions<S extends RouteSchema> {

@@ -97,16 +97,18 @@ export class TaxStore {
 
   /**
    * The postings of a period on one ledger that carry a tax code or sit on a VAT account, with
-   * the id of the journal entry or bank transaction they belong to.
+   * the id of the journal entry or bank transaction they belong to, handed to `visit` as they are
+   * read (ordered by day, then entry; an entry's together).
    */
-  async postings(
+  eachPosting(
     entityId: string,
     basis: number,
     startDate: string,
     endDate: string,
     vatAccountIds: readonly string[],
-  ): Promise<TaxPostingRow[]> {
-    return this.sql.all<TaxPostingRow>(
+    visit: (row: TaxPostingRow) => void,
+  ): Promise<number> {
+    return this.sql.each<TaxPostingRow>(
       `SELECT COALESCE(j.id, b.id, o.id) AS entry_id, p.day, a.id AS account_id,
               p.debit_cents, p.credit_cents, p.tax_code, p.description
        FROM postings p
@@ -119,6 +121,7 @@ export class TaxStore {
          AND (p.tax_code IS NOT NULL OR a.id IN (?, ?) OR a.type IN ('Income', 'Other Income', 'COGS', 'Operating Expenses', 'Other Expenses'))
        ORDER BY p.day, p.source_kind, p.source_seq, p.line_no`,
       [entityId, basis, startDate, endDate, vatAccountIds[0] ?? '', vatAccountIds[1] ?? ''],
+      visit,
     );
   }
 

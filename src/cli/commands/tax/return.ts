@@ -187,8 +187,12 @@ async function writeDetail(
   if (output.asRecords) {
     let text = output.recordsText([columns.map(([header]) => header)]);
     for await (const event of events) {
-      if (event.kind !== 'posting') continue;
-      text += output.recordsText([columns.map(([, value]) => value(event))]);
+      if (event.kind !== 'postings') continue;
+      text += output.recordsText(
+        event.postings.map((posting) =>
+          columns.map(([, value]) => value({ box: event.box, posting })),
+        ),
+      );
       if (text.length >= 65_536) {
         output.write(text);
         text = '';
@@ -198,7 +202,9 @@ async function writeDetail(
     return;
   }
   const rows: DetailRow[] = [];
-  for await (const event of events) if (event.kind === 'posting') rows.push(event);
+  for await (const event of events)
+    if (event.kind === 'postings')
+      for (const posting of event.postings) rows.push({ box: event.box, posting });
   await output.table(
     columns.map(([header, value]) => ({
       header,
@@ -209,7 +215,10 @@ async function writeDetail(
   );
 }
 
-type DetailRow = Extract<TaxReturnEvent, { kind: 'posting' }>;
+interface DetailRow {
+  box: string;
+  posting: Extract<TaxReturnEvent, { kind: 'postings' }>['postings'][number];
+}
 
 /** The last word: what is to pay or reclaim, and that it ties. */
 function sayReturn(
@@ -394,8 +403,7 @@ export const command = defineCommand({
         ctx,
         (async function* () {
           for (const box of taxReturn.boxes)
-            for (const posting of box.postings ?? [])
-              yield { kind: 'posting' as const, box: box.box, posting };
+            yield { kind: 'postings' as const, box: box.box, postings: box.postings ?? [] };
         })(),
       );
     } else {

@@ -250,7 +250,8 @@ const DE_COMPUTED_TAX: Record<string, number> = { '81': 19, '86': 7, '89': 19, '
 
 /**
  * The return of a period: `postings` are the entity's postings of the period on the ledger of
- * the return's basis (accrual, or cash when VAT is counted as money moves).
+ * the return's basis (accrual, or cash when VAT is counted as money moves), in the order
+ * `TaxReturnTally` takes them.
  */
 export function computeTaxReturn(
   setting: TaxSetting,
@@ -259,51 +260,64 @@ export function computeTaxReturn(
   postings: Iterable<TaxPosting>,
   options: { detail?: boolean } = {},
 ): TaxReturnResult {
-  const form = FORMS[setting.country];
-  const byBox = new Map(
-    form.map((box) => [
-      box.box,
-      { ...box, amountCents: 0, formCents: 0, postings: [] as BoxPosting[] },
-    ]),
-  );
-  const codes = new Map(setting.codes.map((code) => [code.code, code]));
-  const problems: TaxProblem[] = [];
-  const uncoded: TaxProblem[] = [];
-  let vatDue = 0;
-  let vatReclaimed = 0;
-  let vatAccounts = 0;
+  const tally = new TaxReturnTally(setting, startDate, endDate, options);
+  for (const posting of postings) tally.add(posting);
+  return tally.result();
+}
+
+/**
+ * A return counted posting by posting as the books are read (a year of a big client's postings
+ * is never held to be counted): `add` each posting of the period, ordered by day and then entry
+ * (an entry's postings together), then `result`.
+ */
+export class TaxReturnTally {
+  private readonly byBox: Map<
+    string,
+    FormBox & { amountCents: number; formCents: number; postings: BoxPosting[] }
+  >;
+  private readonly codes: Map<string, TaxCodeDefinition>;
+  private readonly problems: TaxProblem[] = [];
+  private readonly uncoded: TaxProblem[] = [];
+  private vatDue = 0;
+  private vatReclaimed = 0;
+  private vatAccounts = 0;
   /** The current entry's net and VAT per code. */
-  const perEntryCode = new Map<
+  private readonly perEntryCode = new Map<
     string,
     { net: number; vat: number; first: TaxPosting; code: TaxCodeDefinition }
   >();
+  private currentEntry: string | undefined;
 
-  const problem = (kind: TaxProblemKind, posting: TaxPosting, message: string): TaxProblem => ({
-    kind,
-    entryId: posting.entryId,
-    day: posting.day,
-    accountCode: posting.accountCode,
-    accountName: posting.accountName,
-    taxCode: posting.taxCode,
-    description: posting.description,
-    message,
-  });
-  const add = (boxes: readonly string[], cents: number, behind: BoxPosting | undefined) => {
+  constructor(
+    private readonly setting: TaxSetting,
+    private readonly startDate: CalendarDay,
+    private readonly endDate: CalendarDay,
+    private readonly options: { detail?: boolean } = {},
+  ) {
+    this.byBox = new Map(
+      FORMS[setting.country].map((box) => [
+        box.box,
+        { ...box, amountCents: 0, formCents: 0, postings: [] as BoxPosting[] },
+      ]),
+    );
+    this.codes = new Map(setting.codes.map((code) => [code.code, code]));
+  }
+
+  private addTo(boxes: readonly string[], cents: number, behind: BoxPosting | undefined): void {
     for (const id of boxes) {
-      const box = byBox.get(id);
+      const box = this.byBox.get(id);
       if (!box) continue;
       box.amountCents += cents;
       if (behind) box.postings.push(behind);
     }
-  };
+  }
 
-  let currentEntry: string | undefined;
-  // VAT that is not the code's rate of the entry's net beyond a cent a line of rounding.
-  function checkEntry() {
-    for (const { net, vat, first, code } of perEntryCode.values()) {
+  /** VAT that is not the code's rate of the entry's net beyond a cent a line of rounding. */
+  private checkEntry(): void {
+    for (const { net, vat, first, code } of this.perEntryCode.values()) {
       if (code.kind === 'exempt' || code.kind === 'zero' || code.kind === 'outside') {
         if (vat !== 0)
-          problems.push(
+          this.problems.push(
             problem(
               'vat-not-rate',
               first,
@@ -317,7 +331,7 @@ export function computeTaxReturn(
       const { percent } = rateOn(code, first.day);
       const expected = vatOfNet(net, percent);
       if (Math.abs(expected - vat) > 1) {
-        problems.push(
+        this.problems.push(
           problem(
             'vat-not-rate',
             first,
@@ -326,36 +340,39 @@ export function computeTaxReturn(
         );
       }
     }
-    perEntryCode.clear();
+    this.perEntryCode.clear();
   }
 
-  for (const posting of postings) {
+  add(posting: TaxPosting): void {
+    const { setting, problems } = this;
     const isOutput = posting.accountId === setting.outputAccountId;
     const isInput = posting.accountId === setting.inputAccountId;
     const isVatAccount = isOutput || isInput;
-    if (isOutput) vatAccounts += posting.creditCents - posting.debitCents;
-    if (isInput) vatAccounts -= posting.debitCents - posting.creditCents;
+    if (isOutput) this.vatAccounts += posting.creditCents - posting.debitCents;
+    if (isInput) this.vatAccounts -= posting.debitCents - posting.creditCents;
     if (posting.taxCode === null) {
       if (isVatAccount) {
         problems.push(
           problem('vat-without-code', posting, 'a posting on a VAT account carries no tax code'),
         );
       } else if (posting.accountClass === 'Income' || posting.accountClass === 'Expenses') {
-        uncoded.push(problem('uncoded', posting, 'an income or expense line carries no tax code'));
+        this.uncoded.push(
+          problem('uncoded', posting, 'an income or expense line carries no tax code'),
+        );
       }
-      continue;
+      return;
     }
-    const code = codes.get(posting.taxCode);
+    const code = this.codes.get(posting.taxCode);
     if (!code) {
       problems.push(
         problem('code-unknown', posting, `tax code ${posting.taxCode} is not a code of the entity`),
       );
-      continue;
+      return;
     }
     const rate = rateOn(code, posting.day);
     // Every posting behind a box only where they are asked for: a year of a big client's
     // postings is a lot to hold.
-    const behind: BoxPosting | undefined = options.detail
+    const behind: BoxPosting | undefined = this.options.detail
       ? {
           entryId: posting.entryId,
           day: posting.day,
@@ -369,14 +386,14 @@ export function computeTaxReturn(
       : undefined;
     // An entry's postings come together (ordered by day, then entry): its sums per code are
     // checked when the next entry begins, so only one entry's are held.
-    if (posting.entryId !== currentEntry) {
-      checkEntry();
-      currentEntry = posting.entryId;
+    if (posting.entryId !== this.currentEntry) {
+      this.checkEntry();
+      this.currentEntry = posting.entryId;
     }
-    let sum = perEntryCode.get(code.code);
+    let sum = this.perEntryCode.get(code.code);
     if (!sum) {
       sum = { net: 0, vat: 0, first: posting, code };
-      perEntryCode.set(code.code, sum);
+      this.perEntryCode.set(code.code, sum);
     }
     if (isOutput) {
       const vat = posting.creditCents - posting.debitCents;
@@ -389,11 +406,11 @@ export function computeTaxReturn(
             `tax code ${code.code} charges no VAT due, yet this VAT is on the output VAT account`,
           ),
         );
-        continue;
+        return;
       }
       if (behind) behind.vatCents = vat;
-      vatDue += vat;
-      add(boxes, vat, behind);
+      this.vatDue += vat;
+      this.addTo(boxes, vat, behind);
       if (code.kind === 'output') sum.vat += vat;
     } else if (isInput) {
       const vat = posting.debitCents - posting.creditCents;
@@ -405,11 +422,11 @@ export function computeTaxReturn(
             `tax code ${code.code} reclaims no VAT, yet this VAT is on the input VAT account`,
           ),
         );
-        continue;
+        return;
       }
       if (behind) behind.vatCents = vat;
-      vatReclaimed += vat;
-      add(code.inputVatBoxes, vat, behind);
+      this.vatReclaimed += vat;
+      this.addTo(code.inputVatBoxes, vat, behind);
       sum.vat += vat;
     } else {
       const net =
@@ -417,73 +434,89 @@ export function computeTaxReturn(
           ? posting.creditCents - posting.debitCents
           : posting.debitCents - posting.creditCents;
       if (behind) behind.netCents = net;
-      add(rate.netBoxes ?? code.netBoxes, net, behind);
+      this.addTo(rate.netBoxes ?? code.netBoxes, net, behind);
       sum.net += net;
     }
   }
 
-  checkEntry();
+  /** The return of what was added: the form's boxes, rounded and totalled as it wants. */
+  result(): TaxReturnResult {
+    this.checkEntry();
+    const { byBox, setting } = this;
+    const declared = this.vatDue - this.vatReclaimed;
+    const amount = (id: string) => byBox.get(id)?.amountCents ?? 0;
+    const set = (id: string, cents: number) => {
+      const box = byBox.get(id);
+      if (box) box.amountCents = cents;
+    };
+    for (const box of byBox.values()) box.formCents = round(box.amountCents, box.rounding);
+    const formOf = (id: string) => byBox.get(id)?.formCents ?? 0;
+    let net: number;
+    if (setting.country === 'GB') {
+      set('3', amount('1') + amount('2'));
+      set('5', Math.abs(amount('1') + amount('2') - amount('4')));
+      for (const id of ['3', '5']) byBox.get(id)!.formCents = amount(id);
+      net = amount('1') + amount('2') - amount('4');
+    } else if (setting.country === 'DE') {
+      // The form computes the tax of Kz 81, 86, 89 and 93 from the whole-euro base.
+      for (const [base, percent] of Object.entries(DE_COMPUTED_TAX))
+        byBox.get(`${base}.tax`)!.formCents = vatOfNet(formOf(base), percent);
+      const due = ['81.tax', '86.tax', '36', '89.tax', '93.tax', '98', '47', '85'];
+      const reclaimed = ['66', '61', '62', '67'];
+      net =
+        due.reduce((total, id) => total + formOf(id), 0) -
+        reclaimed.reduce((total, id) => total + formOf(id), 0);
+      set('83', declared);
+      byBox.get('83')!.formCents = net;
+    } else {
+      const due = NL_RUBRIEKEN.map(([id]) => `${id}.vat`);
+      const fiveA = due.reduce((total, id) => total + formOf(id), 0);
+      set(
+        '5a',
+        due.reduce((total, id) => total + amount(id), 0),
+      );
+      byBox.get('5a')!.formCents = fiveA;
+      set('5c', amount('5a') - amount('5b'));
+      byBox.get('5c')!.formCents = fiveA - formOf('5b');
+      set('5g', amount('5c'));
+      byBox.get('5g')!.formCents = formOf('5c');
+      net = formOf('5g');
+    }
 
-  const declared = vatDue - vatReclaimed;
-  const amount = (id: string) => byBox.get(id)?.amountCents ?? 0;
-  const set = (id: string, cents: number) => {
-    const box = byBox.get(id);
-    if (box) box.amountCents = cents;
-  };
-  for (const box of byBox.values()) box.formCents = round(box.amountCents, box.rounding);
-  const formOf = (id: string) => byBox.get(id)?.formCents ?? 0;
-  let net: number;
-  if (setting.country === 'GB') {
-    set('3', amount('1') + amount('2'));
-    set('5', Math.abs(amount('1') + amount('2') - amount('4')));
-    for (const id of ['3', '5']) byBox.get(id)!.formCents = amount(id);
-    net = amount('1') + amount('2') - amount('4');
-  } else if (setting.country === 'DE') {
-    // The form computes the tax of Kz 81, 86, 89 and 93 from the whole-euro base.
-    for (const [base, percent] of Object.entries(DE_COMPUTED_TAX))
-      byBox.get(`${base}.tax`)!.formCents = vatOfNet(formOf(base), percent);
-    const due = ['81.tax', '86.tax', '36', '89.tax', '93.tax', '98', '47', '85'];
-    const reclaimed = ['66', '61', '62', '67'];
-    net =
-      due.reduce((total, id) => total + formOf(id), 0) -
-      reclaimed.reduce((total, id) => total + formOf(id), 0);
-    set('83', declared);
-    byBox.get('83')!.formCents = net;
-  } else {
-    const due = NL_RUBRIEKEN.map(([id]) => `${id}.vat`);
-    const fiveA = due.reduce((total, id) => total + formOf(id), 0);
-    set(
-      '5a',
-      due.reduce((total, id) => total + amount(id), 0),
-    );
-    byBox.get('5a')!.formCents = fiveA;
-    set('5c', amount('5a') - amount('5b'));
-    byBox.get('5c')!.formCents = fiveA - formOf('5b');
-    set('5g', amount('5c'));
-    byBox.get('5g')!.formCents = formOf('5c');
-    net = formOf('5g');
+    return {
+      country: setting.country,
+      startDate: this.startDate,
+      endDate: this.endDate,
+      boxes: [...byBox.values()].map(
+        ({ box, label, amountCents, formCents, postings: behind }) => ({
+          box,
+          label,
+          amountCents,
+          formCents,
+          postings: behind,
+        }),
+      ),
+      netCents: net,
+      declaredVatCents: declared,
+      vatAccountsCents: this.vatAccounts,
+      // A VAT posting in no box (no code, an unknown one, on the wrong VAT account) leaves its
+      // boxes short even where the net agrees: it keeps the return from tying too.
+      ties: declared === this.vatAccounts && this.problems.every((p) => p.kind === 'vat-not-rate'),
+      problems: this.problems,
+      uncoded: this.uncoded,
+    };
   }
-
-  return {
-    country: setting.country,
-    startDate,
-    endDate,
-    boxes: [...byBox.values()].map(({ box, label, amountCents, formCents, postings: behind }) => ({
-      box,
-      label,
-      amountCents,
-      formCents,
-      postings: behind,
-    })),
-    netCents: net,
-    declaredVatCents: declared,
-    vatAccountsCents: vatAccounts,
-    // A VAT posting in no box (no code, an unknown one, on the wrong VAT account) leaves its
-    // boxes short even where the net agrees: it keeps the return from tying too.
-    ties: declared === vatAccounts && problems.every((p) => p.kind === 'vat-not-rate'),
-    problems,
-    uncoded,
-  };
 }
+
+const problem = (kind: TaxProblemKind, posting: TaxPosting, message: string): TaxProblem => ({
+  kind,
+  entryId: posting.entryId,
+  day: posting.day,
+  accountCode: posting.accountCode,
+  accountName: posting.accountName,
+  taxCode: posting.taxCode,
+  description: posting.description,
+  message,
+});
 
 const formatted = (cents: number) => formatCents(asCents(cents));

@@ -8,12 +8,14 @@ import {
   TaxCodeListSchema,
   TaxCodeNameSchema,
   TaxCodeResponseSchema,
+  TAX_RETURN_LINES_TYPE,
   TaxReturnQuerySchema,
   TaxReturnSchema,
   TaxSetupResponseSchema,
   UpdateTaxCodeBodySchema,
 } from '../../../api/index.js';
 import type { Engine } from '../../engine/index.js';
+import { postingJson } from '../../engine/tax.js';
 import { StreamedJson, type RouteTable } from '../routeTable.js';
 import { pathIds, routeSchema } from '../routeSchema.js';
 
@@ -143,7 +145,9 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
         request.params.entityId,
         request.query,
       );
-      return new StreamedJson(taxReturnJson(detail));
+      return request.accept.includes(TAX_RETURN_LINES_TYPE)
+        ? new StreamedJson(taxReturnLines(detail), `${TAX_RETURN_LINES_TYPE}; charset=utf-8`)
+        : new StreamedJson(taxReturnJson(detail));
     },
   );
 
@@ -189,6 +193,22 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
   );
 }
 
+/** A return with its postings as lines (`TAX_RETURN_LINES_TYPE`), a thousand postings a piece. */
+export async function* taxReturnLines({
+  taxReturn,
+  postings,
+}: Awaited<ReturnType<Engine['tax']['taxReturnDetail']>>): AsyncGenerator<string> {
+  yield `${JSON.stringify({ ...taxReturn, boxes: taxReturn.boxes.map(({ postings: _none, ...box }) => box) })}\n`;
+  for (const { box } of taxReturn.boxes) {
+    const opening = `{"box":${JSON.stringify(box)},`;
+    for (const chunk of postings(box)) {
+      let text = '';
+      for (const posting of chunk) text += `${opening}${postingJson(posting).slice(1)}\n`;
+      yield text;
+    }
+  }
+}
+
 /**
  * A return with its postings as JSON text written part by part: its figures first (the boxes
  * last), then each box with its postings a thousand at a time, the answer never whole in memory.
@@ -207,7 +227,7 @@ export async function* taxReturnJson({
     let written = 0;
     for (const chunk of postings(box.box)) {
       if (chunk.length === 0) continue;
-      yield `${written > 0 ? ',' : ''}${chunk.map((posting) => JSON.stringify(posting)).join(',')}`;
+      yield `${written > 0 ? ',' : ''}${chunk.map(postingJson).join(',')}`;
       written += chunk.length;
     }
     yield ']}';

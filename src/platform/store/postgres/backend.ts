@@ -379,6 +379,16 @@ export class PostgresSql implements Sql {
     return (await this.query(text, params)).rows[0] as Row | undefined;
   }
 
+  async each<Row>(
+    text: string,
+    params: readonly SqlValue[],
+    visit: (row: Row) => void,
+  ): Promise<number> {
+    const { rows } = await this.query(text, params);
+    for (const row of rows) visit(row as Row);
+    return rows.length;
+  }
+
   async run(text: string, params: readonly SqlValue[] = []): Promise<number> {
     return (await this.query(text, params)).rowCount ?? 0;
   }

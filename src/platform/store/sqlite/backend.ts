@@ -171,6 +171,17 @@ export class SqliteSql implements Sql {
     return this.when(() => this.prepare(text).get(...sqliteValues(params)) as Row | undefined);
   }
 
+  each<Row>(text: string, params: readonly SqlValue[], visit: (row: Row) => void): Promise<number> {
+    return this.when(() => {
+      let rows = 0;
+      for (const row of this.prepare(text).iterate(...sqliteValues(params))) {
+        visit(row as Row);
+        rows += 1;
+      }
+      return rows;
+    });
+  }
+
   run(text: string, params: readonly SqlValue[] = []): Promise<number> {
     return this.when(() => this.prepare(text).run(...sqliteValues(params)).changes);
   }
