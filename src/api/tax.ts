@@ -48,6 +48,14 @@ export const TaxCodeSchema = Type.Object(
     netBoxes: Boxes,
     outputVatBoxes: Boxes,
     inputVatBoxes: Boxes,
+    /**
+     * The account this code's VAT due is kept on, where not the entity's output VAT account
+     * (null): Germany's charts keep each rate's VAT apart (SKR03 1771 Umsatzsteuer 7 %, 1776
+     * 19 %), and the return counts every code's account as the entity's.
+     */
+    outputAccountId: Type.Union([UuidSchema, Type.Null()]),
+    /** The account this code's VAT reclaimed is kept on, where not the entity's input VAT account. */
+    inputAccountId: Type.Union([UuidSchema, Type.Null()]),
     archived: Type.Boolean(),
   },
   { title: 'TaxCode' },
@@ -96,6 +104,9 @@ export const CreateTaxCodeBodySchema = Type.Object({
   netBoxes: Type.Optional(Boxes),
   outputVatBoxes: Type.Optional(Boxes),
   inputVatBoxes: Type.Optional(Boxes),
+  /** Default null: the entity's VAT accounts. */
+  outputAccountId: Type.Optional(Type.Union([UuidSchema, Type.Null()])),
+  inputAccountId: Type.Optional(Type.Union([UuidSchema, Type.Null()])),
 });
 export type CreateTaxCodeBody = Static<typeof CreateTaxCodeBodySchema>;
 
@@ -103,6 +114,9 @@ export const UpdateTaxCodeBodySchema = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   rates: Type.Optional(Type.Array(TaxRateSchema, { minItems: 1, maxItems: 20 })),
   archived: Type.Optional(Type.Boolean()),
+  /** null: back to the entity's VAT account. */
+  outputAccountId: Type.Optional(Type.Union([UuidSchema, Type.Null()])),
+  inputAccountId: Type.Optional(Type.Union([UuidSchema, Type.Null()])),
 });
 export type UpdateTaxCodeBody = Static<typeof UpdateTaxCodeBodySchema>;
 

@@ -428,7 +428,10 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
         ['tax', 'code', 'create', 'X1', '--side', 'sales', '--kind', 'output', '--rate', '120'],
         '--rate takes percents from 0 to 100 with at most two decimals, each from a day: 20, or 19,16@2020-07-01,19@2021-01-01; not "120"',
       ],
-      [['tax', 'code', 'update', 'SP12'], 'give --name or --rate: what to change'],
+      [
+        ['tax', 'code', 'update', 'SP12'],
+        'give --name, --rate, --output-account or --input-account: what to change',
+      ],
       [
         ['transactions', 'categorize', 'N6', '--account', 'Office Supplies', '--vat', '1.00'],
         '--vat goes with --tax-code',
@@ -882,6 +885,122 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     expect(refused.stderr).toContain(
       '2026-10-01 1776 Umsatzsteuer 19 % "Torte" (no code): a posting on a VAT account carries no tax code',
     );
+  });
+
+  it("Germany's charts keep each rate's VAT on its own account: a code names its account, the Voranmeldung counts it, and a bank line posts to it", async () => {
+    await ok('workspace', 'create', 'Konditoreien', '--timezone', 'UTC');
+    await ok('sandbox', 'workspace', 'update', 'Konditoreien', '--custom-chart');
+    await ok('sandbox', 'entity', 'create', 'Konditorei Mond GmbH', '-w', 'Konditoreien');
+    const at = ['-w', 'Konditoreien', '-e', 'Konditorei Mond GmbH'];
+    for (const [code, name, type] of [
+      ['1771', 'Umsatzsteuer 7 %', 'Other Current Liabilities'],
+      ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
+      ['1571', 'Abziehbare Vorsteuer 7 %', 'Other Current Assets'],
+      ['1576', 'Abziehbare Vorsteuer 19 %', 'Other Current Assets'],
+    ] as const)
+      await ok('coa', 'create', '--name', name, '--type', type, '--code', code, ...at);
+    await ok(
+      ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
+      ...['--input-account', '1576', ...at],
+    );
+    // As SKR03 books them (and as `--datev-vat split` posts tax keys 2 and 8): the 7 % VAT on
+    // 1771 and 1571, the 19 % on 1776.
+    const header =
+      'date,account_code,account_name,account_type,debit,credit,entry,description,tax_code';
+    await ok(
+      'je',
+      'import',
+      file('mond-q3.csv', [
+        header,
+        '2026-07-03,1800,Bank,Cash,107.00,,1,Kuchen außer Haus,',
+        '2026-07-03,8300,Erlöse 7 % USt,Income,,100.00,1,Kuchen außer Haus,USt7',
+        '2026-07-03,1771,Umsatzsteuer 7 %,Other Current Liabilities,,7.00,1,Kuchen außer Haus,USt7',
+        '2026-07-04,1800,Bank,Cash,238.00,,2,Torte mit Lieferung,',
+        '2026-07-04,8400,Erlöse 19 % USt,Income,,200.00,2,Torte mit Lieferung,USt19',
+        '2026-07-04,1776,Umsatzsteuer 19 %,Other Current Liabilities,,38.00,2,Torte mit Lieferung,USt19',
+        '2026-07-05,3300,Wareneingang 7 %,COGS,50.00,,3,Mehl,VSt7',
+        '2026-07-05,1571,Abziehbare Vorsteuer 7 %,Other Current Assets,3.50,,3,Mehl,VSt7',
+        '2026-07-05,1800,Bank,Cash,,53.50,3,Mehl,',
+      ]),
+      ...['--create-missing-accounts', ...at],
+    );
+    const returnOf = async () => {
+      const run = await ok('tax', 'return', '--period', '2026-Q3', '--json', ...at);
+      const taxReturn = JSON.parse(run.stdout) as {
+        ties: boolean;
+        vatAccountsMovement: number;
+        boxes: { box: string; amount: number; formAmount: number }[];
+      };
+      const box = (id: string) => taxReturn.boxes.find((b) => b.box === id)!.amount;
+      return { run, taxReturn, box };
+    };
+    // Before the codes name their accounts, 1771 and 1571 are no VAT accounts of the entity:
+    // their VAT would be counted as net. The return says so, naming each entry, before any
+    // filing (it used to print Kz 86 as 107.00 in silence).
+    const unknown = await returnOf();
+    expect(unknown.run.stderr).toContain(
+      '2026-07-03 8300 Erlöse 7 % USt "Kuchen außer Haus" (USt7): VAT 0.00 is not 7 % of the net 107.00 (7.49)',
+    );
+    expect(unknown.run.stderr).toContain(
+      "books: warning: 2 entries' VAT is not the code's rate of the net (named above): a receipt's own VAT, or VAT on an account that is not a VAT account of the entity or its code (books tax code update CODE --output-account A)",
+    );
+
+    const named = await ok('tax', 'code', 'update', 'USt7', '--output-account', '1771', ...at);
+    expect(named.stdout).toMatch(/^VAT due on\s+1771 Umsatzsteuer 7 %$/m);
+    await ok('tax', 'code', 'update', 'VSt7', '--input-account', '1571', ...at);
+    // VAT reclaimed is never kept where VAT due is.
+    const crossed = await books('tax', 'code', 'update', 'VSt19', '--input-account', '1771', ...at);
+    expect(crossed.code).toBe(1);
+    expect(crossed.stderr).toContain('keeps VAT due: VAT due and VAT reclaimable are kept apart');
+    const moved = await books(
+      ...['tax', 'setup', '--country', 'DE', '--output-account', '1571'],
+      ...['--input-account', '1576', ...at],
+    );
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain('outputAccountId: a tax code keeps its VAT reclaimed there');
+
+    // A bank line of flour at 7 %: its VAT on 1571, the code's account.
+    await ok(
+      'sandbox',
+      'feed',
+      'connect',
+      '--bank',
+      'Sparkasse',
+      '--account',
+      'Sparkasse Giro:bank',
+      ...at,
+    );
+    await ok(
+      'transactions',
+      'import',
+      'Sparkasse Giro',
+      file('mond-giro.csv', [
+        'Date,Description,Amount,Reference',
+        '2026-07-10,MUEHLE GMBH,-21.40,M1',
+      ]),
+      ...at,
+    );
+    await ok('transactions', 'categorize', 'M1', '--account', '3300', '--tax-code', 'VSt7', ...at);
+    const ledger = JSON.parse(
+      (await ok(...['report', 'gl', '--from', '2026-07-10', '--to', '2026-07-10', '--json'], ...at))
+        .stdout,
+    ) as { report: { accounts: { accountCode: string; entries: unknown[] }[] } };
+    expect(
+      ledger.report.accounts
+        .filter((a) => a.entries.length > 0)
+        .map((a) => String(a.accountCode))
+        .sort(),
+    ).toEqual(['1571', '1801', '3300']);
+
+    const known = await returnOf();
+    expect(known.run.stderr).not.toContain('warning');
+    expect(known.taxReturn.ties).toBe(true);
+    expect(known.box('86')).toBe(100);
+    expect(known.box('81')).toBe(200);
+    expect(known.box('66')).toBe(3.5 + 1.4);
+    // Every VAT account's movement: 7.00 + 38.00 due, 3.50 + 1.40 reclaimed.
+    expect(known.taxReturn.vatAccountsMovement).toBe(40.1);
+    expect(known.box('83')).toBe(40.1);
   });
 
   it("QuickBooks' and Xero's reports with their tax column: the codes mapped by --tax-codes, and the return ties", async () => {

@@ -50,6 +50,9 @@ export interface AuditTaxCode {
   code: string;
   name: string;
   rates: readonly { from: CalendarDay | null; percent: number }[];
+  /** The accounts (by code) of its VAT due and reclaimed, where not the entity's `vatAccounts`. */
+  outputAccount?: string;
+  inputAccount?: string;
 }
 
 /** The percentage of `code` on `day`: the latest rate holding by then (0 before any). */

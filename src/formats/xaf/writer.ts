@@ -110,10 +110,10 @@ export const xafWriter: AuditFileWriter = {
       // The VAT accounts named where the file holds them (the schema's keys refer to its chart).
       const held = (code: string | undefined) =>
         code && books.accountByCode.has(code) ? code : undefined;
-      const toPay = held(books.vatAccounts?.output);
-      const toClaim = held(books.vatAccounts?.input);
       head += `    <vatCodes>\n`;
-      for (const code of books.taxCodes)
+      for (const code of books.taxCodes) {
+        const toPay = held(code.outputAccount ?? books.vatAccounts?.output);
+        const toClaim = held(code.inputAccount ?? books.vatAccounts?.input);
         head +=
           `      <vatCode>\n` +
           `        <vatID>${t(code.code, 35)}</vatID>\n` +
@@ -121,6 +121,7 @@ export const xafWriter: AuditFileWriter = {
           (toPay ? `        <vatToPayAccID>${t(toPay, 35)}</vatToPayAccID>\n` : '') +
           (toClaim ? `        <vatToClaimAccID>${t(toClaim, 35)}</vatToClaimAccID>\n` : '') +
           `      </vatCode>\n`;
+      }
       head += `    </vatCodes>\n`;
     }
     head += `    <periods>\n`;

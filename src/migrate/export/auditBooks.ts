@@ -90,8 +90,17 @@ export async function auditBooksOf(
     unlessNotFound(api.sandbox.taxSetting(entityId)),
   ]);
   const chartByCode = new Map(chart.map((account) => [account.code, account]));
+  // The entity's two and those of codes that keep their VAT apart (Germany's 7 % and 19 %).
   const vatAccountIds = new Set(
-    tax ? [tax.taxSetting.outputAccountId, tax.taxSetting.inputAccountId] : [],
+    tax
+      ? [
+          tax.taxSetting.outputAccountId,
+          tax.taxSetting.inputAccountId,
+          ...tax.taxCodes.flatMap((code) =>
+            [code.outputAccountId, code.inputAccountId].filter((id) => id !== null),
+          ),
+        ]
+      : [],
   );
   const vatAccountCodes = new Set(
     chart.filter((account) => vatAccountIds.has(account.id)).map((account) => account.code),
@@ -101,7 +110,13 @@ export async function auditBooksOf(
     output: codeOf(tax.taxSetting.outputAccountId) ?? '',
     input: codeOf(tax.taxSetting.inputAccountId) ?? '',
   };
-  const taxCodes = tax?.taxCodes.map(({ code, name, rates }) => ({ code, name, rates }));
+  const taxCodes = tax?.taxCodes.map(({ code, name, rates, outputAccountId, inputAccountId }) => ({
+    code,
+    name,
+    rates,
+    ...(outputAccountId && { outputAccount: codeOf(outputAccountId) }),
+    ...(inputAccountId && { inputAccount: codeOf(inputAccountId) }),
+  }));
   // Openings: balance-sheet accounts as they stand the day before; income and expenses at
   // zero, their earlier results on the retained-earnings account.
   let carried = ZERO_CENTS;

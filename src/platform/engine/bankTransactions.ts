@@ -778,8 +778,7 @@ export class BankTransactionService {
     return (name, field, vatAmount) => {
       if (!registration)
         throw invalid(`${field}: entity "${scope.entity.name}" is not registered for VAT`);
-      const { codes, output, input } = registration;
-      const code = codes.get(name);
+      const code = registration.codes.get(name);
       if (!code) throw invalid(`${field} ${name} is not a tax code of the entity`);
       if (code.archived) throw invalid(`${field} ${name} is archived`);
       let vatCents: Cents | undefined;
@@ -791,25 +790,46 @@ export class BankTransactionService {
           throw error;
         }
       }
-      return { code, output, input, ...(vatCents !== undefined && { vatCents }) };
+      return {
+        code,
+        ...registration.vatAccountsOf(code),
+        ...(vatCents !== undefined && { vatCents }),
+      };
     };
   }
 
-  /** The entity's tax codes by name and its two VAT accounts; none where it is not registered. */
-  private async vatRegistration(
-    entityId: string,
-  ): Promise<
-    { codes: Map<string, TaxCode>; output: AccountRecord; input: AccountRecord } | undefined
+  /**
+   * The entity's tax codes by name and the VAT accounts each posts to (its own where it keeps
+   * its VAT apart, else the entity's two); none where it is not registered.
+   */
+  private async vatRegistration(entityId: string): Promise<
+    | {
+        codes: Map<string, TaxCode>;
+        vatAccountsOf: (code: TaxCode) => { output: AccountRecord; input: AccountRecord };
+      }
+    | undefined
   > {
     const setting = await this.store.tax.setting(entityId);
     if (!setting) return undefined;
-    const [codes, output, input] = await Promise.all([
-      this.store.tax.codes(entityId),
-      this.store.accounts.find(entityId, setting.outputAccountId),
-      this.store.accounts.find(entityId, setting.inputAccountId),
-    ]);
+    const codes = await this.store.tax.codes(entityId);
+    const ids = new Set([setting.outputAccountId, setting.inputAccountId]);
+    for (const code of codes)
+      for (const id of [code.outputAccountId, code.inputAccountId]) if (id) ids.add(id);
+    const accounts = new Map<string, AccountRecord>();
+    for (const id of ids) {
+      const account = await this.store.accounts.find(entityId, id);
+      if (account) accounts.set(id, account);
+    }
+    const output = accounts.get(setting.outputAccountId);
+    const input = accounts.get(setting.inputAccountId);
     if (!output || !input) return undefined;
-    return { codes: new Map(codes.map((c) => [c.code, c])), output, input };
+    return {
+      codes: new Map(codes.map((c) => [c.code, c])),
+      vatAccountsOf: (code) => ({
+        output: (code.outputAccountId && accounts.get(code.outputAccountId)) || output,
+        input: (code.inputAccountId && accounts.get(code.inputAccountId)) || input,
+      }),
+    };
   }
 
   private checkLock(record: BankTransactionRecord, lockDate: string | null): void {
@@ -1252,13 +1272,12 @@ export class BankTransactionService {
   ): Promise<(code: string, day: string) => PartTax | undefined> {
     const registration = await this.vatRegistration(entityId);
     if (!registration) return () => undefined;
-    const { codes, output, input } = registration;
     const filed = await this.store.tax.filedReturns(entityId);
     return (name, day) => {
-      const code = codes.get(name);
+      const code = registration.codes.get(name);
       if (!code || code.archived) return undefined;
       if (filed.some((f) => f.startDate <= day && day <= f.endDate)) return undefined;
-      return { code, output, input };
+      return { code, ...registration.vatAccountsOf(code) };
     };
   }
 

@@ -18,6 +18,7 @@ import { conflict, invalid, notFound } from '../domain/errors.js';
 import { PRESET_TAX_CODES, presetBoxesOf } from '../domain/tax/taxCodes.js';
 import {
   TaxReturnTally,
+  vatAccountsOf,
   type BoxPosting,
   type TaxPosting,
   type TaxProblem,
@@ -96,13 +97,54 @@ export class TaxService {
         inputAccountId: body.inputAccountId,
         createdAt: before?.createdAt ?? new Date().toISOString(),
       };
+      const kept = await this.store.tax.codes(entityId);
+      if (kept.some((code) => code.inputAccountId === body.outputAccountId))
+        throw invalid('outputAccountId: a tax code keeps its VAT reclaimed there');
+      if (kept.some((code) => code.outputAccountId === body.inputAccountId))
+        throw invalid('inputAccountId: a tax code keeps its VAT due there');
       await this.store.tax.saveSetting(taxSetting);
       const known = new Set((await this.store.tax.codes(entityId)).map((code) => code.code));
       for (const preset of PRESET_TAX_CODES[body.country])
         if (!known.has(preset.code))
-          await this.store.tax.saveCode(entityId, { ...preset, archived: false });
+          await this.store.tax.saveCode(entityId, {
+            ...preset,
+            outputAccountId: null,
+            inputAccountId: null,
+            archived: false,
+          });
       return { taxSetting, taxCodes: await this.store.tax.codes(entityId) };
     });
+  }
+
+  /**
+   * A code's own VAT accounts: the entity's balance sheet accounts, VAT due never on an account
+   * that keeps VAT reclaimed (the entity's or another code's) nor the other way round.
+   */
+  private async checkCodeAccounts(
+    entityId: string,
+    taxSetting: TaxSetup['taxSetting'],
+    taxCodes: readonly TaxCode[],
+    taxCode: TaxCode,
+  ): Promise<void> {
+    const others = taxCodes.filter((c) => c.code !== taxCode.code);
+    const outputs = new Set([taxSetting.outputAccountId, ...others.map((c) => c.outputAccountId)]);
+    const inputs = new Set([taxSetting.inputAccountId, ...others.map((c) => c.inputAccountId)]);
+    for (const [field, id, otherSide] of [
+      ['outputAccountId', taxCode.outputAccountId, inputs],
+      ['inputAccountId', taxCode.inputAccountId, outputs],
+    ] as const) {
+      if (id === null) continue;
+      const account = await this.store.accounts.find(entityId, id);
+      if (!account) throw invalid(`${field} ${id} is not an account of the entity`);
+      if (account.class !== 'Assets' && account.class !== 'Liabilities')
+        throw invalid(
+          `${field}: account ${account.code} "${account.name}" is ${account.type}: VAT is kept on a balance sheet account`,
+        );
+      if (otherSide.has(id) || taxCode.outputAccountId === taxCode.inputAccountId)
+        throw invalid(
+          `${field}: account ${account.code} "${account.name}" keeps VAT ${field === 'outputAccountId' ? 'reclaimed' : 'due'}: VAT due and VAT reclaimable are kept apart`,
+        );
+    }
   }
 
   async get(organizationId: string, entityId: string): Promise<TaxSetup> {
@@ -134,8 +176,11 @@ export class TaxService {
       netBoxes: body.netBoxes ?? boxes.netBoxes,
       outputVatBoxes: body.outputVatBoxes ?? boxes.outputVatBoxes,
       inputVatBoxes: body.inputVatBoxes ?? boxes.inputVatBoxes,
+      outputAccountId: body.outputAccountId ?? null,
+      inputAccountId: body.inputAccountId ?? null,
       archived: false,
     };
+    await this.checkCodeAccounts(entityId, taxSetting, taxCodes, taxCode);
     await this.store.tax.saveCode(entityId, taxCode);
     return taxCode;
   }
@@ -146,7 +191,7 @@ export class TaxService {
     code: string,
     body: UpdateTaxCodeBody,
   ): Promise<TaxCode> {
-    const { taxCodes } = await this.get(organizationId, entityId);
+    const { taxSetting, taxCodes } = await this.get(organizationId, entityId);
     const taxCode = taxCodes.find((c) => c.code === code);
     if (!taxCode) throw notFound('tax code');
     const updated: TaxCode = {
@@ -154,7 +199,14 @@ export class TaxService {
       ...(body.name === undefined ? {} : { name: body.name }),
       ...(body.rates === undefined ? {} : { rates: sortedRates(body.rates) }),
       ...(body.archived === undefined ? {} : { archived: body.archived }),
+      ...(body.outputAccountId === undefined ? {} : { outputAccountId: body.outputAccountId }),
+      ...(body.inputAccountId === undefined ? {} : { inputAccountId: body.inputAccountId }),
     };
+    if (
+      updated.outputAccountId !== taxCode.outputAccountId ||
+      updated.inputAccountId !== taxCode.inputAccountId
+    )
+      await this.checkCodeAccounts(entityId, taxSetting, taxCodes, updated);
     await this.store.tax.saveCode(entityId, updated);
     return updated;
   }
@@ -288,17 +340,15 @@ export class TaxService {
       (await this.store.accounts.all(entityId)).map((account) => [account.id, account]),
     );
     const readPosting = postingReader(chart);
-    const tally = new TaxReturnTally(
-      {
-        country: taxSetting.country,
-        outputAccountId: taxSetting.outputAccountId,
-        inputAccountId: taxSetting.inputAccountId,
-        codes: taxCodes,
-      },
-      query.startDate,
-      query.endDate,
-      { detail: query.detail === true || options.keepPostings === true },
-    );
+    const setting = {
+      country: taxSetting.country,
+      outputAccountId: taxSetting.outputAccountId,
+      inputAccountId: taxSetting.inputAccountId,
+      codes: taxCodes,
+    };
+    const tally = new TaxReturnTally(setting, query.startDate, query.endDate, {
+      detail: query.detail === true || options.keepPostings === true,
+    });
     const fingerprint = options.fingerprint ? createHash('sha256') : undefined;
     // Each row counted as it is read: a year of a big client's postings is never one array.
     await this.store.tax.eachPosting(
@@ -306,7 +356,7 @@ export class TaxService {
       BASIS_CODE[ledger],
       query.startDate,
       query.endDate,
-      [taxSetting.outputAccountId, taxSetting.inputAccountId],
+      [...vatAccountsOf(setting, 'output'), ...vatAccountsOf(setting, 'input')],
       (row) => {
         fingerprint?.update(fingerprintLine(row));
         tally.add(readPosting(row));

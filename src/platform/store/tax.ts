@@ -71,12 +71,18 @@ export class TaxStore {
       'SELECT definition, archived FROM tax_codes WHERE entity_id = ? ORDER BY position',
       [entityId],
     );
-    return rows.map((row) => ({
-      ...((typeof row.definition === 'string'
-        ? JSON.parse(row.definition)
-        : row.definition) as Omit<TaxCode, 'archived'>),
-      archived: Boolean(row.archived),
-    }));
+    return rows.map((row) => {
+      const definition = (
+        typeof row.definition === 'string' ? JSON.parse(row.definition) : row.definition
+      ) as Omit<TaxCode, 'archived'>;
+      return {
+        ...definition,
+        // Codes kept before a code could name its own VAT accounts keep the entity's.
+        outputAccountId: definition.outputAccountId ?? null,
+        inputAccountId: definition.inputAccountId ?? null,
+        archived: Boolean(row.archived),
+      };
+    });
   }
 
   /** Writes a code (a new one last; a known one in its place). */
@@ -118,9 +124,9 @@ export class TaxStore {
        LEFT JOIN bank_transactions b ON p.source_kind = 1 AND b.seq = p.source_seq
        LEFT JOIN opening_balances o ON p.source_kind = 2 AND o.seq = p.source_seq
        WHERE e.id = ? AND p.basis = ? AND p.day BETWEEN ? AND ?
-         AND (p.tax_code IS NOT NULL OR a.id IN (?, ?) OR a.type IN ('Income', 'Other Income', 'COGS', 'Operating Expenses', 'Other Expenses'))
+         AND (p.tax_code IS NOT NULL OR a.id IN (${vatAccountIds.map(() => '?').join(', ')}) OR a.type IN ('Income', 'Other Income', 'COGS', 'Operating Expenses', 'Other Expenses'))
        ORDER BY p.day, p.source_kind, p.source_seq, p.line_no`,
-      [entityId, basis, startDate, endDate, vatAccountIds[0] ?? '', vatAccountIds[1] ?? ''],
+      [entityId, basis, startDate, endDate, ...vatAccountIds],
       visit,
     );
   }

@@ -155,6 +155,14 @@ async function settle(
       ExitCode.Refused,
     );
   }
+  // It ties, yet VAT that is not its code's rate of its net (a receipt's own VAT, or a line on
+  // an account the return does not know as a VAT account) is said before anything is filed.
+  if (taxReturn.problems.length > 0) {
+    for (const line of refusals.slice(0, taxReturn.problems.length)) ctx.output.note(`  ${line}`);
+    ctx.output.note(
+      `books: warning: ${taxReturn.problems.length} ${taxReturn.problems.length === 1 ? "entry's VAT is" : "entries' VAT is"} not the code's rate of the net (named above): a receipt's own VAT, or VAT on an account that is not a VAT account of the entity or its code (books tax code update CODE --output-account A)`,
+    );
+  }
   if (!options.markFiled) return;
   const api = await ctx.api();
   const { taxReturn: filed } = await api.sandbox.fileTaxReturn(taxReturn.entityId, {

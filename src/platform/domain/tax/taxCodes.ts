@@ -40,6 +40,10 @@ export interface TaxCodeDefinition {
   outputVatBoxes: string[];
   /** Boxes the VAT posted on the input VAT account adds to (VAT reclaimed). */
   inputVatBoxes: string[];
+  /** The account of this code's VAT due where not the entity's output VAT account. */
+  outputAccountId?: string | null;
+  /** The account of this code's VAT reclaimed where not the entity's input VAT account. */
+  inputAccountId?: string | null;
 }
 
 /** The rate a posting of this day takes. */

@@ -33,6 +33,21 @@ export interface TaxSetting {
   codes: readonly TaxCodeDefinition[];
 }
 
+/**
+ * The VAT accounts of a side: the entity's, then those its codes keep their own VAT on (as
+ * Germany's charts keep each rate's apart), each once.
+ */
+export function vatAccountsOf(
+  setting: Pick<TaxSetting, 'outputAccountId' | 'inputAccountId' | 'codes'>,
+  side: 'output' | 'input',
+): string[] {
+  const own = side === 'output' ? setting.outputAccountId : setting.inputAccountId;
+  const codes = setting.codes.map((code) =>
+    side === 'output' ? code.outputAccountId : code.inputAccountId,
+  );
+  return [...new Set([own, ...codes.filter((id): id is string => typeof id === 'string')])];
+}
+
 /** A posting behind a box, with what it adds. */
 export interface BoxPosting {
   entryId: string;
@@ -276,6 +291,9 @@ export class TaxReturnTally {
     FormBox & { amountCents: number; formCents: number; postings: BoxPosting[] }
   >;
   private readonly codes: Map<string, TaxCodeDefinition>;
+  /** The accounts of VAT due: the entity's, and those codes keep their own VAT due on. */
+  private readonly outputAccounts: ReadonlySet<string>;
+  private readonly inputAccounts: ReadonlySet<string>;
   private readonly problems: TaxProblem[] = [];
   private readonly uncoded: TaxProblem[] = [];
   private vatDue = 0;
@@ -301,6 +319,8 @@ export class TaxReturnTally {
       ]),
     );
     this.codes = new Map(setting.codes.map((code) => [code.code, code]));
+    this.outputAccounts = new Set(vatAccountsOf(setting, 'output'));
+    this.inputAccounts = new Set(vatAccountsOf(setting, 'input'));
   }
 
   private addTo(boxes: readonly string[], cents: number, behind: BoxPosting | undefined): void {
@@ -344,9 +364,9 @@ export class TaxReturnTally {
   }
 
   add(posting: TaxPosting): void {
-    const { setting, problems } = this;
-    const isOutput = posting.accountId === setting.outputAccountId;
-    const isInput = posting.accountId === setting.inputAccountId;
+    const { problems } = this;
+    const isOutput = this.outputAccounts.has(posting.accountId);
+    const isInput = this.inputAccounts.has(posting.accountId);
     const isVatAccount = isOutput || isInput;
     if (isOutput) this.vatAccounts += posting.creditCents - posting.debitCents;
     if (isInput) this.vatAccounts -= posting.debitCents - posting.creditCents;

@@ -16,6 +16,6 @@ export const command = defineCommand({
       await ctx.api()
     ).sandbox.updateTaxCode(entityId, code, { archived: !restore });
     ctx.output.note(`books: ${restore ? 'restored' : 'archived'} tax code ${taxCode.code}`);
-    printTaxCode(ctx, taxCode);
+    await printTaxCode(ctx, taxCode);
   },
 });

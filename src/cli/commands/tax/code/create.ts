@@ -1,7 +1,7 @@
 import { TAX_KINDS, TAX_SIDES } from '../../../../api/index.js';
 import { argument, defineCommand, text } from '../../../command.js';
 import { taxSetupOf } from '../shared.js';
-import { printTaxCode } from './shared.js';
+import { codeAccount, printTaxCode } from './shared.js';
 import { parseBoxes, parseRates } from './rates.js';
 
 /**
@@ -22,6 +22,16 @@ export const command = defineCommand({
     netBoxes: text('--net-boxes <boxes>', 'the boxes its net fills (e.g. 6)'),
     vatDueBoxes: text('--vat-due-boxes <boxes>', 'the boxes its VAT due fills (e.g. 1)'),
     vatReclaimedBoxes: text('--vat-reclaimed-boxes <boxes>', 'the boxes its VAT reclaimed fills'),
+    outputAccount: text(
+      '--output-account <account>',
+      "the account of its VAT due, where not the entity's (by name, code or id; none: the entity's)",
+      { names: 'account' },
+    ),
+    inputAccount: text(
+      '--input-account <account>',
+      "the account of its VAT reclaimed, where not the entity's (none: the entity's)",
+      { names: 'account' },
+    ),
   },
   examples: [
     'books tax code create S12 --side sales --kind output --rate 12.5 --name "Hospitality 12.5 %"',
@@ -32,6 +42,8 @@ export const command = defineCommand({
     const netBoxes = parseBoxes(flags.netBoxes);
     const outputVatBoxes = parseBoxes(flags.vatDueBoxes);
     const inputVatBoxes = parseBoxes(flags.vatReclaimedBoxes);
+    const outputAccountId = await codeAccount(ctx, entityId, flags.outputAccount);
+    const inputAccountId = await codeAccount(ctx, entityId, flags.inputAccount);
     const { taxCode } = await (
       await ctx.api()
     ).sandbox.createTaxCode(entityId, {
@@ -43,8 +55,10 @@ export const command = defineCommand({
       ...(netBoxes ? { netBoxes } : {}),
       ...(outputVatBoxes ? { outputVatBoxes } : {}),
       ...(inputVatBoxes ? { inputVatBoxes } : {}),
+      ...(outputAccountId ? { outputAccountId } : {}),
+      ...(inputAccountId ? { inputAccountId } : {}),
     });
     ctx.output.note(`books: created tax code ${taxCode.code} (${taxCode.name})`);
-    printTaxCode(ctx, taxCode);
+    await printTaxCode(ctx, taxCode);
   },
 });

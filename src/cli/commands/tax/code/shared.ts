@@ -1,8 +1,26 @@
 import type { TaxCode } from '../../../../api/index.js';
 import type { CommandContext } from '../../../context.js';
 
-/** A code as `field: value` lines (or JSON): its rates with their days, its boxes. */
-export function printTaxCode(ctx: CommandContext, taxCode: TaxCode): void {
+/** The account a code keeps its VAT on, as given: none (`none`: the entity's), or its id. */
+export async function codeAccount(
+  ctx: CommandContext,
+  entityId: string,
+  given: string | undefined,
+): Promise<string | null | undefined> {
+  if (given === undefined) return undefined;
+  if (given.toLowerCase() === 'none') return null;
+  return ctx.accountId(entityId, given);
+}
+
+/** A code as `field: value` lines (or JSON): its rates with their days, its boxes, its accounts. */
+export async function printTaxCode(ctx: CommandContext, taxCode: TaxCode): Promise<void> {
+  const own = [taxCode.outputAccountId, taxCode.inputAccountId].some((id) => id !== null);
+  const accounts = own ? await (await ctx.api()).accounts.all(await ctx.entityId()) : [];
+  const named = (id: string | null) => {
+    if (id === null) return "the entity's";
+    const account = accounts.find((a) => a.id === id);
+    return account ? `${account.code} ${account.name}` : id;
+  };
   const rates = taxCode.rates
     .map((rate) =>
       rate.from === null ? `${rate.percent} %` : `${rate.percent} % from ${rate.from}`,
@@ -18,6 +36,13 @@ export function printTaxCode(ctx: CommandContext, taxCode: TaxCode): void {
       ['Net in', taxCode.netBoxes.join(', ')],
       ['VAT due in', taxCode.outputVatBoxes.join(', ')],
       ['VAT reclaimed in', taxCode.inputVatBoxes.join(', ')],
+      // Only where the code keeps its VAT apart from the entity's VAT accounts.
+      ...(own
+        ? ([
+            ['VAT due on', named(taxCode.outputAccountId)],
+            ['VAT reclaimed on', named(taxCode.inputAccountId)],
+          ] as [string, string][])
+        : []),
       ['Archived', taxCode.archived ? 'yes' : 'no'],
     ],
     { taxCode },
