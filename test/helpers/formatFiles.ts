@@ -19,7 +19,15 @@ export interface BookTransaction {
   date: string;
   memo: string;
   /** Cents, debit positive; they sum to zero. */
-  postings: { code: string; cents: number; text?: string }[];
+  postings: { code: string; cents: number; text?: string; vat?: XafVat[] }[];
+}
+
+/** A trLine's `vat` (XAF): the code, its percentage, the VAT (cents, as written) and its side. */
+export interface XafVat {
+  id: string;
+  perc: number;
+  cents: number;
+  tp: 'D' | 'C' | 'd' | 'c';
 }
 
 export interface Books {
@@ -237,7 +245,7 @@ export function xafFile(books: Books, variant: XafVariant): Buffer {
       `<transaction>${t('nr', tx.id)}${t('desc', tx.memo)}${t('periodNumber', Number(tx.date.slice(5, 7)))}${t('trDt', tx.date)}${tx.postings
         .map(
           (l, i) =>
-            `<trLine>${t('nr', i + 1)}${t('accID', l.code)}${t('docRef', `F${tx.id}`)}${t('effDate', tx.date)}${t('desc', l.text ?? tx.memo)}${t('amnt', decimal(Math.abs(l.cents)))}${t('amntTp', l.cents > 0 ? 'D' : 'C')}</trLine>`,
+            `<trLine>${t('nr', i + 1)}${t('accID', l.code)}${t('docRef', `F${tx.id}`)}${t('effDate', tx.date)}${t('desc', l.text ?? tx.memo)}${t('amnt', decimal(Math.abs(l.cents)))}${t('amntTp', l.cents > 0 ? 'D' : 'C')}${(l.vat ?? []).map((v) => `<vat>${t('vatID', v.id)}${t('vatPerc', v.perc.toFixed(2))}${t('vatAmnt', decimal(v.cents))}${t('vatAmntTp', v.tp)}</vat>`).join('')}</trLine>`,
         )
         .join('')}</transaction>`,
   );

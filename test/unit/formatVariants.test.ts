@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,10 @@ import {
   type SaftVariant,
   type SieVariant,
   type XafVariant,
+  type XafVat,
 } from '../helpers/formatFiles.js';
 import { readLedgerFile } from '../helpers/readLedgerFile.js';
+import { XAF_XSD, xsdProblems } from '../helpers/auditFileRules.js';
 
 /*
  * Each reader against files written from its format's description, one per variant the
@@ -161,6 +163,210 @@ describe('SAF-T Financial: 1.10, 1.20 and 1.30, typed as each version states it'
     );
     expect(money.problems).toEqual([
       '16: the file states TotalDebit 46,071.18, its lines make 46,071.17: the file is cut or was changed',
+    ]);
+  });
+});
+
+/*
+ * XAF's `vat` on a trLine (vatID, vatPerc, vatAmnt, vatAmntTp; up to 99 a line), in every
+ * version, as each kind of producer writes it: on each base line with the line's own VAT and side,
+ * the VAT line bare (Exact Online); on every line of the entry with the entry's VAT and the sale's
+ * side, the gross line too (Banana); a credit note's VAT negative (Unit4 Multivers); the side in
+ * lower case; a line with two codes. A Dutch quarter whose codes are known by construction: a sale
+ * of two lines at 21 % with one VAT line, a purchase at 9 %, a credit note at 21 %, an ICP
+ * delivery at 0 %. Read, each code's lines sum per account to what the quarter put there.
+ */
+describe('XAF vat: every version, as each producer writes it', () => {
+  type Style = 'base lines' | 'every line' | 'credit notes negative' | 'lower-case side';
+  interface Planned {
+    code: string;
+    cents: number;
+    /** The tax code the line is (what the reader must give it), and its role in the entry. */
+    taxCode?: string;
+    role?: 'base' | 'vat';
+  }
+  const quarter: { id: string; date: string; memo: string; lines: Planned[]; perc: number }[] = [
+    {
+      id: '1',
+      date: '2025-01-10',
+      memo: 'Verkoop 2025-001',
+      perc: 21,
+      lines: [
+        { code: '1300', cents: 36_300 },
+        { code: '8000', cents: -20_000, taxCode: 'V21', role: 'base' },
+        { code: '8000', cents: -10_000, taxCode: 'V21', role: 'base' },
+        { code: '1500', cents: -6_300, taxCode: 'V21', role: 'vat' },
+      ],
+    },
+    {
+      id: '2',
+      date: '2025-01-20',
+      memo: 'Inkoop meel',
+      perc: 9,
+      lines: [
+        { code: '4000', cents: 5_000, taxCode: 'I9', role: 'base' },
+        { code: '1510', cents: 450, taxCode: 'I9', role: 'vat' },
+        { code: '1600', cents: -5_450 },
+      ],
+    },
+    {
+      id: '3',
+      date: '2025-02-03',
+      memo: 'Creditnota 2025-001',
+      perc: 21,
+      lines: [
+        { code: '8000', cents: 10_000, taxCode: 'V21', role: 'base' },
+        { code: '1500', cents: 2_100, taxCode: 'V21', role: 'vat' },
+        { code: '1300', cents: -12_100 },
+      ],
+    },
+    {
+      id: '4',
+      date: '2025-03-05',
+      memo: 'ICP levering DE',
+      perc: 0,
+      lines: [
+        { code: '1300', cents: 50_000 },
+        { code: '8010', cents: -50_000, taxCode: 'ICP', role: 'base' },
+      ],
+    },
+  ];
+  const vatBooks = (style: Style) => ({
+    start: '2025-01-01',
+    end: '2025-12-31',
+    accounts: [
+      { code: '1100', name: 'Bank', kind: 'B' as const },
+      { code: '1300', name: 'Debiteuren', kind: 'B' as const },
+      { code: '1500', name: 'Te betalen btw', kind: 'B' as const },
+      { code: '1510', name: 'Te vorderen btw', kind: 'B' as const },
+      { code: '1600', name: 'Crediteuren', kind: 'B' as const },
+      { code: '4000', name: 'Inkoop', kind: 'P' as const },
+      { code: '8000', name: 'Omzet hoog', kind: 'P' as const },
+      { code: '8010', name: 'Omzet ICP', kind: 'P' as const },
+    ],
+    openings: { '1100': 100_000, '1600': -100_000 },
+    transactions: quarter.map((tx) => {
+      const code = tx.lines.find((l) => l.taxCode)!.taxCode!;
+      const side = (cents: number): 'D' | 'C' => (cents > 0 ? 'D' : 'C');
+      const vatOf = (cents: number) => Math.round((Math.abs(cents) * tx.perc) / 100);
+      // The side of the entry's taxed lines: a sale's credit, a purchase's debit (a credit
+      // note's the other way).
+      const taxedSide = side(tx.lines.find((l) => l.role === 'base')!.cents);
+      const entryVat = tx.lines.filter((l) => l.role === 'vat').reduce((t, l) => t + l.cents, 0);
+      return {
+        id: tx.id,
+        date: tx.date,
+        memo: tx.memo,
+        postings: tx.lines.map((line) => {
+          let vat: XafVat[] | undefined;
+          if (style === 'every line') {
+            vat = [{ id: code, perc: tx.perc, cents: Math.abs(entryVat), tp: taxedSide }];
+          } else if (line.role === 'base') {
+            const cents = vatOf(line.cents);
+            const negative = style === 'credit notes negative' && tx.id === '3';
+            vat = [
+              {
+                id: code,
+                perc: tx.perc,
+                cents: negative ? -cents : cents,
+                tp:
+                  style === 'lower-case side'
+                    ? (side(line.cents).toLowerCase() as 'd' | 'c')
+                    : side(line.cents),
+              },
+            ];
+          }
+          return { code: line.code, cents: line.cents, ...(vat && { vat }) };
+        }),
+      };
+    }),
+  });
+  /** Each code's lines: cents per account, debit positive. */
+  const byCode = (lines: { code: string; cents: number; taxCode?: string }[]) => {
+    const sums = new Map<string, number>();
+    for (const line of lines) {
+      if (!line.taxCode) continue;
+      const key = `${line.taxCode} ${line.code}`;
+      sums.set(key, (sums.get(key) ?? 0) + line.cents);
+    }
+    return Object.fromEntries([...sums].sort());
+  };
+  const expected = byCode(quarter.flatMap((tx) => tx.lines));
+  const styles: Style[] = ['base lines', 'every line', 'credit notes negative', 'lower-case side'];
+  const versions: XafVariant['version'][] = ['3.1', '3.2', '3.2.1', '4.0'];
+
+  it('the quarter, by construction', () => {
+    expect(expected).toEqual({
+      'I9 1510': 450,
+      'I9 4000': 5_000,
+      'ICP 8010': -50_000,
+      'V21 1500': -4_200,
+      'V21 8000': -20_000,
+    });
+  });
+
+  it.each(versions.flatMap((version) => styles.map((style) => [version, style] as const)))(
+    'XAF %s, vat written on %s: every code where the quarter put it',
+    async (version, style) => {
+      const file = fileOf(
+        xafFile(vatBooks(style), { version, rgsIn: 'none', opening: 'dated' }),
+        'xaf',
+      );
+      // Valid by the Dutch schema of 3.2, where the project's copy is at hand (a lower-case side
+      // is not: the schema allows D and C; read all the same, as some producers write it).
+      if (version === '3.2' && style !== 'lower-case side' && existsSync(XAF_XSD))
+        expect(await xsdProblems(file, XAF_XSD)).toEqual([]);
+      const read = await readLedgerFile(file);
+      expect(read.problems).toEqual([]);
+      const lines = read.entries
+        .filter((entry) => entry.entry !== 'opening balances')
+        .flatMap((entry) =>
+          entry.lines.map((line) => ({
+            code: line.accountCode!,
+            cents: line.debitCents - line.creditCents,
+            ...(line.taxCode && { taxCode: line.taxCode }),
+          })),
+        );
+      expect(byCode(lines)).toEqual(expected);
+      // The money lines (receivable, payable) carry no code.
+      expect(lines.filter((l) => ['1300', '1600'].includes(l.code) && l.taxCode)).toEqual([]);
+    },
+  );
+
+  it('a line of two codes takes the one of its own side; each VAT line the code of its size', async () => {
+    const books = vatBooks('base lines');
+    // A mixed invoice: one revenue line taxed at 21 % on 100.00 and at 9 % on 50.00 (the VAT
+    // lines 21.00 and 4.50 bare), the vat of the 9 % stated first on the cash side.
+    books.transactions = [
+      {
+        id: '9',
+        date: '2025-04-01',
+        memo: 'Gemengde factuur',
+        postings: [
+          { code: '1300', cents: 17_550 },
+          {
+            code: '8000',
+            cents: -15_000,
+            vat: [
+              { id: 'V9', perc: 9, cents: 450, tp: 'D' },
+              { id: 'V21', perc: 21, cents: 2_100, tp: 'C' },
+            ],
+          },
+          { code: '1500', cents: -2_100 },
+          { code: '1500', cents: -450 },
+        ],
+      },
+    ];
+    const read = await readLedgerFile(
+      fileOf(xafFile(books, { version: '3.2', rgsIn: 'none', opening: 'dated' }), 'xaf'),
+    );
+    expect(read.problems).toEqual([]);
+    const entry = read.entries.find((e) => e.entry !== 'opening balances')!;
+    expect(entry.lines.map((line) => [line.accountCode, line.taxCode ?? null])).toEqual([
+      ['1300', null],
+      ['8000', 'V21'],
+      ['1500', 'V21'],
+      ['1500', 'V9'],
     ]);
   });
 });
