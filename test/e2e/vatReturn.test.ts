@@ -1001,6 +1001,72 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     // Every VAT account's movement: 7.00 + 38.00 due, 3.50 + 1.40 reclaimed.
     expect(known.taxReturn.vatAccountsMovement).toBe(40.1);
     expect(known.box('83')).toBe(40.1);
+
+    // With the codes' accounts SKR03's own, DATEV computes the 7 % too: the sale on 8300 and the
+    // flour on 3300 (automatic 7 % accounts) are gross rows without a key, as DATEV books them.
+    const exported = await ok(
+      ...['export', path.join(home.home, 'mond-datev'), '--format', 'datev'],
+      ...['--from', '2026-07-01', '--to', '2026-09-30', '--datev-consultant', '29098'],
+      ...['--datev-client', '2', '--skr', '03', '--json', ...at],
+    );
+    const datevRows = iconv
+      .decode(readFileSync((JSON.parse(exported.stdout) as { file: string }).file), 'windows-1252')
+      .split('\r\n')
+      .slice(2, -1)
+      .map((row) => row.split(';').slice(0, 11).join(';'))
+      .filter((row) => !row.endsWith('"EB"'));
+    expect(datevRows).toEqual([
+      '107,00;"S";"";;;"";1800;8300;"";0307;"1"',
+      '238,00;"S";"";;;"";1800;8400;"";0407;"2"',
+      '53,50;"H";"";;;"";1800;3300;"";0507;"3"',
+      '21,40;"H";"";;;"";1801;3300;"";1007;"4"',
+    ]);
+    // Read back into a copy that keeps its codes' VAT on the same accounts: the same Voranmeldung.
+    await ok('sandbox', 'entity', 'create', 'Konditorei Kopie', '-w', 'Konditoreien');
+    const copy = ['-w', 'Konditoreien', '-e', 'Konditorei Kopie'];
+    for (const [code, name, type] of [
+      ['1771', 'Umsatzsteuer 7 %', 'Other Current Liabilities'],
+      ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
+      ['1571', 'Abziehbare Vorsteuer 7 %', 'Other Current Assets'],
+      ['1576', 'Abziehbare Vorsteuer 19 %', 'Other Current Assets'],
+    ] as const)
+      await ok('coa', 'create', '--name', name, '--type', type, '--code', code, ...copy);
+    await ok(
+      ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
+      ...['--input-account', '1576', ...copy],
+    );
+    await ok('tax', 'code', 'update', 'USt7', '--output-account', '1771', ...copy);
+    await ok('tax', 'code', 'update', 'VSt7', '--input-account', '1571', ...copy);
+    await ok(
+      ...['je', 'import', (JSON.parse(exported.stdout) as { file: string }).file],
+      ...['--datev-vat', 'split', '--create-missing-accounts', ...copy],
+      ...[
+        '--chart',
+        file('mond-chart.csv', [
+          'code,name,type',
+          '1800,Bank,Cash',
+          '1801,Sparkasse Giro,Cash',
+          '8300,Erlöse 7 % USt,Income',
+          '8400,Erlöse 19 % USt,Income',
+          '3300,Wareneingang 7 %,COGS',
+          '1771,Umsatzsteuer 7 %,Other Current Liabilities',
+          '1776,Umsatzsteuer 19 %,Other Current Liabilities',
+          '1571,Abziehbare Vorsteuer 7 %,Other Current Assets',
+          '1576,Abziehbare Vorsteuer 19 %,Other Current Assets',
+        ]),
+      ],
+    );
+    const boxes = async (entity: string[]) =>
+      (
+        JSON.parse(
+          (await ok('tax', 'return', '--period', '2026-Q3', '--json', ...entity)).stdout,
+        ) as {
+          boxes: { box: string; amount: number }[];
+        }
+      ).boxes.map((b) => [b.box, b.amount]);
+    const read = await ok('tax', 'return', '--period', '2026-Q3', ...copy);
+    expect(read.stderr).not.toContain('warning');
+    expect(await boxes(copy)).toEqual(await boxes(at));
   });
 
   it("QuickBooks' and Xero's reports with their tax column: the codes mapped by --tax-codes, and the return ties", async () => {
