@@ -103,6 +103,25 @@ export class Output {
     this.io.stdout.write(text);
   }
 
+  /**
+   * Waits until what was written has left (stdout to a pipe buffers what its reader has not
+   * taken): a command writing records as they arrive holds no more than a piece of them.
+   */
+  async drained(): Promise<void> {
+    const stdout = this.io.stdout as Partial<NodeJS.WriteStream>;
+    if (!stdout.writableNeedDrain || typeof stdout.on !== 'function') return;
+    // A reader that goes away drains nothing: its close (or error) ends the wait, and the next
+    // write says so (OutputClosed).
+    const events = ['drain', 'close', 'error'];
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        for (const event of events) stdout.off!(event, done);
+        resolve();
+      };
+      for (const event of events) stdout.on!(event, done);
+    });
+  }
+
   printJson(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }

@@ -409,19 +409,20 @@ function postingReader(
 ): (row: TaxPostingRow) => TaxPosting {
   let last: TaxPosting | undefined;
   return (row) => {
-    const account = chart.get(String(row.account_id))!;
-    const entryId = String(row.entry_id);
+    const [entryIdRead, day, accountId, debitCents, creditCents, taxCode, description] = row;
+    const account = chart.get(String(accountId))!;
+    const entryId = String(entryIdRead);
     const posting: TaxPosting = {
       entryId: entryId === last?.entryId ? last.entryId : entryId,
-      day: row.day === last?.day ? last.day : row.day,
+      day: day === last?.day ? last.day : day,
       accountId: account.id,
       accountCode: account.code,
       accountName: account.name,
       accountClass: CLASS_OF_TYPE[account.type as AccountType],
-      debitCents: Number(row.debit_cents),
-      creditCents: Number(row.credit_cents),
-      taxCode: row.tax_code,
-      description: row.description === last?.description ? last.description : row.description,
+      debitCents: Number(debitCents),
+      creditCents: Number(creditCents),
+      taxCode,
+      description: description === last?.description ? last.description : description,
     };
     last = posting;
     return posting;
@@ -432,8 +433,15 @@ function postingReader(
  * A posting a return reads, as its fingerprint takes it: the hash of these lines in the order
  * read is what filing keeps, and what shows the postings unchanged since.
  */
-const fingerprintLine = (row: TaxPostingRow) =>
-  `${String(row.entry_id)}|${row.day}|${String(row.account_id)}|${Number(row.debit_cents)}|${Number(row.credit_cents)}|${row.tax_code ?? ''}\n`;
+const fingerprintLine = ([
+  entryId,
+  day,
+  accountId,
+  debitCents,
+  creditCents,
+  taxCode,
+]: TaxPostingRow) =>
+  `${String(entryId)}|${day}|${String(accountId)}|${Number(debitCents)}|${Number(creditCents)}|${taxCode ?? ''}\n`;
 
 const presentFiled = (record: FiledReturnRecord, intact: boolean): FiledTaxReturn => ({
   id: record.id,

@@ -24,11 +24,16 @@ export interface Sql {
   all<Row>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
   get<Row>(text: string, params?: readonly SqlValue[]): Promise<Row | undefined>;
   /**
-   * Hands each row to `visit` as it is read, holding none (SQLite steps its cursor; PostgreSQL's
-   * driver reads the answer whole first): for a pass over more rows than are worth holding as
-   * one array. Answers how many there were. `visit` must not await: the rows come in one go.
+   * Hands each row to `visit` as it is read, as the array of its columns in the order selected,
+   * holding none (SQLite steps its cursor; PostgreSQL's driver reads the answer whole first): for
+   * a pass over more rows than are worth holding as objects (a fifth quicker than objects over a
+   * million rows on SQLite). `visit` must not await: the rows come in one go. Answers how many.
    */
-  each<Row>(text: string, params: readonly SqlValue[], visit: (row: Row) => void): Promise<number>;
+  eachRow<Row extends readonly unknown[]>(
+    text: string,
+    params: readonly SqlValue[],
+    visit: (row: Row) => void,
+  ): Promise<number>;
   /** Runs a write; answers how many rows it changed. */
   run(text: string, params?: readonly SqlValue[]): Promise<number>;
 }

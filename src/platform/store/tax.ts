@@ -4,15 +4,20 @@ import type { CodeUse } from '../domain/tax/learnedCodes.js';
 import { type Sql } from './sql.js';
 
 /** A coded or VAT-account posting of a period, as the return reads it. */
-export interface TaxPostingRow {
-  entry_id: string;
-  day: string;
-  account_id: string;
-  debit_cents: Cents;
-  credit_cents: Cents;
-  tax_code: string | null;
-  description: string;
-}
+/**
+ * A posting a return reads, as its columns come (an array, not an object: a year of a big
+ * client's postings is a million rows): the journal entry or bank transaction it belongs to, its
+ * day, its account, its debit and credit, its tax code and its description.
+ */
+export type TaxPostingRow = readonly [
+  entryId: string,
+  day: string,
+  accountId: string,
+  debitCents: Cents,
+  creditCents: Cents,
+  taxCode: string | null,
+  description: string,
+];
 
 interface SettingRow {
   entity_id: string;
@@ -114,7 +119,7 @@ export class TaxStore {
     vatAccountIds: readonly string[],
     visit: (row: TaxPostingRow) => void,
   ): Promise<number> {
-    return this.sql.each<TaxPostingRow>(
+    return this.sql.eachRow<TaxPostingRow>(
       `SELECT COALESCE(j.id, b.id, o.id) AS entry_id, p.day, a.id AS account_id,
               p.debit_cents, p.credit_cents, p.tax_code, p.description
        FROM postings p

@@ -204,6 +204,7 @@ async function writeDetail(
       if (text.length >= 65_536) {
         output.write(text);
         text = '';
+        await output.drained();
       }
     }
     output.write(text);

@@ -379,13 +379,13 @@ export class PostgresSql implements Sql {
     return (await this.query(text, params)).rows[0] as Row | undefined;
   }
 
-  async each<Row>(
+  async eachRow<Row extends readonly unknown[]>(
     text: string,
     params: readonly SqlValue[],
     visit: (row: Row) => void,
   ): Promise<number> {
-    const { rows } = await this.query(text, params);
-    for (const row of rows) visit(row as Row);
+    const { rows } = await this.query(text, params, 'array');
+    for (const row of rows) visit(row as unknown as Row);
     return rows.length;
   }
 
@@ -394,17 +394,23 @@ export class PostgresSql implements Sql {
   }
 
   /** A statement in PostgreSQL's own `$1` placeholders, for the dialect's own stores. */
-  query(text: string, params: readonly unknown[]): Promise<pg.QueryResult> {
-    let statement = this.statements.get(text);
+  query(text: string, params: readonly unknown[], rowMode?: 'array'): Promise<pg.QueryResult> {
+    const cacheKey = rowMode ? `${rowMode} ${text}` : text;
+    let statement = this.statements.get(cacheKey);
     if (!statement) {
       statement = { name: `books_${this.statements.size + 1}`, text: numberedPlaceholders(text) };
-      this.statements.set(text, statement);
+      this.statements.set(cacheKey, statement);
     }
     const open = openTransactionOf<pg.PoolClient>(this.backend);
     if (open) corkForThisTick(open.connection);
     const client = open?.connection ?? this.pool;
     return client
-      .query({ name: statement.name, text: statement.text, values: params as unknown[] })
+      .query({
+        name: statement.name,
+        text: statement.text,
+        values: params as unknown[],
+        ...(rowMode && { rowMode }),
+      })
       .catch((error: unknown) => {
         throw this.backend.noticeDamage(error);
       });

@@ -156,6 +156,8 @@ function isCorruption(code: string): boolean {
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite';
   private readonly statements = new Map<string, Database.Statement>();
+  /** Statements that answer rows as arrays (`eachRow`), kept apart: `raw` is a statement's mode. */
+  private readonly rawStatements = new Map<string, Database.Statement>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -167,19 +169,28 @@ export class SqliteSql implements Sql {
     return this.when(() => this.prepare(text).all(...sqliteValues(params)) as Row[]);
   }
 
-  get<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
-    return this.when(() => this.prepare(text).get(...sqliteValues(params)) as Row | undefined);
-  }
-
-  each<Row>(text: string, params: readonly SqlValue[], visit: (row: Row) => void): Promise<number> {
+  eachRow<Row extends readonly unknown[]>(
+    text: string,
+    params: readonly SqlValue[],
+    visit: (row: Row) => void,
+  ): Promise<number> {
     return this.when(() => {
+      let statement = this.rawStatements.get(text);
+      if (!statement) {
+        statement = this.db.prepare(text).raw(true);
+        this.rawStatements.set(text, statement);
+      }
       let rows = 0;
-      for (const row of this.prepare(text).iterate(...sqliteValues(params))) {
+      for (const row of statement.iterate(...sqliteValues(params))) {
         visit(row as Row);
         rows += 1;
       }
       return rows;
     });
+  }
+
+  get<Row>(text: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    return this.when(() => this.prepare(text).get(...sqliteValues(params)) as Row | undefined);
   }
 
   run(text: string, params: readonly SqlValue[] = []): Promise<number> {
