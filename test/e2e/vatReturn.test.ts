@@ -830,7 +830,7 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
         .slice(2, -1)
         .map((row) => row.split(';').slice(0, 11).join(';'))
         .filter((row) => !row.endsWith('"EB"')); // the balances carried in
-      return { datev, rows };
+      return { datev, rows, text: iconv.decode(readFileSync(datev), 'windows-1252') };
     };
     const quarter = await exportDatev('datev-q3', '2026-07-01', '2026-09-30');
     // The sale on 8400, SKR03's automatic 19 % account, carries no key (the account computes
@@ -879,12 +879,206 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       ]),
     );
     expect(await boxesOf(copy)).toEqual(original);
-    // October's sale came back without its code: its return does not tie, naming the posting.
+    // October's sale, its VAT a cent off what DATEV computes, went as booked with its code in
+    // Beleginfo ("Steuercode Haben"): it comes back coded, its two rows one entry again. What
+    // keeps the copy's October from tying is the balances the second file carries in (its EB rows
+    // on its first day), which the copy held already from the first.
+    expect(october.text).toContain('"Steuercode Haben";"USt19"');
     const refused = await books('tax', 'return', '--period', '2026-10', ...copy);
     expect(refused.code).toBe(1);
+    expect(refused.stderr).not.toContain('Torte');
     expect(refused.stderr).toContain(
-      '2026-10-01 1776 Umsatzsteuer 19 % "Torte" (no code): a posting on a VAT account carries no tax code',
+      '2026-10-01 1776 Umsatzsteuer 19 % "Saldenvortrag" (no code): a posting on a VAT account carries no tax code',
     );
+    const ledger = JSON.parse(
+      (
+        await ok(
+          ...['report', 'gl', '--from', '2026-10-01', '--to', '2026-10-01', '--json'],
+          ...copy,
+        )
+      ).stdout,
+    ) as {
+      report: {
+        accounts: { accountCode: string; entries: { description: string; taxCode?: string }[] }[];
+      };
+    };
+    const torte = ledger.report.accounts.flatMap((account) =>
+      account.entries
+        .filter((entry) => entry.description === 'Torte')
+        .map((entry) => [String(account.accountCode), entry.taxCode ?? null]),
+    );
+    expect(torte.sort()).toEqual([
+      ['1776', 'USt19'],
+      ['1800', null],
+      ['1800', null],
+      ['8400', 'USt19'],
+    ]);
+  });
+
+  it("every German code through a DATEV Buchungsstapel and back: DATEV's keys where it computes the VAT, the rest in Beleginfo, the same Voranmeldung", async () => {
+    await ok('workspace', 'create', 'Handel', '--timezone', 'UTC');
+    await ok('sandbox', 'workspace', 'update', 'Handel', '--custom-chart');
+    const chart = [
+      ['1800', 'Bank', 'Cash'],
+      ['1400', 'Forderungen aus Lieferungen und Leistungen', 'Accounts Receivable'],
+      ['1600', 'Verbindlichkeiten aus Lieferungen und Leistungen', 'Accounts Payable'],
+      ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
+      ['1576', 'Abziehbare Vorsteuer 19 %', 'Other Current Assets'],
+      ['8400', 'Erlöse 19 % USt', 'Income'],
+      ['8125', 'Steuerfreie innergemeinschaftliche Lieferungen', 'Income'],
+      ['8120', 'Steuerfreie Umsätze (Ausfuhr)', 'Income'],
+      ['8100', 'Steuerfreie Umsätze § 4 Nr. 8 ff. UStG', 'Income'],
+      ['8338', 'Erlöse aus im anderen EU-Land steuerpflichtigen sonstigen Leistungen', 'Income'],
+      ['8200', 'Erlöse', 'Income'],
+      ['3200', 'Wareneingang', 'COGS'],
+      ['4900', 'Sonstige betriebliche Aufwendungen', 'Operating Expenses'],
+      ['4930', 'Bürobedarf', 'Operating Expenses'],
+      ['4360', 'Versicherungen', 'Operating Expenses'],
+    ] as const;
+    const chartFile = file('handel-chart.csv', [
+      'code,name,type',
+      ...chart.map((account) => account.join(',')),
+    ]);
+    const registered = async (entity: string) => {
+      await ok('sandbox', 'entity', 'create', entity, '-w', 'Handel');
+      const at = ['-w', 'Handel', '-e', entity];
+      await ok('coa', 'import', chartFile, ...at);
+      await ok(
+        ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
+        ...['--input-account', '1576', ...at],
+      );
+      return at;
+    };
+    const where = await registered('Handel Original GmbH');
+    const header =
+      'date,account_code,account_name,account_type,debit,credit,entry,description,tax_code';
+    const line = (
+      date: string,
+      code: string,
+      debit: string,
+      credit: string,
+      entry: number,
+      text: string,
+      taxCode = '',
+    ) => {
+      const [, name, type] = chart.find(([c]) => c === code)!;
+      return `${date},${code},${name},${type},${debit},${credit},${entry},${text},${taxCode}`;
+    };
+    await ok(
+      'je',
+      'import',
+      file('handel-q3.csv', [
+        header,
+        // USt19 and VSt19: DATEV computes them (automatic 8400; key 9).
+        line('2026-07-01', '1800', '119.00', '', 1, 'Verkauf'),
+        line('2026-07-01', '8400', '', '100.00', 1, 'Verkauf', 'USt19'),
+        line('2026-07-01', '1776', '', '19.00', 1, 'Verkauf', 'USt19'),
+        line('2026-07-02', '4930', '84.03', '', 2, 'Papier', 'VSt19'),
+        line('2026-07-02', '1576', '15.97', '', 2, 'Papier', 'VSt19'),
+        line('2026-07-02', '1800', '', '100.00', 2, 'Papier'),
+        // The rest DATEV computes nothing for: in Beleginfo.
+        line('2026-07-03', '1400', '1000.00', '', 3, 'Lieferung Wien', ''),
+        line('2026-07-03', '8125', '', '1000.00', 3, 'Lieferung Wien', 'IGL'),
+        line('2026-07-04', '1400', '400.00', '', 4, 'Ausfuhr Zürich'),
+        line('2026-07-04', '8120', '', '400.00', 4, 'Ausfuhr Zürich', 'AUS'),
+        line('2026-07-05', '1400', '500.00', '', 5, 'Miete Praxis'),
+        line('2026-07-05', '8100', '', '500.00', 5, 'Miete Praxis', 'FREI'),
+        line('2026-07-06', '1400', '250.00', '', 6, 'Beratung Lyon'),
+        line('2026-07-06', '8338', '', '250.00', 6, 'Beratung Lyon', 'EUSL'),
+        line('2026-07-07', '1400', '80.00', '', 7, 'Schadenersatz'),
+        line('2026-07-07', '8200', '', '80.00', 7, 'Schadenersatz', 'NSTB'),
+        line('2026-07-08', '4360', '60.00', '', 8, 'Versicherung', 'FREIP'),
+        line('2026-07-08', '1800', '', '60.00', 8, 'Versicherung'),
+        line('2026-07-09', '3200', '2000.00', '', 9, 'Ware aus Polen', 'IGE19'),
+        line('2026-07-09', '1576', '380.00', '', 9, 'Ware aus Polen', 'IGE19'),
+        line('2026-07-09', '1776', '', '380.00', 9, 'Ware aus Polen', 'IGE19'),
+        line('2026-07-09', '1600', '', '2000.00', 9, 'Ware aus Polen'),
+        line('2026-07-10', '4900', '1000.00', '', 10, 'Software Dublin', '13bEU'),
+        line('2026-07-10', '1576', '190.00', '', 10, 'Software Dublin', '13bEU'),
+        line('2026-07-10', '1776', '', '190.00', 10, 'Software Dublin', '13bEU'),
+        line('2026-07-10', '1600', '', '1000.00', 10, 'Software Dublin'),
+        line('2026-07-11', '4900', '500.00', '', 11, 'Dachdecker', '13b'),
+        line('2026-07-11', '1576', '95.00', '', 11, 'Dachdecker', '13b'),
+        line('2026-07-11', '1776', '', '95.00', 11, 'Dachdecker', '13b'),
+        line('2026-07-11', '1600', '', '500.00', 11, 'Dachdecker'),
+        line('2026-07-12', '1576', '57.00', '', 12, 'Einfuhr Shenzhen', 'EUSt'),
+        line('2026-07-12', '1800', '', '57.00', 12, 'Einfuhr Shenzhen'),
+      ]),
+      ...['--create-missing-accounts', ...where],
+    );
+    const exported = await ok(
+      ...['export', path.join(home.home, 'handel-datev'), '--format', 'datev'],
+      ...['--from', '2026-07-01', '--to', '2026-09-30', '--datev-consultant', '29098'],
+      ...['--datev-client', '3', '--skr', '03', '--json', ...where],
+    );
+    const datev = (JSON.parse(exported.stdout) as { file: string }).file;
+    const rows = iconv.decode(readFileSync(datev), 'windows-1252').split('\r\n').slice(2, -1);
+    // The Beleginfo of the codes DATEV computes none for; the keyed rows carry none.
+    expect(rows.filter((row) => row.includes('Steuercode')).length).toBe(16);
+    const keyed = rows.filter((row) => !['""', '"40"'].includes(row.split(';')[8]!));
+    expect(keyed.map((row) => row.split(';').slice(0, 11).join(';'))).toEqual([
+      '100,00;"H";"";;;"";1800;4930;"9";0207;"2"',
+    ]);
+    expect(keyed.some((row) => row.includes('Steuercode'))).toBe(false);
+
+    const copy = await registered('Handel Kopie GmbH');
+    await ok(
+      ...['je', 'import', datev, '--datev-vat', 'split', '--create-missing-accounts', ...copy],
+      ...['--chart', chartFile],
+    );
+    const returnOf = async (entity: string[]) => {
+      const run = await ok('tax', 'return', '--period', '2026-Q3', '--json', ...entity);
+      expect(run.stderr).not.toContain('warning');
+      const taxReturn = JSON.parse(run.stdout) as {
+        ties: boolean;
+        boxes: { box: string; amount: number }[];
+      };
+      expect(taxReturn.ties).toBe(true);
+      return taxReturn.boxes.filter((b) => b.amount !== 0).map((b) => [b.box, b.amount]);
+    };
+    const original = await returnOf(where);
+    expect(original).toEqual([
+      ['81', 100],
+      ['81.tax', 19],
+      ['41', 1000],
+      ['43', 400],
+      ['48', 500],
+      ['21', 250],
+      ['45', 80],
+      ['89', 2000],
+      ['89.tax', 380],
+      ['46', 1000],
+      ['47', 190],
+      ['84', 500],
+      ['85', 95],
+      ['66', 15.97],
+      ['61', 380],
+      ['62', 57],
+      ['67', 285],
+      // 19 + 380 + 190 + 95 due, 15.97 + 380 + 57 + 285 reclaimed.
+      ['83', -53.97],
+    ]);
+    expect(await returnOf(copy)).toEqual(original);
+    // Each code on the same accounts with the same amounts (a line DATEV's rows split in two,
+    // as a Buchungsstapel pairs one debit with one credit, comes back as two of its code).
+    const codedLines = async (entity: string[]) => {
+      const detail = JSON.parse(
+        (await ok('tax', 'return', '--period', '2026-Q3', '--detail', '--json', ...entity)).stdout,
+      ) as {
+        boxes: {
+          box: string;
+          postings: { accountCode: string; taxCode: string; net: number; vat: number }[];
+        }[];
+      };
+      const sums = new Map<string, number>();
+      for (const box of detail.boxes)
+        for (const p of box.postings) {
+          const key = `${box.box} ${p.taxCode} ${String(p.accountCode)}`;
+          sums.set(key, Math.round(((sums.get(key) ?? 0) + p.net + p.vat) * 100) / 100);
+        }
+      return Object.fromEntries([...sums].sort());
+    };
+    expect(await codedLines(copy)).toEqual(await codedLines(where));
   });
 
   it("Germany's charts keep each rate's VAT on its own account: a code names its account, the Voranmeldung counts it, and a bank line posts to it", async () => {

@@ -4,7 +4,7 @@ import { negateCents, subtractCents, taxIncluded, type Cents } from '../../core/
 import { auditAmount, auditLine, newAuditFacts, type AuditFacts } from '../common/auditFile.js';
 import { eachRecord, firstMegabyte, isUtf8Start } from '../common/csvRecords.js';
 import type { LedgerEntry, LedgerLine, Problem } from '../ledgerCsv.js';
-import { AUTOMATIC, AUTOMATIC_OFF, skrType, TAX_KEYS, VAT_ACCOUNTS } from './skr.js';
+import { AUTOMATIC, AUTOMATIC_OFF, skrType, STATED_CODE, TAX_KEYS, VAT_ACCOUNTS } from './skr.js';
 import { count, readExport, type LedgerFormatDefinition } from '../format.js';
 
 /**
@@ -33,6 +33,9 @@ import { count, readExport, type LedgerFormatDefinition } from '../format.js';
  *   3, 8, 9 and of the 7 % and 19 % automatic revenue and purchase accounts of SKR03 and SKR04
  *   — 5 % and 16 % from July to December 2020 — posted to that SKR's VAT accounts; Berichtigungsschlüssel 2 reverses the row, 4 turns the
  *   automatic off). Any other key, or a Skonto, stays a problem.
+ * - A code books wrote in Beleginfo (`STATED_CODE`: "Steuercode Soll" the code of the line
+ *   debited, "Steuercode Haben" the one credited) goes back on its line, and the rows of that
+ *   document (Belegfeld 1 and day, consecutive) are one entry again.
  * - Types by the SKR03 or SKR04 classes (`--skr`, else the header's), of the account's first
  *   four digits.
  */
@@ -131,6 +134,8 @@ export async function* readDatev(
   };
   let header: string[] | undefined;
   let names: Map<string, number> | undefined;
+  /** The booking read last, held while the next row may belong to its entry. */
+  let pending: Booking | undefined;
   /** The column each field prefix names (the first whose name starts so). */
   const columnOf = new Map<string, number | undefined>();
   let period: { from: string; to: string } | undefined;
@@ -202,14 +207,36 @@ export async function* readDatev(
       return value;
     };
     facts.transactions += 1;
-    yield* bookingOf(fileLine, field);
+    for (const booking of bookingOf(fileLine, field)) {
+      // The rows of one document (Belegfeld 1, day) are one entry again where one of them
+      // carries a code books wrote (Beleginfo): books' own entry of several rows.
+      if (
+        pending?.document !== undefined &&
+        booking.document === pending.document &&
+        (pending.coded || booking.coded)
+      ) {
+        pending.entry.lines.push(...booking.entry.lines);
+        pending.coded = true;
+        continue;
+      }
+      if (pending) yield pending.entry;
+      pending = booking;
+    }
   }
+  if (pending) yield pending.entry;
   onEnd(hash, facts);
+
+  /** A row's booking, its document (Belegfeld 1 and day), and whether it states a code. */
+  interface Booking {
+    entry: LedgerEntry;
+    document: string | undefined;
+    coded: boolean;
+  }
 
   function* bookingOf(
     fileLine: number,
     field: (prefix: string) => string,
-  ): Generator<LedgerEntry, void> {
+  ): Generator<Booking, void> {
     const date = datevDay(field('belegdatum'), period!.from, period!.to);
     if (!date) {
       report({
@@ -339,7 +366,25 @@ export async function* readDatev(
         }
       }
     }
-    yield { fileLine, entry, date, memo: side.memo, lines };
+    // A code DATEV computes no key for, as books writes it: the line debited's and credited's.
+    const stated: { debit?: string; credit?: string } = {};
+    for (let n = 1; n <= 8; n += 1) {
+      const art = field(`beleginfoart${n}`);
+      const code = field(`beleginfoinhalt${n}`);
+      if (code === '') continue;
+      if (art === STATED_CODE.debit) stated.debit = code;
+      else if (art === STATED_CODE.credit) stated.credit = code;
+    }
+    if (stated.debit !== undefined || stated.credit !== undefined)
+      lines = lines.map((l) => {
+        const code = l.debitCents > 0 ? stated.debit : stated.credit;
+        return code === undefined || l.taxCode ? l : { ...l, taxCode: code };
+      });
+    yield {
+      entry: { fileLine, entry, date, memo: side.memo, lines },
+      document: reference === '' ? undefined : `${reference} ${date}`,
+      coded: stated.debit !== undefined || stated.credit !== undefined,
+    };
   }
 }
 

@@ -116,3 +116,10 @@ export const RETAINED_EARNINGS: Record<
     loss: { code: '2978', name: 'Verlustvortrag vor Verwendung' },
   },
 };
+
+/**
+ * What books writes in Beleginfo (Art, Inhalt) for a code DATEV computes no key for: the code of
+ * the line the row debits (Soll) and credits (Haben). DATEV keeps them as the document's
+ * information and computes nothing from them; books' reader gives the lines their codes back.
+ */
+export const STATED_CODE = { debit: 'Steuercode Soll', credit: 'Steuercode Haben' } as const;

@@ -14,6 +14,7 @@ import {
   AUTOMATIC_OFF,
   CARRIED_ACCOUNTS,
   RETAINED_EARNINGS,
+  STATED_CODE,
   TAX_KEYS,
   VAT_ACCOUNTS,
 } from './skr.js';
@@ -44,7 +45,9 @@ import {
  *   line's description, else the entry's memo; the amounts as booked, and a row on an automatic
  *   account of the SKR (SKR03 8400, 3400, …: DATEV would add the VAT it implies) carries
  *   BU-Schlüssel 40, which turns the automatic off — except a line coded USt19, USt7, VSt19 or
- *   VSt7 with its VAT line, which is one gross row with its tax key (see `taxedLines`);
+ *   VSt7 with its VAT line, which is one gross row with its tax key (see `taxedLines`); any other
+ *   coded line's code goes in the row's Beleginfo (`STATED_CODE`), which DATEV keeps as
+ *   information and books' reader reads back;
  * - an entry of more than two lines becomes rows that each balance, sharing its Belegfeld 1, by
  *   one rule: its debit lines and its credit lines, each in their order, are paired from the
  *   first of each, a row taking the smaller of the two amounts left and the line that is used up
@@ -138,6 +141,15 @@ const HEADINGS = [
 
 /** The columns after Buchungstext, left empty. */
 const EMPTY_AFTER_TEXT = ';'.repeat(HEADINGS.length - 14);
+
+/** The fields after Buchungstext: empty, or the row's codes in Beleginfo 1 and 2. */
+function afterText(codes: { debit?: string | undefined; credit?: string | undefined }): string {
+  if (!codes.debit && !codes.credit) return EMPTY_AFTER_TEXT;
+  const pair = (art: string, code: string | undefined) =>
+    code ? `;${quoted(art)};${quoted(code)}` : ';;';
+  // Postensperre … Beleglink (six fields), then Beleginfo - Art/Inhalt 1 and 2, then the rest.
+  return `;;;;;;${pair(STATED_CODE.debit, codes.debit)}${pair(STATED_CODE.credit, codes.credit)}${';'.repeat(HEADINGS.length - 24)}`;
+}
 
 /** The Sachkontenlänge: digits of the longest code, 4 to 8. */
 export const accountLength = (books: AuditBooks) =>
@@ -275,17 +287,28 @@ export const datevWriter: AuditFileWriter = {
 
     const ttmm = (day: string) => `${day.slice(8, 10)}${day.slice(5, 7)}`;
     const automatic = AUTOMATIC[datev.skr];
-    const row: RowWriter = (debitCode, creditCode, cents, day, voucher, description, taxed) => {
+    const row: RowWriter = (
+      debitCode,
+      creditCode,
+      cents,
+      day,
+      voucher,
+      description,
+      taxed,
+      codes = {},
+    ) => {
       const [debit, credit] = [number(debitCode), number(creditCode)];
       // A taxed row: the taxed account is the Gegenkonto (the one DATEV's key is of), its side
       // by S or H; no key on the automatic account of the code's rate, which computes it itself.
       if (taxed) {
         const [konto, gegenkonto] = taxed.side === 'credit' ? [debit, credit] : [credit, debit];
         const key = automatic[number(taxed.code)] ? '' : taxed.key;
-        return `${decimalComma(cents)};"${taxed.side === 'credit' ? 'S' : 'H'}";"";;;"";${konto};${gegenkonto};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${EMPTY_AFTER_TEXT}\r\n`;
+        // Konto is the untaxed side: its S or H is the row's; a code of it goes with its side.
+        const kontoCode = taxed.side === 'credit' ? codes.debit : codes.credit;
+        return `${decimalComma(cents)};"${taxed.side === 'credit' ? 'S' : 'H'}";"";;;"";${konto};${gegenkonto};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${afterText(taxed.side === 'credit' ? { debit: kontoCode } : { credit: kontoCode })}\r\n`;
       }
       const key = automatic[debit] || automatic[credit] ? AUTOMATIC_OFF : '';
-      return `${decimalComma(cents)};"S";"";;;"";${debit};${credit};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${EMPTY_AFTER_TEXT}\r\n`;
+      return `${decimalComma(cents)};"S";"";;;"";${debit};${credit};"${key}";${ttmm(day)};${quoted(voucher)};"";;${t(description, 60)}${afterText(codes)}\r\n`;
     };
 
     if (books.openings.length > 0) {
@@ -321,6 +344,8 @@ type RowWriter = (
   voucher: string,
   text: string,
   taxed?: TaxedRow,
+  /** The codes of the row's lines DATEV computes no key for (Beleginfo, `STATED_CODE`). */
+  codes?: { debit?: string | undefined; credit?: string | undefined },
 ) => string;
 
 /** The BU-Schlüssel of each code of books' German preset DATEV computes: 2, 3, 8, 9. */
@@ -394,6 +419,10 @@ function entryRows(
           String(entry.number),
           paired.description || fallback,
           taxed.get(paired.debit) ?? taxed.get(paired.credit),
+          {
+            debit: taxed.has(paired.debit) ? undefined : paired.debit.taxCode,
+            credit: taxed.has(paired.credit) ? undefined : paired.credit.taxCode,
+          },
         ),
       )
       .join('');
