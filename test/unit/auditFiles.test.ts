@@ -491,7 +491,7 @@ describe('DATEV Buchungsstapel', () => {
     const { problems } = await readLedgerFile(datevFile(rows));
     expect(problems).toHaveLength(5);
     expect(problems[0]).toBe(
-      '3: automatic account 8400 (SKR03): DATEV would post more than the row (VAT, a discount) and the file does not carry it; pass --datev-vat gross to post each row as written, or --datev-vat split to post the VAT of tax keys 2, 3, 8, 9 and of the automatic accounts',
+      '3: automatic account 8400 (SKR03): DATEV would post more than the row (VAT, a discount) and the file does not carry it; pass --datev-vat gross to post each row as written, or --datev-vat split to post the VAT of tax keys 2, 3, 8, 9, 19 and 94 and of the automatic accounts',
     );
   });
 
@@ -500,7 +500,7 @@ describe('DATEV Buchungsstapel', () => {
       datevVat: 'split',
     });
     expect(problems).toEqual([
-      '7: Skonto 2,38: --datev-vat split posts only tax keys 2, 3, 8, 9 (with Berichtigungsschlüssel 2 or 4) and the 7 % and 19 % automatic accounts; post this row by hand, or use --datev-vat gross',
+      '7: Skonto 2,38: --datev-vat split posts only tax keys 2, 3, 8, 9 (with Berichtigungsschlüssel 2 or 4), 19 and 94, and the 7 % and 19 % automatic accounts; post this row by hand, or use --datev-vat gross',
     ]);
     const posted = entries.map((e) => [
       e.date,

@@ -710,6 +710,70 @@ describe('DATEV: header 510 and 700, Sachkontenlänge 4 to 8, personal accounts,
     ]);
   });
 
+  it.each([
+    ['03', '2025-02-10', 19, { IGE19: ['1574', '1774'], BU94: ['1577', '1787'] }],
+    ['04', '2025-02-10', 19, { IGE19: ['1404', '3804'], BU94: ['1407', '3837'] }],
+    ['03', '2020-08-10', 16, { IGE19: ['1574', '1774'], BU94: ['1577', '1787'] }],
+  ] as const)(
+    'SKR%s, tax keys 19 and 94 on %s: the net, and its VAT at %i %% owed and reclaimed on the SKR’s accounts of it',
+    async (skr, date, percent, accounts) => {
+      const rows: DatevBooking[] = [
+        // Goods from Poland (innergemeinschaftlicher Erwerb), a payable against the purchase.
+        {
+          cents: -100_000,
+          konto: '70005',
+          gegenkonto: '3200',
+          date,
+          text: 'Ware PL',
+          beleg: 'E1',
+          key: '19',
+        },
+        // A service of a builder (§ 13b): the key is the expense's, whichever side it is on.
+        {
+          cents: -50_050,
+          konto: '70006',
+          gegenkonto: '4900',
+          date,
+          text: 'Dach',
+          beleg: 'E2',
+          key: '94',
+        },
+      ];
+      const year = date.slice(0, 4);
+      const file = fileOf(
+        datevFile(
+          rows,
+          { version: 700, length: 4, skr, encoding: 'utf-8' },
+          {
+            from: `${year}-01-01`,
+            to: `${year}-12-31`,
+          },
+        ),
+        'csv',
+      );
+      const read = await readLedgerFile(file, { datevVat: 'split' });
+      expect(read.problems).toEqual([]);
+      const lines = read.entries.map((entry) =>
+        entry.lines.map((l) => [l.accountCode, l.debitCents - l.creditCents, l.taxCode ?? null]),
+      );
+      const vat = (net: number) => Math.round((net * percent) / 100);
+      expect(lines).toEqual([
+        [
+          ['70005', -100_000, null],
+          ['3200', 100_000, 'IGE19'],
+          [accounts.IGE19[0], vat(100_000), 'IGE19'],
+          [accounts.IGE19[1], -vat(100_000), 'IGE19'],
+        ],
+        [
+          ['70006', -50_050, null],
+          ['4900', 50_050, 'BU94'],
+          [accounts.BU94[0], vat(50_050), 'BU94'],
+          [accounts.BU94[1], -vat(50_050), 'BU94'],
+        ],
+      ]);
+    },
+  );
+
   it('--chart names the accounts a Buchungsstapel names by number, matched with or without leading zeros', async () => {
     const chart = fileOf(
       'code,name,type\n85,Immaterielle Vermögensgegenstände,Intangible Assets\n1200,Bank,Cash\n8000,Erlöse,Income\n',

@@ -1,10 +1,18 @@
 import type { DatevVat, Skr } from '../options.js';
 import { isCalendarDay } from '../../core/calendar.js';
-import { negateCents, subtractCents, taxIncluded, type Cents } from '../../core/money.js';
+import { negateCents, subtractCents, taxIncluded, taxOnNet, type Cents } from '../../core/money.js';
 import { auditAmount, auditLine, newAuditFacts, type AuditFacts } from '../common/auditFile.js';
 import { eachRecord, firstMegabyte, isUtf8Start } from '../common/csvRecords.js';
 import type { LedgerEntry, LedgerLine, Problem } from '../ledgerCsv.js';
-import { AUTOMATIC, AUTOMATIC_OFF, skrType, STATED_CODE, TAX_KEYS, VAT_ACCOUNTS } from './skr.js';
+import {
+  AUTOMATIC,
+  AUTOMATIC_OFF,
+  SELF_ASSESSED_KEYS,
+  skrType,
+  STATED_CODE,
+  TAX_KEYS,
+  VAT_ACCOUNTS,
+} from './skr.js';
 import { count, readExport, type LedgerFormatDefinition } from '../format.js';
 
 /**
@@ -32,7 +40,8 @@ import { count, readExport, type LedgerFormatDefinition } from '../format.js';
  *   `--datev-vat gross` (each row as written, counted) or `--datev-vat split` (the VAT of keys 2,
  *   3, 8, 9 and of the 7 % and 19 % automatic revenue and purchase accounts of SKR03 and SKR04
  *   — 5 % and 16 % from July to December 2020 — posted to that SKR's VAT accounts; Berichtigungsschlüssel 2 reverses the row, 4 turns the
- *   automatic off). Any other key, or a Skonto, stays a problem.
+ *   automatic off; keys 19 and 94 post 19 % of the net owed and reclaimed, `SELF_ASSESSED_KEYS`).
+ *   Any other key, or a Skonto, stays a problem.
  * - A code books wrote in Beleginfo (`STATED_CODE`: "Steuercode Soll" the code of the line
  *   debited, "Steuercode Haben" the one credited) goes back on its line, and the rows of that
  *   document (Belegfeld 1 and day, consecutive) are one entry again.
@@ -329,7 +338,7 @@ export async function* readDatev(
       if (options.datevVat === undefined) {
         report({
           fileLine,
-          message: `${implied.join(', ')}: DATEV would post more than the row (VAT, a discount) and the file does not carry it; pass --datev-vat gross to post each row as written, or --datev-vat split to post the VAT of tax keys 2, 3, 8, 9 and of the automatic accounts`,
+          message: `${implied.join(', ')}: DATEV would post more than the row (VAT, a discount) and the file does not carry it; pass --datev-vat gross to post each row as written, or --datev-vat split to post the VAT of tax keys 2, 3, 8, 9, 19 and 94 and of the automatic accounts`,
         });
         return;
       }
@@ -340,7 +349,7 @@ export async function* readDatev(
         if (typeof split === 'string') {
           report({
             fileLine,
-            message: `${split}: --datev-vat split posts only tax keys 2, 3, 8, 9 (with Berichtigungsschlüssel 2 or 4) and the 7 % and 19 % automatic accounts; post this row by hand, or use --datev-vat gross`,
+            message: `${split}: --datev-vat split posts only tax keys 2, 3, 8, 9 (with Berichtigungsschlüssel 2 or 4), 19 and 94, and the 7 % and 19 % automatic accounts; post this row by hand, or use --datev-vat gross`,
           });
           return;
         }
@@ -362,6 +371,18 @@ export async function* readDatev(
             l === taxed ? { ...auditLine(side, account(l.accountCode!), net), taxCode } : l,
           );
           lines.push({ ...auditLine(side, account(split.vat.account), tax), taxCode });
+          facts.vatLines += 1;
+        }
+        if (split.selfAssessed) {
+          // The net stays as it is; its VAT is owed and reclaimed at once: reclaimed on its side,
+          // owed against it, at the key's rate of the net.
+          const { rate, code: taxCode, output, input, on } = split.selfAssessed;
+          const taxed = lines.find((l) => l.accountCode === on)!;
+          const net = subtractCents(taxed.debitCents, taxed.creditCents);
+          const tax = taxOnNet(net, rateOnDay(rate, date));
+          lines = lines.map((l) => (l === taxed ? { ...l, taxCode } : l));
+          lines.push({ ...auditLine(side, account(input), tax), taxCode });
+          lines.push({ ...auditLine(side, account(output), negateCents(tax)), taxCode });
           facts.vatLines += 1;
         }
       }
@@ -409,10 +430,20 @@ function splitVat(
   konto: string,
   gegenkonto: string,
 ):
-  | { reversed: boolean; vat?: { rate: 7 | 19; side: 'USt' | 'VSt'; account: string; on: string } }
+  | {
+      reversed: boolean;
+      vat?: { rate: 7 | 19; side: 'USt' | 'VSt'; account: string; on: string };
+      selfAssessed?: { rate: 19; code: string; output: string; input: string; on: string };
+    }
   | string {
   if (skonto !== '') return `Skonto ${skonto}`;
   if (skr === undefined) return 'no SKR (the header names none: pass --skr 03 or --skr 04)';
+  const owed = SELF_ASSESSED_KEYS[key];
+  if (owed)
+    return {
+      reversed: false,
+      selfAssessed: { rate: owed.rate, code: owed.code, ...owed.accounts[skr], on: gegenkonto },
+    };
   // A key of two digits: a Berichtigungsschlüssel (2 reversal, 4 automatic off), then the tax key.
   const correction = key.length === 2 ? key.charAt(0) : '';
   const taxKey = key.length === 2 ? key.charAt(1) : key;

@@ -21,6 +21,30 @@ export const TAX_KEYS: Record<string, { rate: 7 | 19; side: 'USt' | 'VSt' }> = {
   '9': { rate: 19, side: 'VSt' },
 };
 
+/**
+ * Tax keys of VAT the recipient owes and reclaims at once, which DATEV posts on the net both
+ * ways: 19 innergemeinschaftlicher Erwerb at 19 % (Kz 89, 61), 94 § 13b at 19 % (Kz 46/47 or
+ * 84/85 by the kind of supply, which the row does not say: its code `BU94` is mapped by
+ * `--tax-codes` to the entity's), each on the SKR's accounts of it (SKR03 1774 Umsatzsteuer aus
+ * innergemeinschaftlichem Erwerb 19 % and 1574 its Vorsteuer, 1787 Umsatzsteuer nach § 13b
+ * 19 % and 1577 its Vorsteuer; SKR04 3804/1404, 3837/1407).
+ */
+export const SELF_ASSESSED_KEYS: Record<
+  string,
+  { rate: 19; code: string; accounts: Record<Skr, { output: string; input: string }> }
+> = {
+  '19': {
+    rate: 19,
+    code: 'IGE19',
+    accounts: { '03': { output: '1774', input: '1574' }, '04': { output: '3804', input: '1404' } },
+  },
+  '94': {
+    rate: 19,
+    code: 'BU94',
+    accounts: { '03': { output: '1787', input: '1577' }, '04': { output: '3837', input: '1407' } },
+  },
+};
+
 /** The BU-Schlüssel that suspends an automatic account's tax: the row is posted as written. */
 export const AUTOMATIC_OFF = '40';
 
