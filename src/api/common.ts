@@ -18,6 +18,13 @@ export const ErrorBodySchema = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 
+/**
+ * NDJSON, one JSON value a line: the form the local platform answers a big read in when asked
+ * for it (`Accept`) — a return's postings, the general ledger — read line by line, never one
+ * document in memory (parsed so, a tenth of the time a streamed JSON document takes).
+ */
+export const NDJSON_TYPE = 'application/x-ndjson';
+
 export const MAX_PAGE_SIZE = 100;
 
 /**

@@ -133,14 +133,6 @@ export const TaxReturnQuerySchema = Type.Object({
 });
 export type TaxReturnQuery = Static<typeof TaxReturnQuerySchema>;
 
-/**
- * A return with `detail` asked for as lines (`Accept: application/x-ndjson`): NDJSON, whose
- * first line is the return with its boxes but not their postings, and each line after it one
- * posting behind a box, with that box's `box` (boxes in the return's order). Read line by line,
- * a year of a big client's postings is never one document.
- */
-export const TAX_RETURN_LINES_TYPE = 'application/x-ndjson';
-
 const TaxLineSchema = Type.Object({
   journalEntryId: UuidSchema,
   date: CalendarDaySchema,

@@ -1,6 +1,6 @@
-import { readGeneralLedger } from './generalLedgerStream.js';
+import { readGeneralLedger, readGeneralLedgerLines } from './generalLedgerStream.js';
 import { readTaxReturn } from './taxReturnStream.js';
-import { TAX_RETURN_LINES_TYPE } from '../api/index.js';
+import { NDJSON_TYPE } from '../api/index.js';
 import type {
   Account,
   AccountingMigration,
@@ -253,10 +253,17 @@ export function booksApi(client: ApiClient) {
       generalLedger: (entityId: string, query: GeneralLedgerQuery) =>
         get<{ report: GeneralLedger }>(`${entity(entityId)}/reports/general-ledger`, query),
       /** The general ledger of any size as it arrives: account heads, entries, closings. */
-      generalLedgerEvents: async (entityId: string, query: GeneralLedgerQuery) =>
-        readGeneralLedger(
-          await client.stream(`${entity(entityId)}/reports/general-ledger`, query as Query),
-        ),
+      generalLedgerEvents: async (entityId: string, query: GeneralLedgerQuery) => {
+        // Lines where the platform writes them (books' own), else the spec's JSON document.
+        const { pieces, contentType } = await client.stream(
+          `${entity(entityId)}/reports/general-ledger`,
+          query as Query,
+          `${NDJSON_TYPE}, application/json;q=0.9`,
+        );
+        return contentType.startsWith(NDJSON_TYPE)
+          ? readGeneralLedgerLines(pieces)
+          : readGeneralLedger(pieces);
+      },
     },
     sandbox: {
       createOrganization: (name: string) =>
@@ -319,11 +326,13 @@ export function booksApi(client: ApiClient) {
       /** The return with every posting behind each box, read as it arrives (readTaxReturn). */
       taxReturnEvents: async (entityId: string, query: Omit<TaxReturnQuery, 'detail'>) =>
         readTaxReturn(
-          await client.stream(
-            `/sandbox/v1/entities/${enc(entityId)}/tax-return`,
-            { ...(query as Query), detail: true },
-            TAX_RETURN_LINES_TYPE,
-          ),
+          (
+            await client.stream(
+              `/sandbox/v1/entities/${enc(entityId)}/tax-return`,
+              { ...(query as Query), detail: true },
+              NDJSON_TYPE,
+            )
+          ).pieces,
         ),
       connectBankFeed: (entityId: string, body: CreateBankFeedConnectionBody) =>
         post<{ connection: BankFeedConnection }>(

@@ -99,15 +99,18 @@ export class ApiClient {
     path: string,
     query: RequestOptions['query'] = {},
     accept = 'application/json',
-  ): Promise<AsyncIterable<string | Uint8Array>> {
+  ): Promise<{ pieces: AsyncIterable<string | Uint8Array>; contentType: string }> {
     const response = await this.send('GET', path, { query, accept }, true);
     const { stream, body } = response;
-    return (
-      stream ??
-      (async function* () {
-        yield body;
-      })()
-    );
+    return {
+      pieces:
+        stream ??
+        (async function* () {
+          yield body;
+        })(),
+      // What the platform answered in: a platform that knows no other form answers JSON.
+      contentType: response.headers['content-type'] ?? 'application/json',
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { GeneralLedgerEntry } from '../api/index.js';
+import { ndjsonLines } from './ndjson.js';
 
 /** An account of the general ledger as it starts. */
 export interface GeneralLedgerAccountHead {
@@ -76,4 +77,33 @@ export async function* readGeneralLedger(
   if (!parser.isEnded) parser.end();
   endAccount();
   yield* pending;
+}
+
+/**
+ * Reads a general ledger written as lines (`NDJSON_TYPE`, books' own platform): the report's
+ * fields, then per account `{"account":…}`, its `{"entry":…}`s and `{"closingBalance":…}`.
+ */
+export async function* readGeneralLedgerLines(
+  pieces: AsyncIterable<string | Uint8Array>,
+): AsyncGenerator<GeneralLedgerEvent> {
+  let first = true;
+  for await (const lines of ndjsonLines(pieces)) {
+    const events: GeneralLedgerEvent[] = [];
+    for (const line of lines) {
+      if (line === '') continue;
+      const value = JSON.parse(line) as {
+        account?: GeneralLedgerAccountHead;
+        entry?: GeneralLedgerEntry;
+        closingBalance?: number;
+      };
+      if (first) {
+        first = false;
+        continue;
+      }
+      if (value.entry) events.push({ kind: 'entry', entry: value.entry });
+      else if (value.account) events.push({ kind: 'account', account: value.account });
+      else events.push({ kind: 'closing', closingBalance: value.closingBalance ?? 0 });
+    }
+    yield* events;
+  }
 }

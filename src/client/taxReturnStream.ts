@@ -1,4 +1,5 @@
 import type { TaxReturn } from '../api/index.js';
+import { ndjsonLines } from './ndjson.js';
 
 type BoxPosting = NonNullable<TaxReturn['boxes'][number]['postings']>[number];
 
@@ -12,17 +13,15 @@ export type TaxReturnEvent =
   | { kind: 'postings'; box: string; postings: BoxPosting[] };
 
 /**
- * Reads a return with `detail` as lines (`TAX_RETURN_LINES_TYPE`) as they arrive, holding one
+ * Reads a return with `detail` as lines (`NDJSON_TYPE`) as they arrive, holding one
  * piece of the answer at a time: the figures (the first line), each box's fields as its first
  * posting comes (and those of boxes without postings after the last), then its postings.
  */
 export async function* readTaxReturn(
   pieces: AsyncIterable<string | Uint8Array>,
 ): AsyncGenerator<TaxReturnEvent> {
-  const decoder = new TextDecoder();
   let boxes: Omit<TaxReturn['boxes'][number], 'postings'>[] | undefined;
   let announced = 0;
-  let rest = '';
   const eventsOf = (lines: readonly string[]): TaxReturnEvent[] => {
     const events: TaxReturnEvent[] = [];
     let run: Extract<TaxReturnEvent, { kind: 'postings' }> | undefined;
@@ -47,13 +46,6 @@ export async function* readTaxReturn(
     }
     return events;
   };
-  for await (const piece of pieces) {
-    const text =
-      rest + (typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true }));
-    const lines = text.split('\n');
-    rest = lines.pop()!;
-    yield* eventsOf(lines);
-  }
-  yield* eventsOf([rest + decoder.decode()]);
+  for await (const lines of ndjsonLines(pieces)) yield* eventsOf(lines);
   while (boxes && announced < boxes.length) yield { kind: 'box', box: boxes[announced++]! };
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  NDJSON_TYPE,
   BalanceSheetSchema,
   CashFlowSchema,
   GeneralLedgerQuerySchema,
@@ -130,9 +131,32 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
         request.params.entityId,
         request.query,
       );
-      return new StreamedJson(generalLedgerJson(spec, parts));
+      // Lines when asked for them (books' own CLI reads the ledger so), else the document.
+      return request.accept.includes(NDJSON_TYPE)
+        ? new StreamedJson(generalLedgerLines(spec, parts), `${NDJSON_TYPE}; charset=utf-8`)
+        : new StreamedJson(generalLedgerJson(spec, parts));
     },
   );
+}
+
+/**
+ * The general ledger as lines (`NDJSON_TYPE`, an addition of books' platform): `{ report }`
+ * with the report's fields but not its accounts, then per account `{"account":head}`, each of
+ * its entries `{"entry":…}` and `{"closingBalance":…}`, in the document's order.
+ */
+export async function* generalLedgerLines(
+  spec: GeneralLedgerSpec,
+  parts: AsyncIterable<GeneralLedgerPart>,
+): AsyncGenerator<string> {
+  yield `${JSON.stringify({ report: spec })}\n`;
+  for await (const part of parts) {
+    if (part.kind === 'account') yield `{"account":${JSON.stringify(part.head)}}\n`;
+    else if (part.kind === 'entries') {
+      let text = '';
+      for (const entry of part.entries) text += `{"entry":${JSON.stringify(entry)}}\n`;
+      yield text;
+    } else yield `{"closingBalance":${JSON.stringify(part.closingBalance)}}\n`;
+  }
 }
 
 /**

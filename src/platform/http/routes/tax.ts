@@ -8,7 +8,7 @@ import {
   TaxCodeListSchema,
   TaxCodeNameSchema,
   TaxCodeResponseSchema,
-  TAX_RETURN_LINES_TYPE,
+  NDJSON_TYPE,
   TaxReturnQuerySchema,
   TaxReturnSchema,
   TaxSetupResponseSchema,
@@ -145,8 +145,8 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
         request.params.entityId,
         request.query,
       );
-      return request.accept.includes(TAX_RETURN_LINES_TYPE)
-        ? new StreamedJson(taxReturnLines(detail), `${TAX_RETURN_LINES_TYPE}; charset=utf-8`)
+      return request.accept.includes(NDJSON_TYPE)
+        ? new StreamedJson(taxReturnLines(detail), `${NDJSON_TYPE}; charset=utf-8`)
         : new StreamedJson(taxReturnJson(detail));
     },
   );
@@ -193,7 +193,11 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
   );
 }
 
-/** A return with its postings as lines (`TAX_RETURN_LINES_TYPE`), a thousand postings a piece. */
+/**
+ * A return with its postings as lines (`NDJSON_TYPE`), a thousand postings a piece: the first the
+ * return with its boxes but not their postings, each after it one posting behind a box with that
+ * box's `box` (boxes in the return's order).
+ */
 export async function* taxReturnLines({
   taxReturn,
   postings,
