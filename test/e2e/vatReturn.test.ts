@@ -58,6 +58,24 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     return at;
   };
 
+  /**
+   * A German client of `workspace` (SKR03's numbers): its chart imported from `chart`, written
+   * once as the file `chartFile` (which also names a Buchungsstapel's accounts, `--chart`), and
+   * registered for VAT on 1776 and 1576.
+   */
+  const germanClient = async (workspace: string, entity: string, chartFile: string) => {
+    await ok('sandbox', 'entity', 'create', entity, '-w', workspace);
+    const at = ['-w', workspace, '-e', entity];
+    await ok('coa', 'import', chartFile, ...at);
+    await ok(
+      ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
+      ...['--input-account', '1576', ...at],
+    );
+    return at;
+  };
+  const chartFileOf = (name: string, chart: readonly (readonly [string, string, string])[]) =>
+    file(name, ['code,name,type', ...chart.map((account) => account.join(','))]);
+
   /** An exported file read into a new client registered the same way: the same Q3 boxes. */
   const expectSameReturnReadBack = async (entity: string, exported: string) => {
     await ok('sandbox', 'entity', 'create', entity, '-w', 'Harbour Café Ltd');
@@ -778,20 +796,11 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
     // A German firm keeps SKR03's numbers: a workspace whose charts take the codes given.
     await ok('workspace', 'create', 'Bäckereien', '--timezone', 'UTC');
     await ok('sandbox', 'workspace', 'update', 'Bäckereien', '--custom-chart');
-    const registered = async (entity: string) => {
-      await ok('sandbox', 'entity', 'create', entity, '-w', 'Bäckereien');
-      const at = ['-w', 'Bäckereien', '-e', entity];
-      for (const [code, name, type] of [
-        ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
-        ['1576', 'Vorsteuer 19 %', 'Other Current Assets'],
-      ] as const)
-        await ok('coa', 'create', '--name', name, '--type', type, '--code', code, ...at);
-      await ok(
-        ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
-        ...['--input-account', '1576', ...at],
-      );
-      return at;
-    };
+    const vatAccounts = chartFileOf('sonne-vat.csv', [
+      ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
+      ['1576', 'Vorsteuer 19 %', 'Other Current Assets'],
+    ]);
+    const registered = (entity: string) => germanClient('Bäckereien', entity, vatAccounts);
     const where = await registered('Bäckerei Sonne GmbH');
     const header =
       'date,account_code,account_name,account_type,debit,credit,entry,description,tax_code';
@@ -935,20 +944,8 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       ['4930', 'Bürobedarf', 'Operating Expenses'],
       ['4360', 'Versicherungen', 'Operating Expenses'],
     ] as const;
-    const chartFile = file('handel-chart.csv', [
-      'code,name,type',
-      ...chart.map((account) => account.join(',')),
-    ]);
-    const registered = async (entity: string) => {
-      await ok('sandbox', 'entity', 'create', entity, '-w', 'Handel');
-      const at = ['-w', 'Handel', '-e', entity];
-      await ok('coa', 'import', chartFile, ...at);
-      await ok(
-        ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
-        ...['--input-account', '1576', ...at],
-      );
-      return at;
-    };
+    const chartFile = chartFileOf('handel-chart.csv', chart);
+    const registered = (entity: string) => germanClient('Handel', entity, chartFile);
     const where = await registered('Handel Original GmbH');
     const header =
       'date,account_code,account_name,account_type,debit,credit,entry,description,tax_code';
@@ -1084,19 +1081,13 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
   it("Germany's charts keep each rate's VAT on its own account: a code names its account, the Voranmeldung counts it, and a bank line posts to it", async () => {
     await ok('workspace', 'create', 'Konditoreien', '--timezone', 'UTC');
     await ok('sandbox', 'workspace', 'update', 'Konditoreien', '--custom-chart');
-    await ok('sandbox', 'entity', 'create', 'Konditorei Mond GmbH', '-w', 'Konditoreien');
-    const at = ['-w', 'Konditoreien', '-e', 'Konditorei Mond GmbH'];
-    for (const [code, name, type] of [
+    const vatAccounts = chartFileOf('mond-vat.csv', [
       ['1771', 'Umsatzsteuer 7 %', 'Other Current Liabilities'],
       ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
       ['1571', 'Abziehbare Vorsteuer 7 %', 'Other Current Assets'],
       ['1576', 'Abziehbare Vorsteuer 19 %', 'Other Current Assets'],
-    ] as const)
-      await ok('coa', 'create', '--name', name, '--type', type, '--code', code, ...at);
-    await ok(
-      ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
-      ...['--input-account', '1576', ...at],
-    );
+    ]);
+    const at = await germanClient('Konditoreien', 'Konditorei Mond GmbH', vatAccounts);
     // As SKR03 books them (and as `--datev-vat split` posts tax keys 2 and 8): the 7 % VAT on
     // 1771 and 1571, the 19 % on 1776.
     const header =
@@ -1216,19 +1207,7 @@ describe('books tax: the UK VAT return from coded postings (the built binary aga
       '21,40;"H";"";;;"";1801;3300;"";1007;"4"',
     ]);
     // Read back into a copy that keeps its codes' VAT on the same accounts: the same Voranmeldung.
-    await ok('sandbox', 'entity', 'create', 'Konditorei Kopie', '-w', 'Konditoreien');
-    const copy = ['-w', 'Konditoreien', '-e', 'Konditorei Kopie'];
-    for (const [code, name, type] of [
-      ['1771', 'Umsatzsteuer 7 %', 'Other Current Liabilities'],
-      ['1776', 'Umsatzsteuer 19 %', 'Other Current Liabilities'],
-      ['1571', 'Abziehbare Vorsteuer 7 %', 'Other Current Assets'],
-      ['1576', 'Abziehbare Vorsteuer 19 %', 'Other Current Assets'],
-    ] as const)
-      await ok('coa', 'create', '--name', name, '--type', type, '--code', code, ...copy);
-    await ok(
-      ...['tax', 'setup', '--country', 'DE', '--output-account', '1776'],
-      ...['--input-account', '1576', ...copy],
-    );
+    const copy = await germanClient('Konditoreien', 'Konditorei Kopie', vatAccounts);
     await ok('tax', 'code', 'update', 'USt7', '--output-account', '1771', ...copy);
     await ok('tax', 'code', 'update', 'VSt7', '--input-account', '1571', ...copy);
     await ok(

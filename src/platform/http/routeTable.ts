@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import { NDJSON_TYPE } from '../../api/index.js';
 
 /** The largest request body taken (the spec's 5 MB); a larger one is a 413. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -16,6 +17,11 @@ export class StreamedJson {
     /** Its media type, when not the JSON document (NDJSON's lines). */
     readonly contentType?: string,
   ) {}
+
+  /** An answer written as NDJSON lines (asked for by `Accept`: see `NDJSON_TYPE`). */
+  static lines(chunks: AsyncIterable<string>): StreamedJson {
+    return new StreamedJson(chunks, `${NDJSON_TYPE}; charset=utf-8`);
+  }
 }
 
 /** Who may call a route: an organization token, the admin token, or anyone. */

@@ -132,11 +132,12 @@ async function settle(
   },
 ): Promise<void> {
   const { startDate, endDate } = options;
+  const problems = taxReturn.problems.map(
+    (p) =>
+      `${p.date} ${p.accountCode} ${p.accountName} "${p.description}" (${p.taxCode ?? 'no code'}): ${p.message}`,
+  );
   const refusals = [
-    ...taxReturn.problems.map(
-      (p) =>
-        `${p.date} ${p.accountCode} ${p.accountName} "${p.description}" (${p.taxCode ?? 'no code'}): ${p.message}`,
-    ),
+    ...problems,
     ...(options.strict
       ? taxReturn.uncoded.map(
           (p) => `${p.date} ${p.accountCode} ${p.accountName} "${p.description}": no tax code`,
@@ -158,7 +159,7 @@ async function settle(
   // It ties, yet VAT that is not its code's rate of its net (a receipt's own VAT, or a line on
   // an account the return does not know as a VAT account) is said before anything is filed.
   if (taxReturn.problems.length > 0) {
-    for (const line of refusals.slice(0, taxReturn.problems.length)) ctx.output.note(`  ${line}`);
+    for (const line of problems) ctx.output.note(`  ${line}`);
     ctx.output.note(
       `books: warning: ${taxReturn.problems.length} ${taxReturn.problems.length === 1 ? "entry's VAT is" : "entries' VAT is"} not the code's rate of the net (named above): a receipt's own VAT, or VAT on an account that is not a VAT account of the entity or its code (books tax code update CODE --output-account A)`,
     );

@@ -133,7 +133,7 @@ export function reportRoutes(app: RouteTable, engine: Engine): void {
       );
       // Lines when asked for them (books' own CLI reads the ledger so), else the document.
       return request.accept.includes(NDJSON_TYPE)
-        ? new StreamedJson(generalLedgerLines(spec, parts), `${NDJSON_TYPE}; charset=utf-8`)
+        ? StreamedJson.lines(generalLedgerLines(spec, parts))
         : new StreamedJson(generalLedgerJson(spec, parts));
     },
   );

@@ -146,7 +146,7 @@ export function taxRoutes(app: RouteTable, engine: Engine): void {
         request.query,
       );
       return request.accept.includes(NDJSON_TYPE)
-        ? new StreamedJson(taxReturnLines(detail), `${NDJSON_TYPE}; charset=utf-8`)
+        ? StreamedJson.lines(taxReturnLines(detail))
         : new StreamedJson(taxReturnJson(detail));
     },
   );

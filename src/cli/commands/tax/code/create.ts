@@ -1,7 +1,7 @@
 import { TAX_KINDS, TAX_SIDES } from '../../../../api/index.js';
 import { argument, defineCommand, text } from '../../../command.js';
 import { taxSetupOf } from '../shared.js';
-import { codeAccount, printTaxCode } from './shared.js';
+import { CODE_ACCOUNT_OPTIONS, codeAccount, printTaxCode } from './shared.js';
 import { parseBoxes, parseRates } from './rates.js';
 
 /**
@@ -22,16 +22,7 @@ export const command = defineCommand({
     netBoxes: text('--net-boxes <boxes>', 'the boxes its net fills (e.g. 6)'),
     vatDueBoxes: text('--vat-due-boxes <boxes>', 'the boxes its VAT due fills (e.g. 1)'),
     vatReclaimedBoxes: text('--vat-reclaimed-boxes <boxes>', 'the boxes its VAT reclaimed fills'),
-    outputAccount: text(
-      '--output-account <account>',
-      "the account of its VAT due, where not the entity's (by name, code or id; none: the entity's)",
-      { names: 'account' },
-    ),
-    inputAccount: text(
-      '--input-account <account>',
-      "the account of its VAT reclaimed, where not the entity's (none: the entity's)",
-      { names: 'account' },
-    ),
+    ...CODE_ACCOUNT_OPTIONS,
   },
   examples: [
     'books tax code create S12 --side sales --kind output --rate 12.5 --name "Hospitality 12.5 %"',

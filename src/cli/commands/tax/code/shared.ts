@@ -1,5 +1,20 @@
 import type { TaxCode } from '../../../../api/index.js';
+import { text } from '../../../command.js';
 import type { CommandContext } from '../../../context.js';
+
+/** The options naming the accounts a code keeps its VAT on (`tax code create` and `update`). */
+export const CODE_ACCOUNT_OPTIONS = {
+  outputAccount: text(
+    '--output-account <account>',
+    "the account of its VAT due, where not the entity's (by name, code or id; none: the entity's)",
+    { names: 'account' },
+  ),
+  inputAccount: text(
+    '--input-account <account>',
+    "the account of its VAT reclaimed, where not the entity's (none: the entity's)",
+    { names: 'account' },
+  ),
+};
 
 /** The account a code keeps its VAT on, as given: none (`none`: the entity's), or its id. */
 export async function codeAccount(

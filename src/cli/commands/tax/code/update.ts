@@ -1,6 +1,6 @@
 import { argument, defineCommand, text } from '../../../command.js';
 import { UsageError } from '../../../exitCodes.js';
-import { codeAccount, printTaxCode } from './shared.js';
+import { CODE_ACCOUNT_OPTIONS, codeAccount, printTaxCode } from './shared.js';
 import { parseRates } from './rates.js';
 
 /**
@@ -15,16 +15,7 @@ export const command = defineCommand({
   options: {
     name: text('--name <name>', 'what the code is, in words'),
     rate: text('--rate <rates>', 'its whole history: 19,16@2020-07-01,19@2021-01-01'),
-    outputAccount: text(
-      '--output-account <account>',
-      "the account of its VAT due, where not the entity's (by name, code or id; none: the entity's)",
-      { names: 'account' },
-    ),
-    inputAccount: text(
-      '--input-account <account>',
-      "the account of its VAT reclaimed, where not the entity's (none: the entity's)",
-      { names: 'account' },
-    ),
+    ...CODE_ACCOUNT_OPTIONS,
   },
   examples: [
     'books tax code update S --rate 17.5,15@2008-12-01,17.5@2010-01-01,20@2011-01-04',
