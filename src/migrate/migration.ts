@@ -9,6 +9,8 @@ export interface MigrationEvents {
   wrote(text: string): void;
   /** Rule generation is being waited for; the answer stops whatever shows it (a spinner). */
   waiting?(): Promise<() => void>;
+  /** How long rule generation has been waited for, at each look. */
+  progress?(progress: { phase: 'finalizing'; secondsWaited: number }): void;
 }
 
 /** An API error's status (409: rules already generated). */
@@ -70,6 +72,7 @@ export async function finalizeMigration(
         }
         await sleep(POLL_MS);
         migration = (await api.accountingMigration.get(entityId)).accountingMigration;
+        events.progress?.({ phase: 'finalizing', secondsWaited: (now() - started) / 1000 });
       }
     } finally {
       stop?.();

@@ -146,6 +146,20 @@ describe('progress in a log and the reconciliation in a pipe', () => {
     );
   });
 
+  it('at a terminal, keeps a line per phase, and a message never runs on from a bar', async () => {
+    const { stderr } = await importOnce('Bars', [], true);
+    const lines = stderr.split('\n');
+    const last = (line: string) => line.split('\r').at(-1)!;
+    const checking = lines.find((line) => line.includes('\r  checking '));
+    expect(last(checking!)).toMatch(
+      /^ {2}checking .*ledger\.csv {2}2,000 entries {2}[\d,]+ entries\/s {3}$/,
+    );
+    const sending = lines.find((line) => line.includes('\r  2501/2501 entries'));
+    expect(last(sending!)).toMatch(/^ {2}2501\/2501 entries {2}\d+ entries\/s {2}ETA 0s {3}$/);
+    for (const line of lines) if (line.includes('books:')) expect(line).not.toContain('\r');
+    expect(lines.indexOf(checking!)).toBeLessThan(lines.indexOf(sending!));
+  });
+
   it('refuses an unknown --progress before it reads anything', async () => {
     const result = await runCli(['je', 'import', file, '--progress', 'fancy'], { env: home.env });
     expect(result).toMatchObject({

@@ -631,6 +631,12 @@ describe('the month-end close (the built binary against books serve)', () => {
         'reconciliation: 2 accounts differ between the file and the entries this import posted',
       );
       expect(moved.stdout).toMatch(/Bank Charges[^\n]*\t20\.00\t0\.00/);
+      // An entry of someone else's that makes the day's totals the file's again: the day's
+      // movement is the file's, but the import's own entry is still on the wrong account.
+      await post(b, '2026-10-16', 'Bank Charges', 'Rent', 20_00, 'Reclass');
+      const masked = await books('je', 'import', file, ...b.where);
+      expect(masked.code).toBe(1);
+      expect(masked.stdout).toMatch(/Bank Charges[^\n]*\t20\.00\t0\.00/);
     });
   });
 

@@ -13,7 +13,7 @@ import { ExitCode, UsageError, UserError } from '../exitCodes.js';
 import { directoryToWrite } from '../config/paths.js';
 import {
   progressMode,
-  progressOption,
+  progressOptions,
   workProgress,
   type ProgressMode,
 } from '../terminal/progress.js';
@@ -46,7 +46,7 @@ export const command = defineCommand({
     rate: text('--rate <n>', "requests a second at most (the platform's rate limit; 0: no limit)", {
       default: '100',
     }),
-    progress: progressOption,
+    ...progressOptions,
     ...auditFileOptions,
   },
   examples: [
@@ -64,7 +64,7 @@ export const command = defineCommand({
       ctx.paceRequests(wholeNumber(flags.rate, '--rate', 0, 100_000));
       return exportAuditFile(ctx, format, { ...flags, concurrency });
     }
-    const mode = progressMode(flags.progress);
+    const mode = progressMode(flags);
     let range = parseDateRange(flags, ctx.today());
     const rate = wholeNumber(flags.rate, '--rate', 0, 100_000);
     const directory = directoryToWrite(flags.directory);

@@ -15,7 +15,7 @@ import { argument, defineCommand, text, wholeNumber } from '../command.js';
 import type { CommandContext } from '../context.js';
 import { ExitCode, UserError } from '../exitCodes.js';
 import { importWith } from '../ledgers/importing.js';
-import { progressMode, progressOption } from '../terminal/progress.js';
+import { progressMode, progressOptions } from '../terminal/progress.js';
 import { importChartFile } from './coa/import.js';
 import { parseImport } from './je/import.js';
 import { balanceRows, balancesOverRange } from '../../migrate/balances.js';
@@ -36,11 +36,11 @@ export const command = defineCommand({
     rate: text('--rate <n>', "requests a second at most (the platform's rate limit; 0: no limit)", {
       default: '100',
     }),
-    progress: progressOption,
+    ...progressOptions,
   },
   examples: ['books import ./acme-books -w Acme -e "Acme (copy)"'],
   async run(ctx, flags) {
-    const progress = progressMode(flags.progress);
+    const progress = progressMode(flags);
     ctx.paceRequests(wholeNumber(flags.rate, '--rate', 0, 100_000));
     const directory = path.resolve(flags.directory);
     const manifest = readManifest(directory, flags.directory);

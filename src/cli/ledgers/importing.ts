@@ -2,6 +2,7 @@ import { formatCents, subtractCents } from '../../core/money.js';
 import type { DryRunPreview } from '../../migrate/import/index.js';
 import type {
   ImportOutcome,
+  ImportProgress,
   ImportRequest,
   ImportScope,
   MigrationEvents,
@@ -43,7 +44,8 @@ export async function importWith(
   const { dataDir, cacheDir } = booksPaths(ctx.io.env);
   const interrupt = new AbortController();
   void ctx.io.stopSignal.then(() => interrupt.abort());
-  const progress = entryProgress(ctx, options.progress ?? 'auto');
+  const progress = importProgress(ctx, options.progress ?? 'auto', request.file);
+  const said = migrationEvents(ctx);
   try {
     const outcome = await runImport(
       {
@@ -55,7 +57,16 @@ export async function importWith(
         sleep: (ms) => ctx.clock.sleep(ms),
         now: () => ctx.clock.now().getTime(),
         events: {
-          ...migrationEvents(ctx),
+          ...said,
+          // A terminal's progress line is ended before a message, which then has a line of its own.
+          note: (text) => {
+            progress.end();
+            said.note(text);
+          },
+          wrote: (text) => {
+            progress.end();
+            said.wrote(text);
+          },
           progress: progress.show,
           reconciled: async (reconciliation) => {
             progress.end();
@@ -136,22 +147,54 @@ export function migrationEvents(ctx: CommandContext): MigrationEvents {
 }
 
 /**
- * `N/M entries  X entries/s  ETA Ys` on one line of a terminal's stderr; in a log, a line every
- * ten seconds. The rate counts the entries this run sent (a resumed run skips the others).
+ * Each phase of an import as it goes. At a terminal, a line per phase rewritten in place: `checking
+ * ledger.csv  40,000 entries  20,000 entries/s`, `N/M entries  X entries/s  ETA Ys`,
+ * `reconciling  N postings read` (the wait for the rules has its spinner); in a log, a line every
+ * ten seconds saying which phase and how far. The rate counts the entries this run sent (a
+ * resumed run skips the others).
  */
-const entryProgress = (ctx: CommandContext, mode: ProgressMode) =>
-  workProgress<{ entriesDone: number; entriesSent: number; entriesTotal: number }>(ctx, mode, {
-    doing: 'importing',
-    measure: (p) => ({
-      done: p.entriesDone,
-      total: p.entriesTotal,
-      moved: p.entriesSent,
-      unit: 'entries',
-    }),
+const importProgress = (ctx: CommandContext, mode: ProgressMode, file: string) =>
+  workProgress<ImportProgress>(ctx, mode, {
+    phase: (p) => p.phase,
+    doing: (p) =>
+      ({
+        checking: `checking ${file}:`,
+        sending: 'importing',
+        reconciling: 'reconciling: read',
+        finalizing: 'finalizing: waiting for the transaction rules',
+      })[p.phase],
+    measure: (p) => {
+      switch (p.phase) {
+        case 'checking':
+          return { done: p.entriesRead, unit: 'entries' };
+        case 'sending':
+          return {
+            done: p.entriesDone,
+            total: p.entriesTotal,
+            moved: p.entriesSent,
+            unit: 'entries',
+          };
+        case 'reconciling':
+          return { done: p.postingsRead, unit: 'postings' };
+        case 'finalizing':
+          return undefined;
+      }
+    },
     bar: (p, seconds) => {
-      const rate = p.entriesSent / seconds;
-      const eta = rate > 0 ? Math.ceil((p.entriesTotal - p.entriesDone) / rate) : 0;
-      return `${p.entriesDone}/${p.entriesTotal} entries  ${Math.round(rate)} entries/s  ETA ${eta}s`;
+      const n = (count: number) => count.toLocaleString('en-US');
+      switch (p.phase) {
+        case 'checking':
+          return `checking ${file}  ${n(p.entriesRead)} entries  ${n(Math.round(p.entriesRead / seconds))} entries/s`;
+        case 'sending': {
+          const rate = p.entriesSent / seconds;
+          const eta = rate > 0 ? Math.ceil((p.entriesTotal - p.entriesDone) / rate) : 0;
+          return `${p.entriesDone}/${p.entriesTotal} entries  ${Math.round(rate)} entries/s  ETA ${eta}s`;
+        }
+        case 'reconciling':
+          return `reconciling  ${n(p.postingsRead)} postings read`;
+        case 'finalizing':
+          return undefined;
+      }
     },
   });
 

@@ -37,6 +37,8 @@ export interface PassOneRules {
   };
   /** Stop reading (Ctrl-C). */
   signal?: AbortSignal;
+  /** Hears how many entries are read so far, every thousand. */
+  read?(entriesRead: number): void;
   /**
    * The entity's tax codes (undefined: it keeps none — not registered for VAT, or a platform
    * without them — and the file's codes are left out, counted), and `--tax-codes`' map of the
@@ -120,6 +122,7 @@ export async function checkLedger(
   for await (const entry of readLedger(file, options, summary)) {
     if (rules.signal?.aborted) throw new ImportInterrupted('interrupted');
     summary.entries += 1;
+    if (summary.entries % 1_000 === 0) rules.read?.(summary.entries);
     if (summary.firstEntries.length < PREVIEW_ENTRIES) summary.firstEntries.push(entry);
     if (summary.startDate === undefined || entry.date < summary.startDate)
       summary.startDate = entry.date;

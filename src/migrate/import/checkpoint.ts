@@ -9,14 +9,27 @@ export interface SentBatch {
   ids: string[] | undefined;
 }
 
+/**
+ * The days of a file on the ledger imported to, as they were before its first batch was sent:
+ * how many entries they held and each account's movement over them (cents, by account code).
+ */
+export interface DaysBefore {
+  /** `startDate endDate ledgerBasis`: the days and ledger these are of. */
+  range: string;
+  entries: number;
+  movement: { [code: string]: number };
+}
+
 type Record =
   | { batch: number; hash?: string; entries?: string; ids: string[] }
-  | { accounts: { [identity: string]: string } };
+  | { accounts: { [identity: string]: string } }
+  | { daysBefore: DaysBefore };
 
 /**
  * What an import (one file, by its path, into one entity and ledger basis) has done, appended
  * one JSON line at a time as it happens: each batch sent (number, content hash, entries'
- * fingerprints, journal entry ids) and the accounts the file's names resolved to. A rerun after a
+ * fingerprints, journal entry ids), the accounts the file's names resolved to and the file's days
+ * as they were before the first batch (for the reconciliation). A rerun after a
  * crash, a kill or a fix of the file sends only the batches not yet sent, checks that the sent
  * ones did not change, and posts every account name to the account it went to before. A torn
  * last line (the process died while writing it) is ignored: that batch is sent again with its
@@ -30,6 +43,7 @@ export class Checkpoint {
   private readonly accountIds = new Map<string, string>();
   /** The file ends in a torn line: the next record must start on a line of its own. */
   private tornTail = false;
+  private before: DaysBefore | undefined;
 
   constructor(
     readonly file: string,
@@ -46,7 +60,9 @@ export class Checkpoint {
       } catch {
         continue; // A line cut short by a crash: its batch is simply not sent.
       }
-      if ('accounts' in record) {
+      if ('daysBefore' in record) {
+        this.before = record.daysBefore;
+      } else if ('accounts' in record) {
         for (const [identity, id] of Object.entries(record.accounts))
           this.accountIds.set(identity, id);
       } else {
@@ -98,6 +114,16 @@ export class Checkpoint {
       }
       if ('ids' in record) yield* record.ids;
     }
+  }
+
+  /** The file's days before the first run sent anything, where it said (rememberDaysBefore). */
+  daysBefore(): DaysBefore | undefined {
+    return this.before;
+  }
+
+  rememberDaysBefore(days: DaysBefore): void {
+    this.append({ daysBefore: days });
+    this.before = days;
   }
 
   /** The accounts earlier runs posted the file's account names to (identity → account id). */

@@ -22,7 +22,7 @@ import {
   type Cents,
 } from '../../core/money.js';
 import { chartLabel, fileLabel, planAccounts, type AccountPlan } from './accounts.js';
-import { movementOverRange } from '../balances.js';
+import { movementBetween, movementOverRange, type Balances } from '../balances.js';
 import { writeChartFile } from '../../formats/chart/chartFile.js';
 import { accountsKey, batchKey, type ImportScopeIds } from './batches.js';
 import { checkLedger, ImportInterrupted, type LedgerSummary } from './check.js';
@@ -84,9 +84,16 @@ export interface ImportRequest {
   taxCodeMap?: ReadonlyMap<string, string>;
 }
 
+/** How far an import has come, in the phase it is in. */
+export type ImportProgress =
+  | { phase: 'checking'; entriesRead: number }
+  | ({ phase: 'sending'; entriesTotal: number } & SendProgress)
+  | { phase: 'reconciling'; postingsRead: number }
+  | { phase: 'finalizing'; secondsWaited: number };
+
 /** What the import tells as it goes, for the caller to show. */
 export interface ImportEvents extends MigrationEvents {
-  progress?(progress: SendProgress & { entriesTotal: number }): void;
+  progress?(progress: ImportProgress): void;
   /** The reconciliation, as soon as it is known (before a migration is finalized). */
   reconciled?(reconciliation: Reconciliation): void | Promise<void>;
 }
@@ -296,6 +303,7 @@ export async function runImport(
             },
           }),
         signal: session.signal,
+        read: (entriesRead) => events.progress?.({ phase: 'checking', entriesRead }),
       },
       spool,
     ).catch((error: unknown) => {
@@ -449,6 +457,26 @@ async function sendAndReconcile(
   checkpoint.rememberAccounts(identities);
   if (request.migration) await openMigration(api, ids(scope), events);
 
+  // The file's days as they are before this import adds to them, for the reconciliation: taken
+  // before the first batch, and kept in the checkpoint for the runs that finish the import.
+  const days = {
+    startDate: summary.startDate!,
+    endDate: summary.endDate!,
+    ledgerBasis: request.basis,
+  };
+  const range = `${days.startDate} ${days.endDate} ${days.ledgerBasis}`;
+  if (checkpoint.batches().length === 0) {
+    const { movement, entries } = await daysOf(api, scope.entity.id, days);
+    checkpoint.rememberDaysBefore({ range, entries, movement: Object.fromEntries(movement) });
+  }
+  const daysBefore = checkpoint.daysBefore();
+  const before =
+    daysBefore?.range === range
+      ? {
+          entries: daysBefore.entries,
+          movement: new Map(Object.entries(daysBefore.movement)) as Balances,
+        }
+      : undefined;
   const entriesTotal = summary.entries;
   let results;
   try {
@@ -456,7 +484,7 @@ async function sendAndReconcile(
       checkpoint,
       concurrency: request.concurrency,
       signal: session.signal,
-      onProgress: (progress) => events.progress?.({ ...progress, entriesTotal }),
+      onProgress: (progress) => events.progress?.({ phase: 'sending', ...progress, entriesTotal }),
       keepReceipt: request.receipt !== undefined,
       send: async (batch) =>
         (
@@ -499,13 +527,15 @@ async function sendAndReconcile(
   const reconciliation = await reconcileWithPlatform(
     api,
     scope,
-    request.basis,
+    days,
     summary,
     accountIds,
     plan.identityOfKey,
     live.codesKept,
     remembered,
     checkpoint,
+    before,
+    events,
   );
   await events.reconciled?.(reconciliation);
   const differing = reconciliation.rows.filter((r) => !r.agrees || r.fileCents !== r.platformCents);
@@ -616,37 +646,118 @@ function writeReceipt(
 
 /**
  * What this import posted, per account, beside the file's totals: the entries it became (every
- * batch's, this run's and earlier ones'), as the platform holds them now, read from the general
- * ledger over the file's days; postings of other entries on those days are not this import's.
+ * batch's, this run's and earlier ones'), as the platform holds them now; postings of other
+ * entries on the file's days are not this import's.
+ *
+ * Quick where the file's days changed by this import alone: their movement by account (the
+ * platform's trial balance and P&L) and their count of entries, now less `before` (as they were
+ * before the import's first batch, kept in its checkpoint), is
+ * what this import added. When that is the file's, account by account, and the days gained as
+ * many entries as this import posted, that is the answer, in a few queries — a migration into
+ * new books, an adjusting file into a busy month. Otherwise (another writer on those days
+ * meanwhile, an entry changed after it was sent, an import begun by an older books) the general ledger of
+ * those days is read and only this import's postings in it are counted, which tells which
+ * accounts differ and by how much.
  */
 async function reconcileWithPlatform(
   api: BooksApi,
   scope: ImportScope,
-  basis: LedgerBasis,
+  range: DayRange,
   summary: LedgerSummary,
   accountIds: ReadonlyMap<string, string>,
   identityOfKey: AccountPlan['identityOfKey'],
   codesKept: boolean,
   remembered: ReadonlyMap<string, string>,
   checkpoint: Checkpoint,
+  before: Pick<Days, 'movement' | 'entries'> | undefined,
+  events: ImportEvents,
 ): Promise<Reconciliation> {
-  const startDate = summary.startDate!;
-  const endDate = summary.endDate!;
   const posted = new SeenIds();
   for (const id of checkpoint.journalEntryIds()) posted.add(id);
-  const chart = await api.accounts.all(scope.entity.id);
+  const [chart, after] = await Promise.all([
+    api.accounts.all(scope.entity.id),
+    daysOf(api, scope.entity.id, range),
+  ]);
   const codeOfId = new Map(chart.map((account) => [account.id, account.code]));
+  const compare = (movement: ReadonlyMap<string, Cents>) =>
+    reconcile({
+      fileAccounts: [...summary.accounts.values()].map((account) => ({
+        ...account,
+        ...identityOfKey.get(account.key),
+      })),
+      totals: summary.totals,
+      accountOfKey: accountIds,
+      chart,
+      movement,
+      codesKept,
+      remembered,
+    });
+  let compared = compare(
+    before ? movementBetween(before.movement, after.movement) : after.movement,
+  );
+  const entriesAdded = after.entries - (before?.entries ?? 0);
+  if (!(entriesAdded === posted.size && posted.size > 0 && compared.matches)) {
+    compared = compare(await movementPosted(api, scope.entity.id, range, posted, codeOfId, events));
+  }
+  // Each file account's balance at the end, by the file's code (the platform may number it
+  // otherwise), for an audit file that states its closing balances.
+  const balancesAtEnd = new Map<string, Cents>();
+  for (const account of summary.closingBalances.size > 0 ? summary.accounts.values() : []) {
+    const platformCode = codeOfId.get(accountIds.get(account.key) ?? '');
+    if (account.code !== undefined && platformCode !== undefined)
+      balancesAtEnd.set(account.code, after.atEnd.get(platformCode) ?? ZERO_CENTS);
+  }
+  return {
+    ...compared,
+    startDate: range.startDate,
+    endDate: range.endDate,
+    balancesAtEnd,
+  };
+}
+
+/** The file's days, on the ledger imported to. */
+interface DayRange {
+  startDate: string;
+  endDate: string;
+  ledgerBasis: LedgerBasis;
+}
+
+/** What a range of days holds: each account's movement over it and balance at its end, and its entries. */
+interface Days {
+  movement: Balances;
+  atEnd: Balances;
+  entries: number;
+}
+
+async function daysOf(api: BooksApi, entityId: string, range: DayRange): Promise<Days> {
+  const [{ movement, atEnd }, { pagination }] = await Promise.all([
+    movementOverRange(api, entityId, range),
+    api.journalEntries.list(entityId, { ...range, limit: 1 }),
+  ]);
+  return { movement, atEnd, entries: pagination.total };
+}
+
+/**
+ * The movement of the posted entries alone, by account code, from the general ledger of the
+ * range; its postings read are told as progress.
+ */
+async function movementPosted(
+  api: BooksApi,
+  entityId: string,
+  range: DayRange,
+  posted: SeenIds,
+  codeOfId: ReadonlyMap<string, string>,
+  events: ImportEvents,
+): Promise<Map<string, Cents>> {
   const movement = new Map<string, Cents>();
   let code: string | undefined;
-  const events = await api.reports.generalLedgerEvents(scope.entity.id, {
-    startDate,
-    endDate,
-    ledgerBasis: basis,
-  });
-  for await (const event of events) {
+  let postingsRead = 0;
+  for await (const event of await api.reports.generalLedgerEvents(entityId, range)) {
     if (event.kind === 'account') code = codeOfId.get(event.account.accountId);
-    if (event.kind !== 'entry' || code === undefined || !posted.has(event.entry.journalEntryId))
-      continue;
+    if (event.kind !== 'entry') continue;
+    postingsRead += 1;
+    if (postingsRead % 1_000 === 0) events.progress?.({ phase: 'reconciling', postingsRead });
+    if (code === undefined || !posted.has(event.entry.journalEntryId)) continue;
     const { debitAmount, creditAmount } = event.entry;
     const moved = subtractCents(
       debitAmount === null ? ZERO_CENTS : amountToCents(debitAmount),
@@ -654,34 +765,7 @@ async function reconcileWithPlatform(
     );
     movement.set(code, addCents(movement.get(code) ?? ZERO_CENTS, moved));
   }
-  const { rows, matches } = reconcile({
-    fileAccounts: [...summary.accounts.values()].map((account) => ({
-      ...account,
-      ...identityOfKey.get(account.key),
-    })),
-    totals: summary.totals,
-    accountOfKey: accountIds,
-    chart,
-    movement,
-    codesKept,
-    remembered,
-  });
-  // Each file account's balance at the end, by the file's code (the platform may number it
-  // otherwise), for an audit file that states its closing balances.
-  const balancesAtEnd = new Map<string, Cents>();
-  if (summary.closingBalances.size > 0) {
-    const { atEnd: end } = await movementOverRange(api, scope.entity.id, {
-      startDate,
-      endDate,
-      ledgerBasis: basis,
-    });
-    for (const account of summary.accounts.values()) {
-      const platformCode = codeOfId.get(accountIds.get(account.key) ?? '');
-      if (account.code !== undefined && platformCode !== undefined)
-        balancesAtEnd.set(account.code, end.get(platformCode) ?? ZERO_CENTS);
-    }
-  }
-  return { rows, matches, startDate, endDate, balancesAtEnd };
+  return movement;
 }
 
 /**

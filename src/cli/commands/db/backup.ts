@@ -1,7 +1,7 @@
 import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
-import { progressMode, progressOption } from '../../terminal/progress.js';
+import { progressMode, progressOptions } from '../../terminal/progress.js';
 import { backupFile, copiedBooksFailure, pageProgress, sizeOf } from './shared.js';
 
 /**
@@ -18,13 +18,13 @@ export const command = defineCommand({
       '--db <file>',
       'the SQLite file (default: BOOKS_DATABASE_URL, else the local platform)',
     ),
-    progress: progressOption,
+    ...progressOptions,
   },
   examples: [
     'books db backup ~/backups/',
     'books db backup /srv/backups/books-2026-11-25.sqlite --db /srv/books/books.sqlite',
   ],
-  async run(ctx, { destination, db, progress: mode }) {
+  async run(ctx, { destination, db, ...modes }) {
     const source = chosenDatabase(ctx.io.env, db);
     if (isPostgresUrl(source)) {
       throw new UsageError(
@@ -34,7 +34,7 @@ export const command = defineCommand({
     const file = backupFile(destination, ctx.clock.now());
     const { backupBooks } = await import('../../../platform/databases.js');
     const started = ctx.clock.now().getTime();
-    const progress = pageProgress(ctx, progressMode(mode), 'backing up');
+    const progress = pageProgress(ctx, progressMode(modes), 'backing up');
     let copied;
     try {
       copied = await backupBooks(source, file, progress.show);

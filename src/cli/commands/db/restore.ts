@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, unreadableFile, UsageError } from '../../exitCodes.js';
 import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
-import { progressMode, progressOption } from '../../terminal/progress.js';
+import { progressMode, progressOptions } from '../../terminal/progress.js';
 import { copiedBooksFailure, fileStamp, pageProgress, sizeOf } from './shared.js';
 
 /**
@@ -19,13 +19,13 @@ export const command = defineCommand({
       '--db <file>',
       'the SQLite file replaced (default: BOOKS_DATABASE_URL, else the local platform)',
     ),
-    progress: progressOption,
+    ...progressOptions,
   },
   examples: [
     'books db restore ~/backups/books-20261125-093000.sqlite',
     'books db restore backup.sqlite --db /srv/books/books.sqlite --yes',
   ],
-  async run(ctx, { backup, db, progress: mode }) {
+  async run(ctx, { backup, db, ...modes }) {
     const target = chosenDatabase(ctx.io.env, db);
     if (isPostgresUrl(target)) {
       throw new UsageError(
@@ -36,7 +36,7 @@ export const command = defineCommand({
     if (!existsSync(backup)) throw unreadableFile(backup, { code: 'ENOENT' });
     const { restoreBooks } = await import('../../../platform/databases.js');
     const keptAs = `${target}.replaced-${fileStamp(ctx.clock.now())}`;
-    const progress = pageProgress(ctx, progressMode(mode), 'restoring');
+    const progress = pageProgress(ctx, progressMode(modes), 'restoring');
     let restored;
     try {
       restored = await restoreBooks(backup, target, keptAs, async () => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ExitCode, UsageError, UserError } from '../../exitCodes.js';
 import { importWith } from '../../ledgers/importing.js';
 import { basisOption } from './shared.js';
-import { progressMode, progressOption } from '../../terminal/progress.js';
+import { progressMode, progressOptions } from '../../terminal/progress.js';
 
 /** The flags a CSV general ledger import takes (je import, migrate run). */
 export interface ImportFlags {
@@ -102,7 +102,7 @@ export const importOptions = {
   ),
   concurrency: text('--concurrency <n>', 'batches in flight', { default: '4' }),
   receipt: text('--receipt <file>', 'write, per file entry, the id of the journal entry it became'),
-  progress: progressOption,
+  ...progressOptions,
   createMissingAccounts: flag(
     '--create-missing-accounts',
     'create accounts the chart lacks (type from account_type: a type, or asset, liability, equity, income, expense)',
@@ -228,7 +228,7 @@ export const command = defineCommand({
     'books je import ledger.csv --receipt receipt.csv',
   ],
   async run(ctx, { file, ...flags }) {
-    const progress = progressMode(flags.progress);
+    const progress = progressMode(flags);
     await importWith(ctx, parseImport(file, flags), undefined, { progress });
     return ExitCode.Success;
   },

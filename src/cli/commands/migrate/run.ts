@@ -23,7 +23,7 @@ export const command = defineCommand({
     'books migrate run ledger.csv --dry-run',
   ],
   async run(ctx, { file, finalize, wait, ...flags }) {
-    const progress = progressMode(flags.progress);
+    const progress = progressMode(flags);
     await importWith(
       ctx,
       { ...parseImport(file, { ...flags, basis: 'cash' }), migration: { finalize, wait } },
