@@ -149,7 +149,10 @@ export type { CheckReport };
  * StoredBooksCheck), on a SQLite file or a PostgreSQL database read as it is: nothing migrated,
  * nothing written.
  */
-export async function checkBooks(location: string): Promise<CheckReport> {
+export async function checkBooks(
+  location: string,
+  onStep?: (step: number, steps: number, what: string) => void,
+): Promise<CheckReport> {
   if (!isPostgresUrl(location) && !existsSync(location)) {
     throw new DatabaseUnavailable(location, 'no such file');
   }
@@ -157,10 +160,16 @@ export async function checkBooks(location: string): Promise<CheckReport> {
     ? await (await import('./store/postgres/open.js')).openPostgresForChecking(location)
     : (await import('./store/sqlite/open.js')).openSqliteForChecking(location);
   try {
-    return await checkStoredBooks(database);
+    return await checkStoredBooks(database, onStep);
   } finally {
     await database.close();
   }
+}
+
+/** How far a backup or a restore is: pages copied, then each step of the copy's check. */
+export interface CopyProgress {
+  copied?(copied: number, total: number): void;
+  checking?(step: number, steps: number, what: string): void;
 }
 
 /** What a backup or a restore did, and what the copy's check found. */
@@ -208,7 +217,7 @@ function existingSqliteFile(location: string, role: string): void {
 export async function backupBooks(
   source: string,
   destination: string,
-  progress: (copied: number, total: number) => void = () => {},
+  progress: CopyProgress = {},
 ): Promise<CopiedBooks> {
   existingSqliteFile(source, 'the database backed up');
   if (existsSync(destination)) {
@@ -217,8 +226,8 @@ export async function backupBooks(
   const partial = `${destination}.partial`;
   rmSync(partial, { force: true });
   try {
-    await copySqliteDatabase(source, partial, progress);
-    const check = await checkBooks(partial);
+    await copySqliteDatabase(source, partial, progress.copied);
+    const check = await checkBooks(partial, progress.checking);
     if (problemsIn(check) > 0) {
       throw new CopyRefused(
         `the copy of ${source} does not check clean, so it was not kept: run books db check --db ${source}`,
@@ -242,6 +251,7 @@ export async function restoreBooks(
   target: string,
   keptAs: string,
   confirm: () => Promise<void> = async () => {},
+  progress: CopyProgress = {},
 ): Promise<CopiedBooks & { kept: string | undefined }> {
   existingSqliteFile(backup, 'the backup');
   refusePostgres(target, 'the database restored');
@@ -250,11 +260,11 @@ export async function restoreBooks(
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });
   try {
-    await copySqliteDatabase(backup, partial);
+    await copySqliteDatabase(backup, partial, progress.copied);
     // A backup taken by an older books is brought up to date, as opening it would.
     await (await Store.open(partial)).close();
     asOneFile(partial);
-    const check = await checkBooks(partial);
+    const check = await checkBooks(partial, progress.checking);
     if (problemsIn(check) > 0) {
       throw new CopyRefused(
         `the backup ${backup} does not check clean: nothing was replaced (books db check --db ${backup} lists why)`,

@@ -221,6 +221,47 @@ describe('books db backup and restore', () => {
     expect(piped.stderr).not.toContain('backing up');
   });
 
+  it("in a log, says each phase: the pages copied, then each step of the copy's check", async () => {
+    const every = { ...home.env, BOOKS_PROGRESS_SECONDS: '0' };
+    const backup = path.join(home.home, 'logged.sqlite');
+    const backedUp = await runBooks(['db', 'backup', backup, '--db', stored], every);
+    expect(backedUp.code, backedUp.stderr).toBe(0);
+    const target = path.join(home.home, 'logged-target.sqlite');
+    copyFileSync(stored, target);
+    const restored = await runBooks(['db', 'restore', backup, '--db', target, '--yes'], every);
+    expect(restored.code, restored.stderr).toBe(0);
+    for (const [result, doing] of [
+      [backedUp, 'backing up'],
+      [restored, 'restoring'],
+    ] as const) {
+      const lines = result.stderr.split('\n');
+      const copying = lines.filter((line) => line.startsWith(`books: ${doing} `));
+      expect(copying.at(-1)).toMatch(
+        new RegExp(`^books: ${doing} ([\\d,]+) of \\1 pages \\(100%\\), [\\d,]+ pages/s$`),
+      );
+      const steps = lines.filter((line) => line.startsWith('books: checking the copy'));
+      expect(steps.map((line) => /\(step (\d) of 6: /.exec(line)?.[1])).toEqual([
+        '1',
+        '2',
+        '3',
+        '4',
+        '5',
+        '6',
+      ]);
+      expect(steps[0]).toMatch(
+        /^books: checking the copy \(step 1 of 6: the database's own integrity check\), \d+ s so far$/,
+      );
+      expect(lines.indexOf(copying.at(-1)!)).toBeLessThan(lines.indexOf(steps[0]!));
+    }
+    // --quiet: none of it.
+    const quiet = await runBooks(
+      ['db', 'backup', path.join(home.home, 'quiet.sqlite'), '--db', stored, '--quiet'],
+      every,
+    );
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toMatch(/backing up|checking the copy/);
+  });
+
   it('a damaged database is not backed up, a damaged backup not restored, and PostgreSQL is pointed to pg_dump', async () => {
     const damaged = path.join(home.home, 'damaged.sqlite');
     copyFileSync(stored, damaged);

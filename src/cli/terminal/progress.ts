@@ -60,15 +60,15 @@ function duration(seconds: number): string {
 /**
  * `books: importing 4,000 of 10,000 entries (40%), 420 entries/s, about 15 s left`: a line for a
  * log, with what is done, of what, how fast and how long is left; `books: checking f.csv 4,000
- * entries so far, 2,000 entries/s` where the whole is not known; `books: waiting for x (20 s so
- * far)` where nothing is counted.
+ * entries so far, 2,000 entries/s` where the whole is not known; `books: waiting for x, 20 s so
+ * far` where nothing is counted.
  */
 export function plainProgressLine(
   doing: string,
   measure: Measure | undefined,
   seconds: number,
 ): string {
-  if (!measure) return `books: ${doing} (${duration(seconds)} so far)`;
+  if (!measure) return `books: ${doing}, ${duration(seconds)} so far`;
   const rate = (measure.moved ?? measure.done) / seconds;
   const speed = `${count(rate)} ${measure.unit}/s`;
   if (measure.total === undefined)

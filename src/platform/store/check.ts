@@ -57,10 +57,17 @@ export interface CheckReport {
  * The database's own integrity check, then the ledger's invariants. A step that cannot read what
  * it checks (a damaged page) is a problem of its own, and the steps after it still run.
  */
-export async function checkStoredBooks(database: CheckedDatabase): Promise<CheckReport> {
+export async function checkStoredBooks(
+  database: CheckedDatabase,
+  /** Hears each step as it begins: its number (from 1), of how many, and what it checks. */
+  onStep: (step: number, steps: number, what: string) => void = () => {},
+): Promise<CheckReport> {
   const check = new StoredBooksCheck(database.sql);
   let integrityCheck = 'none';
+  let steps = 0;
   const step = async (what: string, run: () => Promise<void>) => {
+    steps += 1;
+    onStep(steps, CHECK_STEPS, what);
     try {
       await run();
     } catch (error) {
@@ -93,6 +100,9 @@ export async function checkStoredBooks(database: CheckedDatabase): Promise<Check
     unlisted: check.unlisted,
   };
 }
+
+/** The steps of checkStoredBooks. */
+const CHECK_STEPS = 6;
 
 /** Problems of one kind past this many are counted, not listed. */
 const MAX_LISTED = 1000;

@@ -2,7 +2,7 @@ import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, UsageError } from '../../exitCodes.js';
 import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
 import { progressMode, progressOptions } from '../../terminal/progress.js';
-import { backupFile, copiedBooksFailure, pageProgress, sizeOf } from './shared.js';
+import { backupFile, copiedBooksFailure, copyProgress, sizeOf } from './shared.js';
 
 /**
  * `books db backup DEST`: SQLite's online backup of the local platform's file or a `books serve`
@@ -34,10 +34,10 @@ export const command = defineCommand({
     const file = backupFile(destination, ctx.clock.now());
     const { backupBooks } = await import('../../../platform/databases.js');
     const started = ctx.clock.now().getTime();
-    const progress = pageProgress(ctx, progressMode(modes), 'backing up');
+    const progress = copyProgress(ctx, progressMode(modes), 'backing up');
     let copied;
     try {
-      copied = await backupBooks(source, file, progress.show);
+      copied = await backupBooks(source, file, progress.progress);
     } catch (error) {
       throw copiedBooksFailure(ctx, error);
     } finally {

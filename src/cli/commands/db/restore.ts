@@ -3,7 +3,7 @@ import { argument, defineCommand, text } from '../../command.js';
 import { ExitCode, unreadableFile, UsageError } from '../../exitCodes.js';
 import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
 import { progressMode, progressOptions } from '../../terminal/progress.js';
-import { copiedBooksFailure, fileStamp, pageProgress, sizeOf } from './shared.js';
+import { copiedBooksFailure, fileStamp, copyProgress, sizeOf } from './shared.js';
 
 /**
  * `books db restore SRC`: a backup put in place of the local platform's file or a `books serve`
@@ -36,15 +36,21 @@ export const command = defineCommand({
     if (!existsSync(backup)) throw unreadableFile(backup, { code: 'ENOENT' });
     const { restoreBooks } = await import('../../../platform/databases.js');
     const keptAs = `${target}.replaced-${fileStamp(ctx.clock.now())}`;
-    const progress = pageProgress(ctx, progressMode(modes), 'restoring');
+    const progress = copyProgress(ctx, progressMode(modes), 'restoring');
     let restored;
     try {
-      restored = await restoreBooks(backup, target, keptAs, async () => {
-        progress.end();
-        await ctx.prompts.confirmDestructive(
-          `Replace ${target} with ${backup}? (the file replaced is kept as ${keptAs})`,
-        );
-      });
+      restored = await restoreBooks(
+        backup,
+        target,
+        keptAs,
+        async () => {
+          progress.end();
+          await ctx.prompts.confirmDestructive(
+            `Replace ${target} with ${backup}? (the file replaced is kept as ${keptAs})`,
+          );
+        },
+        progress.progress,
+      );
     } catch (error) {
       throw copiedBooksFailure(ctx, error);
     } finally {

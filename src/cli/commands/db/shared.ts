@@ -27,16 +27,37 @@ export function sizeOf(bytes: number): string {
   return unit === 0 ? `${bytes} bytes` : `${size.toFixed(1)} ${units[unit]}`;
 }
 
-/** `backing up 45% (1,234 of 2,740 pages)` on one line of a terminal's stderr; lines in a log. */
-export function pageProgress(ctx: CommandContext, mode: ProgressMode, doing: string) {
-  const progress = workProgress<{ copied: number; total: number }>(ctx, mode, {
-    doing,
-    measure: ({ copied, total }) => ({ done: copied, total, unit: 'pages' }),
-    bar: ({ copied, total }) =>
-      `${doing} ${(copied / Math.max(total, 1)).toLocaleString('en-US', { style: 'percent' })} (${copied.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} pages)`,
+/**
+ * A backup's or restore's progress: `backing up 45% (1,234 of 2,740 pages)` while pages are
+ * copied, then `checking the copy (step 2 of 6: …)` while the copy is checked, on one line of a
+ * terminal's stderr each; lines in a log.
+ */
+export function copyProgress(ctx: CommandContext, mode: ProgressMode, doing: string) {
+  type Copying =
+    | { phase: 'copying'; copied: number; total: number }
+    | { phase: 'checking'; step: number; steps: number; what: string };
+  const checking = (p: { step: number; steps: number; what: string }) =>
+    `checking the copy (step ${p.step} of ${p.steps}: ${p.what})`;
+  const progress = workProgress<Copying>(ctx, mode, {
+    phase: (p) => p.phase,
+    doing: (p) => (p.phase === 'copying' ? doing : checking(p)),
+    measure: (p) =>
+      p.phase === 'copying' ? { done: p.copied, total: p.total, unit: 'pages' } : undefined,
+    bar: (p) =>
+      p.phase === 'copying'
+        ? `${doing} ${(p.copied / Math.max(p.total, 1)).toLocaleString('en-US', { style: 'percent' })} (${p.copied.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} pages)`
+        : checking(p),
   });
+  const show = progress.show;
   return {
-    show: (copied: number, total: number) => progress.show?.({ copied, total }),
+    progress: {
+      copied:
+        show && ((copied: number, total: number) => show({ phase: 'copying', copied, total })),
+      checking:
+        show &&
+        ((step: number, steps: number, what: string) =>
+          show({ phase: 'checking', step, steps, what })),
+    },
     end: progress.end,
   };
 }
