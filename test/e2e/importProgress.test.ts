@@ -132,6 +132,33 @@ describe('progress of every phase of an import, in a log', () => {
     );
   }, 60_000);
 
+  it("a bank's statement brought in says how many of its transactions are sent", async () => {
+    const connected = await runBooks(
+      ['sandbox', 'feed', 'connect', '--bank', 'Test Bank', '--account', 'Checking:bank', ...where],
+      server.env,
+    );
+    expect(connected.code, connected.stderr).toBe(0);
+    const statement = path.join(home.home, 'statement.csv');
+    const rows = Array.from(
+      { length: 2_500 },
+      (_, i) =>
+        `2026-02-${String((i % 28) + 1).padStart(2, '0')},CARD PURCHASE ${i},-${(1 + (i % 900) / 100).toFixed(2)}`,
+    );
+    writeFileSync(statement, `date,description,amount\n${rows.join('\n')}\n`);
+    const { code, lines } = logged(['transactions', 'import', 'Checking', statement], every);
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines.filter((line) => line.startsWith('books: importing '))).toEqual([
+      expect.stringMatching(
+        /^books: importing 1,000 of 2,500 transactions \(40%\), [\d,]+ transactions\/s, about \d+ s left$/,
+      ),
+      expect.stringMatching(/^books: importing 2,000 of 2,500 transactions \(80%\), /),
+      expect.stringMatching(
+        /^books: importing 2,500 of 2,500 transactions \(100%\), [\d,]+ transactions\/s$/,
+      ),
+    ]);
+    expect(lines.join('\n')).toContain('2500 imported, 0 already there');
+  }, 60_000);
+
   it('--quiet shows no progress, says what it wrote all the same, and is not to be given with --progress plain', () => {
     const file = ledger('quiet.csv', 1_200, 'Q');
     const quiet = logged(['je', 'import', file, '--quiet'], every);

@@ -1,3 +1,4 @@
+import { progressMode, progressOptions, workProgress } from '../../terminal/progress.js';
 import { bankAccountOption, linkAccountOption } from '../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../statements/reading.js';
 import { argument, defineCommand } from '../../command.js';
@@ -26,7 +27,12 @@ export const command = defineCommand({
       },
     ),
   },
-  options: { ...statementReadOptions, ...bankAccountOption, ...linkAccountOption },
+  options: {
+    ...statementReadOptions,
+    ...bankAccountOption,
+    ...linkAccountOption,
+    ...progressOptions,
+  },
   examples: [
     'books transactions import "Chase Checking" january.ofx',
     'books transactions import 1010 statements/*.xml --json',
@@ -34,15 +40,29 @@ export const command = defineCommand({
   ],
   async run(ctx, input) {
     const options = statementOptionsOf(input);
+    const mode = progressMode(input);
     const into = await financialAccountOf(ctx, input.account);
-    const { arrived, skipped, pending } = await bringInStatements(
-      ctx,
-      into,
-      input.files,
-      options,
-      input.bankAccount,
-      Boolean(input.linkAccount),
-    );
+    const progress = workProgress<{ sent: number; total: number }>(ctx, mode, {
+      doing: 'importing',
+      measure: ({ sent, total }) => ({ done: sent, total, unit: 'transactions' }),
+      bar: ({ sent, total }, seconds) =>
+        `${sent}/${total} transactions  ${Math.round(sent / seconds)} transactions/s`,
+    });
+    let brought;
+    try {
+      brought = await bringInStatements(
+        ctx,
+        into,
+        input.files,
+        options,
+        input.bankAccount,
+        Boolean(input.linkAccount),
+        progress.show && ((sent, total) => progress.show!({ sent, total })),
+      );
+    } finally {
+      progress.end();
+    }
+    const { arrived, skipped, pending } = brought;
     const categorized = arrived.filter((t) => t.status === 'categorized').length;
     const held = arrived.filter((t) => t.status === 'possible-duplicate').length;
     const counts = {

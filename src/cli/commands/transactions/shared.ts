@@ -238,6 +238,8 @@ export async function bringInStatements(
   bankAccount?: string,
   /** `--link-account`: the statements' bank account is this account's from now on. */
   link = false,
+  /** Hears how many of the statements' transactions are sent, after each request. */
+  progress?: (sent: number, total: number) => void,
 ): Promise<BroughtIn> {
   const all = await readStatements(ctx, files, options, true).catch((error: unknown) => {
     // A statement that holds nothing to bring in is said as such.
@@ -278,6 +280,7 @@ export async function bringInStatements(
   const api = await ctx.api();
   const arrived: BankTransaction[] = [];
   let sent = 0;
+  const total = batches.reduce((sum, batch) => sum + batch.transactions.length, 0);
   for (const { period, transactions } of batches) {
     // One file's requests share an import: its alike lines are never each other's duplicates.
     const importId = randomUUID();
@@ -296,6 +299,7 @@ export async function bringInStatements(
           })
         ).data,
       );
+      progress?.(sent, total);
     }
   }
   return { arrived, skipped: sent - arrived.length, pending, zero };
