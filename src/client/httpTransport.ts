@@ -1,4 +1,5 @@
-import { Pool } from 'undici';
+import Pool from 'undici/lib/dispatcher/pool.js';
+import request from 'undici/lib/api/api-request.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 /** A transport over HTTP(S) with kept-alive connections to one base URL. */
@@ -14,18 +15,18 @@ export function httpTransport(
     bodyTimeout: options.timeoutMs ?? 60_000,
   });
   return {
-    async send(request: TransportRequest): Promise<TransportResponse> {
-      const response = await pool.request({
-        method: request.method as 'GET',
-        path: `${prefix}${request.path}`,
-        headers: request.headers,
-        body: request.body,
+    async send(asked: TransportRequest): Promise<TransportResponse> {
+      const response = await request.call(pool, {
+        method: asked.method as 'GET',
+        path: `${prefix}${asked.path}`,
+        headers: asked.headers,
+        body: asked.body,
       });
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(response.headers)) {
         headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       }
-      if (request.stream && response.statusCode < 300) {
+      if (asked.stream && response.statusCode < 300) {
         return { status: response.statusCode, headers, body: '', stream: response.body };
       }
       return { status: response.statusCode, headers, body: await response.body.text() };
