@@ -1,43 +1,84 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { it } from 'vitest';
-import { BOOKS_BIN, temporaryHome } from '../helpers/cli.js';
+import { BOOKS_BIN, chooseNewEntity, serveBooks, temporaryHome } from '../helpers/cli.js';
 
-function medianMs(args: string[], env: NodeJS.ProcessEnv, runs = 20): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, args, { env, stdio: 'ignore' });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
+/** Rounds of the commands, each round running every command once, in turn. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+
+const LEDGER = [
+  'entry,date,account,account_type,debit,credit,description',
+  ...Array.from({ length: 50 }, (_, i) => {
+    const day = `2026-0${(i % 9) + 1}-1${i % 10}`;
+    return `E${i},${day},Checking,Cash,${100 + i}.00,,Sale ${i}\nE${i},${day},Sales,Income,,${100 + i}.00,Sale ${i}`;
+  }),
+].join('\n');
 
 /**
- * Cold start of the CLI against `node -e 0`, median of 20 runs each, and of a whole command on
- * the embedded platform. Prints; asserts nothing.
+ * The command floor: each command that reads little, on the embedded platform (a small book:
+ * 50 entries) and against `books serve` on loopback, beside `node -e 0`, in alternated rounds
+ * (one run of each command a round) so that the machine's load falls on all alike. Prints each
+ * command's median and its ratio to `node -e 0`; asserts nothing. Targets: 1.5× for the commands,
+ * 1.2× for --version, --help and completion.
  */
-it('cold start of books --version and books --help', () => {
+it('the command floor: books commands against node -e 0, alternated', async () => {
   const home = temporaryHome();
+  const served = temporaryHome();
+  const server = await serveBooks(served);
   try {
-    const floor = medianMs(['-e', '0'], home.env);
-    const version = medianMs([BOOKS_BIN, '--version'], home.env);
-    const help = medianMs([BOOKS_BIN, '--help'], home.env);
-    const workspaceHelp = medianMs([BOOKS_BIN, 'report', 'pl', '--help'], home.env);
-    // A whole command on the embedded platform: open SQLite, build the app, one request.
-    const embedded = medianMs([BOOKS_BIN, 'workspace', 'list'], home.env, 10);
+    const books = (args: string[], env = home.env) => {
+      const result = spawnSync(process.execPath, [BOOKS_BIN, ...args], { env, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`books ${args.join(' ')}: ${result.stderr}`);
+    };
+    const file = path.join(home.home, 'ledger.csv');
+    writeFileSync(file, `${LEDGER}\n`);
+    for (const env of [home.env, server.env]) {
+      for (const args of chooseNewEntity('Floor', 'Floor Co')) books(args, env);
+      books(['je', 'import', file, '--create-missing-accounts', '--quiet'], env);
+    }
+    const tb = ['report', 'tb', '--from', '2026-01-01', '--to', '2026-12-31'];
+    const commands: [string, string[], NodeJS.ProcessEnv, number][] = [
+      ['node -e 0', ['-e', '0'], home.env, 1],
+      ['books --version', [BOOKS_BIN, '--version'], home.env, 1.2],
+      ['books --help', [BOOKS_BIN, '--help'], home.env, 1.2],
+      ['books report pl --help', [BOOKS_BIN, 'report', 'pl', '--help'], home.env, 1.2],
+      [
+        'completion (books coa <Tab>)',
+        [BOOKS_BIN, '__complete', 'bash', '--line', 'books coa '],
+        home.env,
+        1.2,
+      ],
+      ['books workspace list', [BOOKS_BIN, 'workspace', 'list'], home.env, 1.5],
+      ['books coa list', [BOOKS_BIN, 'coa', 'list'], home.env, 1.5],
+      ['books report tb (50 entries)', [BOOKS_BIN, ...tb], home.env, 1.5],
+      ['books transactions list', [BOOKS_BIN, 'transactions', 'list'], home.env, 1.5],
+      ['books workspace list, remote', [BOOKS_BIN, 'workspace', 'list'], server.env, 1.5],
+      ['books report tb, remote', [BOOKS_BIN, ...tb], server.env, 1.5],
+    ];
+    const times = commands.map(() => [] as number[]);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      commands.forEach(([label, args, env], i) => {
+        const started = performance.now();
+        const result = spawnSync(process.execPath, args, { env, stdio: 'ignore' });
+        if (result.status !== 0) throw new Error(`${label} exited ${result.status}`);
+        times[i]!.push(performance.now() - started);
+      });
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+    const floor = median(times[0]!);
     console.log(
       [
-        `node -e 0                  ${floor.toFixed(1).padStart(7)} ms (the floor)`,
-        `books --version            ${version.toFixed(1).padStart(7)} ms (+${(version - floor).toFixed(1)} ms)`,
-        `books --help               ${help.toFixed(1).padStart(7)} ms (+${(help - floor).toFixed(1)} ms)`,
-        `books report pl --help     ${workspaceHelp.toFixed(1).padStart(7)} ms (+${(workspaceHelp - floor).toFixed(1)} ms)`,
-        'target: within 40 ms of the floor',
-        `books workspace list       ${embedded.toFixed(1).padStart(7)} ms (embedded platform, median of 10)`,
+        `median of ${ROUNDS} alternated rounds; target: the ratio to node -e 0`,
+        ...commands.map(([label, , , target], i) => {
+          const ms = median(times[i]!);
+          return `${label.padEnd(32)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / floor).toFixed(2)}×${i === 0 ? '' : `  (target ${target}×)`}`;
+        }),
       ].join('\n'),
     );
   } finally {
+    await server.stop();
+    served.cleanup();
     home.cleanup();
   }
 });
