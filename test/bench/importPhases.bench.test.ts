@@ -1,35 +1,10 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, createWriteStream } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { it } from 'vitest';
 import { BOOKS_BIN, chooseNewEntity, runBooks, temporaryHome } from '../helpers/cli.js';
-
-/** `entries` entries of four lines over 2023–2025, their descriptions marked. */
-async function writeLedger(file: string, entries: number, mark: string): Promise<void> {
-  const out = createWriteStream(file);
-  const write = (text: string) =>
-    out.write(text)
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  await write('entry,date,account,account_type,debit,credit,description\n');
-  for (let i = 1; i <= entries; i += 1) {
-    const day = new Date(Date.UTC(2023, 0, 1) + Math.floor((i * 1095) / (entries + 1)) * 86_400_000)
-      .toISOString()
-      .slice(0, 10);
-    const a = (100 + ((i * 7919) % 90_000)) / 100;
-    const b = (100 + ((i * 104_729) % 40_000)) / 100;
-    const total = ((Math.round(a * 100) + Math.round(b * 100)) / 100).toFixed(2);
-    const text = `${mark} ORDER ${i}`;
-    await write(
-      `${mark}${i},${day},Sales,Income,,${a.toFixed(2)},${text}\n` +
-        `${mark}${i},${day},Sales Tax,Other Current Liabilities,,${b.toFixed(2)},${text}\n` +
-        `${mark}${i},${day},Checking,Cash,${(Number(total) - 1).toFixed(2)},,${text}\n` +
-        `${mark}${i},${day},Card Fees,Operating Expenses,1.00,,${text}\n`,
-    );
-  }
-  await new Promise<void>((resolve) => out.end(() => resolve()));
-}
+import { writeSalesLedger } from '../helpers/salesLedger.js';
 
 /**
  * `je import` with stderr read line by line as a CI log would keep it, each line stamped with
@@ -76,8 +51,8 @@ it('je import: checking, sending and reconciling, 700,000 postings', async () =>
     }
     const big = path.join(home.home, 'big.csv');
     const more = path.join(home.home, 'more.csv');
-    await writeLedger(big, 175_000, 'B');
-    await writeLedger(more, 10_000, 'M');
+    await writeSalesLedger(big, 175_000, { entry: 'B', description: 'B ORDER' });
+    await writeSalesLedger(more, 10_000, { entry: 'M', description: 'M ORDER' });
     const first = await phases(['je', 'import', big, '--create-missing-accounts'], home.env);
     const second = await phases(['je', 'import', more], home.env);
     const copy = path.join(home.home, 'copy-of-more.csv');

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'vitest';
 import { freshPostgresDatabase, type TestDatabase } from '../helpers/backend.js';
 import { cpuSoFar } from '../helpers/benchProcesses.js';
+import { writeSalesLedger } from '../helpers/salesLedger.js';
 import {
   BOOKS_BIN,
   chooseNewEntity,
@@ -14,33 +15,6 @@ import {
 
 /** Lines of the CSV: a million unless BENCH_MIGRATE_LINES says (100000: the issue's 100,000 postings). */
 const LINES = Number(process.env.BENCH_MIGRATE_LINES ?? 1_000_000);
-
-/** ~250,000 entries of four lines, in date order over three years. */
-async function writeLedger(file: string): Promise<number> {
-  const out = createWriteStream(file);
-  const write = (text: string) =>
-    out.write(text)
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  await write('entry,date,account,account_type,debit,credit,description\n');
-  const entries = LINES / 4;
-  for (let i = 1; i <= entries; i += 1) {
-    const day = new Date(Date.UTC(2023, 0, 1) + Math.floor((i * 1095) / (entries + 1)) * 86_400_000)
-      .toISOString()
-      .slice(0, 10);
-    const a = (100 + ((i * 7919) % 90_000)) / 100;
-    const b = (100 + ((i * 104_729) % 40_000)) / 100;
-    const total = ((Math.round(a * 100) + Math.round(b * 100)) / 100).toFixed(2);
-    await write(
-      `E${i},${day},Sales,Income,,${a.toFixed(2)},SQ *ORDER ${i}\n` +
-        `E${i},${day},Sales Tax,Other Current Liabilities,,${b.toFixed(2)},SQ *ORDER ${i}\n` +
-        `E${i},${day},Checking,Cash,${(Number(total) - 1).toFixed(2)},,SQ *ORDER ${i}\n` +
-        `E${i},${day},Card Fees,Operating Expenses,1.00,,SQ *ORDER ${i}\n`,
-    );
-  }
-  await new Promise<void>((resolve) => out.end(() => resolve()));
-  return entries;
-}
 
 interface Run {
   seconds: number;
@@ -152,7 +126,8 @@ it('migrate run: a 1,000,000-line CSV, embedded and over loopback', async () => 
   const dir = temporaryHome();
   try {
     const file = path.join(dir.home, 'ledger.csv');
-    const entries = await writeLedger(file);
+    const entries = LINES / 4;
+    await writeSalesLedger(file, entries);
     console.log(
       `wrote ${LINES.toLocaleString('en-US')} lines (${entries.toLocaleString('en-US')} entries, ${(statSync(file).size / 1e6).toFixed(0)} MB)`,
     );

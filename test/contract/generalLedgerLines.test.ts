@@ -5,6 +5,7 @@ import {
   type GeneralLedgerEvent,
 } from '../../src/client/generalLedgerStream.js';
 import { buildGoldenLedger } from '../helpers/goldenLedger.js';
+import { piecesOf } from '../helpers/pieces.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 /**
@@ -28,11 +29,6 @@ describe('the general ledger as lines', () => {
     for await (const event of reader) all.push(event);
     return all;
   };
-  const piecesOf = (text: string, size: number) =>
-    (async function* () {
-      const bytes = new TextEncoder().encode(text);
-      for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
-    })();
 
   it('answers NDJSON when asked, the JSON document otherwise, with the same accounts and entries', async () => {
     const document = await server.request('GET', path);

@@ -3,6 +3,7 @@ import { readTaxReturn, type TaxReturnEvent } from '../../src/client/taxReturnSt
 import { postingJson } from '../../src/platform/engine/tax.js';
 import { createEntity, type TestEntity } from '../helpers/ledger.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { piecesOf } from '../helpers/pieces.js';
 
 /**
  * A return with every posting behind each box, asked for as lines (NDJSON, what `books tax
@@ -112,13 +113,10 @@ describe('the VAT return with --detail, as lines', () => {
     const document = (await server.request('GET', query)).body as {
       boxes: { box: string; postings: unknown[] }[];
     };
-    const bytes = new TextEncoder().encode(lines.text);
-    for (const size of [1, 3, 7, 64, bytes.length]) {
-      const pieces = (async function* () {
-        for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
-      })();
+    const length = new TextEncoder().encode(lines.text).length;
+    for (const size of [1, 3, 7, 64, length]) {
       const events: TaxReturnEvent[] = [];
-      for await (const event of readTaxReturn(pieces)) events.push(event);
+      for await (const event of readTaxReturn(piecesOf(lines.text, size))) events.push(event);
       const [figures, ...after] = events;
       expect(figures?.kind).toBe('figures');
       const rebuilt: { box: string; postings: unknown[] }[] = [];

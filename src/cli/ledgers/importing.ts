@@ -45,7 +45,6 @@ export async function importWith(
   const interrupt = new AbortController();
   void ctx.io.stopSignal.then(() => interrupt.abort());
   const progress = importProgress(ctx, options.progress ?? 'auto', request.file);
-  const said = migrationEvents(ctx);
   try {
     const outcome = await runImport(
       {
@@ -57,16 +56,7 @@ export async function importWith(
         sleep: (ms) => ctx.clock.sleep(ms),
         now: () => ctx.clock.now().getTime(),
         events: {
-          ...said,
-          // A terminal's progress line is ended before a message, which then has a line of its own.
-          note: (text) => {
-            progress.end();
-            said.note(text);
-          },
-          wrote: (text) => {
-            progress.end();
-            said.wrote(text);
-          },
+          ...migrationEvents(ctx),
           progress: progress.show,
           reconciled: async (reconciliation) => {
             progress.end();

@@ -94,8 +94,20 @@ export class Output {
     return this.format === 'json';
   }
 
+  /** A line of stderr left open (a progress bar rewritten in place), and what ends it. */
+  private openLine: (() => void) | undefined;
+
+  /**
+   * Says that a line of stderr stays open until `end` (undefined: none is): a message ends it
+   * first, and so has a line of its own.
+   */
+  holdLine(end: (() => void) | undefined): void {
+    this.openLine = end;
+  }
+
   /** A message for the person (stderr), never data. */
   note(text: string): void {
+    this.openLine?.();
     this.io.stderr.write(`${text}\n`);
   }
 

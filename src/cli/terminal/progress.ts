@@ -136,6 +136,7 @@ export function workProgress<P>(
     const end = () => {
       if (shown) ctx.io.stderr.write('\n');
       shown = false;
+      ctx.output.holdLine(undefined);
     };
     return {
       show: (progress) => {
@@ -144,6 +145,8 @@ export function workProgress<P>(
         if (bar === undefined) return;
         ctx.io.stderr.write(`\r  ${bar}   `);
         shown = true;
+        // A message meanwhile (`ctx.output.note`) ends the bar's line first.
+        ctx.output.holdLine(end);
       },
       end,
     };

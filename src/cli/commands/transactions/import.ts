@@ -48,6 +48,7 @@ export const command = defineCommand({
       bar: ({ sent, total }, seconds) =>
         `${sent}/${total} transactions  ${Math.round(sent / seconds)} transactions/s`,
     });
+    const { show } = progress;
     let brought;
     try {
       brought = await bringInStatements(
@@ -57,7 +58,7 @@ export const command = defineCommand({
         options,
         input.bankAccount,
         Boolean(input.linkAccount),
-        progress.show && ((sent, total) => progress.show!({ sent, total })),
+        show && ((sent, total) => show({ sent, total })),
       );
     } finally {
       progress.end();
