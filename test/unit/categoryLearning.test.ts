@@ -343,3 +343,35 @@ describe('a new client on real payments (Manchester City Council, April 2017, OG
     expect(theatre.confidence).toBeLessThan(0.5); // 0.34
   });
 });
+
+describe('a young client on real payments (Oxford City Council, January 2014, OGL v3.0)', () => {
+  it('its first three weeks learned, the next thousand lines: what it calls 0.95 sure is right 95 times in 100, or it calls nothing so', () => {
+    const lines = oxfordPayments().sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+    const at = lines.findIndex((l) => l.day > '2014-01-21');
+    const firstWeeks = lines.slice(0, at);
+    expect(firstWeeks.length).toBe(607);
+    const next = lines.slice(at, at + 1000);
+    const learned = learnCategories(firstWeeks);
+    let sure = 0;
+    let sureRight = 0;
+    let likely = 0;
+    let likelyRight = 0;
+    for (const arriving of next) {
+      const p = learned.predict(arriving)!;
+      const right = p.accountId === arriving.accountId;
+      if (p.confidence >= 0.95) {
+        sure += 1;
+        if (right) sureRight += 1;
+      } else if (p.confidence >= 0.9) {
+        likely += 1;
+        if (right) likelyRight += 1;
+      }
+    }
+    // It called 32 lines 0.95 sure, 28 right (87.5%): a supplier paid twice to one code, in a
+    // council where a supplier's commonest code is right three times in four. Two weeks of
+    // replayed history held too few such predictions to show it, and the calibration's
+    // pseudo-observations at 0.96 made up the rest. Now none; of 217 called 0.90-0.95, 93% right.
+    if (sure > 0) expect(sureRight / sure).toBeGreaterThanOrEqual(0.95);
+    expect(likelyRight / likely).toBeGreaterThanOrEqual(0.9);
+  });
+});

@@ -127,6 +127,12 @@ const MIN_LIKENESS = 0.2;
 const MAX_REPLAYED = 20_000;
 /** Pseudo-observations per bin, at the bin's own probability: few observations say little. */
 const BIN_PRIOR = 10;
+/**
+ * The most the pseudo-observations vouch for: beyond it, only what the client's own past
+ * showed. Two weeks of a council's payments held fifteen lucky predictions of a supplier paid
+ * twice to one code, and pseudo-observations at 0.96 made them 0.95 sure; 4 in 32 were wrong.
+ */
+const BIN_PRIOR_AT_MOST = 0.95;
 /** z of the one-sided lower bound taken of a bin's accuracy (about 84%). */
 const LOWER_BOUND_Z = 1;
 
@@ -532,14 +538,15 @@ const binCenter = (bin: number) =>
   ((bin === 0 ? 0 : BIN_EDGES[bin - 1]!) + Math.min(1, BIN_EDGES[bin]!)) / 2;
 
 /**
- * Each bin's accuracy, with BIN_PRIOR pseudo-observations at the bin's own probability, pooled
+ * Each bin's accuracy, with BIN_PRIOR pseudo-observations at the bin's own probability (at most
+ * BIN_PRIOR_AT_MOST), pooled
  * with its neighbours wherever a lower bin would be more accurate than a higher one (pool
  * adjacent violators), then taken at its lower bound.
  */
 function monotoneBounds(seen: readonly number[], right: readonly number[]): Float64Array {
   const blocks: { n: number; k: number; from: number; to: number }[] = [];
   for (let bin = 0; bin < BINS; bin += 1) {
-    const center = binCenter(bin);
+    const center = Math.min(binCenter(bin), BIN_PRIOR_AT_MOST);
     blocks.push({
       n: seen[bin]! + BIN_PRIOR,
       k: right[bin]! + BIN_PRIOR * center,
