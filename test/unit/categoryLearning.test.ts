@@ -375,3 +375,38 @@ describe('a young client on real payments (Oxford City Council, January 2014, OG
     expect(likelyRight / likely).toBeGreaterThanOrEqual(0.9);
   });
 });
+
+describe('a small client whose every payee is regular', () => {
+  it('a year of twelve monthly payees: the thirteenth month of each is sure', () => {
+    const payees = [
+      ['VERIZON WIRELESS', -8999, 'Telephone'],
+      ['COMCAST BUSINESS', -14999, 'Telephone'],
+      ['ADOBE CREATIVE CLOUD', -5499, 'Office Supplies'],
+      ['STAPLES STORE', -4210, 'Office Supplies'],
+      ['DROPBOX', -1999, 'Office Supplies'],
+      ['BLUE BOTTLE COFFEE', -1250, 'Meals'],
+      ['SWEETGREEN', -1575, 'Meals'],
+      ['GUSTO PAYROLL', -425000, 'Payroll'],
+      ['STRIPE PAYOUT', 250000, 'Sales'],
+      ['SQUARE DEPOSIT', 120000, 'Sales'],
+      ['ZOOM VIDEO', -1499, 'Office Supplies'],
+      ['SLACK TECHNOLOGIES', -875, 'Office Supplies'],
+    ] as const;
+    const history = payees.flatMap(([text, cents, account], p) =>
+      Array.from({ length: 12 }, (_, i) =>
+        line(
+          `${text} ${1000 + i}`,
+          account,
+          `2025-${String(i + 1).padStart(2, '0')}-${String(3 + p).padStart(2, '0')}`,
+          cents,
+        ),
+      ),
+    );
+    const learned = learnCategories(history);
+    for (const [text, cents, account] of payees) {
+      const p = learned.predict(line(`${text} 2001`, '', '2026-01-05', cents))!;
+      expect(p.accountId).toBe(account);
+      expect(p.confidence, text).toBeGreaterThanOrEqual(0.95);
+    }
+  });
+});

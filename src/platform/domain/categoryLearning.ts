@@ -125,7 +125,12 @@ const LIKENESS_POWER = 2;
 const MIN_LIKENESS = 0.2;
 /** Predictions replayed to calibrate, at most (the latest). */
 const MAX_REPLAYED = 20_000;
-/** Pseudo-observations per bin, at the bin's own probability: few observations say little. */
+/**
+ * Pseudo-observations per bin of a level, at how often all the client's predictions of that raw
+ * probability were right: few observations of a level say little. (A year of twelve regular
+ * payees gave each level too few observations to show 0.95 alone; all its predictions together
+ * showed it.)
+ */
 const BIN_PRIOR = 10;
 /**
  * The most the pseudo-observations vouch for: beyond it, only what the client's own past
@@ -508,18 +513,32 @@ const calibrationKey = (evidence: Pick<Evidence, 'level' | 'total'>) =>
  */
 export class Calibration {
   private readonly table = new Map<string, Float64Array>();
-  private readonly empty = monotoneBounds(Array(BINS).fill(0), Array(BINS).fill(0));
+  private readonly empty: Float64Array;
 
   constructor(observations: readonly { key: string; probability: number; right: boolean }[]) {
     const byKey = new Map<string, { seen: number[]; right: number[] }>();
+    const all = { seen: Array<number>(BINS).fill(0), right: Array<number>(BINS).fill(0) };
     for (const { key, probability, right } of observations) {
       let bins = byKey.get(key);
       if (!bins) byKey.set(key, (bins = { seen: Array(BINS).fill(0), right: Array(BINS).fill(0) }));
       const bin = binOf(probability);
       bins.seen[bin]! += 1;
-      if (right) bins.right[bin]! += 1;
+      all.seen[bin]! += 1;
+      if (right) {
+        bins.right[bin]! += 1;
+        all.right[bin]! += 1;
+      }
     }
-    for (const [key, bins] of byKey) this.table.set(key, monotoneBounds(bins.seen, bins.right));
+    // A key's bin with few observations leans on how often all predictions of that raw
+    // probability were right, and that on the bin's probability (at most BIN_PRIOR_AT_MOST).
+    const pooled = all.seen.map(
+      (seen, bin) =>
+        (all.right[bin]! + BIN_PRIOR * Math.min(binCenter(bin), BIN_PRIOR_AT_MOST)) /
+        (seen + BIN_PRIOR),
+    );
+    this.empty = monotoneBounds(Array(BINS).fill(0), Array(BINS).fill(0), pooled);
+    for (const [key, bins] of byKey)
+      this.table.set(key, monotoneBounds(bins.seen, bins.right, pooled));
   }
 
   /** The confidence of a prediction of this evidence and raw probability. */
@@ -538,15 +557,18 @@ const binCenter = (bin: number) =>
   ((bin === 0 ? 0 : BIN_EDGES[bin - 1]!) + Math.min(1, BIN_EDGES[bin]!)) / 2;
 
 /**
- * Each bin's accuracy, with BIN_PRIOR pseudo-observations at the bin's own probability (at most
- * BIN_PRIOR_AT_MOST), pooled
- * with its neighbours wherever a lower bin would be more accurate than a higher one (pool
- * adjacent violators), then taken at its lower bound.
+ * Each bin's accuracy, with BIN_PRIOR pseudo-observations at the bin's `prior` accuracy,
+ * pooled with its neighbours wherever a lower bin would be more accurate than a higher one
+ * (pool adjacent violators), then taken at its lower bound.
  */
-function monotoneBounds(seen: readonly number[], right: readonly number[]): Float64Array {
+function monotoneBounds(
+  seen: readonly number[],
+  right: readonly number[],
+  prior: readonly number[],
+): Float64Array {
   const blocks: { n: number; k: number; from: number; to: number }[] = [];
   for (let bin = 0; bin < BINS; bin += 1) {
-    const center = Math.min(binCenter(bin), BIN_PRIOR_AT_MOST);
+    const center = prior[bin]!;
     blocks.push({
       n: seen[bin]! + BIN_PRIOR,
       k: right[bin]! + BIN_PRIOR * center,
