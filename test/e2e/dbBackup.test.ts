@@ -262,6 +262,32 @@ describe('books db backup and restore', () => {
     expect(quiet.stderr).not.toMatch(/backing up|checking the copy/);
   });
 
+  it('db check says each of its steps in a log, and nothing with --quiet', async () => {
+    const every = { ...home.env, BOOKS_PROGRESS_SECONDS: '0' };
+    const checked = await runBooks(['db', 'check', '--db', stored], every);
+    expect(checked.code, checked.stderr).toBe(0);
+    const lines = checked.stderr.split('\n');
+    const steps = lines.filter((line) => line.startsWith('books: checking '));
+    expect(steps.map((line) => /\(step (\d) of 6: /.exec(line)?.[1])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
+    expect(steps[0]).toMatch(
+      /^books: checking .*stored\.sqlite \(step 1 of 6: the database's own integrity check\), \d+ s so far$/,
+    );
+    expect(lines.indexOf(steps.at(-1)!)).toBeLessThan(
+      lines.findIndex((line) => line.startsWith('books: checked ')),
+    );
+    const quiet = await runBooks(['db', 'check', '--db', stored, '--quiet'], every);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toMatch(/step 1 of 6/);
+    expect(quiet.stderr).toContain('books: no problems found');
+  });
+
   it('a damaged database is not backed up, a damaged backup not restored, and PostgreSQL is pointed to pg_dump', async () => {
     const damaged = path.join(home.home, 'damaged.sqlite');
     copyFileSync(stored, damaged);

@@ -1,6 +1,8 @@
 import { defineCommand, text } from '../../command.js';
 import { ExitCode } from '../../exitCodes.js';
-import { chosenDatabase } from '../../config/paths.js';
+import { chosenDatabase, isPostgresUrl } from '../../config/paths.js';
+import { progressMode, progressOptions } from '../../terminal/progress.js';
+import { checkProgress } from './shared.js';
 
 /**
  * `books db check`: the database's own integrity check and the ledger's invariants, on the local
@@ -15,17 +17,27 @@ export const command = defineCommand({
       '--db <file|url>',
       'a SQLite file or postgres://… (default: BOOKS_DATABASE_URL, else the local platform)',
     ),
+    ...progressOptions,
   },
   examples: [
     'books db check',
     'books db check --db /srv/books/books.sqlite',
     'books db check --db postgres://books:secret@db.internal/books',
   ],
-  async run(ctx, flags) {
-    const location = chosenDatabase(ctx.io.env, flags.db);
+  async run(ctx, { db, ...modes }) {
+    const location = chosenDatabase(ctx.io.env, db);
     const { checkBooks } = await import('../../../platform/databases.js');
     const started = ctx.clock.now().getTime();
-    const report = await checkBooks(location);
+    const named = isPostgresUrl(location)
+      ? (await import('../../../platform/store/postgres/backend.js')).describePostgresUrl(location)
+      : location;
+    const progress = checkProgress(ctx, progressMode(modes), named);
+    let report;
+    try {
+      report = await checkBooks(location, progress.checking);
+    } finally {
+      progress.end();
+    }
     const seconds = ((ctx.clock.now().getTime() - started) / 1000).toFixed(1);
     const counted = report.checked
       ? `${report.checked.postings.toLocaleString('en-US')} postings of ${report.checked.journalEntries.toLocaleString('en-US')} journal entries and the rest, ${report.checked.dailySums.toLocaleString('en-US')} daily sums, ${plural(report.checked.idempotencyRecords, 'idempotency record')}`

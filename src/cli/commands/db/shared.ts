@@ -37,7 +37,7 @@ export function copyProgress(ctx: CommandContext, mode: ProgressMode, doing: str
     | { phase: 'copying'; copied: number; total: number }
     | { phase: 'checking'; step: number; steps: number; what: string };
   const checking = (p: { step: number; steps: number; what: string }) =>
-    `checking the copy (step ${p.step} of ${p.steps}: ${p.what})`;
+    checkingStep('the copy', p);
   const progress = workProgress<Copying>(ctx, mode, {
     phase: (p) => p.phase,
     doing: (p) => (p.phase === 'copying' ? doing : checking(p)),
@@ -58,6 +58,30 @@ export function copyProgress(ctx: CommandContext, mode: ProgressMode, doing: str
         ((step: number, steps: number, what: string) =>
           show({ phase: 'checking', step, steps, what })),
     },
+    end: progress.end,
+  };
+}
+
+/** A step of a database's check as a progress line says it. */
+const checkingStep = (database: string, p: { step: number; steps: number; what: string }) =>
+  `checking ${database} (step ${p.step} of ${p.steps}: ${p.what})`;
+
+/**
+ * `books db check`'s progress: `checking books.sqlite (step 2 of 6: …)`, each step as it begins,
+ * on one line of a terminal's stderr; lines in a log. The steps have no measure of their own
+ * (the database's integrity check is one call), so a line says how long the step has taken.
+ */
+export function checkProgress(ctx: CommandContext, mode: ProgressMode, database: string) {
+  type Checking = { step: number; steps: number; what: string };
+  const progress = workProgress<Checking>(ctx, mode, {
+    phase: (p) => `step ${p.step}`,
+    doing: (p) => checkingStep(database, p),
+    measure: () => undefined,
+    bar: (p) => checkingStep(database, p),
+  });
+  const show = progress.show;
+  return {
+    checking: show && ((step: number, steps: number, what: string) => show({ step, steps, what })),
     end: progress.end,
   };
 }
