@@ -568,10 +568,9 @@ function monotoneBounds(
 ): Float64Array {
   const blocks: { n: number; k: number; from: number; to: number }[] = [];
   for (let bin = 0; bin < BINS; bin += 1) {
-    const center = prior[bin]!;
     blocks.push({
       n: seen[bin]! + BIN_PRIOR,
-      k: right[bin]! + BIN_PRIOR * center,
+      k: right[bin]! + BIN_PRIOR * prior[bin]!,
       from: bin,
       to: bin,
     });
