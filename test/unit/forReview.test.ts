@@ -12,11 +12,13 @@ import {
   type WaitingLine,
 } from '../../src/platform/domain/forReview.js';
 import {
+  confidenceText,
   confidentDecisions,
   decisionsFromCsv,
   impliedRule,
 } from '../../src/migrate/categorize/decisions.js';
 import { reviewQueue, type ReviewAction } from '../../src/migrate/categorize/review.js';
+import { manchesterPayments } from '../helpers/categorizedData.js';
 
 const waiting = (
   id: string,
@@ -571,5 +573,39 @@ describe('the review, one transaction at a time', () => {
     );
     expect(screen).toMatch(/refused: refused: decided meanwhile/);
     expect(result.decided).toBe(1);
+  });
+});
+
+describe('a suggestion’s confidence as the queue shows it', () => {
+  it('is rounded down, so that it never reaches a threshold the calibration did not: Manchester’s young client (its first 560 lines), Brake Bros at 0.94987 is 0.949, not the 0.950 --auto takes', () => {
+    const lines = manchesterPayments();
+    const history = lines.slice(0, 560);
+    expect(lines[560]!.day).not.toBe(history.at(-1)!.day);
+    const arriving = lines
+      .slice(560)
+      .find((l) => l.text === 'Brake Bros Foodservice Ltd' && l.amountCents === -76_889)!;
+    const learned = learnCategories(history);
+    const calibrated = learned.predict(arriving)!;
+    expect(calibrated.confidence).toBeGreaterThan(0.9495);
+    expect(calibrated.confidence).toBeLessThan(0.95);
+    const chart = new Map(
+      [...new Set(lines.map((l) => l.accountId))].map((name, i) => [
+        name,
+        info(name, name, String(5000 + i)),
+      ]),
+    );
+    chart.set('council-bank', info('council-bank', 'Bank', '1000', true));
+    const shown = suggest(
+      [waiting('brake', arriving.text, arriving.amountCents, arriving.day, 'council-bank')],
+      {
+        learned,
+        accounts: chart,
+        accountsByName: new Map([...chart.values()].map((a) => [a.name.toLowerCase(), a])),
+      },
+    ).get('brake')!;
+    expect(shown).toMatchObject({ accountId: 'Catering Provisions', confidence: 0.949 });
+    // And a list or the review shows it as 0.94, not as the 0.95 --auto takes.
+    expect(confidenceText(shown.confidence)).toBe('0.94');
+    expect(confidenceText(0.97)).toBe('0.97');
   });
 });

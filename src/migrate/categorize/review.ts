@@ -27,6 +27,7 @@ import {
   acceptSuggestion,
   accountNamed,
   categoryText,
+  confidenceText,
   decisionKey,
   impliedRule,
 } from './decisions.js';
@@ -83,7 +84,7 @@ export function reviewCard(t: BankTransaction, position: number, count: number):
   const s = t.suggestion;
   lines.push(
     s
-      ? `  suggests ${s.kind === 'account' ? '' : `${s.kind}: `}${s.accountCode} ${s.account} (confidence ${s.confidence.toFixed(2)}): ${s.reason}`
+      ? `  suggests ${s.kind === 'account' ? '' : `${s.kind}: `}${s.accountCode} ${s.account} (confidence ${confidenceText(s.confidence)}): ${s.reason}`
       : '  no suggestion: nothing like it in the books yet',
   );
   return lines.join('\n');

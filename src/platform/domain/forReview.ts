@@ -400,7 +400,12 @@ export function suggestForQueue(input: {
   }
 }
 
-const round = (value: number) => Math.round(value * 1000) / 1000;
+/**
+ * A confidence to three places, rounded down: 0.94987 rounded to the nearest was 0.950, and
+ * --auto took what the calibration had put below its threshold. (The tiny nudge keeps a value
+ * already on the grid, 0.97 being 969.99999… thousandths, where it is.)
+ */
+const round = (value: number) => Math.floor(value * 1000 + 1e-9) / 1000;
 
 /** Sums the firm's decisions of one payee (all its lines) by account name. */
 export function firmDecisionsOf(

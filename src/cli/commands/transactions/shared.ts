@@ -12,7 +12,7 @@ import {
   statementTransactions,
   type StatementRequest,
 } from '../../statements/reading.js';
-import { categoryText } from '../../../migrate/categorize/decisions.js';
+import { categoryText, confidenceText } from '../../../migrate/categorize/decisions.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, UserError } from '../../exitCodes.js';
 import {
@@ -35,7 +35,7 @@ export const referenceText = (t: BankTransaction) =>
 /** A suggestion as a table cell: `6120 Telephone (0.97)`, `6001 Office Supplies at SP (0.97)`. */
 export const suggestionText = (t: BankTransaction) =>
   t.suggestion
-    ? `${t.suggestion.kind === 'account' ? '' : `${t.suggestion.kind}: `}${t.suggestion.accountCode} ${t.suggestion.account}${t.suggestion.taxCode ? ` at ${t.suggestion.taxCode}` : ''} (${t.suggestion.confidence.toFixed(2)})`
+    ? `${t.suggestion.kind === 'account' ? '' : `${t.suggestion.kind}: `}${t.suggestion.accountCode} ${t.suggestion.account}${t.suggestion.taxCode ? ` at ${t.suggestion.taxCode}` : ''} (${confidenceText(t.suggestion.confidence)})`
     : '';
 
 /** Bank transactions as a list (the columns of `transactions list`). */
