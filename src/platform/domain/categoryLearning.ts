@@ -258,6 +258,10 @@ class TextNeighbours {
   private readonly postings: { docs: number[]; weights: number[] }[];
   private readonly docOf = new Map<string, number>();
   readonly texts: string[] = [];
+  /** Each document's likeness to the text asked about, summed gram by gram (zero between asks). */
+  private scores = new Float64Array(1024);
+  /** The documents a text asked about shares a gram with. */
+  private readonly touched: number[] = [];
 
   constructor(texts: Iterable<string>) {
     const documents: number[] = [];
@@ -287,8 +291,11 @@ class TextNeighbours {
     }
     const grams = [...counts.keys()];
     const weights = grams.map((index) => counts.get(index)! * this.idf[index]!);
-    const norm = Math.hypot(...weights) || 1;
-    return { grams, weights: weights.map((weight) => weight / norm) };
+    let squares = 0;
+    for (const weight of weights) squares += weight * weight;
+    const norm = Math.sqrt(squares) || 1;
+    for (let k = 0; k < weights.length; k += 1) weights[k]! /= norm;
+    return { grams, weights };
   }
 
   /** The document of a text, indexed on its first sight. */
@@ -309,17 +316,28 @@ class TextNeighbours {
   /** The earlier texts most like `text` (cosine at least `least`), most alike first. */
   nearest(text: string, count: number, least: number): { doc: number; likeness: number }[] {
     const { grams, weights } = this.vector(text);
-    const scores = new Map<number, number>();
-    for (const [k, gram] of grams.entries()) {
-      const posting = this.postings[gram]!;
+    // A flat array indexed by document, not a map: a gram as common as ` s` lists most of a
+    // big history's texts, and a replay asks about every text never seen before.
+    if (this.scores.length < this.texts.length) {
+      this.scores = new Float64Array(Math.max(this.texts.length, 2 * this.scores.length));
+    }
+    const scores = this.scores;
+    const touched = this.touched;
+    for (let k = 0; k < grams.length; k += 1) {
+      const posting = this.postings[grams[k]!]!;
       const weight = weights[k]!;
-      for (let i = 0; i < posting.docs.length; i += 1) {
-        const doc = posting.docs[i]!;
-        scores.set(doc, (scores.get(doc) ?? 0) + weight * posting.weights[i]!);
+      const docs = posting.docs;
+      const docWeights = posting.weights;
+      for (let i = 0; i < docs.length; i += 1) {
+        const doc = docs[i]!;
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc]! += weight * docWeights[i]!;
       }
     }
     const best: { doc: number; likeness: number }[] = [];
-    for (const [doc, likeness] of scores) {
+    for (const doc of touched) {
+      const likeness = scores[doc]!;
+      scores[doc] = 0;
       if (likeness < least) continue;
       if (best.length < count) best.push({ doc, likeness });
       else if (likeness > best[best.length - 1]!.likeness)
@@ -327,6 +345,7 @@ class TextNeighbours {
       else continue;
       best.sort((a, b) => b.likeness - a.likeness);
     }
+    touched.length = 0;
     return best;
   }
 }
