@@ -137,14 +137,14 @@ it('suggestions on real data from a migrated ledger and from categorized bank li
         ['a new', 100],
         ['a young', 500],
       ] as const) {
-        const newAt = dayBoundary(lines, size);
-        const firstLines = lines.slice(0, newAt);
-        const next = lines.slice(newAt, newAt + 1000);
-        const newSvm = new TfidfLinearSvm().fit(
+        const firstEnd = dayBoundary(lines, size);
+        const firstLines = lines.slice(0, firstEnd);
+        const next = lines.slice(firstEnd, firstEnd + 1000);
+        const firstSvm = new TfidfLinearSvm().fit(
           firstLines.map((l) => l.text),
           firstLines.map((l) => l.accountId),
         );
-        const newSvmRight = next.filter((l) => newSvm.predict(l.text) === l.accountId).length;
+        const firstSvmRight = next.filter((l) => firstSvm.predict(l.text) === l.accountId).length;
         for (const path of ['migrated ledger', 'bank lines'] as const) {
           const outcome = measured(
             next,
@@ -152,7 +152,7 @@ it('suggestions on real data from a migrated ledger and from categorized bank li
             path,
           );
           figures.say(
-            `  ${kind} client (its first ${firstLines.length} lines, the next ${count(next.length)}) from ${path === 'bank lines' ? 'categorized' : 'a'} ${path}: ${outcome.text}; the SVM ${pct(newSvmRight, next.length)}${outcome.right * next.length > newSvmRight ? '' : ' — NOT ahead of the SVM'}`,
+            `  ${kind} client (its first ${firstLines.length} lines, the next ${count(next.length)}) from ${path === 'bank lines' ? 'categorized' : 'a'} ${path}: ${outcome.text}; the SVM ${pct(firstSvmRight, next.length)}${outcome.right * next.length > firstSvmRight ? '' : ' — NOT ahead of the SVM'}`,
           );
         }
       }

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKS_BIN, runBooks, serveBooks, temporaryHome } from '../helpers/cli.js';
+import { REGULAR_PAYEES } from '../helpers/categorizedData.js';
 import { camtFile, closingOf, type ModelStatement } from '../helpers/statementFiles.js';
 
 /*
@@ -438,20 +439,7 @@ describe("the bookkeeper's day (the built binary against books serve)", () => {
   it('--auto takes only the confident; --dry-run says and decides nothing; the summary counts them', async () => {
     const client = await newClient('Auto');
     // A year of a client's regular payees (twelve of them, monthly), decided from a file.
-    const payees = [
-      ['VERIZON WIRELESS', -8999, 'Telephone'],
-      ['COMCAST BUSINESS', -14999, 'Telephone'],
-      ['ADOBE CREATIVE CLOUD', -5499, 'Office Supplies'],
-      ['STAPLES STORE', -4210, 'Office Supplies'],
-      ['DROPBOX', -1999, 'Office Supplies'],
-      ['BLUE BOTTLE COFFEE', -1250, 'Meals'],
-      ['SWEETGREEN', -1575, 'Meals'],
-      ['GUSTO PAYROLL', -425000, 'Payroll'],
-      ['STRIPE PAYOUT', 250000, 'Sales'],
-      ['SQUARE DEPOSIT', 120000, 'Sales'],
-      ['ZOOM VIDEO', -1499, 'Office Supplies'],
-      ['SLACK TECHNOLOGIES', -875, 'Office Supplies'],
-    ] as const;
+    const payees = REGULAR_PAYEES;
     const history = payees.flatMap(([text, cents, account], p) =>
       Array.from({ length: 12 }, (_, i) => ({
         booked: `2025-${String(i + 1).padStart(2, '0')}-${String(3 + p).padStart(2, '0')}`,

@@ -43,6 +43,11 @@ const journalEntryCount = (file: string, ledgerBasis = '%') => {
  * were when it began (whole batches only), checks clean and opens once restored; a restore is
  * refused while a server holds its target and keeps the file it replaces.
  */
+/** The step numbers of a database check's progress lines, and the six a check has. */
+const stepNumbers = (lines: readonly string[]) =>
+  lines.map((line) => /\(step (\d) of 6: /.exec(line)?.[1]);
+const SIX_STEPS = ['1', '2', '3', '4', '5', '6'];
+
 describe('books db backup and restore', () => {
   const home = temporaryHome();
   const stored = path.join(home.home, 'stored.sqlite');
@@ -240,14 +245,7 @@ describe('books db backup and restore', () => {
         new RegExp(`^books: ${doing} ([\\d,]+) of \\1 pages \\(100%\\), [\\d,]+ pages/s$`),
       );
       const steps = lines.filter((line) => line.startsWith('books: checking the copy'));
-      expect(steps.map((line) => /\(step (\d) of 6: /.exec(line)?.[1])).toEqual([
-        '1',
-        '2',
-        '3',
-        '4',
-        '5',
-        '6',
-      ]);
+      expect(stepNumbers(steps)).toEqual(SIX_STEPS);
       expect(steps[0]).toMatch(
         /^books: checking the copy \(step 1 of 6: the database's own integrity check\), \d+ s so far$/,
       );
@@ -268,14 +266,7 @@ describe('books db backup and restore', () => {
     expect(checked.code, checked.stderr).toBe(0);
     const lines = checked.stderr.split('\n');
     const steps = lines.filter((line) => line.startsWith('books: checking '));
-    expect(steps.map((line) => /\(step (\d) of 6: /.exec(line)?.[1])).toEqual([
-      '1',
-      '2',
-      '3',
-      '4',
-      '5',
-      '6',
-    ]);
+    expect(stepNumbers(steps)).toEqual(SIX_STEPS);
     expect(steps[0]).toMatch(
       /^books: checking .*stored\.sqlite \(step 1 of 6: the database's own integrity check\), \d+ s so far$/,
     );

@@ -76,7 +76,7 @@ const keptRows = (file: string) =>
   }) as Record<string, string>[];
 
 /** Sorts by day, keeping the order of a day's lines (as a bank's lines arrive). */
-const byDay = (lines: CategorizedLine[]) =>
+export const byDay = (lines: CategorizedLine[]) =>
   lines
     .map((line, index) => ({ line, index }))
     .sort((a, b) =>
@@ -322,3 +322,22 @@ export function generatedBooks(options: {
   }
   return lines;
 }
+
+/**
+ * A small client's regular payees, each paid monthly as its bank writes it (the text, the
+ * amount in cents, the account it goes to): the bookkeeper's day and the learner's tests.
+ */
+export const REGULAR_PAYEES = [
+  ['VERIZON WIRELESS', -8999, 'Telephone'],
+  ['COMCAST BUSINESS', -14999, 'Telephone'],
+  ['ADOBE CREATIVE CLOUD', -5499, 'Office Supplies'],
+  ['STAPLES STORE', -4210, 'Office Supplies'],
+  ['DROPBOX', -1999, 'Office Supplies'],
+  ['BLUE BOTTLE COFFEE', -1250, 'Meals'],
+  ['SWEETGREEN', -1575, 'Meals'],
+  ['GUSTO PAYROLL', -425000, 'Payroll'],
+  ['STRIPE PAYOUT', 250000, 'Sales'],
+  ['SQUARE DEPOSIT', 120000, 'Sales'],
+  ['ZOOM VIDEO', -1499, 'Office Supplies'],
+  ['SLACK TECHNOLOGIES', -875, 'Office Supplies'],
+] as const;
