@@ -152,22 +152,41 @@ const dayNumber = (day: string) =>
   Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) /
   86_400_000;
 
-/** Counts of one key of one level: decayed weights for the model, whole lines for the reason. */
+/**
+ * Counts of one key of one level: decayed weights for the model, whole lines for the reason.
+ * Side by side in arrays, not maps: a key rarely goes to more than a few accounts, and a big
+ * history holds hundreds of thousands of keys.
+ */
 class Tally {
-  weighted = new Map<number, number>();
+  /** The accounts the key went to, in the order first seen. */
+  readonly accounts: number[] = [];
+  readonly weighted: number[] = [];
   weightedTotal = 0;
-  raw = new Map<number, number>();
+  readonly raw: number[] = [];
   rawTotal = 0;
   last = -1;
   latestRun = 0;
 
   add(account: number, weight: number): void {
-    this.weighted.set(account, (this.weighted.get(account) ?? 0) + weight);
+    let at = this.accounts.indexOf(account);
+    if (at < 0) {
+      at = this.accounts.length;
+      this.accounts.push(account);
+      this.weighted.push(0);
+      this.raw.push(0);
+    }
+    this.weighted[at]! += weight;
     this.weightedTotal += weight;
-    this.raw.set(account, (this.raw.get(account) ?? 0) + 1);
+    this.raw[at]! += 1;
     this.rawTotal += 1;
     this.latestRun = this.last === account ? this.latestRun + 1 : 1;
     this.last = account;
+  }
+
+  /** Whole lines that went to `account`. */
+  rawOf(account: number): number {
+    const at = this.accounts.indexOf(account);
+    return at < 0 ? 0 : this.raw[at]!;
   }
 }
 
@@ -222,6 +241,25 @@ function featuresOf(line: UnlabeledLine): LineFeatures {
   return { plain: plainText(line.text), words, keys, inflow, day: dayNumber(line.day) };
 }
 
+/** A text's words as its grams read them: lower case, split at spaces. */
+const gramWords = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
+
+/** A word's 2- to 5-letter pieces, the word padded with a space. */
+function letterGrams(word: string): string[] {
+  const grams: string[] = [];
+  const padded = ` ${word} `;
+  for (let n = 2; n <= 5 && n <= padded.length; n += 1)
+    for (let i = 0; i + n <= padded.length; i += 1) grams.push(padded.slice(i, i + n));
+  return grams;
+}
+
+/** A word's tokens: its runs of two or more letters and digits. */
+const wordTokens = (word: string) => word.match(/[\p{L}\p{N}_]{2,}/gu) ?? [];
+
 /**
  * A text as its character grams read it: lower case, each word padded with a space, its 2- to
  * 5-letter pieces (`shell kings 587` and `shell fiveways 387` share ` sh`, `shell`, `ll `, …),
@@ -229,17 +267,9 @@ function featuresOf(line: UnlabeledLine): LineFeatures {
  * grams with the texts of the same payee.
  */
 export function textGrams(text: string): string[] {
-  const grams: string[] = [];
-  const words = text
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((word) => word !== '');
-  for (const word of words) {
-    const padded = ` ${word} `;
-    for (let n = 2; n <= 5 && n <= padded.length; n += 1)
-      for (let i = 0; i + n <= padded.length; i += 1) grams.push(padded.slice(i, i + n));
-  }
-  const tokens = words.flatMap((word) => word.match(/[\p{L}\p{N}_]{2,}/gu) ?? []);
+  const words = gramWords(text);
+  const grams = words.flatMap(letterGrams);
+  const tokens = words.flatMap(wordTokens);
   for (const [i, token] of tokens.entries()) {
     grams.push(`|${token}`);
     if (i + 1 < tokens.length) grams.push(`|${token} ${tokens[i + 1]!}`);
@@ -251,64 +281,171 @@ export function textGrams(text: string): string[] {
  * The distinct texts of a history as vectors of their grams (TF-IDF over the history's texts,
  * at unit length), and which of them are most like a text: an inverted index, filled as the
  * texts are first seen (a replay finds only the earlier ones).
+ *
+ * Flat typed arrays throughout, not maps and arrays of objects: a big history holds tens of
+ * thousands of distinct texts (a store number makes each a new one) and millions of postings.
+ * Each text's grams are found once, when the index is built.
  */
 class TextNeighbours {
   private readonly gramIndex = new Map<string, number>();
   private readonly idf: Float64Array;
-  private readonly postings: { docs: number[]; weights: number[] }[];
+  /** The grams of each text the index was built from (distinct, with counts), found once. */
+  private readonly builtSlot = new Map<string, number>();
+  private readonly builtGrams: Int32Array;
+  private readonly builtCounts: Float64Array;
+  private readonly builtStart: Int32Array;
+  /** Per gram, its postings in one pool: a run of documents, and the gram's weight in each. */
+  private readonly postingStart: Int32Array;
+  private readonly postingLength: Int32Array;
+  private readonly postingDocs: Int32Array;
+  private readonly postingWeights: Float64Array;
   private readonly docOf = new Map<string, number>();
   readonly texts: string[] = [];
   /** Each document's likeness to the text asked about, summed gram by gram (zero between asks). */
   private scores = new Float64Array(1024);
   /** The documents a text asked about shares a gram with. */
-  private readonly touched: number[] = [];
+  private touched = new Int32Array(1024);
+  /** The words met, each with its letter grams' indexes and its tokens. */
+  private readonly words = new Map<string, { letters: Int32Array; tokens: string[] }>();
+  /** A text's count of each gram, while it is read (zero between texts). */
+  private gramCount = new Float64Array(1024);
 
   constructor(texts: Iterable<string>) {
-    const documents: number[] = [];
-    let count = 0;
-    for (const text of new Set(texts)) {
-      count += 1;
-      for (const gram of new Set(textGrams(text))) {
-        let index = this.gramIndex.get(gram);
-        if (index === undefined) {
-          index = documents.length;
-          this.gramIndex.set(gram, index);
-          documents.push(0);
-        }
-        documents[index]! += 1;
-      }
+    const distinct = [...new Set(texts)];
+    const grams: number[] = [];
+    const counts: number[] = [];
+    const starts = new Int32Array(distinct.length + 1);
+    for (const [slot, text] of distinct.entries()) {
+      this.builtSlot.set(text, slot);
+      starts[slot] = grams.length;
+      this.countGrams(text, true, grams, counts);
     }
-    this.idf = Float64Array.from(documents, (d) => Math.log((1 + count) / (1 + d)) + 1);
-    this.postings = documents.map(() => ({ docs: [], weights: [] }));
+    starts[distinct.length] = grams.length;
+    this.builtGrams = Int32Array.from(grams);
+    this.builtCounts = Float64Array.from(counts);
+    this.builtStart = starts;
+    const gramCount = this.gramIndex.size;
+    const documents = new Int32Array(gramCount);
+    for (const gram of this.builtGrams) documents[gram]! += 1;
+    this.idf = Float64Array.from(documents, (d) => Math.log((1 + distinct.length) / (1 + d)) + 1);
+    // Room in the pool for every text the index is built from, each gram's run as long as the
+    // texts holding it.
+    this.postingStart = new Int32Array(gramCount);
+    this.postingLength = new Int32Array(gramCount);
+    let at = 0;
+    for (let gram = 0; gram < gramCount; gram += 1) {
+      this.postingStart[gram] = at;
+      at += documents[gram]!;
+    }
+    this.postingDocs = new Int32Array(at);
+    this.postingWeights = new Float64Array(at);
+  }
+
+  /**
+   * Appends a text's distinct grams (those the index knows, or every gram when `learn`) and how
+   * often each occurs, in the order first met.
+   */
+  private countGrams(text: string, learn: boolean, grams: number[], counts: number[]): void {
+    // The grams of textGrams, in its order, each word's pieces found once (texts share words).
+    const from = grams.length;
+    const words = gramWords(text).map((word) => this.wordOf(word, learn));
+    for (const word of words) for (const gram of word.letters) this.count(gram, grams);
+    const tokens = words.flatMap((word) => word.tokens);
+    for (let i = 0; i < tokens.length; i += 1) {
+      this.count(this.gramOf(`|${tokens[i]!}`, learn), grams);
+      if (i + 1 < tokens.length)
+        this.count(this.gramOf(`|${tokens[i]!} ${tokens[i + 1]!}`, learn), grams);
+    }
+    for (let k = from; k < grams.length; k += 1) {
+      counts.push(this.gramCount[grams[k]!]!);
+      this.gramCount[grams[k]!] = 0;
+    }
+  }
+
+  /** A gram's index (-1: unknown to the index, which learns it when `learn`). */
+  private gramOf(gram: string, learn: boolean): number {
+    let index = this.gramIndex.get(gram);
+    if (index === undefined) {
+      if (!learn) return -1;
+      index = this.gramIndex.size;
+      this.gramIndex.set(gram, index);
+    }
+    return index;
+  }
+
+  /** A word's letter grams (indexed) and tokens, worked out on the word's first sight. */
+  private wordOf(word: string, learn: boolean): { letters: Int32Array; tokens: string[] } {
+    let known = this.words.get(word);
+    if (known === undefined || (learn && known.letters.includes(-1))) {
+      known = {
+        letters: Int32Array.from(letterGrams(word), (gram) => this.gramOf(gram, learn)),
+        tokens: wordTokens(word),
+      };
+      this.words.set(word, known);
+    }
+    return known;
+  }
+
+  /** Counts one more of a gram in the text being read (its first time: appended to `grams`). */
+  private count(gram: number, grams: number[]): void {
+    if (gram < 0) return;
+    if (gram >= this.gramCount.length) {
+      const wider = new Float64Array(Math.max(gram + 1, 2 * this.gramCount.length));
+      wider.set(this.gramCount);
+      this.gramCount = wider;
+    }
+    if (this.gramCount[gram] === 0) grams.push(gram);
+    this.gramCount[gram]! += 1;
   }
 
   /** The text's grams known to the history, weighted, at unit length. */
-  private vector(text: string): { grams: number[]; weights: number[] } {
-    const counts = new Map<number, number>();
-    for (const gram of textGrams(text)) {
-      const index = this.gramIndex.get(gram);
-      if (index !== undefined) counts.set(index, (counts.get(index) ?? 0) + 1);
+  private vector(text: string): { grams: ArrayLike<number>; weights: Float64Array } {
+    let grams: ArrayLike<number>;
+    let counts: ArrayLike<number>;
+    const slot = this.builtSlot.get(text);
+    if (slot !== undefined) {
+      const from = this.builtStart[slot]!;
+      const to = this.builtStart[slot + 1]!;
+      grams = this.builtGrams.subarray(from, to);
+      counts = this.builtCounts.subarray(from, to);
+    } else {
+      const found: number[] = [];
+      const times: number[] = [];
+      this.countGrams(text, false, found, times);
+      grams = found;
+      counts = times;
     }
-    const grams = [...counts.keys()];
-    const weights = grams.map((index) => counts.get(index)! * this.idf[index]!);
+    const weights = new Float64Array(grams.length);
     let squares = 0;
-    for (const weight of weights) squares += weight * weight;
+    for (let k = 0; k < grams.length; k += 1) {
+      const weight = counts[k]! * this.idf[grams[k]!]!;
+      weights[k] = weight;
+      squares += weight * weight;
+    }
     const norm = Math.sqrt(squares) || 1;
     for (let k = 0; k < weights.length; k += 1) weights[k]! /= norm;
     return { grams, weights };
   }
 
-  /** The document of a text, indexed on its first sight. */
+  /**
+   * The document of a text, indexed on its first sight. Only the texts the index was built from
+   * are found by their grams (a model learns only its own history's texts): each has room in
+   * its grams' postings.
+   */
   add(text: string): number {
     let doc = this.docOf.get(text);
     if (doc !== undefined) return doc;
     doc = this.texts.length;
     this.docOf.set(text, doc);
     this.texts.push(text);
+    if (!this.builtSlot.has(text)) return doc;
     const { grams, weights } = this.vector(text);
-    for (const [k, gram] of grams.entries()) {
-      this.postings[gram]!.docs.push(doc);
-      this.postings[gram]!.weights.push(weights[k]!);
+    for (let k = 0; k < grams.length; k += 1) {
+      const gram = grams[k]!;
+      const at = this.postingStart[gram]! + this.postingLength[gram]!;
+      this.postingDocs[at] = doc;
+      this.postingWeights[at] = weights[k]!;
+      this.postingLength[gram]! += 1;
     }
     return doc;
   }
@@ -319,23 +456,26 @@ class TextNeighbours {
     // A flat array indexed by document, not a map: a gram as common as ` s` lists most of a
     // big history's texts, and a replay asks about every text never seen before.
     if (this.scores.length < this.texts.length) {
-      this.scores = new Float64Array(Math.max(this.texts.length, 2 * this.scores.length));
+      const size = Math.max(this.texts.length, 2 * this.scores.length);
+      this.scores = new Float64Array(size);
+      this.touched = new Int32Array(size);
     }
-    const scores = this.scores;
-    const touched = this.touched;
+    const { scores, touched, postingDocs, postingWeights } = this;
+    let touchedCount = 0;
     for (let k = 0; k < grams.length; k += 1) {
-      const posting = this.postings[grams[k]!]!;
+      const gram = grams[k]!;
       const weight = weights[k]!;
-      const docs = posting.docs;
-      const docWeights = posting.weights;
-      for (let i = 0; i < docs.length; i += 1) {
-        const doc = docs[i]!;
-        if (scores[doc] === 0) touched.push(doc);
-        scores[doc]! += weight * docWeights[i]!;
+      const start = this.postingStart[gram]!;
+      const end = start + this.postingLength[gram]!;
+      for (let i = start; i < end; i += 1) {
+        const doc = postingDocs[i]!;
+        if (scores[doc] === 0) touched[touchedCount++] = doc;
+        scores[doc]! += weight * postingWeights[i]!;
       }
     }
     const best: { doc: number; likeness: number }[] = [];
-    for (const doc of touched) {
+    for (let t = 0; t < touchedCount; t += 1) {
+      const doc = touched[t]!;
       const likeness = scores[doc]!;
       scores[doc] = 0;
       if (likeness < least) continue;
@@ -345,7 +485,6 @@ class TextNeighbours {
       else continue;
       best.sort((a, b) => b.likeness - a.likeness);
     }
-    touched.length = 0;
     return best;
   }
 }
@@ -448,9 +587,11 @@ export class CategoryModel {
       for (const { doc, likeness } of nearest) {
         const tally = this.textTallies[doc]!;
         const say = likeness ** LIKENESS_POWER;
-        for (const [account, weight] of tally.weighted)
-          near[account]! += (say * weight) / tally.weightedTotal;
-        for (const [account, lines] of tally.raw) agreeing[account]! += lines;
+        for (let at = 0; at < tally.accounts.length; at += 1) {
+          const account = tally.accounts[at]!;
+          near[account]! += (say * tally.weighted[at]!) / tally.weightedTotal;
+          agreeing[account]! += tally.raw[at]!;
+        }
         lines += tally.rawTotal;
         said += say;
       }
@@ -478,7 +619,8 @@ export class CategoryModel {
       const total = tally.weightedTotal + smoothing;
       const keep = smoothing / total;
       for (let a = 0; a < count; a += 1) probability[a] = probability[a]! * keep;
-      for (const [account, weight] of tally.weighted) probability[account]! += weight / total;
+      for (let at = 0; at < tally.accounts.length; at += 1)
+        probability[tally.accounts[at]!]! += tally.weighted[at]! / total;
     }
 
     let best = -1;
@@ -494,7 +636,7 @@ export class CategoryModel {
     const records: LevelRecord[] = found.map(({ index, tally }) => ({
       level: KEYED_LEVELS[index]!,
       label: labelOf(KEYED_LEVELS[index]!),
-      agreeing: tally.raw.get(best) ?? 0,
+      agreeing: tally.rawOf(best),
       total: tally.rawTotal,
       latestRun: tally.last === best ? tally.latestRun : 0,
     }));
