@@ -154,30 +154,24 @@ const dayNumber = (day: string) =>
 
 /**
  * Counts of one key of one level: decayed weights for the model, whole lines for the reason.
- * Side by side in arrays, not maps: a key rarely goes to more than a few accounts, and a big
- * history holds hundreds of thousands of keys.
+ * In one flat array, not maps: a key rarely goes to more than a few accounts, and a big history
+ * holds hundreds of thousands of keys.
  */
 class Tally {
-  /** The accounts the key went to, in the order first seen. */
-  readonly accounts: number[] = [];
-  readonly weighted: number[] = [];
+  /** Per account the key went to, in the order first seen: the account, its weight, its lines. */
+  readonly counts: number[] = [];
   weightedTotal = 0;
-  readonly raw: number[] = [];
   rawTotal = 0;
   last = -1;
   latestRun = 0;
 
   add(account: number, weight: number): void {
-    let at = this.accounts.indexOf(account);
-    if (at < 0) {
-      at = this.accounts.length;
-      this.accounts.push(account);
-      this.weighted.push(0);
-      this.raw.push(0);
-    }
-    this.weighted[at]! += weight;
+    let at = 0;
+    while (at < this.counts.length && this.counts[at] !== account) at += 3;
+    if (at === this.counts.length) this.counts.push(account, 0, 0);
+    this.counts[at + 1]! += weight;
     this.weightedTotal += weight;
-    this.raw[at]! += 1;
+    this.counts[at + 2]! += 1;
     this.rawTotal += 1;
     this.latestRun = this.last === account ? this.latestRun + 1 : 1;
     this.last = account;
@@ -185,8 +179,9 @@ class Tally {
 
   /** Whole lines that went to `account`. */
   rawOf(account: number): number {
-    const at = this.accounts.indexOf(account);
-    return at < 0 ? 0 : this.raw[at]!;
+    for (let at = 0; at < this.counts.length; at += 3)
+      if (this.counts[at] === account) return this.counts[at + 2]!;
+    return 0;
   }
 }
 
@@ -292,7 +287,7 @@ class TextNeighbours {
   /** The grams of each text the index was built from (distinct, with counts), found once. */
   private readonly builtSlot = new Map<string, number>();
   private readonly builtGrams: Int32Array;
-  private readonly builtCounts: Float64Array;
+  private readonly builtCounts: Int32Array;
   private readonly builtStart: Int32Array;
   /** Per gram, its postings in one pool: a run of documents, and the gram's weight in each. */
   private readonly postingStart: Int32Array;
@@ -322,7 +317,7 @@ class TextNeighbours {
     }
     starts[distinct.length] = grams.length;
     this.builtGrams = Int32Array.from(grams);
-    this.builtCounts = Float64Array.from(counts);
+    this.builtCounts = Int32Array.from(counts);
     this.builtStart = starts;
     const gramCount = this.gramIndex.size;
     const documents = new Int32Array(gramCount);
@@ -587,10 +582,10 @@ export class CategoryModel {
       for (const { doc, likeness } of nearest) {
         const tally = this.textTallies[doc]!;
         const say = likeness ** LIKENESS_POWER;
-        for (let at = 0; at < tally.accounts.length; at += 1) {
-          const account = tally.accounts[at]!;
-          near[account]! += (say * tally.weighted[at]!) / tally.weightedTotal;
-          agreeing[account]! += tally.raw[at]!;
+        const counts = tally.counts;
+        for (let at = 0; at < counts.length; at += 3) {
+          near[counts[at]!]! += (say * counts[at + 1]!) / tally.weightedTotal;
+          agreeing[counts[at]!]! += counts[at + 2]!;
         }
         lines += tally.rawTotal;
         said += say;
@@ -619,8 +614,8 @@ export class CategoryModel {
       const total = tally.weightedTotal + smoothing;
       const keep = smoothing / total;
       for (let a = 0; a < count; a += 1) probability[a] = probability[a]! * keep;
-      for (let at = 0; at < tally.accounts.length; at += 1)
-        probability[tally.accounts[at]!]! += tally.weighted[at]! / total;
+      for (let at = 0; at < tally.counts.length; at += 3)
+        probability[tally.counts[at]!]! += tally.counts[at + 1]! / total;
     }
 
     let best = -1;
