@@ -272,6 +272,30 @@ export function textGrams(text: string): string[] {
   return grams;
 }
 
+/** A list of whole numbers that grows, kept in a typed array (millions of a big history's grams). */
+class IntList {
+  private data = new Int32Array(64);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const wider = new Int32Array(2 * this.data.length);
+      wider.set(this.data);
+      this.data = wider;
+    }
+    this.data[this.length++] = value;
+  }
+
+  at(index: number): number {
+    return this.data[index]!;
+  }
+
+  /** The values, trimmed to the list's length. */
+  values(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
 /**
  * The distinct texts of a history as vectors of their grams (TF-IDF over the history's texts,
  * at unit length), and which of them are most like a text: an inverted index, filled as the
@@ -307,8 +331,8 @@ class TextNeighbours {
 
   constructor(texts: Iterable<string>) {
     const distinct = [...new Set(texts)];
-    const grams: number[] = [];
-    const counts: number[] = [];
+    const grams = new IntList();
+    const counts = new IntList();
     const starts = new Int32Array(distinct.length + 1);
     for (const [slot, text] of distinct.entries()) {
       this.builtSlot.set(text, slot);
@@ -316,8 +340,8 @@ class TextNeighbours {
       this.countGrams(text, true, grams, counts);
     }
     starts[distinct.length] = grams.length;
-    this.builtGrams = Int32Array.from(grams);
-    this.builtCounts = Int32Array.from(counts);
+    this.builtGrams = grams.values();
+    this.builtCounts = counts.values();
     this.builtStart = starts;
     const gramCount = this.gramIndex.size;
     const documents = new Int32Array(gramCount);
@@ -340,7 +364,7 @@ class TextNeighbours {
    * Appends a text's distinct grams (those the index knows, or every gram when `learn`) and how
    * often each occurs, in the order first met.
    */
-  private countGrams(text: string, learn: boolean, grams: number[], counts: number[]): void {
+  private countGrams(text: string, learn: boolean, grams: IntList, counts: IntList): void {
     // The grams of textGrams, in its order, each word's pieces found once (texts share words).
     const from = grams.length;
     const words = gramWords(text).map((word) => this.wordOf(word, learn));
@@ -352,8 +376,9 @@ class TextNeighbours {
         this.count(this.gramOf(`|${tokens[i]!} ${tokens[i + 1]!}`, learn), grams);
     }
     for (let k = from; k < grams.length; k += 1) {
-      counts.push(this.gramCount[grams[k]!]!);
-      this.gramCount[grams[k]!] = 0;
+      const gram = grams.at(k);
+      counts.push(this.gramCount[gram]!);
+      this.gramCount[gram] = 0;
     }
   }
 
@@ -382,7 +407,7 @@ class TextNeighbours {
   }
 
   /** Counts one more of a gram in the text being read (its first time: appended to `grams`). */
-  private count(gram: number, grams: number[]): void {
+  private count(gram: number, grams: IntList): void {
     if (gram < 0) return;
     if (gram >= this.gramCount.length) {
       const wider = new Float64Array(Math.max(gram + 1, 2 * this.gramCount.length));
@@ -404,11 +429,11 @@ class TextNeighbours {
       grams = this.builtGrams.subarray(from, to);
       counts = this.builtCounts.subarray(from, to);
     } else {
-      const found: number[] = [];
-      const times: number[] = [];
+      const found = new IntList();
+      const times = new IntList();
       this.countGrams(text, false, found, times);
-      grams = found;
-      counts = times;
+      grams = found.values();
+      counts = times.values();
     }
     const weights = new Float64Array(grams.length);
     let squares = 0;
