@@ -311,13 +311,19 @@ class TextNeighbours {
   /** The grams of each text the index was built from (distinct, with counts), found once. */
   private readonly builtSlot = new Map<string, number>();
   private readonly builtGrams: Int32Array;
-  private readonly builtCounts: Int32Array;
+  private readonly builtCounts: Uint16Array | Int32Array;
   private readonly builtStart: Int32Array;
-  /** Per gram, its postings in one pool: a run of documents, and the gram's weight in each. */
+  /**
+   * Per gram, its postings in one pool: a run of documents, and how often the gram occurs in
+   * each (its weight there is that times the gram's idf over the document's norm: worked out
+   * when asked, not kept, a third of the memory).
+   */
   private readonly postingStart: Int32Array;
   private readonly postingLength: Int32Array;
   private readonly postingDocs: Int32Array;
-  private readonly postingWeights: Float64Array;
+  private readonly postingCounts: Uint16Array | Int32Array;
+  /** Each document's length as a vector of its weighted grams. */
+  private readonly norms: number[] = [];
   private readonly docOf = new Map<string, number>();
   readonly texts: string[] = [];
   /** Each document's likeness to the text asked about, summed gram by gram (zero between asks). */
@@ -341,7 +347,10 @@ class TextNeighbours {
     }
     starts[distinct.length] = grams.length;
     this.builtGrams = grams.values();
-    this.builtCounts = counts.values();
+    // A gram rarely occurs twice in a text: its counts in 16 bits, unless some text has more.
+    const allCounts = counts.values();
+    const narrow = allCounts.every((count) => count <= 0xffff);
+    this.builtCounts = narrow ? Uint16Array.from(allCounts) : allCounts;
     this.builtStart = starts;
     const gramCount = this.gramIndex.size;
     const documents = new Int32Array(gramCount);
@@ -357,7 +366,7 @@ class TextNeighbours {
       at += documents[gram]!;
     }
     this.postingDocs = new Int32Array(at);
-    this.postingWeights = new Float64Array(at);
+    this.postingCounts = narrow ? new Uint16Array(at) : new Int32Array(at);
   }
 
   /**
@@ -418,8 +427,16 @@ class TextNeighbours {
     this.gramCount[gram]! += 1;
   }
 
-  /** The text's grams known to the history, weighted, at unit length. */
-  private vector(text: string): { grams: ArrayLike<number>; weights: Float64Array } {
+  /**
+   * The text's grams known to the history, how often each occurs, their weights at unit length,
+   * and the norm they were divided by.
+   */
+  private vector(text: string): {
+    grams: ArrayLike<number>;
+    counts: ArrayLike<number>;
+    weights: Float64Array;
+    norm: number;
+  } {
     let grams: ArrayLike<number>;
     let counts: ArrayLike<number>;
     const slot = this.builtSlot.get(text);
@@ -444,7 +461,7 @@ class TextNeighbours {
     }
     const norm = Math.sqrt(squares) || 1;
     for (let k = 0; k < weights.length; k += 1) weights[k]! /= norm;
-    return { grams, weights };
+    return { grams, counts, weights, norm };
   }
 
   /**
@@ -458,13 +475,17 @@ class TextNeighbours {
     doc = this.texts.length;
     this.docOf.set(text, doc);
     this.texts.push(text);
-    if (!this.builtSlot.has(text)) return doc;
-    const { grams, weights } = this.vector(text);
+    if (!this.builtSlot.has(text)) {
+      this.norms.push(1);
+      return doc;
+    }
+    const { grams, counts, norm } = this.vector(text);
+    this.norms.push(norm);
     for (let k = 0; k < grams.length; k += 1) {
       const gram = grams[k]!;
       const at = this.postingStart[gram]! + this.postingLength[gram]!;
       this.postingDocs[at] = doc;
-      this.postingWeights[at] = weights[k]!;
+      this.postingCounts[at] = counts[k]!;
       this.postingLength[gram]! += 1;
     }
     return doc;
@@ -480,17 +501,19 @@ class TextNeighbours {
       this.scores = new Float64Array(size);
       this.touched = new Int32Array(size);
     }
-    const { scores, touched, postingDocs, postingWeights } = this;
+    const { scores, touched, postingDocs, postingCounts, norms } = this;
     let touchedCount = 0;
     for (let k = 0; k < grams.length; k += 1) {
       const gram = grams[k]!;
       const weight = weights[k]!;
+      const idf = this.idf[gram]!;
       const start = this.postingStart[gram]!;
       const end = start + this.postingLength[gram]!;
       for (let i = start; i < end; i += 1) {
         const doc = postingDocs[i]!;
         if (scores[doc] === 0) touched[touchedCount++] = doc;
-        scores[doc]! += weight * postingWeights[i]!;
+        // The document's weight of the gram, as vector() works it out for the document.
+        scores[doc]! += weight * ((postingCounts[i]! * idf) / norms[doc]!);
       }
     }
     const best: { doc: number; likeness: number }[] = [];
