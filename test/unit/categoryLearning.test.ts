@@ -240,6 +240,22 @@ describe('learning categories from a client’s own books', () => {
     });
   });
 
+  it('a text whose letters repeat more than 65,535 times is compared as any other (its counts kept whole)', () => {
+    // The index keeps how often a gram occurs in 16 bits unless some text needs more (a memo
+    // pasted whole can): 65,539 kept in 16 bits would be 3, and the long text would look like
+    // the short one.
+    const history = [
+      ...Array.from({ length: 3 }, (_, i) =>
+        line(`${'Z'.repeat(65_540)} LTD`, 'sundries', `2025-01-0${1 + i}`),
+      ),
+      ...Array.from({ length: 3 }, (_, i) => line('ZZZZZ LTD', 'tools', `2025-02-0${1 + i}`)),
+    ];
+    const learned = learnCategories(history);
+    const guess = learned.predict(line(`${'Z'.repeat(69_000)} LTD`, '', '2026-01-02'))!;
+    expect(guess).toMatchObject({ accountId: 'sundries', evidence: { level: 'similar' } });
+    expect(guess.evidence.like[0]).toHaveLength(65_544);
+  });
+
   it('says the strongest of its record: the payee’s whole record when it is unanimous, the amount’s when that decides', () => {
     // Nine earlier STAPLES, all to office supplies, one of this amount.
     const staples = Array.from({ length: 9 }, (_, i) =>
