@@ -13,6 +13,7 @@ import { installPipeline } from './fastifyHooks.js';
 import { compileRoute, faultedAnswer, RequestPipeline } from './pipeline.js';
 import { BODY_LIMIT_BYTES, type RouteDefinition } from './routeTable.js';
 import { platformRoutes } from './routes/index.js';
+import { RequestScheduler } from './scheduler.js';
 import { serializerCompiler, validatorCompiler } from './validation.js';
 
 export interface AppOptions {
@@ -75,7 +76,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   }
 
-  for (const route of platformRoutes(options.engine)) mount(app, route, pipeline);
+  const scheduler = new RequestScheduler();
+  for (const route of platformRoutes(options.engine)) mount(app, route, pipeline, scheduler);
 
   await app.ready();
   return app;
@@ -83,9 +85,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 /**
  * A route of the table on Fastify. Its schema is there for the OpenAPI document; the pipeline
- * validates (inside a keyed write's transaction, as the embedded dispatcher does) and answers.
+ * validates (inside a keyed write's transaction, as the embedded dispatcher does) and answers,
+ * in the turn the scheduler gives it (reads before writes).
  */
-function mount(app: FastifyInstance, route: RouteDefinition, pipeline: RequestPipeline): void {
+function mount(
+  app: FastifyInstance,
+  route: RouteDefinition,
+  pipeline: RequestPipeline,
+  scheduler: RequestScheduler,
+): void {
   const compiled = compileRoute(route);
   app.route({
     method: route.method,
@@ -94,16 +102,18 @@ function mount(app: FastifyInstance, route: RouteDefinition, pipeline: RequestPi
     config: { auth: route.auth },
     validatorCompiler: () => () => true,
     async handler(request, reply) {
-      const answer = await pipeline.answer(compiled, {
-        organizationId: request.organizationId,
-        method: request.method,
-        url: request.url,
-        traceId: request.id,
-        idempotencyKey: request.headers['idempotency-key'],
-        rawBody: request.rawBody,
-        parts: { params: request.params, body: request.body, querystring: request.query },
-        accept: request.headers.accept ?? '',
-      });
+      const answer = await scheduler.run(route.method !== 'GET', () =>
+        pipeline.answer(compiled, {
+          organizationId: request.organizationId,
+          method: request.method,
+          url: request.url,
+          traceId: request.id,
+          idempotencyKey: request.headers['idempotency-key'],
+          rawBody: request.rawBody,
+          parts: { params: request.params, body: request.body, querystring: request.query },
+          accept: request.headers.accept ?? '',
+        }),
+      );
       const fault = request.faultAfterCommit;
       request.faultAfterCommit = undefined;
       if (fault?.status === 0) {
