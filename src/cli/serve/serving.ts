@@ -56,7 +56,11 @@ export async function startServing(
   const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform({
     database: options.database,
-    ...(options.poolSize !== undefined && { tuning: { poolSize: options.poolSize } }),
+    // A serving SQLite file is checkpointed from a thread of its own (Checkpointer).
+    tuning: {
+      backgroundCheckpoints: true,
+      ...(options.poolSize !== undefined && { poolSize: options.poolSize }),
+    },
     adminToken: options.adminToken,
     orgToken: options.orgToken,
     ruleGenerationDelayMs: options.ruleGenerationDelayMs,

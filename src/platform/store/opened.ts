@@ -21,6 +21,8 @@ export interface StoreOptions {
   cacheMb?: number;
   mmapMb?: number;
   busyTimeoutMs?: number;
+  /** SQLite: checkpoint from a thread of its own (books serve). */
+  backgroundCheckpoints?: boolean;
   /** PostgreSQL connections per process. */
   poolSize?: number;
 }

@@ -18,6 +18,7 @@ import {
   type DatabaseTuning,
   type SqliteDatabase,
 } from './database.js';
+import { Checkpointer } from './checkpointer.js';
 
 /**
  * One SQLite connection behind the async store interface. better-sqlite3 answers at once, so a
@@ -34,6 +35,8 @@ export class SqliteBackend implements SqlDatabase {
   /** Set once the database said it is damaged: the connection is read-only from then on. */
   damage: DatabaseDamaged | undefined;
   private readonly damageListeners: ((damage: DatabaseDamaged) => void)[] = [];
+  /** The thread that folds the WAL into the file, where one does (books serve). */
+  private checkpointer: Checkpointer | undefined;
 
   constructor(
     readonly db: SqliteDatabase,
@@ -43,8 +46,12 @@ export class SqliteBackend implements SqlDatabase {
     this.sql = new SqliteSql(db, this, this.gate);
   }
 
-  static open(filename: string, tuning?: DatabaseTuning): SqliteBackend {
-    return new SqliteBackend(openDatabase(filename, tuning), filename);
+  static open(filename: string, tuning: DatabaseTuning = {}): SqliteBackend {
+    const backend = new SqliteBackend(openDatabase(filename, tuning), filename);
+    if (tuning.backgroundCheckpoints && filename !== ':memory:') {
+      backend.checkpointer = new Checkpointer(filename);
+    }
+    return backend;
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {
@@ -111,6 +118,7 @@ export class SqliteBackend implements SqlDatabase {
     }
     if (!isCorruption(code)) return error;
     this.damage = new DatabaseDamaged(this.location, (error as Error).message, this.location);
+    void this.checkpointer?.stop();
     try {
       this.db.pragma('query_only = 1');
       this.db.pragma('wal_autocheckpoint = 0');
@@ -143,6 +151,7 @@ export class SqliteBackend implements SqlDatabase {
    * bytes are what they were when the damage was found.
    */
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open && this.damage === undefined) this.db.close();
   }
 }

@@ -2,6 +2,7 @@ import { accessSync, chmodSync, constants, statSync, writeFileSync } from 'node:
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { checkSchemaVersion, DatabaseUnavailable, SchemaTooNew } from '../schema.js';
+import { BACKSTOP_PAGES } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
@@ -13,6 +14,11 @@ export interface DatabaseTuning {
   mmapMb?: number;
   /** How long to wait for another process's lock, in ms (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Checkpoint from a thread of its own (`books serve`: see Checkpointer), the connection's own
+   * checkpoints only a backstop. A command that opens the file for a moment goes without.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 /**
@@ -95,7 +101,8 @@ function configure(db: SqliteDatabase, tuning: DatabaseTuning): void {
   db.pragma('temp_store = MEMORY');
   // Checkpoint every 16 MB of WAL rather than 4 MB: each checkpoint fsyncs, and bulk imports
   // would otherwise spend most of their time there. The WAL is trimmed back to 64 MB after.
-  db.pragma('wal_autocheckpoint = 4000');
+  // Where a thread checkpoints (books serve), only as a backstop.
+  db.pragma(`wal_autocheckpoint = ${tuning.backgroundCheckpoints ? BACKSTOP_PAGES : 4000}`);
   db.pragma('journal_size_limit = 67108864');
 }
 
