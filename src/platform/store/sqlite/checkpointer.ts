@@ -8,7 +8,9 @@ import { Worker } from 'node:worker_threads';
  * crosses the threshold copies the WAL and fsyncs the file while every request waits: with 50
  * clients reading reports beside bulk writes, a report's p99 was 50 ms at a fifth of the load
  * the process can take, 14 ms with no checkpoints at all. The serving connection keeps a far
- * threshold as a backstop (BACKSTOP_PAGES), should this thread fall behind.
+ * threshold as a backstop (BACKSTOP_PAGES), should this thread fall behind. Writes made before
+ * a damage is found may be folded in, as the serving connection's own checkpoints did; nothing
+ * after (stop()).
  */
 export class Checkpointer {
   private readonly worker: Worker;
@@ -24,6 +26,7 @@ export class Checkpointer {
         filename,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
         everyMs,
+        fromBytes: FROM_WAL_BYTES,
         halt: this.halt,
       },
     });
@@ -71,12 +74,22 @@ export interface CheckpointOutcome {
 
 /** How often the thread checkpoints. */
 export const CHECKPOINT_EVERY_MS = 200;
+/**
+ * The WAL's size from which it does (SQLite's own default threshold, 1,000 pages of 4 KB): a
+ * few writes stay in the WAL, as they did, and an idle server does not fsync five times a
+ * second.
+ */
+export const FROM_WAL_BYTES = 4_096_000;
 /** The serving connection's own threshold, in pages, with the thread working (64 MB of 4 KB). */
 export const BACKSTOP_PAGES = 16_000;
 
-/** The thread: a connection of its own, a PASSIVE checkpoint every so often, until told. */
+/**
+ * The thread: a connection of its own, a PASSIVE checkpoint every so often once the WAL is
+ * large, until told; one whenever asked.
+ */
 const CHECKPOINTING = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
 const Database = require(workerData.driver);
 let db;
 try {
@@ -93,8 +106,18 @@ const checkpoint = () => {
     return undefined;
   }
 };
+// A WAL file under the threshold holds fewer frames than that (SQLite reuses the file from its
+// start, so a larger one may hold few): nothing to do yet.
+const walFile = workerData.filename + '-wal';
+const walIsLarge = () => {
+  try {
+    return statSync(walFile).size >= workerData.fromBytes;
+  } catch {
+    return false;
+  }
+};
 const timer = setInterval(() => {
-  if (Atomics.load(workerData.halt, 0) === 0) checkpoint();
+  if (Atomics.load(workerData.halt, 0) === 0 && walIsLarge()) checkpoint();
 }, workerData.everyMs);
 parentPort.on('message', (message) => {
   if (message === 'checkpoint' && Atomics.load(workerData.halt, 0) === 0) {
