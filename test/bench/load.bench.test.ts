@@ -75,7 +75,7 @@ it(`${CLIENTS} clients: reports, bulk writes and the mix, one SQLite process aga
 function describe(result: PhaseResult): string[] {
   const ms = (values: number[], p: number) => percentile(values, p).toFixed(1).padStart(7);
   return [
-    `  ${result.label}: ${result.perSecond.toFixed(0)} requests/s (${result.requests}), ${result.fives} 5xx, ${result.fours} 4xx`,
+    `  ${result.label}: ${result.perSecond.toFixed(0)} requests/s (${result.requests}), ${result.fives} 5xx, ${result.fours} 4xx${result.write.length > 0 ? `; ${((result.write.length * 100 * result.perSecond) / result.requests).toFixed(0)} entries/s written` : ''}`,
     `    CPU a request: serve ${result.serveCpuMs.toFixed(2)} ms, PostgreSQL ${result.postgresCpuMs.toFixed(2)} ms, the load's client ${result.clientCpuMs.toFixed(2)} ms; without the client, ${CORES} cores would answer at most ${((CORES * 1000) / (result.serveCpuMs + result.postgresCpuMs)).toFixed(0)}/s (and one process, on one core, ${(1000 / result.serveCpuMs).toFixed(0)}/s)`,
     ...(result.report.length > 0
       ? [
