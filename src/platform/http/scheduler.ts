@@ -10,8 +10,8 @@
  * next as soon as it has an answer (test/bench/load.bench.test.ts): a report's p99 was 129 ms
  * on SQLite and 162 ms on PostgreSQL in arrival order; reads first with writes waiting at most
  * 50 ms, 151 and 166 (a write's wait then came before every read); 300 ms, 130 and 85; 500 ms
- * (with SQLite's checkpoints off the serving thread: sqlite/checkpointer.ts), 29 and 64, with as
- * many entries written a second (a bulk write's p50 350 ms instead of 77).
+ * (with SQLite's checkpoints off the serving thread: sqlite/checkpointer.ts), 23–29 and 54–64
+ * over runs, with as many entries written a second (a bulk write's p50 about 350 ms, not 77).
  *
  * One request is started per turn of the event loop, so that the requests that arrived
  * meanwhile are weighed too (a SQLite request runs to its end in the turn it starts). At most
