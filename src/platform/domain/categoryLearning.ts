@@ -155,7 +155,7 @@ const dayNumber = (day: string) =>
 /**
  * Counts of one key of one level: decayed weights for the model, whole lines for the reason.
  * In one flat array, not maps: a key rarely goes to more than a few accounts, and a big history
- * holds hundreds of thousands of keys.
+ * holds over a hundred thousand keys.
  */
 class Tally {
   /** Per account the key went to, in the order first seen: the account, its weight, its lines. */
@@ -301,9 +301,9 @@ class IntList {
  * at unit length), and which of them are most like a text: an inverted index, filled as the
  * texts are first seen (a replay finds only the earlier ones).
  *
- * Flat typed arrays throughout, not maps and arrays of objects: a big history holds tens of
- * thousands of distinct texts (a store number makes each a new one) and millions of postings.
- * Each text's grams are found once, when the index is built.
+ * The postings and each text's grams in flat typed arrays, not arrays of objects: a big history
+ * holds tens of thousands of distinct texts (a store number makes each a new one) and millions
+ * of postings. Each text's grams are found once, when the index is built.
  */
 class TextNeighbours {
   private readonly gramIndex = new Map<string, number>();
