@@ -272,27 +272,40 @@ export function textGrams(text: string): string[] {
   return grams;
 }
 
-/** A list of whole numbers that grows, kept in a typed array (millions of a big history's grams). */
-class IntList {
-  private data = new Int32Array(64);
+/**
+ * A list of whole numbers that grows, kept in a typed array (millions of a big history's
+ * grams): in 16 bits while every number fits (`small`), else in 32.
+ */
+class NumberList {
+  private data: Uint16Array | Int32Array;
   length = 0;
 
+  constructor(small = false) {
+    this.data = small ? new Uint16Array(64) : new Int32Array(64);
+  }
+
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const wider = new Int32Array(2 * this.data.length);
-      wider.set(this.data);
-      this.data = wider;
-    }
+    if (value > 0xffff && this.data instanceof Uint16Array) this.data = this.widened(true, 1);
+    else if (this.length === this.data.length) this.data = this.widened(false, 2);
     this.data[this.length++] = value;
+  }
+
+  /** The storage `growth` times as long, in 32 bits if `wide` (or already). */
+  private widened(wide: boolean, growth: number): Uint16Array | Int32Array {
+    const length = growth * this.data.length;
+    const wider =
+      wide || this.data instanceof Int32Array ? new Int32Array(length) : new Uint16Array(length);
+    wider.set(this.data);
+    return wider;
   }
 
   at(index: number): number {
     return this.data[index]!;
   }
 
-  /** The values, trimmed to the list's length. */
-  values(): Int32Array {
-    return this.data.slice(0, this.length);
+  /** The numbers: a view of the list's own storage, not a copy (push no more after). */
+  values(): Uint16Array | Int32Array {
+    return this.data.subarray(0, this.length);
   }
 }
 
@@ -310,7 +323,7 @@ class TextNeighbours {
   private readonly idf: Float64Array;
   /** The grams of each text the index was built from (distinct, with counts), found once. */
   private readonly builtSlot = new Map<string, number>();
-  private readonly builtGrams: Int32Array;
+  private readonly builtGrams: Uint16Array | Int32Array;
   private readonly builtCounts: Uint16Array | Int32Array;
   private readonly builtStart: Int32Array;
   /**
@@ -337,8 +350,9 @@ class TextNeighbours {
 
   constructor(texts: Iterable<string>) {
     const distinct = [...new Set(texts)];
-    const grams = new IntList();
-    const counts = new IntList();
+    const grams = new NumberList();
+    // A gram rarely occurs twice in a text: its counts in 16 bits, unless some text has more.
+    const counts = new NumberList(true);
     const starts = new Int32Array(distinct.length + 1);
     for (const [slot, text] of distinct.entries()) {
       this.builtSlot.set(text, slot);
@@ -347,10 +361,8 @@ class TextNeighbours {
     }
     starts[distinct.length] = grams.length;
     this.builtGrams = grams.values();
-    // A gram rarely occurs twice in a text: its counts in 16 bits, unless some text has more.
-    const allCounts = counts.values();
-    const narrow = allCounts.every((count) => count <= 0xffff);
-    this.builtCounts = narrow ? Uint16Array.from(allCounts) : allCounts;
+    this.builtCounts = counts.values();
+    const narrow = this.builtCounts instanceof Uint16Array;
     this.builtStart = starts;
     const gramCount = this.gramIndex.size;
     const documents = new Int32Array(gramCount);
@@ -373,7 +385,7 @@ class TextNeighbours {
    * Appends a text's distinct grams (those the index knows, or every gram when `learn`) and how
    * often each occurs, in the order first met.
    */
-  private countGrams(text: string, learn: boolean, grams: IntList, counts: IntList): void {
+  private countGrams(text: string, learn: boolean, grams: NumberList, counts: NumberList): void {
     // The grams of textGrams, in its order, each word's pieces found once (texts share words).
     const from = grams.length;
     const words = gramWords(text).map((word) => this.wordOf(word, learn));
@@ -416,7 +428,7 @@ class TextNeighbours {
   }
 
   /** Counts one more of a gram in the text being read (its first time: appended to `grams`). */
-  private count(gram: number, grams: IntList): void {
+  private count(gram: number, grams: NumberList): void {
     if (gram < 0) return;
     if (gram >= this.gramCount.length) {
       const wider = new Float64Array(Math.max(gram + 1, 2 * this.gramCount.length));
@@ -446,8 +458,8 @@ class TextNeighbours {
       grams = this.builtGrams.subarray(from, to);
       counts = this.builtCounts.subarray(from, to);
     } else {
-      const found = new IntList();
-      const times = new IntList();
+      const found = new NumberList();
+      const times = new NumberList(true);
       this.countGrams(text, false, found, times);
       grams = found.values();
       counts = times.values();
