@@ -31,19 +31,17 @@ import {
 } from '../../core/money.js';
 import { ruleTextOf } from '../../core/ruleLearning.js';
 import { didYouMean } from '../../core/names.js';
+import { confidenceRoundedDown } from '../../core/confidence.js';
 
 const money = (amount: number) =>
   amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** A probability's hundredths (not money's cents). */
-const HUNDREDTHS = 100;
 
 /**
  * A suggestion's confidence to two places, rounded down as the platform rounds it: 0.949 shown
  * as 0.95 would say --auto takes what it does not.
  */
 export const confidenceText = (confidence: number) =>
-  (Math.floor(confidence * HUNDREDTHS + 1e-9) / HUNDREDTHS).toFixed(2);
+  confidenceRoundedDown(confidence, 2).toFixed(2);
 
 /** What a transaction posts to, in a bookkeeper's words (empty while it waits). */
 export function categoryText(t: BankTransaction): string {

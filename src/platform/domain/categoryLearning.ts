@@ -443,7 +443,10 @@ class TextNeighbours {
    * The text's grams known to the history, how often each occurs, their weights at unit length,
    * and the norm they were divided by.
    */
-  private vector(text: string): {
+  private vector(
+    text: string,
+    slot = this.builtSlot.get(text),
+  ): {
     grams: ArrayLike<number>;
     counts: ArrayLike<number>;
     weights: Float64Array;
@@ -451,7 +454,6 @@ class TextNeighbours {
   } {
     let grams: ArrayLike<number>;
     let counts: ArrayLike<number>;
-    const slot = this.builtSlot.get(text);
     if (slot !== undefined) {
       const from = this.builtStart[slot]!;
       const to = this.builtStart[slot + 1]!;
@@ -487,11 +489,12 @@ class TextNeighbours {
     doc = this.texts.length;
     this.docOf.set(text, doc);
     this.texts.push(text);
-    if (!this.builtSlot.has(text)) {
+    const slot = this.builtSlot.get(text);
+    if (slot === undefined) {
       this.norms.push(1);
       return doc;
     }
-    const { grams, counts, norm } = this.vector(text);
+    const { grams, counts, norm } = this.vector(text, slot);
     this.norms.push(norm);
     for (let k = 0; k < grams.length; k += 1) {
       const gram = grams[k]!;

@@ -13,6 +13,7 @@
  * 4. where the client has never seen the payee, what the firm's other clients decided, on the
  *    account of the same name in this client's chart, with less confidence.
  */
+import { confidenceRoundedDown } from '../../core/confidence.js';
 import { alikeTexts } from '../../core/duplicates.js';
 import { asCents, formatCents } from '../../core/money.js';
 import {
@@ -400,12 +401,8 @@ export function suggestForQueue(input: {
   }
 }
 
-/**
- * A confidence to three places, rounded down: 0.94987 rounded to the nearest was 0.950, and
- * --auto took what the calibration had put below its threshold. (The tiny nudge keeps a value
- * already on the grid, 0.97 being 969.99999… thousandths, where it is.)
- */
-const round = (value: number) => Math.floor(value * 1000 + 1e-9) / 1000;
+/** A confidence as the platform gives it: three places, rounded down. */
+const round = (value: number) => confidenceRoundedDown(value, 3);
 
 /** Sums the firm's decisions of one payee (all its lines) by account name. */
 export function firmDecisionsOf(

@@ -79,6 +79,6 @@ interface Waiting {
 }
 
 /** Requests running at once in one process (below PostgreSQL's default pool of 10). */
-export const RUNNING_AT_ONCE = 8;
+const RUNNING_AT_ONCE = 8;
 /** How long a write waits for the reads before it goes first. */
-export const WRITE_AFTER_MS = 500;
+const WRITE_AFTER_MS = 500;

@@ -73,13 +73,13 @@ export interface CheckpointOutcome {
 }
 
 /** How often the thread checkpoints. */
-export const CHECKPOINT_EVERY_MS = 200;
+const CHECKPOINT_EVERY_MS = 200;
 /**
  * The WAL's size from which it does (SQLite's own default threshold, 1,000 pages of 4 KB): a
  * few writes stay in the WAL, as they did, and an idle server does not fsync five times a
  * second.
  */
-export const FROM_WAL_BYTES = 4_096_000;
+const FROM_WAL_BYTES = 4_096_000;
 /** The serving connection's own threshold, in pages, with the thread working (64 MB of 4 KB). */
 export const BACKSTOP_PAGES = 16_000;
 
