@@ -37,17 +37,17 @@ const journalEntryCount = (file: string, ledgerBasis = '%') => {
   }
 };
 
+/** The step numbers of a database check's progress lines, and the six a check has. */
+const stepNumbers = (lines: readonly string[]) =>
+  lines.map((line) => /\(step (\d) of 6: /.exec(line)?.[1]);
+const SIX_STEPS = ['1', '2', '3', '4', '5', '6'];
+
 /**
  * `books db backup` and `books db restore` through the built binary, on SQLite files a real
  * `books serve` holds: a backup taken while that server writes keyed batches is the books as they
  * were when it began (whole batches only), checks clean and opens once restored; a restore is
  * refused while a server holds its target and keeps the file it replaces.
  */
-/** The step numbers of a database check's progress lines, and the six a check has. */
-const stepNumbers = (lines: readonly string[]) =>
-  lines.map((line) => /\(step (\d) of 6: /.exec(line)?.[1]);
-const SIX_STEPS = ['1', '2', '3', '4', '5', '6'];
-
 describe('books db backup and restore', () => {
   const home = temporaryHome();
   const stored = path.join(home.home, 'stored.sqlite');
