@@ -240,6 +240,31 @@ describe('learning categories from a client’s own books', () => {
     });
   });
 
+  it('blank texts in the history weigh in the prior and are never compared; the texts after them are', () => {
+    // The index holds the texts with letters, in the order learned: a blank one first, or
+    // between, shifts nothing.
+    const history = [
+      line('   ', 'bank-fees', '2025-01-01'),
+      ...Array.from({ length: 6 }, (_, i) =>
+        line(`shell kings ${500 + i}`, 'fuel', `2025-01-0${2 + i}`),
+      ),
+      line('', 'bank-fees', '2025-01-08'),
+      ...Array.from({ length: 6 }, (_, i) =>
+        line(`tesco stores ${200 + i}`, 'food', `2025-02-0${1 + i}`),
+      ),
+    ];
+    const learned = learnCategories(history);
+    expect(learned.predict(line('shell fiveways 999', '', '2026-01-02'))).toMatchObject({
+      accountId: 'fuel',
+      evidence: { level: 'similar' },
+    });
+    const food = learned.predict(line('tesco express 999', '', '2026-01-02'))!;
+    expect(food).toMatchObject({ accountId: 'food', evidence: { level: 'similar' } });
+    expect(food.evidence.like).toHaveLength(3);
+    for (const text of food.evidence.like) expect(text).toMatch(/^tesco stores 20\d$/);
+    expect(learned.predict(line(' ', '', '2026-01-02'))!.evidence.level).toBe('prior');
+  });
+
   it('a text whose letters repeat more than 65,535 times is compared as any other (its counts kept whole)', () => {
     // The index keeps how often a gram occurs in 16 bits unless some text needs more (a memo
     // pasted whole can): 65,539 kept in 16 bits would be 3, and the long text would look like
@@ -254,6 +279,20 @@ describe('learning categories from a client’s own books', () => {
     const guess = learned.predict(line(`${'Z'.repeat(69_000)} LTD`, '', '2026-01-02'))!;
     expect(guess).toMatchObject({ accountId: 'sundries', evidence: { level: 'similar' } });
     expect(guess.evidence.like[0]).toHaveLength(65_544);
+  });
+
+  it('a history of more than 65,536 distinct texts finds the latest of them (documents counted in 32 bits)', () => {
+    // The index numbers its texts in 16 bits where they fit: past 65,536, a text's number kept
+    // in 16 bits would name another text.
+    const history = Array.from({ length: 70_000 }, (_, i) =>
+      line((i * 7919).toString(36), `account-${i % 7}`, '2025-01-01'),
+    );
+    history.push(line('zebracorn holdings', 'zoo', '2025-01-02'));
+    const learned = learnCategories(history);
+    expect(learned.predict(line('zebracorn holding', '', '2025-01-03'))).toMatchObject({
+      accountId: 'zoo',
+      evidence: { level: 'similar', like: ['zebracorn holdings'] },
+    });
   });
 
   it('says the strongest of its record: the payee’s whole record when it is unanimous, the amount’s when that decides', () => {

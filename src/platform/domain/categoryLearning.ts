@@ -152,36 +152,106 @@ const dayNumber = (day: string) =>
   Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) /
   86_400_000;
 
-/**
- * Counts of one key of one level: decayed weights for the model, whole lines for the reason.
- * In one flat array, not maps: a key rarely goes to more than a few accounts, and a big history
- * holds over a hundred thousand keys.
- */
-class Tally {
-  /** Per account the key went to, in the order first seen: the account, its weight, its lines. */
-  readonly counts: number[] = [];
-  weightedTotal = 0;
-  rawTotal = 0;
-  last = -1;
-  latestRun = 0;
+/** A typed array at least `length` long: itself, or a copy in one twice as long or more. */
+function atLeast<T extends Float64Array | Int32Array>(array: T, length: number): T {
+  if (length <= array.length) return array;
+  const longer = new (array.constructor as new (length: number) => T)(
+    Math.max(length, 2 * array.length),
+  );
+  longer.set(array);
+  return longer;
+}
 
-  add(account: number, weight: number): void {
-    let at = 0;
-    while (at < this.counts.length && this.counts[at] !== account) at += 3;
-    if (at === this.counts.length) this.counts.push(account, 0, 0);
-    this.counts[at + 1]! += weight;
-    this.weightedTotal += weight;
-    this.counts[at + 2]! += 1;
-    this.rawTotal += 1;
-    this.latestRun = this.last === account ? this.latestRun + 1 : 1;
-    this.last = account;
+/**
+ * The counts of each key of each level (a tally): decayed weights for the model, whole lines
+ * for the reason. All in flat arrays, not an object and an array per key: a big history holds
+ * hundreds of thousands of keys, and a key rarely goes to more than a few accounts.
+ *
+ * A tally is a number; its accounts are a chain of entries, in the order first seen.
+ */
+class Tallies {
+  private weighted = new Float64Array(1024);
+  private lines = new Int32Array(1024);
+  private last = new Int32Array(1024);
+  private run = new Int32Array(1024);
+  private firstEntry = new Int32Array(1024);
+  private size = 0;
+  /** Per entry: the account, its weight, its lines, the tally's next entry (-1: none). */
+  private entryAccount = new Int32Array(1024);
+  private entryWeight = new Float64Array(1024);
+  private entryLines = new Int32Array(1024);
+  private nextEntry = new Int32Array(1024);
+  private entries = 0;
+
+  /** A new tally, empty. */
+  create(): number {
+    const tally = this.size++;
+    if (tally === this.weighted.length) {
+      this.weighted = atLeast(this.weighted, tally + 1);
+      this.lines = atLeast(this.lines, tally + 1);
+      this.last = atLeast(this.last, tally + 1);
+      this.run = atLeast(this.run, tally + 1);
+      this.firstEntry = atLeast(this.firstEntry, tally + 1);
+    }
+    this.last[tally] = -1;
+    this.firstEntry[tally] = -1;
+    return tally;
+  }
+
+  add(tally: number, account: number, weight: number): void {
+    let entry = this.firstEntry[tally]!;
+    let previous = -1;
+    while (entry >= 0 && this.entryAccount[entry] !== account) {
+      previous = entry;
+      entry = this.nextEntry[entry]!;
+    }
+    if (entry < 0) {
+      entry = this.entries++;
+      if (entry === this.entryAccount.length) {
+        this.entryAccount = atLeast(this.entryAccount, entry + 1);
+        this.entryWeight = atLeast(this.entryWeight, entry + 1);
+        this.entryLines = atLeast(this.entryLines, entry + 1);
+        this.nextEntry = atLeast(this.nextEntry, entry + 1);
+      }
+      this.entryAccount[entry] = account;
+      this.nextEntry[entry] = -1;
+      if (previous < 0) this.firstEntry[tally] = entry;
+      else this.nextEntry[previous] = entry;
+    }
+    this.entryWeight[entry]! += weight;
+    this.weighted[tally]! += weight;
+    this.entryLines[entry]! += 1;
+    this.lines[tally]! += 1;
+    this.run[tally] = this.last[tally] === account ? this.run[tally]! + 1 : 1;
+    this.last[tally] = account;
+  }
+
+  /** The decayed weight of all its lines. */
+  weightedTotal(tally: number): number {
+    return this.weighted[tally]!;
+  }
+
+  /** All its lines. */
+  rawTotal(tally: number): number {
+    return this.lines[tally]!;
+  }
+
+  /** How many of the latest lines in a row went to `account`. */
+  latestRunOf(tally: number, account: number): number {
+    return this.last[tally] === account ? this.run[tally]! : 0;
   }
 
   /** Whole lines that went to `account`. */
-  rawOf(account: number): number {
-    for (let at = 0; at < this.counts.length; at += 3)
-      if (this.counts[at] === account) return this.counts[at + 2]!;
+  rawOf(tally: number, account: number): number {
+    for (let entry = this.firstEntry[tally]!; entry >= 0; entry = this.nextEntry[entry]!)
+      if (this.entryAccount[entry] === account) return this.entryLines[entry]!;
     return 0;
+  }
+
+  /** Each account it went to, in the order first seen, with its weight and lines. */
+  forEach(tally: number, each: (account: number, weight: number, lines: number) => void): void {
+    for (let entry = this.firstEntry[tally]!; entry >= 0; entry = this.nextEntry[entry]!)
+      each(this.entryAccount[entry]!, this.entryWeight[entry]!, this.entryLines[entry]!);
   }
 }
 
@@ -220,17 +290,19 @@ function featuresOf(line: UnlabeledLine): LineFeatures {
   const inflow = line.amountCents > 0;
   let keys: string[] | undefined;
   if (words.length > 0) {
+    // Joined, not concatenated: a joined string is one flat string, where a concatenation is
+    // a pair of pointers to its parts besides (hundreds of thousands of keys are kept).
     const direction = inflow ? '+' : '-';
-    const payee = `${direction}${words.slice(0, 2).join(' ')}`;
-    const text = `${direction}${words.join(' ')}`;
+    const payee = [direction, words.slice(0, 2).join(' ')].join('');
+    const text = [direction, words.join(' ')].join('');
     const band = amountBand(line.amountCents);
     keys = [
       payee,
       text,
-      `${text}|${line.bankAccountId}`,
-      `${payee}|${band}`,
-      `${text}|${band}`,
-      `${text}|${line.bankAccountId}|${Math.abs(line.amountCents)}`,
+      [text, line.bankAccountId].join('|'),
+      [payee, band].join('|'),
+      [text, band].join('|'),
+      [text, line.bankAccountId, Math.abs(line.amountCents)].join('|'),
     ];
   }
   return { plain: plainText(line.text), words, keys, inflow, day: dayNumber(line.day) };
@@ -303,6 +375,11 @@ class NumberList {
     return this.data[index]!;
   }
 
+  /** Empties the list, keeping its storage (and its width). */
+  clear(): void {
+    this.length = 0;
+  }
+
   /** The numbers: a view of the list's own storage, not a copy (push no more after). */
   values(): Uint16Array | Int32Array {
     return this.data.subarray(0, this.length);
@@ -311,34 +388,36 @@ class NumberList {
 
 /**
  * The distinct texts of a history as vectors of their grams (TF-IDF over the history's texts,
- * at unit length), and which of them are most like a text: an inverted index, filled as the
- * texts are first seen (a replay finds only the earlier ones).
+ * at unit length), and which of them are most like a text: an inverted index of every text,
+ * built at once, in which a text is found only once it is learned (a replay finds only the
+ * earlier ones). Texts are learned in the order the index was given them (a history in date
+ * order), so the learned ones are the first documents and each gram's postings, in document
+ * order, end where the learned ones do.
  *
- * The postings and each text's grams in flat typed arrays, not arrays of objects: a big history
- * holds tens of thousands of distinct texts (a store number makes each a new one) and millions
- * of postings. Each text's grams are found once, when the index is built.
+ * The postings in flat typed arrays, not arrays of objects: a big history holds tens of
+ * thousands of distinct texts (a store number makes each a new one) and millions of postings.
+ * Each text's grams are found once, while the index is built; only the postings are kept.
  */
 class TextNeighbours {
   private readonly gramIndex = new Map<string, number>();
   private readonly idf: Float64Array;
-  /** The grams of each text the index was built from (distinct, with counts), found once. */
-  private readonly builtSlot = new Map<string, number>();
-  private readonly builtGrams: Uint16Array | Int32Array;
-  private readonly builtCounts: Uint16Array | Int32Array;
-  private readonly builtStart: Int32Array;
   /**
-   * Per gram, its postings in one pool: a run of documents, and how often the gram occurs in
-   * each (its weight there is that times the gram's idf over the document's norm: worked out
-   * when asked, not kept, a third of the memory).
+   * Per gram, its postings in one pool, from `postingStart[gram]` to `postingStart[gram + 1]`:
+   * the documents holding it, and how often it occurs in each (its weight there is that times
+   * the gram's idf over the document's norm: worked out when asked, not kept, a third of the
+   * memory).
    */
   private readonly postingStart: Int32Array;
-  private readonly postingLength: Int32Array;
-  private readonly postingDocs: Int32Array;
+  /** In 16 bits where the history has no more than 65,536 distinct texts (most clients). */
+  private readonly postingDocs: Uint16Array | Int32Array;
   private readonly postingCounts: Uint16Array | Int32Array;
-  /** Each document's length as a vector of its weighted grams. */
-  private readonly norms: number[] = [];
+  /** Each indexed document's length as a vector of its weighted grams. */
+  private readonly norms: Float64Array;
+  /** How many indexed documents are learned: the first ones. */
+  private learned = 0;
   private readonly docOf = new Map<string, number>();
-  readonly texts: string[] = [];
+  /** The texts by document: the indexed ones, then any learned that were not indexed. */
+  readonly texts: string[];
   /** Each document's likeness to the text asked about, summed gram by gram (zero between asks). */
   private scores = new Float64Array(1024);
   /** The documents a text asked about shares a gram with. */
@@ -349,36 +428,53 @@ class TextNeighbours {
   private gramCount = new Float64Array(1024);
 
   constructor(texts: Iterable<string>) {
-    const distinct = [...new Set(texts)];
+    this.texts = [...new Set(texts)].filter((text) => text !== '');
+    const documents = this.texts.length;
+    // Each text's grams are found twice (the words' pieces are found once, and kept) rather
+    // than kept between: first to count the texts holding each gram, then to post them.
     const grams = new NumberList();
     // A gram rarely occurs twice in a text: its counts in 16 bits, unless some text has more.
     const counts = new NumberList(true);
-    const starts = new Int32Array(distinct.length + 1);
-    for (const [slot, text] of distinct.entries()) {
-      this.builtSlot.set(text, slot);
-      starts[slot] = grams.length;
+    let frequency = new Int32Array(1024);
+    let postings = 0;
+    let narrow = true;
+    for (const [doc, text] of this.texts.entries()) {
+      this.docOf.set(text, doc);
+      grams.clear();
+      counts.clear();
       this.countGrams(text, true, grams, counts);
+      frequency = atLeast(frequency, this.gramIndex.size);
+      for (let k = 0; k < grams.length; k += 1) {
+        frequency[grams.at(k)]! += 1;
+        if (counts.at(k) > 0xffff) narrow = false;
+      }
+      postings += grams.length;
     }
-    starts[distinct.length] = grams.length;
-    this.builtGrams = grams.values();
-    this.builtCounts = counts.values();
-    const narrow = this.builtCounts instanceof Uint16Array;
-    this.builtStart = starts;
-    const gramCount = this.gramIndex.size;
-    const documents = new Int32Array(gramCount);
-    for (const gram of this.builtGrams) documents[gram]! += 1;
-    this.idf = Float64Array.from(documents, (d) => Math.log((1 + distinct.length) / (1 + d)) + 1);
-    // Room in the pool for every text the index is built from, each gram's run as long as the
-    // texts holding it.
-    this.postingStart = new Int32Array(gramCount);
-    this.postingLength = new Int32Array(gramCount);
-    let at = 0;
-    for (let gram = 0; gram < gramCount; gram += 1) {
-      this.postingStart[gram] = at;
-      at += documents[gram]!;
+    const gramTotal = this.gramIndex.size;
+    this.idf = new Float64Array(gramTotal);
+    this.postingStart = new Int32Array(gramTotal + 1);
+    for (let gram = 0; gram < gramTotal; gram += 1) {
+      const d = frequency[gram]!;
+      this.idf[gram] = Math.log((1 + documents) / (1 + d)) + 1;
+      this.postingStart[gram + 1] = this.postingStart[gram]! + d;
     }
-    this.postingDocs = new Int32Array(at);
-    this.postingCounts = narrow ? new Uint16Array(at) : new Int32Array(at);
+    this.postingDocs = documents <= 0x10000 ? new Uint16Array(postings) : new Int32Array(postings);
+    this.postingCounts = narrow ? new Uint16Array(postings) : new Int32Array(postings);
+    this.norms = new Float64Array(documents);
+    const filled = frequency.fill(0);
+    for (const [doc, text] of this.texts.entries()) {
+      grams.clear();
+      counts.clear();
+      this.countGrams(text, false, grams, counts);
+      this.norms[doc] = this.normOf(grams.values(), counts.values());
+      for (let k = 0; k < grams.length; k += 1) {
+        const gram = grams.at(k);
+        const at = this.postingStart[gram]! + filled[gram]!;
+        this.postingDocs[at] = doc;
+        this.postingCounts[at] = counts.at(k);
+        filled[gram]! += 1;
+      }
+    }
   }
 
   /**
@@ -439,95 +535,59 @@ class TextNeighbours {
     this.gramCount[gram]! += 1;
   }
 
-  /**
-   * The text's grams known to the history, how often each occurs, their weights at unit length,
-   * and the norm they were divided by.
-   */
-  private vector(
-    text: string,
-    slot = this.builtSlot.get(text),
-  ): {
-    grams: ArrayLike<number>;
-    counts: ArrayLike<number>;
-    weights: Float64Array;
-    norm: number;
-  } {
-    let grams: ArrayLike<number>;
-    let counts: ArrayLike<number>;
-    if (slot !== undefined) {
-      const from = this.builtStart[slot]!;
-      const to = this.builtStart[slot + 1]!;
-      grams = this.builtGrams.subarray(from, to);
-      counts = this.builtCounts.subarray(from, to);
-    } else {
-      const found = new NumberList();
-      const times = new NumberList(true);
-      this.countGrams(text, false, found, times);
-      grams = found.values();
-      counts = times.values();
-    }
-    const weights = new Float64Array(grams.length);
+  /** The length of a text's vector of grams, each weighted by its count and idf. */
+  private normOf(grams: ArrayLike<number>, counts: ArrayLike<number>): number {
     let squares = 0;
     for (let k = 0; k < grams.length; k += 1) {
       const weight = counts[k]! * this.idf[grams[k]!]!;
-      weights[k] = weight;
       squares += weight * weight;
     }
-    const norm = Math.sqrt(squares) || 1;
-    for (let k = 0; k < weights.length; k += 1) weights[k]! /= norm;
-    return { grams, counts, weights, norm };
+    return Math.sqrt(squares) || 1;
   }
 
   /**
-   * The document of a text, indexed on its first sight. Only the texts the index was built from
-   * are found by their grams (a model learns only its own history's texts): each has room in
-   * its grams' postings.
+   * The document of a text, learned: an indexed text is found from now on (each in its turn:
+   * the index's order); a text the index was not built from is kept but never found.
    */
   add(text: string): number {
     let doc = this.docOf.get(text);
-    if (doc !== undefined) return doc;
-    doc = this.texts.length;
-    this.docOf.set(text, doc);
-    this.texts.push(text);
-    const slot = this.builtSlot.get(text);
-    if (slot === undefined) {
-      this.norms.push(1);
-      return doc;
-    }
-    const { grams, counts, norm } = this.vector(text, slot);
-    this.norms.push(norm);
-    for (let k = 0; k < grams.length; k += 1) {
-      const gram = grams[k]!;
-      const at = this.postingStart[gram]! + this.postingLength[gram]!;
-      this.postingDocs[at] = doc;
-      this.postingCounts[at] = counts[k]!;
-      this.postingLength[gram]! += 1;
-    }
+    if (doc === undefined) {
+      doc = this.texts.length;
+      this.docOf.set(text, doc);
+      this.texts.push(text);
+    } else if (doc === this.learned && doc < this.norms.length) this.learned += 1;
+    else if (doc > this.learned && doc < this.norms.length)
+      throw new Error('texts are learned in the order the index was given them');
     return doc;
   }
 
   /** The earlier texts most like `text` (cosine at least `least`), most alike first. */
   nearest(text: string, count: number, least: number): { doc: number; likeness: number }[] {
-    const { grams, weights } = this.vector(text);
+    const found = new NumberList();
+    const times = new NumberList(true);
+    this.countGrams(text, false, found, times);
+    const grams = found.values();
+    const counts = times.values();
+    const norm = this.normOf(grams, counts);
     // A flat array indexed by document, not a map: a gram as common as ` s` lists most of a
     // big history's texts, and a replay asks about every text never seen before.
-    if (this.scores.length < this.texts.length) {
-      const size = Math.max(this.texts.length, 2 * this.scores.length);
+    if (this.scores.length < this.learned) {
+      const size = Math.max(this.learned, 2 * this.scores.length);
       this.scores = new Float64Array(size);
       this.touched = new Int32Array(size);
     }
-    const { scores, touched, postingDocs, postingCounts, norms } = this;
+    const { scores, touched, postingDocs, postingCounts, norms, learned } = this;
     let touchedCount = 0;
     for (let k = 0; k < grams.length; k += 1) {
       const gram = grams[k]!;
-      const weight = weights[k]!;
       const idf = this.idf[gram]!;
-      const start = this.postingStart[gram]!;
-      const end = start + this.postingLength[gram]!;
-      for (let i = start; i < end; i += 1) {
+      const weight = (counts[k]! * idf) / norm;
+      const end = this.postingStart[gram + 1]!;
+      for (let i = this.postingStart[gram]!; i < end; i += 1) {
         const doc = postingDocs[i]!;
+        if (doc >= learned) break;
         if (scores[doc] === 0) touched[touchedCount++] = doc;
-        // The document's weight of the gram, as vector() works it out for the document.
+        // The document's weight of the gram, as normOf() weighs it for the document.
         scores[doc]! += weight * ((postingCounts[i]! * idf) / norms[doc]!);
       }
     }
@@ -558,10 +618,11 @@ const strength = (record: LevelRecord) =>
 export class CategoryModel {
   private readonly accounts: string[] = [];
   private readonly accountIndex = new Map<string, number>();
+  private readonly counts = new Tallies();
   /** Per level of KEYED_LEVELS, its keys' tallies. */
-  private readonly tallies = KEYED_LEVELS.map(() => new Map<string, Tally>());
+  private readonly tallies = KEYED_LEVELS.map(() => new Map<string, number>());
   /** Per text of the neighbours, its tally. */
-  private readonly textTallies: Tally[] = [];
+  private readonly textTallies: number[] = [];
   private readonly prior = { in: new Map<number, number>(), out: new Map<number, number>() };
   private readonly priorTotal = { in: 0, out: 0 };
   private lines = 0;
@@ -593,12 +654,12 @@ export class CategoryModel {
         const tallies = this.tallies[level]!;
         const key = features.keys[level]!;
         let tally = tallies.get(key);
-        if (!tally) tallies.set(key, (tally = new Tally()));
-        tally.add(account, weight);
+        if (tally === undefined) tallies.set(key, (tally = this.counts.create()));
+        this.counts.add(tally, account, weight);
       }
     if (features.plain !== '') {
       const doc = this.neighbours.add(features.plain);
-      (this.textTallies[doc] ??= new Tally()).add(account, weight);
+      this.counts.add((this.textTallies[doc] ??= this.counts.create()), account, weight);
     }
     const side = features.inflow ? 'in' : 'out';
     this.prior[side].set(account, (this.prior[side].get(account) ?? 0) + weight);
@@ -645,12 +706,12 @@ export class CategoryModel {
       for (const { doc, likeness } of nearest) {
         const tally = this.textTallies[doc]!;
         const say = likeness ** LIKENESS_POWER;
-        const counts = tally.counts;
-        for (let at = 0; at < counts.length; at += 3) {
-          near[counts[at]!]! += (say * counts[at + 1]!) / tally.weightedTotal;
-          agreeing[counts[at]!]! += counts[at + 2]!;
-        }
-        lines += tally.rawTotal;
+        const weightedTotal = this.counts.weightedTotal(tally);
+        this.counts.forEach(tally, (account, weight, accountLines) => {
+          near[account]! += (say * weight) / weightedTotal;
+          agreeing[account]! += accountLines;
+        });
+        lines += this.counts.rawTotal(tally);
         said += say;
       }
       if (said > 0) {
@@ -667,18 +728,19 @@ export class CategoryModel {
     }
 
     // The payee's levels, each refining the one before.
-    const found: { index: number; tally: Tally }[] = [];
+    const found: { index: number; tally: number }[] = [];
     for (let index = 0; index < KEYED_LEVELS.length && features.keys; index += 1) {
       const tally = this.tallies[index]!.get(features.keys[index]!);
-      if (!tally) continue;
+      if (tally === undefined) continue;
       found.push({ index, tally });
       level = KEYED_LEVELS[index]!;
       const smoothing = SMOOTHING[KEYED_LEVELS[index]!] * scale;
-      const total = tally.weightedTotal + smoothing;
+      const total = this.counts.weightedTotal(tally) + smoothing;
       const keep = smoothing / total;
       for (let a = 0; a < count; a += 1) probability[a] = probability[a]! * keep;
-      for (let at = 0; at < tally.counts.length; at += 3)
-        probability[tally.counts[at]!]! += tally.counts[at + 1]! / total;
+      this.counts.forEach(tally, (account, weight) => {
+        probability[account]! += weight / total;
+      });
     }
 
     let best = -1;
@@ -694,9 +756,9 @@ export class CategoryModel {
     const records: LevelRecord[] = found.map(({ index, tally }) => ({
       level: KEYED_LEVELS[index]!,
       label: labelOf(KEYED_LEVELS[index]!),
-      agreeing: tally.rawOf(best),
-      total: tally.rawTotal,
-      latestRun: tally.last === best ? tally.latestRun : 0,
+      agreeing: this.counts.rawOf(tally, best),
+      total: this.counts.rawTotal(tally),
+      latestRun: this.counts.latestRunOf(tally, best),
     }));
     const deciding: LevelRecord = records.at(-1) ?? {
       level,
