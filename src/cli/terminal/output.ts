@@ -62,16 +62,19 @@ export interface OutputOptions {
 }
 
 /**
- * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,
- * plain tab-separated text when piped (stable for scripts), JSON, or CSV.
- */
-/**
  * A value as `JSON.stringify(value, null, 2)` writes it, its lines after the first indented by
  * `depth` spaces: for JSON written piece by piece inside an outer array or object.
  */
 export const indentedJson = (value: unknown, depth: number): string =>
   JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
 
+/** How much JSON `printJson` gathers before it writes (characters). */
+const JSON_PIECE = 1 << 20;
+
+/**
+ * Where data goes (stdout) and messages go (stderr), and in what form: a table on a terminal,
+ * plain tab-separated text when piped (stable for scripts), JSON, or CSV.
+ */
 export class Output {
   readonly format: OutputFormat;
   readonly isTTY: boolean;
@@ -136,6 +139,30 @@ export class Output {
 
   printJson(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /**
+   * A value as `printJson` writes it; a list a piece at a time, each piece taken by the reader
+   * before the next is made: never one string of all of it, nor all of it waiting in a pipe
+   * (10,000 transactions with their suggestions are 9 MB).
+   */
+  async printJsonList(value: unknown): Promise<void> {
+    if (!Array.isArray(value) || value.length === 0) return this.printJson(value);
+    let text = '[\n  ';
+    for (const [index, item] of value.entries()) {
+      // An item with no JSON of its own (undefined) is null, as JSON.stringify writes it.
+      const json = ((JSON.stringify(item, null, 2) as string | undefined) ?? 'null').replace(
+        /\n/g,
+        '\n  ',
+      );
+      text += index === 0 ? json : `,\n  ${json}`;
+      if (text.length >= JSON_PIECE) {
+        this.io.stdout.write(text);
+        text = '';
+        await this.drained();
+      }
+    }
+    this.io.stdout.write(`${text}\n]\n`);
   }
 
   /**
@@ -241,7 +268,7 @@ export class Output {
     rows: readonly T[],
     jsonValue: unknown = rows,
   ): Promise<void> {
-    if (this.format === 'json') return this.printJson(jsonValue);
+    if (this.format === 'json') return this.printJsonList(jsonValue);
     if (this.asRecords) {
       this.writeRecords([
         columns.map((c) => c.header),
