@@ -398,7 +398,7 @@ class NumberList {
  * thousands of distinct texts (a store number makes each a new one) and millions of postings.
  * Each text's grams are found once, while the index is built; only the postings are kept.
  */
-class TextNeighbours {
+export class TextNeighbours {
   private readonly gramIndex = new Map<string, number>();
   private readonly idf: Float64Array;
   /**
