@@ -63,12 +63,16 @@ export interface OutputOptions {
 
 /**
  * A value as `JSON.stringify(value, null, 2)` writes it, its lines after the first indented by
- * `depth` spaces: for JSON written piece by piece inside an outer array or object.
+ * `depth` spaces: for JSON written piece by piece inside an outer array or object (where a value
+ * with no JSON of its own, undefined, is null).
  */
 export const indentedJson = (value: unknown, depth: number): string =>
-  JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
+  ((JSON.stringify(value, null, 2) as string | undefined) ?? 'null').replace(
+    /\n/g,
+    `\n${' '.repeat(depth)}`,
+  );
 
-/** How much JSON `printJson` gathers before it writes (characters). */
+/** How much JSON `printJsonList` gathers before it writes (characters). */
 const JSON_PIECE = 1 << 20;
 
 /**
@@ -150,11 +154,7 @@ export class Output {
     if (!Array.isArray(value) || value.length === 0) return this.printJson(value);
     let text = '[\n  ';
     for (const [index, item] of value.entries()) {
-      // An item with no JSON of its own (undefined) is null, as JSON.stringify writes it.
-      const json = ((JSON.stringify(item, null, 2) as string | undefined) ?? 'null').replace(
-        /\n/g,
-        '\n  ',
-      );
+      const json = indentedJson(item, 2);
       text += index === 0 ? json : `,\n  ${json}`;
       if (text.length >= JSON_PIECE) {
         this.io.stdout.write(text);
