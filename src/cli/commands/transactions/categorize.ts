@@ -339,7 +339,13 @@ async function fromFile(ctx: CommandContext, workspaceId: string, file: string, 
       return 'not looked up yet';
     },
   });
+  const plain = await transactionsPlainlyNamed(api, workspaceId, entityId, lookups.size);
   for (const given of lookups) {
+    const found = plain.get(given);
+    if (found) {
+      named.set(given, found);
+      continue;
+    }
     try {
       named.set(given, await transactionNamed(ctx, workspaceId, entityId, given));
     } catch (error) {
@@ -369,6 +375,43 @@ async function fromFile(ctx: CommandContext, workspaceId: string, file: string, 
   }
   const outcomes = await sendDecisions(api, entityId, decisions);
   return reportOutcomes(ctx, outcomes, decidedText);
+}
+
+/** From this many transactions named, the entity's may be read whole rather than one by one. */
+const MANY_LOOKUPS = 20;
+/** Transactions read among the entity's for what one looked up alone costs (a request). */
+const READ_FOR_A_LOOKUP = 100;
+
+/**
+ * The transactions a file of many decisions plainly names, read once: looked up one request
+ * each, 1,500 decisions took 14 s. Where the entity holds no more than READ_FOR_A_LOOKUP times
+ * as many as the file names, its transactions are read whole, each known by its id and by a
+ * reference it alone has. Anything else (the start of an id or a reference, a reference several
+ * have, none) is looked up as one decision's is, and said alike.
+ */
+async function transactionsPlainlyNamed(
+  api: Awaited<ReturnType<CommandContext['api']>>,
+  workspaceId: string,
+  entityId: string,
+  lookups: number,
+): Promise<Map<string, BankTransaction>> {
+  const known = new Map<string, BankTransaction>();
+  if (lookups < MANY_LOOKUPS) return known;
+  const { total } = await api.sandbox.transactionsUpTo(workspaceId, 1, { entityId });
+  if (total > lookups * READ_FOR_A_LOOKUP) return known;
+  const { items } = await api.sandbox.transactionsUpTo(workspaceId, Number.POSITIVE_INFINITY, {
+    entityId,
+  });
+  const holders = new Map<string, number>();
+  for (const transaction of items)
+    if (transaction.reference !== null)
+      holders.set(transaction.reference, (holders.get(transaction.reference) ?? 0) + 1);
+  for (const transaction of items)
+    if (transaction.reference !== null && holders.get(transaction.reference) === 1)
+      known.set(transaction.reference, transaction);
+  // An id before a reference, as one decision's lookup takes it.
+  for (const transaction of items) known.set(transaction.id, transaction);
+  return known;
 }
 
 /** `--rule`: the rule each decision implies, made (once per text and account) and run. */
