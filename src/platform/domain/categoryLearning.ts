@@ -153,7 +153,7 @@ const dayNumber = (day: string) =>
   86_400_000;
 
 /** A typed array at least `length` long: itself, or a copy in one twice as long or more. */
-function atLeast<T extends Float64Array | Int32Array>(array: T, length: number): T {
+function atLeast<T extends Float64Array | Int32Array | Uint16Array>(array: T, length: number): T {
   if (length <= array.length) return array;
   const longer = new (array.constructor as new (length: number) => T)(
     Math.max(length, 2 * array.length),
@@ -357,18 +357,9 @@ class NumberList {
   }
 
   push(value: number): void {
-    if (value > 0xffff && this.data instanceof Uint16Array) this.data = this.widened(true, 1);
-    else if (this.length === this.data.length) this.data = this.widened(false, 2);
+    if (value > 0xffff && this.data instanceof Uint16Array) this.data = Int32Array.from(this.data);
+    this.data = atLeast(this.data, this.length + 1);
     this.data[this.length++] = value;
-  }
-
-  /** The storage `growth` times as long, in 32 bits if `wide` (or already). */
-  private widened(wide: boolean, growth: number): Uint16Array | Int32Array {
-    const length = growth * this.data.length;
-    const wider =
-      wide || this.data instanceof Int32Array ? new Int32Array(length) : new Uint16Array(length);
-    wider.set(this.data);
-    return wider;
   }
 
   at(index: number): number {
@@ -526,11 +517,7 @@ export class TextNeighbours {
   /** Counts one more of a gram in the text being read (its first time: appended to `grams`). */
   private count(gram: number, grams: NumberList): void {
     if (gram < 0) return;
-    if (gram >= this.gramCount.length) {
-      const wider = new Float64Array(Math.max(gram + 1, 2 * this.gramCount.length));
-      wider.set(this.gramCount);
-      this.gramCount = wider;
-    }
+    this.gramCount = atLeast(this.gramCount, gram + 1);
     if (this.gramCount[gram] === 0) grams.push(gram);
     this.gramCount[gram]! += 1;
   }

@@ -1,5 +1,6 @@
 import type { Decider, TransactionStatus } from '../../api/index.js';
 import type { Cents } from '../../core/money.js';
+import { textPool } from '../../core/names.js';
 import { countOf, isStoredId, type Sql, type SqlValue } from './sql.js';
 import { BASIS_CODE, SOURCE_KIND } from './postings.js';
 
@@ -124,20 +125,6 @@ const toRecord = (row: TransactionRow): BankTransactionRecord => ({
   arrivedTo: row.arrived_to,
   importId: row.import_id,
 });
-
-/**
- * Gives back one copy of each distinct string it is given: the driver makes a new string for
- * every row, and a history of 100,000 lines names a few dozen accounts and some hundreds of days.
- */
-function oneCopyEach(): (text: string) => string {
-  const copies = new Map<string, string>();
-  return (text) => {
-    const copy = copies.get(text);
-    if (copy !== undefined) return copy;
-    copies.set(text, text);
-    return text;
-  };
-}
 
 // The record's own object, added to: as a spread copy of it, a queue of 10,000 waiting lines
 // took 60 MB of the heap to make (5 MB now).
@@ -544,7 +531,7 @@ export class BankTransactionStore {
    */
   async categorizedHistory(entityId: string): Promise<CategorizedTransactionRow[]> {
     const history: CategorizedTransactionRow[] = [];
-    const one = oneCopyEach();
+    const kept = textPool();
     // Row by row: a big history is a hundred thousand rows, held once, as the learner reads them.
     await this.sql.eachRow<
       [
@@ -568,9 +555,9 @@ export class BankTransactionStore {
         history.push({
           description,
           amountCents,
-          date: one(date),
-          bankAccountId: one(bankAccountId),
-          accountId: one(accountId),
+          date: kept(date),
+          bankAccountId: kept(bankAccountId),
+          accountId: kept(accountId),
         });
       },
     );
@@ -606,7 +593,7 @@ export class BankTransactionStore {
       [entitySeq, entitySeq],
     );
     const lines: EntryBankLine[] = [];
-    const one = oneCopyEach();
+    const kept = textPool();
     let start = 0;
     while (start < rows.length) {
       let end = start;
@@ -616,15 +603,15 @@ export class BankTransactionStore {
         if (line.type !== 'Cash' && line.type !== 'Credit Cards') continue;
         lines.push({
           entryId: line.entry_id,
-          date: one(line.day),
+          date: kept(line.day),
           memo: line.memo,
-          bankAccountId: one(line.account_id),
+          bankAccountId: kept(line.account_id),
           amountCents: (line.debit_cents - line.credit_cents) as Cents,
           description: line.description,
           others: entry
             .filter((other) => other !== line)
             .map((other) => ({
-              accountId: one(other.account_id),
+              accountId: kept(other.account_id),
               cents: (other.debit_cents - other.credit_cents) as Cents,
               description: other.description,
             })),

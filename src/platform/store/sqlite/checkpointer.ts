@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 /**
  * Folds a serving file's WAL into the database from a thread of its own, with a connection of
@@ -20,11 +20,15 @@ export class Checkpointer {
   private asked: ((outcome: CheckpointOutcome | undefined) => void)[] = [];
 
   constructor(filename: string, everyMs = CHECKPOINT_EVERY_MS) {
-    this.worker = new Worker(CHECKPOINTING, {
+    // Loaded here, not with the module: every command that opens a SQLite file loads this one
+    // (its backstop threshold), and only `books serve` starts the thread.
+    const load = createRequire(import.meta.url);
+    const threads = load('node:worker_threads') as { Worker: typeof Worker };
+    this.worker = new threads.Worker(CHECKPOINTING, {
       eval: true,
       workerData: {
         filename,
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        driver: load.resolve('better-sqlite3'),
         everyMs,
         fromBytes: FROM_WAL_BYTES,
         halt: this.halt,
