@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBooks, temporaryHome } from '../helpers/cli.js';
 import { runCli } from '../helpers/cliInProcess.js';
+import { startReceiver, type WebhookReceiver } from '../helpers/webhookReceiver.js';
 
 /**
  * Every list command takes `--limit N` and `--all` the same way (the built binary, piped):
@@ -31,7 +32,12 @@ describe('every list: --limit, --all, piped', () => {
     log: ['log'],
   };
 
+  let receiver: WebhookReceiver;
+
   beforeAll(async () => {
+    // Deliveries that succeed at once: a failed one is tried again 5 s later, and a list taken
+    // twice could then differ by the attempt made in between.
+    receiver = await startReceiver();
     for (const name of ['Acme', 'Birch', 'Cedar']) await books('workspace', 'create', name);
     for (const name of ['North', 'South', 'West'])
       await books('sandbox', 'entity', 'create', name, '-w', 'Acme', '--start-date', '2026-01-01');
@@ -70,7 +76,7 @@ describe('every list: --limit, --all, piped', () => {
         'sandbox',
         'webhook',
         'add',
-        `http://127.0.0.1:9/${name}`,
+        `${receiver.url}/${name}`,
         '--event',
         'feed.connection.disconnected',
       );
@@ -85,7 +91,7 @@ describe('every list: --limit, --all, piped', () => {
       '--json',
     );
     const connection = JSON.parse(connected.stdout).connection;
-    // Three disconnections: three failed deliveries to each endpoint (nothing listens on port 9).
+    // Three disconnections: three deliveries to each endpoint.
     for (let i = 0; i < 3; i += 1) {
       await books('sandbox', 'feed', 'break', connection.id, '--error', 'mfa_required');
       await books('sandbox', 'feed', 'reconnect', connection.id);
@@ -99,7 +105,10 @@ describe('every list: --limit, --all, piped', () => {
     const endpoints = JSON.parse((await books('sandbox', 'webhook', 'list', '--json')).stdout);
     lists['webhook attempts']!.push(endpoints[0].id);
   }, 120_000);
-  afterAll(() => home.cleanup());
+  afterAll(async () => {
+    await receiver?.close();
+    home.cleanup();
+  });
 
   /** The data rows of a piped (TSV) list. */
   const rows = (stdout: string) => stdout.trimEnd().split('\n').slice(1);
