@@ -359,7 +359,8 @@ export async function resolve(specifier, context, next) {
         writeFileSync(log, '');
         const { spawnSync } = await import('node:child_process');
         const result = spawnSync(process.execPath, ['--import', register, BOOKS_BIN, ...args], {
-          env: home.env,
+          // bin/books.js says which chunk of the bundle it loads (ES modules: the hook above).
+          env: { ...home.env, NODE_DEBUG: 'books' },
           encoding: 'utf8',
         });
         expect(result.status, result.stderr).toBe(0);
@@ -369,11 +370,10 @@ export async function resolve(specifier, context, next) {
           readFileSync(path.join(path.dirname(BOOKS_BIN), '../dist/bundle/meta.json'), 'utf8'),
         ) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
         const resolved = readFileSync(log, 'utf8');
-        const loaded = resolved
-          .split('\n')
-          .filter((url) => url.includes('/dist/bundle/'))
-          .map((url) => `dist/bundle/${url.split('/dist/bundle/')[1]}`);
-        expect(loaded).toContain('dist/bundle/main.js');
+        const loaded = [...result.stderr.matchAll(/^BOOKS \d+: (\S+\.cjs) /gm)].map(
+          ([, chunk]) => `dist/bundle/${chunk}`,
+        );
+        expect(loaded).toContain('dist/bundle/main.cjs');
         const sources = loaded.flatMap((file) => Object.keys(meta.outputs[file]?.inputs ?? {}));
         expect(sources.length).toBeGreaterThan(0);
         for (const heavy of [
@@ -388,6 +388,7 @@ export async function resolve(specifier, context, next) {
           ).toEqual([]);
         }
         expect(resolved).not.toContain('better-sqlite3');
+        expect(result.stderr).not.toContain('better-sqlite3');
       }
     } finally {
       home.cleanup();
