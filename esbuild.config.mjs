@@ -1,11 +1,11 @@
-// Bundles the CLI into dist/bundle/ (bin/books.js runs it): a few files to read instead of
+// Bundles the CLI into dist/bundle/ (bin/books.cjs runs it): a few files to read instead of
 // hundreds of modules, split at every dynamic import so that a command loads only its own code,
 // and each file with V8's code cache made here, so that a command compiles next to nothing.
 //
 // Node 20 keeps no compiled code for ES modules, and linking the ~50 ES module chunks a command
 // loads cost more than running it (`workspace list`: 24 ms compiling, 17 ms resolving and
 // reading them). So the chunks esbuild splits are rewritten as CommonJS (`.cjs`, a dynamic
-// import of a chunk becoming a `require` of it), which bin/books.js loads through `vm.Script`
+// import of a chunk becoming a `require` of it), which bin/books.cjs loads through `vm.Script`
 // with the cache each chunk has beside it (`.cache`). The caches are made by running a few
 // commands once the bundle is built (below): each chunk's cache holds the functions those
 // commands ran. A cache V8 turns down (another Node) only costs the compile it would have saved.
@@ -74,7 +74,7 @@ for (const output of split.outputFiles) {
     minifyWhitespace: true,
     // esbuild said its warnings when it bundled (where it keeps quiet about dependencies').
     logLevel: 'error',
-    // The chunk's own URL: bin/books.js passes it in (a CommonJS module has no import.meta).
+    // The chunk's own URL: bin/books.cjs passes it in (a CommonJS module has no import.meta).
     define: { 'import.meta.url': '__booksChunkUrl' },
   });
   // An import at run time becomes a require: of a chunk, the chunk (loaded, and cached, as the
@@ -136,7 +136,7 @@ async function makeCodeCaches() {
     BOOKS_CODE_CACHE: 'write',
   };
   const books = (args, extraEnv = {}) => {
-    const result = spawnSync(process.execPath, ['bin/books.js', ...args], {
+    const result = spawnSync(process.execPath, ['bin/books.cjs', ...args], {
       env: { ...env, ...extraEnv },
       encoding: 'utf8',
     });
@@ -159,7 +159,7 @@ async function makeCodeCaches() {
     const token = 'books_org_build_4Kd9Qx7Lm2Pz8Rt5Vw3Ny6Bc1Hf0Js';
     const server = spawn(
       process.execPath,
-      ['bin/books.js', 'serve', '--memory', '--port', '0', '--org-token', token],
+      ['bin/books.cjs', 'serve', '--memory', '--port', '0', '--org-token', token],
       { env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     const baseUrl = await new Promise((resolve, reject) => {

@@ -90,6 +90,15 @@ export default tseslint.config(
     },
   },
   {
+    // The command's shim is CommonJS, as the bundle's chunks it loads are (esbuild.config.mjs).
+    files: ['bin/**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Only the CLI's top-level may end the process; everything else throws.
     files: ['src/**/*.ts'],
     ignores: ['src/cli/main.ts'],

@@ -156,7 +156,7 @@ async function pagerFor(io: CliIo, options: GlobalOptions) {
   return command === undefined ? undefined : pagedIo(io, command);
 }
 
-/** The entry point of bin/books.js: the only place that ends the process. */
+/** The entry point of bin/books.cjs: the only place that ends the process. */
 export async function run(): Promise<void> {
   const code = await main(process.argv.slice(2), processIo());
   // A pipe's writes may still be queued: exiting now would cut a script's data short. (A pipe

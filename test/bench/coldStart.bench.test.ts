@@ -6,6 +6,11 @@ import { BOOKS_BIN, chooseNewEntity, serveBooks, temporaryHome } from '../helper
 
 /** Rounds of the commands, each round running every command once, in turn. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+/**
+ * Another build's bin/books.cjs (an earlier commit's checkout, built): each of its commands runs
+ * in the same rounds, labelled "before", for a before and after measured side by side.
+ */
+const BEFORE_BIN = process.env.BENCH_BEFORE_BIN;
 
 const LEDGER = [
   'entry,date,account,account_type,debit,credit,description',
@@ -56,6 +61,11 @@ it('the command floor: books commands against node -e 0, alternated', async () =
       ['books workspace list, remote', [BOOKS_BIN, 'workspace', 'list'], server.env, 1.5],
       ['books report tb, remote', [BOOKS_BIN, ...tb], server.env, 1.5],
     ];
+    if (BEFORE_BIN) {
+      for (const [label, args, env, target] of commands.slice(1)) {
+        commands.push([`${label} (before)`, [BEFORE_BIN, ...args.slice(1)], env, target]);
+      }
+    }
     const times = commands.map(() => [] as number[]);
     for (let round = 0; round < ROUNDS; round += 1) {
       commands.forEach(([label, args, env], i) => {

@@ -359,7 +359,7 @@ export async function resolve(specifier, context, next) {
         writeFileSync(log, '');
         const { spawnSync } = await import('node:child_process');
         const result = spawnSync(process.execPath, ['--import', register, BOOKS_BIN, ...args], {
-          // bin/books.js says which chunk of the bundle it loads (ES modules: the hook above).
+          // bin/books.cjs says which chunk of the bundle it loads (ES modules: the hook above).
           env: { ...home.env, NODE_DEBUG: 'books' },
           encoding: 'utf8',
         });

@@ -11,7 +11,7 @@ export const SERVE_TOKEN = 'books_org_test_4Kd9Qx7Lm2Pz8Rt5Vw3Ny6Bc1Hf0Js';
 
 export const BOOKS_BIN = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../bin/books.js',
+  '../../bin/books.cjs',
 );
 
 export interface CliResult {

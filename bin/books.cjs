@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The `books` command: a thin shim over the bundled CLI (esbuild.config.mjs), which it loads
 // chunk by chunk with V8's code cache made at build time.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import process from 'node:process';
-import { fileURLToPath, pathToFileURL, URL } from 'node:url';
-import { debuglog } from 'node:util';
-import v8 from 'node:v8';
-import vm from 'node:vm';
+// CommonJS, as the chunks are: an ES module entry starts Node's ES module loader, about 4 ms.
+'use strict';
+const { existsSync, readFileSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const process = require('node:process');
+const { pathToFileURL } = require('node:url');
+const { debuglog } = require('node:util');
+const v8 = require('node:v8');
+const vm = require('node:vm');
 
 // undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it twice, quickly
 // (Liftoff) and then optimized in the background, and a process waits at its exit for that
@@ -17,7 +19,7 @@ import vm from 'node:vm';
 // loads it. (Set before any chunk compiles, too: a code cache holds the flags it was made with.)
 v8.setFlagsFromString('--liftoff-only');
 
-const bundle = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+const bundle = path.join(__dirname, '../dist/bundle');
 /** What the chunks require that is not a chunk: Node's modules and the dependencies outside. */
 const outside = createRequire(path.join(bundle, 'main.cjs'));
 const loaded = new Map();
@@ -73,4 +75,4 @@ if (writeCaches) {
   });
 }
 
-await chunk('main.cjs').run();
+chunk('main.cjs').run();
