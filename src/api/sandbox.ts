@@ -92,6 +92,14 @@ export const CreateFaultBodySchema = Type.Object({
     },
   ),
   count: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  retryAfter: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 3_600,
+      description:
+        'The seconds a 429 fault says to wait (Retry-After; default 1): 0 to retry at once, more to prove a client waits',
+    }),
+  ),
 });
 export type CreateFaultBody = Static<typeof CreateFaultBodySchema>;
 
@@ -104,6 +112,7 @@ export const FaultSchema = Type.Object(
     status: Type.Integer(),
     count: Type.Integer(),
     remaining: Type.Integer(),
+    retryAfter: Type.Integer(),
   },
   { title: 'Fault' },
 );

@@ -247,6 +247,21 @@ describe('sandbox faults (local-platform.md §4)', () => {
     expect((await server.request('GET', '/platform/v1/workspaces')).status).toBe(200);
   });
 
+  it.each([0, 7])(
+    'a 429 fault with retryAfter %i says so, rejected and after the commit',
+    async (retryAfter) => {
+      for (const mode of ['reject', 'after_commit']) {
+        const created = await server.request('POST', '/sandbox/v1/faults', {
+          body: { mode, status: 429, count: 1, retryAfter },
+        });
+        expect(created.body.fault).toMatchObject({ mode, status: 429, retryAfter });
+        const limited = await server.request('GET', '/platform/v1/workspaces');
+        expect(limited.status).toBe(429);
+        expect(limited.headers.get('retry-after')).toBe(String(retryAfter));
+      }
+    },
+  );
+
   it.each([
     [
       { mode: 'reject', status: 0, count: 1 },
@@ -258,6 +273,7 @@ describe('sandbox faults (local-platform.md §4)', () => {
       'body.status must be one of 0, 429, 500, 502, 503, 504',
     ],
     [{ mode: 'reject', status: 500, count: 0 }, 'body.count must be >= 1'],
+    [{ mode: 'reject', status: 429, count: 1, retryAfter: -1 }, 'body.retryAfter must be >= 0'],
   ])('answers 400 for %j', async (body, message) => {
     const response = await server.request('POST', '/sandbox/v1/faults', { body });
     expect(errorOf(response)).toEqual({ status: 400, message, traceMatches: true });

@@ -209,6 +209,25 @@ describe('books against `books serve` on a loopback port', () => {
       expect(second.idempotencyKey).toBe(first.idempotencyKey);
     }
   });
+
+  it('exits 7 when the retries run out', async () => {
+    await server.api('POST', '/sandbox/v1/faults', {
+      mode: 'reject',
+      status: 429,
+      count: 100,
+      method: 'GET',
+      // Retries at once (its base delay 10 ms): five of a second's Retry-After prove nothing more.
+      retryAfter: 0,
+    });
+    const result = await runBooks(['workspace', 'list'], {
+      ...server.env,
+      BOOKS_RETRY_BASE_MS: '10',
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain('books: injected fault: 429');
+    // The faults this command left unused would meet the next test's requests.
+    await server.api('DELETE', '/sandbox/v1/faults');
+  }, 60_000);
 });
 
 describe('books and the rate limit', () => {
@@ -237,21 +256,6 @@ describe('books and the rate limit', () => {
       listed = await server.api('GET', '/platform/v1/workspaces?limit=100');
     }
     expect(listed.body.data.map((w: any) => w.name).sort()).toEqual(names.map((n) => `Storm ${n}`));
-  }, 60_000);
-
-  it('exits 7 when the retries run out', async () => {
-    await server.api('POST', '/sandbox/v1/faults', {
-      mode: 'reject',
-      status: 429,
-      count: 100,
-      method: 'GET',
-    });
-    const result = await runBooks(['workspace', 'list'], {
-      ...server.env,
-      BOOKS_RETRY_BASE_MS: '10',
-    });
-    expect(result.code).toBe(7);
-    expect(result.stderr).toContain('books: injected fault: 429');
   }, 60_000);
 });
 

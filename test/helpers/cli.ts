@@ -166,10 +166,10 @@ export async function serveBooks(
         method,
         headers: { authorization: `Bearer ${SERVE_TOKEN}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
-      }).then(async (r) => ({
-        status: r.status,
-        body: (r.status === 200 || r.status === 201 ? await r.json() : undefined) as any,
-      })),
+      }).then(async (r) => {
+        const text = r.status === 200 || r.status === 201 ? await r.text() : '';
+        return { status: r.status, body: (text === '' ? undefined : JSON.parse(text)) as any };
+      }),
     async stop() {
       server.child.kill('SIGTERM');
       await server.result;

@@ -24,6 +24,7 @@ export class FaultService {
       status: body.status,
       count: body.count,
       remaining: body.count,
+      retryAfter: body.retryAfter ?? 1,
     };
     this.faults.set(organizationId, [...(this.faults.get(organizationId) ?? []), fault]);
     return fault;

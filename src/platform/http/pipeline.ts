@@ -138,7 +138,7 @@ export class RequestPipeline {
     const fault = this.engine.faults.take(organizationId, method, url);
     if (fault?.mode === 'reject') {
       throw new HttpError(fault.status, `injected fault: ${fault.status}`, {
-        ...(fault.status === 429 && { 'Retry-After': '1' }),
+        ...(fault.status === 429 && { 'Retry-After': String(fault.retryAfter) }),
       });
     }
     return { organizationId, faultAfterCommit: fault };
@@ -391,7 +391,7 @@ export function faultedAnswer(
     headers: {
       ...answer.headers,
       'content-type': JSON_TYPE,
-      ...(fault.status === 429 && { 'retry-after': '1' }),
+      ...(fault.status === 429 && { 'retry-after': String(fault.retryAfter) }),
     },
     body: JSON.stringify(faultBody(fault, traceId)),
   };
