@@ -1,6 +1,15 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type * as NodeChildProcess from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import type { CliIo } from '../io.js';
+
+/**
+ * Node's child_process, loaded when a pager is looked for or started: every command imports
+ * this module, and most print to no terminal (a few milliseconds of each start otherwise).
+ */
+const childProcess = () =>
+  createRequire(import.meta.url)('node:child_process') as typeof NodeChildProcess;
 
 /**
  * Long output at a terminal goes through a pager, as git's does: `BOOKS_PAGER`, else `books
@@ -26,7 +35,10 @@ export function pagerCommand(
 }
 
 function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
-  return spawnSync('sh', ['-c', `command -v ${program}`], { env, stdio: 'ignore' }).status === 0;
+  return (
+    childProcess().spawnSync('sh', ['-c', `command -v ${program}`], { env, stdio: 'ignore' })
+      .status === 0
+  );
 }
 
 /** A write after the pager has quit: the command stops there, quietly (exit 0). */
@@ -62,7 +74,7 @@ class PagerStream extends Writable {
 
   private start(): ChildProcess {
     // Run through the shell as git does, so that a pager with arguments or a pipe works.
-    const child = spawn(this.command, {
+    const child = childProcess().spawn(this.command, {
       shell: true,
       stdio: ['pipe', 'inherit', 'inherit'],
       env: { LESS: 'FRX', LV: '-c', ...this.env },
