@@ -52,7 +52,11 @@ export function processIo(): CliIo {
     stdout: guardedStdout(process.stdout),
     processStdout: true,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Made when first read: Node builds stdin's stream (a socket for a pipe) on first use, and
+    // only a few commands read it.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     argv: process.argv.slice(2),
     stopSignal,
