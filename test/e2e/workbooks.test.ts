@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,6 +220,16 @@ describe('je import of a workbook', () => {
       expect(missing.stderr).toContain(
         'the workbook has no sheet "Ledger": its sheets are "Notes", "General Ledger"',
       );
+      // exceljs keeps a sheet that comes before the shared strings in a temporary file, and
+      // removed it only after the command had exited: every such refusal left one behind.
+      const scratch = path.join(directory, 'tmp');
+      mkdirSync(scratch);
+      const refused = await runBooks(['je', 'import', file, '--sheet', 'Ledger', ...entity], {
+        ...home.env,
+        TMPDIR: scratch,
+      });
+      expect(refused.code).toBe(3);
+      expect(readdirSync(scratch)).toEqual([]);
 
       const imported = await books(
         'je',

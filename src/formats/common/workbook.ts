@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  rmSync,
+  type WriteStream,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type ExcelJS from 'exceljs';
 import { zipBomb } from './bounds.js';
 import type { DateFormat } from '../ledgerCsv.js';
@@ -65,6 +73,13 @@ export async function writeSheetAsCsv(
     worksheets: 'emit',
     entries: 'ignore',
   });
+  // exceljs keeps a sheet that comes before the shared strings (as Excel writes them) in a
+  // temporary file of os.tmpdir(), and starts removing it only as the read ends: a command
+  // that exits at once after (a refusal) left it behind. Its files go in a directory of this
+  // read's own, removed with whatever is in it when the read ends.
+  const spool = mkdtempSync(path.join(os.tmpdir(), 'books-workbook-'));
+  const tmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = spool;
   const output = createWriteStream(csvFile);
   let failed: Error | undefined;
   output.on('error', (error) => (failed ??= error));
@@ -102,6 +117,9 @@ export async function writeSheetAsCsv(
     );
   } finally {
     input.destroy();
+    if (tmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdir;
+    rmSync(spool, { recursive: true, force: true });
     await new Promise((resolve) => output.end(resolve));
   }
   if (failed) throw failed;
