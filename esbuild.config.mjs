@@ -34,7 +34,7 @@ const OUT = 'dist/bundle';
 /**
  * commander requires child_process at its top for the one thing that needs it (running a
  * subcommand as its own executable, which books never does): loaded when spawned instead, as
- * child_process with dgram and net cost every command 2–5 ms (measured: `workspace list` 87 → 84 ms).
+ * child_process with dgram and net cost every command 2–5 ms (`workspace list` 87 → 84 ms).
  */
 const commanderSpawnsLazily = {
   name: 'commander-spawns-lazily',
@@ -102,6 +102,7 @@ const split = await build({
 /** `./chunk-X.js` as the chunks name each other, in the CommonJS chunks' names. */
 const renamed = (file) => file.replace(/\.js$/, '.cjs');
 const chunks = new Set(split.outputFiles.map((output) => path.basename(output.path)));
+const cjsChunks = new Set([...chunks].map(renamed));
 /** A chunk's name in another's code (not the CSV worker's, a file of its own). */
 const chunkName = /(["'])\.\/([\w-]+\.js)\1/g;
 const dynamicImport = /\bimport\((["'])([^"']+)\1\)/g;
@@ -125,7 +126,7 @@ for (const output of split.outputFiles) {
   // ES module sees a CommonJS one. (Node 20 forgets a script's dynamic import callback when its
   // code comes from the cache: no import() may be left.) ES modules are strict; so are these.
   const cjs = `"use strict";${code.replace(dynamicImport, (_, quote, specifier) =>
-    specifier.startsWith('./') && chunks.has(specifier.slice(2).replace(/\.cjs$/, '.js'))
+    specifier.startsWith('./') && cjsChunks.has(specifier.slice(2))
       ? `Promise.resolve().then(()=>require(${quote}${specifier}${quote}))`
       : `Promise.resolve().then(()=>{const m=require(${quote}${specifier}${quote});return m&&m.__esModule?m:{...m,default:m}})`,
   )}`;

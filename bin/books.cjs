@@ -31,6 +31,15 @@ const trace = debuglog('books');
 const writeCaches = process.env.BOOKS_CODE_CACHE === 'write';
 const compiled = [];
 
+/** A chunk's code cache, or undefined where the build made none (one read, no stat first). */
+function cacheOf(cacheFile) {
+  try {
+    return readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One chunk, as CommonJS loads a module: run once, its exports kept. */
 function chunk(name) {
   let module = loaded.get(name);
@@ -39,7 +48,7 @@ function chunk(name) {
   loaded.set(name, module);
   const file = path.join(bundle, name);
   const cacheFile = `${file}.cache`;
-  const cachedData = !writeCaches && existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
+  const cachedData = writeCaches ? undefined : cacheOf(cacheFile);
   const script = new vm.Script(
     `(function (exports, require, module, __filename, __dirname, __booksChunkUrl) {${readFileSync(file, 'utf8')}\n})`,
     { filename: file, cachedData },

@@ -1,5 +1,4 @@
 import type * as NodeChildProcess from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import type { CliIo } from '../io.js';
@@ -56,7 +55,7 @@ export class PagerClosed extends Error {
  */
 class PagerStream extends Writable {
   readonly isTTY = true;
-  private child: ChildProcess | undefined;
+  private child: NodeChildProcess.ChildProcess | undefined;
   private exited: Promise<void> | undefined;
   private pagerGone = false;
 
@@ -72,7 +71,7 @@ class PagerStream extends Writable {
     return this.terminal.columns;
   }
 
-  private start(): ChildProcess {
+  private start(): NodeChildProcess.ChildProcess {
     // Run through the shell as git does, so that a pager with arguments or a pipe works.
     const child = childProcess().spawn(this.command, {
       shell: true,
