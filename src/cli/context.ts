@@ -365,19 +365,20 @@ export class CommandContext {
 
 /** `@inquirer/prompts` on the context's terminal, loaded when first asked. */
 function inquirerQuestions(io: CliIo): Questions {
-  const streams = { input: io.stdin, output: io.stderr };
+  // Read when a question is asked: stdin's stream is made on first use (io.ts).
+  const streams = () => ({ input: io.stdin, output: io.stderr });
   return {
     async input(message) {
       const { input } = await import('@inquirer/prompts');
-      return input({ message, required: true }, streams);
+      return input({ message, required: true }, streams());
     },
     async password(message) {
       const { password } = await import('@inquirer/prompts');
-      return password({ message, mask: '*' }, streams);
+      return password({ message, mask: '*' }, streams());
     },
     async confirm(message) {
       const { confirm } = await import('@inquirer/prompts');
-      return confirm({ message, default: false }, streams);
+      return confirm({ message, default: false }, streams());
     },
   };
 }

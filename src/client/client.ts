@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DATABASE_STATE_HEADER, type ErrorBody, type List } from '../api/index.js';
 import { ApiError, NetworkError } from './errors.js';
+import { monotonicMs } from './pacer.js';
 import type { Transport, TransportResponse } from './transport.js';
 
 /** Some items of a list, and how many it has. */
@@ -182,7 +183,7 @@ export class ApiClient {
     }
     const fullPath = path + queryString(options.query);
     for (let attempt = 1; ; attempt += 1) {
-      const started = performance.now();
+      const started = monotonicMs();
       let response: TransportResponse | undefined;
       let failure: unknown;
       if (this.options.pace) await this.options.pace();
@@ -208,7 +209,7 @@ export class ApiClient {
         traceId,
         idempotencyKey,
         attempt,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(monotonicMs() - started),
       });
       const status = response?.status ?? null;
       if (response && status! < 400) return response;

@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import { createRequire } from 'node:module';
+import type * as NodeNet from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import {
   checkWebhookUrl,
@@ -39,33 +40,54 @@ export function checkEndpointUrl(text: string, allowPrivate = false): string {
 export type AddressKind =
   'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'public';
 
-const ranges = (list: [string, number, 'ipv4' | 'ipv6'][]) => {
-  const block = new BlockList();
-  for (const [network, prefix, family] of list) block.addSubnet(network, prefix, family);
-  return block;
-};
+/**
+ * The address ranges, made on first use: node:net (for its BlockList) costs every `books`
+ * command a few milliseconds at start, and only a webhook's URL or delivery asks.
+ */
+let addressRanges:
+  | {
+      isIP: typeof NodeNet.isIP;
+      unspecified: NodeNet.BlockList;
+      loopback: NodeNet.BlockList;
+      linkLocal: NodeNet.BlockList;
+      private: NodeNet.BlockList;
+    }
+  | undefined;
+function ranges() {
+  if (addressRanges) return addressRanges;
+  const { BlockList, isIP } = createRequire(import.meta.url)('node:net') as typeof NodeNet;
+  const block = (list: [string, number, 'ipv4' | 'ipv6'][]) => {
+    const made = new BlockList();
+    for (const [network, prefix, family] of list) made.addSubnet(network, prefix, family);
+    return made;
+  };
+  addressRanges = {
+    isIP,
+    unspecified: block([
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ]),
+    loopback: block([
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ]),
+    linkLocal: block([
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ]),
+    private: block([
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+      ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
+      ['fc00::', 7, 'ipv6'],
+    ]),
+  };
+  return addressRanges;
+}
 /** Cloud instance metadata services: credentials for the asking. */
 const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254']);
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
-const UNSPECIFIED = ranges([
-  ['0.0.0.0', 8, 'ipv4'],
-  ['::', 128, 'ipv6'],
-]);
-const LOOPBACK = ranges([
-  ['127.0.0.0', 8, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-]);
-const LINK_LOCAL = ranges([
-  ['169.254.0.0', 16, 'ipv4'],
-  ['fe80::', 10, 'ipv6'],
-]);
-const PRIVATE = ranges([
-  ['10.0.0.0', 8, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['fc00::', 7, 'ipv6'],
-]);
 
 /** The kind of an IP address (IPv4-mapped IPv6 read as its IPv4); `undefined` if not one. */
 export function addressKind(address: string): AddressKind | undefined {
@@ -78,14 +100,15 @@ export function addressKind(address: string): AddressKind | undefined {
     const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
     ip = [high >> 8, high & 255, low >> 8, low & 255].join('.');
   }
-  const family = isIP(ip);
+  const known = ranges();
+  const family = known.isIP(ip);
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (METADATA.has(ip)) return 'metadata';
-  if (UNSPECIFIED.check(ip, type)) return 'unspecified';
-  if (LOOPBACK.check(ip, type)) return 'loopback';
-  if (LINK_LOCAL.check(ip, type)) return 'link-local';
-  if (PRIVATE.check(ip, type)) return 'private';
+  if (known.unspecified.check(ip, type)) return 'unspecified';
+  if (known.loopback.check(ip, type)) return 'loopback';
+  if (known.linkLocal.check(ip, type)) return 'link-local';
+  if (known.private.check(ip, type)) return 'private';
   return 'public';
 }
 

@@ -1,4 +1,5 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import type * as NodeZlib from 'node:zlib';
 import type { Sql } from './sql.js';
 
 /** A kept answer as it is stored, as `books db check` reads it. */
@@ -18,13 +19,17 @@ export interface KeptRecord {
  */
 const DEFLATE_ABOVE_BYTES = 1024;
 
+/** node:zlib, loaded by the first long body: a command that keeps none does without it. */
+let zlib: typeof NodeZlib | undefined;
+const loadZlib = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof NodeZlib);
+
 export function storedBody(body: string): string | Buffer {
-  return body.length > DEFLATE_ABOVE_BYTES ? deflateRawSync(body, { level: 1 }) : body;
+  return body.length > DEFLATE_ABOVE_BYTES ? loadZlib().deflateRawSync(body, { level: 1 }) : body;
 }
 
 export function replayedBody(stored: string | Buffer | null): string {
   if (stored === null) return '';
-  return typeof stored === 'string' ? stored : inflateRawSync(stored).toString('utf8');
+  return typeof stored === 'string' ? stored : loadZlib().inflateRawSync(stored).toString('utf8');
 }
 
 /** How long a key's response is kept for replay. */
