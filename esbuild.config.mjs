@@ -10,7 +10,8 @@
 // commands once the bundle is built (below): each chunk's cache holds the functions those
 // commands ran. A cache V8 turns down (another Node) only costs the compile it would have saved.
 //
-// `better-sqlite3` stays outside (a native addon). The CSV worker is an ES module bundle of its
+// better-sqlite3's JavaScript is bundled (compiled from source at each start it took 5 ms);
+// only its native addon is loaded from the package. The CSV worker is an ES module bundle of its
 // own (a worker thread's code, loaded once per large file).
 import { build, transform } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
@@ -55,15 +56,45 @@ const commanderSpawnsLazily = {
   },
 };
 
+/**
+ * better-sqlite3 finds its addon with `bindings`, which looks for the package's root from the
+ * stack of its caller: from a chunk, the wrong root. Bundled, it loads the addon the package
+ * built (`build/Release`), resolved from the bundle as the package's own files are; a build
+ * elsewhere (Debug) is found by `bindings` from the package's root. The build fails if the line
+ * it replaces is gone (a later better-sqlite3): bundled as it is, the addon would not be found.
+ */
+const sqliteAddonFromPackage = {
+  name: 'sqlite-addon-from-package',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const found = "require('bindings')('better_sqlite3.node')";
+      if (!source.includes(found)) {
+        throw new Error(`${args.path}: no ${found} to replace (a new better-sqlite3?)`);
+      }
+      const fromPackage = `(() => {
+        try {
+          return require(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
+        } catch (error) {
+          if (error.code !== 'MODULE_NOT_FOUND') throw error;
+          const root = require('path').dirname(require.resolve('better-sqlite3/package.json'));
+          return require('bindings')({ bindings: 'better_sqlite3.node', module_root: root });
+        }
+      })()`;
+      return { contents: source.replace(found, fromPackage), loader: 'js' };
+    });
+  },
+};
+
 const common = {
-  plugins: [commanderSpawnsLazily],
+  plugins: [commanderSpawnsLazily, sqliteAddonFromPackage],
   bundle: true,
   platform: 'node',
   target: 'node20',
   // Whitespace and syntax only: a stack trace in a bug report keeps its function names.
   minifyWhitespace: true,
   minifySyntax: true,
-  external: ['better-sqlite3'],
+  external: ['bindings'],
   define: { BOOKS_VERSION: JSON.stringify(version) },
   logLevel: 'warning',
 };
