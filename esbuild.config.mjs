@@ -28,6 +28,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { pathToFileURL } from 'node:url';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const OUT = 'dist/bundle';
@@ -86,8 +87,27 @@ const sqliteAddonFromPackage = {
   },
 };
 
+/** precompiledValidators.ts in the bundle: the validators written above, by ajv configuration. */
+const validatorsWritten = {
+  name: 'validators-written',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]platform[\\/]http[\\/]precompiledValidators\.ts$/ }, () => {
+      const kinds = Object.keys(validatorSources);
+      return {
+        contents: `${kinds
+          .map(
+            (kind) =>
+              `import ${kind} from ${JSON.stringify(path.resolve(VALIDATORS, `${kind}.cjs`))};`,
+          )
+          .join('\n')}\nexport const PRECOMPILED_VALIDATORS = { ${kinds.join(', ')} };\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const common = {
-  plugins: [commanderSpawnsLazily, sqliteAddonFromPackage],
+  plugins: [commanderSpawnsLazily, sqliteAddonFromPackage, validatorsWritten],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -119,6 +139,21 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// Every route's validators as ajv writes them (src/platform/http/precompile.ts), made from the
+// sources just transpiled, are the bundle's precompiledValidators.ts (see validatorsWritten):
+// a command then neither makes an ajv instance nor compiles a schema.
+const VALIDATORS = 'dist/validators';
+mkdirSync(VALIDATORS, { recursive: true });
+const { precompiledValidatorSources } = await import(
+  pathToFileURL(path.resolve('dist/platform/http/precompile.js')).href
+);
+const validatorSources = precompiledValidatorSources(
+  path.resolve('src/platform/http/validationFormats.ts'),
+);
+for (const [kind, source] of Object.entries(validatorSources)) {
+  writeFileSync(path.join(VALIDATORS, `${kind}.cjs`), source);
+}
 
 const split = await build({
   ...common,

@@ -1,10 +1,10 @@
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
-import { isCalendarDay } from '../../core/calendar.js';
-
-// ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import { PRECOMPILED_VALIDATORS } from './precompiledValidators.js';
+import { VALIDATION_FORMATS } from './validationFormats.js';
 
 /*
  * `validateSchema: false`: our schemas are TypeBox's, checked by the contract tests; validating
@@ -24,19 +24,40 @@ const common: Options = {
  * no silent removal of properties (unknown ones are ignored unless the schema forbids them).
  * Query strings and path parameters arrive as text, so they are coerced to their types.
  */
-const bodyAjv = addFormats(new Ajv({ ...common, coerceTypes: false, removeAdditional: false }), [
-  'date',
-  'date-time',
-  'uuid',
-]);
-const textAjv = addFormats(new Ajv({ ...common, coerceTypes: true, removeAdditional: false }), [
-  'date',
-  'date-time',
-  'uuid',
-]);
+export const AJV_OPTIONS = {
+  body: { ...common, coerceTypes: false, removeAdditional: false },
+  text: { ...common, coerceTypes: true, removeAdditional: false },
+} as const satisfies Record<string, Options>;
 
-// One definition of a calendar day for the whole platform (ajv's own accepts year 0000).
-for (const ajv of [bodyAjv, textAjv]) ajv.addFormat('date', (text: string) => isCalendarDay(text));
+/** Which of the two ajv configurations checks a part of a request. */
+export type AjvKind = keyof typeof AJV_OPTIONS;
+export const ajvKindOf = (part: RequestPart | undefined): AjvKind =>
+  part === 'body' ? 'body' : 'text';
+
+/** A schema's name among the validators written at build time: its JSON's digest. */
+export const schemaKey = (schema: object): string =>
+  createHash('sha256').update(JSON.stringify(schema)).digest('base64url');
+
+/*
+ * The bundle carries every route's validators as ajv wrote them at build time (standalone code:
+ * precompiledValidators.ts, precompile.ts): a command then makes no ajv instance and compiles
+ * nothing (both were about 10 ms of each embedded command's start). Run from source, or for a
+ * schema the build did not see, ajv compiles it on first use, with the same options and formats.
+ */
+const precompiled = PRECOMPILED_VALIDATORS;
+
+/**
+ * A new ajv instance of a kind with the platform's formats (ajv loaded then: the bundle needs it
+ * only for a schema it was built without).
+ */
+export function newAjv(kind: AjvKind, extra: Options = {}): Ajv {
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof AjvModule;
+  const ajv = new AjvClass({ ...AJV_OPTIONS[kind], ...extra });
+  for (const [name, format] of Object.entries(VALIDATION_FORMATS)) ajv.addFormat(name, format);
+  return ajv;
+}
+const ajvs: Partial<Record<AjvKind, Ajv>> = {};
+const ajvOf = (kind: AjvKind): Ajv => (ajvs[kind] ??= newAjv(kind));
 
 /*
  * Schemas are compiled on a route's first request, not when the app is built: the embedded
@@ -52,11 +73,11 @@ export function compileValidator(
   schema: object,
   part: RequestPart | undefined,
 ): ((data: unknown) => boolean) & { errors: ValidateFunction['errors'] } {
-  const ajv = part === 'body' ? bodyAjv : textAjv;
+  const kind = ajvKindOf(part);
   let compiled: ValidateFunction | undefined;
   const validate = Object.assign(
     (data: unknown) => {
-      compiled ??= ajv.compile(schema);
+      compiled ??= precompiled?.[kind][schemaKey(schema)] ?? ajvOf(kind).compile(schema);
       const valid = compiled(data);
       validate.errors = compiled.errors;
       return valid;

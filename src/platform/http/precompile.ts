@@ -1,0 +1,49 @@
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import { _ } from 'ajv';
+import type { Engine } from '../engine/index.js';
+import { platformRoutes } from './routes/index.js';
+import { AJV_OPTIONS, ajvKindOf, newAjv, schemaKey, type AjvKind } from './validation.js';
+
+// ajv's standalone module is CommonJS with a default export; under NodeNext it arrives wrapped.
+const standaloneCode = standaloneModule as unknown as typeof standaloneModule.default;
+
+/** The route table is read for its schemas only: no handler runs, and none needs an engine. */
+const noEngine = {} as Engine;
+
+/**
+ * Every route's validators as ajv's standalone code (CommonJS, one module for each ajv
+ * configuration), each exported under its schema's key (`schemaKey`): what the build bundles so
+ * that a command compiles no schema (validation.ts). `formatsModule` is the path the code
+ * requires the platform's formats from (validationFormats.ts).
+ */
+export function precompiledValidatorSources(formatsModule: string): Record<AjvKind, string> {
+  const ajvs = Object.fromEntries(
+    (Object.keys(AJV_OPTIONS) as AjvKind[]).map((kind) => [
+      kind,
+      newAjv(kind, {
+        code: {
+          source: true,
+          formats: _`require(${formatsModule}).VALIDATION_FORMATS`,
+        },
+      }),
+    ]),
+  ) as Record<AjvKind, ReturnType<typeof newAjv>>;
+  const keys: Record<AjvKind, Set<string>> = { body: new Set(), text: new Set() };
+  for (const route of platformRoutes(noEngine)) {
+    for (const part of ['params', 'body', 'querystring'] as const) {
+      const schema = route.schema[part];
+      if (schema === undefined) continue;
+      const kind = ajvKindOf(part);
+      const key = schemaKey(schema);
+      if (keys[kind].has(key)) continue;
+      keys[kind].add(key);
+      ajvs[kind].addSchema(schema, key);
+    }
+  }
+  return Object.fromEntries(
+    (Object.keys(keys) as AjvKind[]).map((kind) => [
+      kind,
+      standaloneCode(ajvs[kind], Object.fromEntries([...keys[kind]].map((key) => [key, key]))),
+    ]),
+  ) as Record<AjvKind, string>;
+}
