@@ -155,8 +155,17 @@ for (const [kind, source] of Object.entries(validatorSources)) {
   writeFileSync(path.join(VALIDATORS, `${kind}.cjs`), source);
 }
 
+// Each leaf's listing in its group's help (src/cli/program.ts), read from the leaves just
+// transpiled: help then lists a group's leaves without loading them.
+const { LEAVES } = await import(pathToFileURL(path.resolve('dist/cli/registry.js')).href);
+const { listingOf } = await import(pathToFileURL(path.resolve('dist/cli/program.js')).href);
+const leafListings = {};
+for (const [key, load] of Object.entries(LEAVES))
+  leafListings[key] = listingOf((await load()).command);
+
 const split = await build({
   ...common,
+  define: { ...common.define, BOOKS_LEAF_LISTINGS: JSON.stringify(leafListings) },
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: OUT,
   splitting: true,

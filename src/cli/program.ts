@@ -58,13 +58,57 @@ const ARGUMENT_TERMS = new WeakMap<Command, string>();
 function subcommandTerm(command: Command): string {
   const terms = ARGUMENT_TERMS.get(command);
   if (terms === undefined) return new Help().subcommandTerm(command);
-  const term = [command.name(), command.options.length > 0 ? '[options]' : '', terms]
-    .filter(Boolean)
-    .join(' ');
+  const options = LISTED_WITH_OPTIONS.get(command) ?? command.options.length > 0;
+  const term = [command.name(), options ? '[options]' : '', terms].filter(Boolean).join(' ');
   // A long term would leave the descriptions too little room to wrap in 80 columns: its
   // `[options]` is left to its own help.
   return term.length > 36 ? [command.name(), terms].join(' ') : term;
 }
+
+/** What a group's help says of a leaf: its summary, its arguments' terms, whether it has options. */
+export interface LeafListing {
+  summary: string;
+  terms: string;
+  options: boolean;
+}
+
+/** An argument as help shows it (`file...`), and its term in usage (`<file...>`, `[id]`). */
+const shownArgument = (key: string, spec: { variadic?: boolean; optional?: boolean }) => {
+  const shown = `${kebab(key)}${spec.variadic ? '...' : ''}`;
+  return { shown, term: spec.optional ? `[${shown}]` : `<${shown}>` };
+};
+
+export function listingOf(leaf: AnyCommand): LeafListing {
+  return {
+    summary: leaf.summary,
+    terms: Object.entries(leaf.arguments ?? {})
+      .map(([key, spec]) => shownArgument(key, spec).term)
+      .join(' '),
+    options: Object.keys(leaf.options ?? {}).length > 0,
+  };
+}
+
+/*
+ * Each leaf's listing, written by the build (esbuild.config.mjs): a group's help (`books
+ * --help` among them) then lists its leaves without loading them, where the top level's leaves
+ * (reconcile, serve, import...) brought their whole work in. Run from source, the leaves are
+ * loaded and listed from their declarations.
+ */
+declare const BOOKS_LEAF_LISTINGS: Readonly<Record<string, LeafListing>> | undefined;
+const LISTINGS = typeof BOOKS_LEAF_LISTINGS === 'undefined' ? undefined : BOOKS_LEAF_LISTINGS;
+
+/** A leaf only listed (its group's help is shown, or a usage error said): not loaded. */
+async function listLeaf(parent: Command, name: string, key: string, run: Runner): Promise<void> {
+  const listing = LISTINGS?.[key];
+  if (!listing) {
+    declareLeaf(parent, name, (await LEAVES[key]!()).command, run);
+    return;
+  }
+  const command = parent.command(name).description(listing.summary);
+  ARGUMENT_TERMS.set(command, listing.terms);
+  LISTED_WITH_OPTIONS.set(command, listing.options);
+}
+const LISTED_WITH_OPTIONS = new WeakMap<Command, boolean>();
 
 /** A leaf's definition as a commander command. */
 function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runner): Command {
@@ -72,14 +116,12 @@ function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runne
   const argumentNames = Object.keys(leaf.arguments ?? {});
   // Commander is told every argument and option is optional: a missing required one is asked
   // for on a terminal, or is a usage error, by main.ts (missingInput). Help still shows them.
-  const usage = ['[options]'];
   for (const [key, spec] of Object.entries(leaf.arguments ?? {})) {
-    const shown = `${kebab(key)}${spec.variadic ? '...' : ''}`;
-    command.argument(`[${shown}]`, spec.description);
-    usage.push(spec.optional ? `[${shown}]` : `<${shown}>`);
+    command.argument(`[${shownArgument(key, spec).shown}]`, spec.description);
   }
-  command.usage(usage.join(' '));
-  ARGUMENT_TERMS.set(command, usage.slice(1).join(' '));
+  const { terms } = listingOf(leaf);
+  command.usage(['[options]', terms].filter(Boolean).join(' '));
+  ARGUMENT_TERMS.set(command, terms);
   for (const [key, spec] of Object.entries(leaf.options ?? {})) {
     const option = new Option(spec.flags, spec.description);
     if (spec.type === 'list')
@@ -154,8 +196,10 @@ export async function buildProgram(
               )
             : parent.command(name).description(GROUPS[key]!);
         if (rest[0] === name) await declare(group, key, rest.slice(1));
-      } else if (rest.length === 0 || rest[0] === name) {
+      } else if (rest[0] === name) {
         declareLeaf(parent, name, (await LEAVES[key]!()).command, run);
+      } else if (rest.length === 0) {
+        await listLeaf(parent, name, key, run);
       } else {
         parent.command(name);
       }
