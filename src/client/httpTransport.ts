@@ -10,6 +10,8 @@ export function httpTransport(
   const url = new URL(baseUrl);
   const prefix = url.pathname.replace(/\/$/, '');
   const pool = new Pool(url.origin, {
+    // HTTP/1.1 only: the bundle leaves undici's HTTP/2 client out (esbuild.config.mjs).
+    allowH2: false,
     connections: options.connections ?? 8,
     headersTimeout: options.timeoutMs ?? 60_000,
     bodyTimeout: options.timeoutMs ?? 60_000,

@@ -46,6 +46,8 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
 
 export function createWebhookSender(timeoutMs: number, allowPrivate = false): WebhookSender {
   const agent = new Agent({
+    // HTTP/1.1 only: the bundle leaves undici's HTTP/2 client out (esbuild.config.mjs).
+    allowH2: false,
     connect: { timeout: timeoutMs, lookup: guardedLookup(allowPrivate) },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
