@@ -1,10 +1,9 @@
 import type { ValidateFunction } from 'ajv';
-import type { AjvKind } from './validation.js';
 
 /**
  * The validators ajv writes at build time for every route's schema, by schema key: this module's
  * content in the bundle (esbuild.config.mjs writes it from precompile.ts). Run from source there
  * are none, and each schema is compiled on first use (validation.ts).
  */
-export const PRECOMPILED_VALIDATORS: Record<AjvKind, Record<string, ValidateFunction>> | undefined =
-  undefined;
+export const PRECOMPILED_VALIDATORS:
+  Readonly<Record<'body' | 'text', Record<string, ValidateFunction>>> | undefined = undefined;
