@@ -46,7 +46,20 @@ function childrenOf(prefix: string): string[] {
 
 /** Help lists commands as the registry orders them (groups by their first leaf). */
 function order(key: string): number {
-  return Object.keys(LEAVES).findIndex((leaf) => leaf === key || leaf.startsWith(`${key} `));
+  return (ORDER ??= registryOrder()).get(key) ?? -1;
+}
+let ORDER: Map<string, number> | undefined;
+/** Each leaf's and group's place: that of the first leaf it is or holds (once, not per sort). */
+function registryOrder(): Map<string, number> {
+  const places = new Map<string, number>();
+  Object.keys(LEAVES).forEach((leaf, index) => {
+    const words = leaf.split(' ');
+    for (let length = 1; length <= words.length; length += 1) {
+      const key = words.slice(0, length).join(' ');
+      if (!places.has(key)) places.set(key, index);
+    }
+  });
+  return places;
 }
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
