@@ -124,8 +124,60 @@ module.exports = function connectH2() {
   },
 };
 
+/** Replaces each `[found, replacement]` in a source, or fails the build naming what is gone. */
+function patched(file, source, replacements) {
+  for (const [found, replacement] of replacements) {
+    if (!source.includes(found))
+      throw new Error(`${file}: no ${found} to replace (a new version?)`);
+    source = source.replace(found, replacement);
+  }
+  return source;
+}
+
+/**
+ * undici requires node:http as it loads, for two things it may never need: the class of a
+ * server's request (to destroy one) and Node's largest header size (read when a connection is
+ * made). Both are read from node:http when first asked: a command against a remote platform
+ * then goes without loading it (about 3 ms), as a request from books never has such a body.
+ */
+const undiciHttpLazily = {
+  name: 'undici-http-lazily',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/ }, (args) => ({
+      contents: patched(args.path, readFileSync(args.path, 'utf8'), [
+        ["const { IncomingMessage } = require('node:http')\n", ''],
+        [
+          'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+          "Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage",
+        ],
+      ]),
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => ({
+      contents: patched(args.path, readFileSync(args.path, 'utf8'), [
+        ["const http = require('node:http')\n", ''],
+        [
+          'const getDefaultNodeMaxHeaderSize = http &&',
+          "const getDefaultNodeMaxHeaderSize = () => { const http = require('node:http'); return (http &&",
+        ],
+        [
+          "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }",
+          "  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') })() }",
+        ],
+      ]),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
-  plugins: [commanderSpawnsLazily, sqliteAddonFromPackage, validatorsWritten, withoutHttp2],
+  plugins: [
+    commanderSpawnsLazily,
+    sqliteAddonFromPackage,
+    validatorsWritten,
+    withoutHttp2,
+    undiciHttpLazily,
+  ],
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import type * as NodeCrypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { DATABASE_STATE_HEADER, type ErrorBody, type List } from '../api/index.js';
 import { ApiError, NetworkError } from './errors.js';
 import { monotonicMs } from './pacer.js';
@@ -70,6 +71,14 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 function retryable(status: number | null): boolean {
   return status === null || status === 429 || status >= 500;
 }
+
+/**
+ * A fresh idempotency key. node:crypto is loaded by the first write: it costs a command that
+ * only reads a remote platform about 4 ms of its start.
+ */
+let crypto: typeof NodeCrypto | undefined;
+const newIdempotencyKey = () =>
+  (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto).randomUUID();
 
 /**
  * The thin API layer's core: bearer auth, JSON, an `Idempotency-Key` on every mutating request
@@ -170,7 +179,9 @@ export class ApiClient {
     options: RequestOptions,
     stream = false,
   ): Promise<TransportResponse> {
-    const idempotencyKey = MUTATING.has(method) ? (options.idempotencyKey ?? randomUUID()) : null;
+    const idempotencyKey = MUTATING.has(method)
+      ? (options.idempotencyKey ?? newIdempotencyKey())
+      : null;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.token}`,
       accept: options.accept ?? 'application/json',
