@@ -18,20 +18,7 @@ export const ErrorBodySchema = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBodySchema>;
 
-/**
- * NDJSON, one JSON value a line: the form the local platform answers a big read in when asked
- * for it (`Accept`) — a return's postings, the general ledger — read line by line, never one
- * document in memory (parsed so, a tenth of the time a streamed JSON document takes).
- */
-export const NDJSON_TYPE = 'application/x-ndjson';
-
 export const MAX_PAGE_SIZE = 100;
-
-/**
- * A header of the local platform's 503 when its database is damaged (`damaged`): a retry cannot
- * help, so clients do not make one. The hosted platform never sends it.
- */
-export const DATABASE_STATE_HEADER = 'books-database';
 
 /**
  * A list's `offset`: at most 2^53 − 1, the largest integer a JSON number holds exactly (a larger

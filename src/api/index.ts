@@ -1,5 +1,6 @@
 /** The wire contract of the Bookkeeping Platform API and the sandbox control plane. */
 export * from './common.js';
+export * from './protocol.js';
 export * from './workspaces.js';
 export * from './classes.js';
 export * from './transactionRules.js';

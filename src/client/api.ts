@@ -1,6 +1,6 @@
 import { readGeneralLedger, readGeneralLedgerLines } from './generalLedgerStream.js';
 import { readTaxReturn } from './taxReturnStream.js';
-import { NDJSON_TYPE } from '../api/index.js';
+import { NDJSON_TYPE } from '../api/protocol.js';
 import type {
   Account,
   AccountingMigration,

@@ -1,6 +1,7 @@
 import type * as NodeCrypto from 'node:crypto';
 import { createRequire } from 'node:module';
-import { DATABASE_STATE_HEADER, type ErrorBody, type List } from '../api/index.js';
+import type { ErrorBody, List } from '../api/index.js';
+import { DATABASE_STATE_HEADER } from '../api/protocol.js';
 import { ApiError, NetworkError } from './errors.js';
 import { monotonicMs } from './pacer.js';
 import type { Transport, TransportResponse } from './transport.js';
