@@ -1,9 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import iconv from 'iconv-lite';
-import { Worker } from 'node:worker_threads';
 import { Parser } from 'csv-parse';
 import { utf16Of } from './byteOrderMark.js';
 import { MAX_TEXT_CHARACTERS } from './bounds.js';
@@ -453,6 +451,9 @@ export async function lineAt(
   file: string,
   offset: number,
 ): Promise<{ line: number; byte: number | undefined; around: string }> {
+  // Loaded here, as the worker's module below: a command that imports this module for a
+  // constant (a category's text) goes without them.
+  const { open } = await import('node:fs/promises');
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(1 << 20);
@@ -512,6 +513,7 @@ export async function* parseRecordsOnWorker(
   options: TextOptions,
   onEnd: (hash: string) => void,
 ): AsyncGenerator<RecordChunk> {
+  const { Worker } = await import('node:worker_threads');
   const worker = new Worker(new URL('./csvWorker.js', import.meta.url), {
     workerData: { file, options },
     // The thread keeps only a few chunks: a small young generation keeps its memory small, and
