@@ -77,9 +77,9 @@ function retryable(status: number | null): boolean {
  * A fresh idempotency key. node:crypto is loaded by the first write: it costs a command that
  * only reads a remote platform about 4 ms of its start.
  */
-let crypto: typeof NodeCrypto | undefined;
+let nodeCrypto: typeof NodeCrypto | undefined;
 const newIdempotencyKey = () =>
-  (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto).randomUUID();
+  (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto).randomUUID();
 
 /**
  * The thin API layer's core: bearer auth, JSON, an `Idempotency-Key` on every mutating request
