@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command, Help, Option } from 'commander';
 import type { AnyCommand } from './command.js';
 import type { GlobalOptions } from './context.js';
@@ -91,7 +92,7 @@ const shownArgument = (key: string, spec: { variadic?: boolean; optional?: boole
   return { shown, term: spec.optional ? `[${shown}]` : `<${shown}>` };
 };
 
-export function listingOf(leaf: AnyCommand): LeafListing {
+export function listingOf(leaf: LeafDeclaration): LeafListing {
   return {
     summary: leaf.summary,
     terms: Object.entries(leaf.arguments ?? {})
@@ -110,11 +111,37 @@ export function listingOf(leaf: AnyCommand): LeafListing {
 declare const BOOKS_LEAF_LISTINGS: Readonly<Record<string, LeafListing>> | undefined;
 const LISTINGS = typeof BOOKS_LEAF_LISTINGS === 'undefined' ? undefined : BOOKS_LEAF_LISTINGS;
 
+/** A leaf as its own help shows it: its declaration without its work (`run`). */
+export type LeafDeclaration = Omit<AnyCommand, 'run'>;
+
+/**
+ * Every leaf's declaration, as the build wrote them beside the bundle (`leaves.json`), read when
+ * a leaf's own help is asked for: the help is then shown without loading the leaf, whose module
+ * brings its work (`report pl --help` loaded the API's schemas). None when run from source.
+ */
+function writtenDeclarations(): Readonly<Record<string, LeafDeclaration>> | undefined {
+  try {
+    return JSON.parse(readFileSync(new URL('./leaves.json', import.meta.url), 'utf8')) as Record<
+      string,
+      LeafDeclaration
+    >;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether commander will show help for these arguments (`-h`/`--help` before any `--`). */
+function helpAskedIn(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
 /** A leaf only listed (its group's help is shown, or a usage error said): not loaded. */
 async function listLeaf(parent: Command, name: string, key: string, run: Runner): Promise<void> {
   const listing = LISTINGS?.[key];
   if (!listing) {
-    declareLeaf(parent, name, (await LEAVES[key]!()).command, run);
+    const leaf = (await LEAVES[key]!()).command;
+    declareLeaf(parent, name, leaf, async () => leaf, run);
     return;
   }
   const command = parent.command(name).description(listing.summary);
@@ -123,8 +150,17 @@ async function listLeaf(parent: Command, name: string, key: string, run: Runner)
 }
 const LISTED_WITH_OPTIONS = new WeakMap<Command, boolean>();
 
-/** A leaf's definition as a commander command. */
-function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runner): Command {
+/**
+ * A leaf's definition as a commander command. Declared from `leaf` (its module, or only its
+ * declaration); `load` gives the leaf to run when commander runs it.
+ */
+function declareLeaf(
+  parent: Command,
+  name: string,
+  leaf: LeafDeclaration,
+  load: () => Promise<AnyCommand>,
+  run: Runner,
+): Command {
   const command = parent.command(name).description(leaf.summary);
   const argumentNames = Object.keys(leaf.arguments ?? {});
   // Commander is told every argument and option is optional: a missing required one is asked
@@ -158,7 +194,7 @@ function declareLeaf(parent: Command, name: string, leaf: AnyCommand, run: Runne
     argumentNames.forEach((key, i) => (input[key] = self.processedArgs[i]));
     for (const [key, spec] of Object.entries(leaf.options ?? {}))
       if (spec.type === 'list') input[key] ??= [];
-    await run(leaf, input, self.optsWithGlobals<GlobalOptions>());
+    await run(await load(), input, self.optsWithGlobals<GlobalOptions>());
   });
   return command;
 }
@@ -195,6 +231,15 @@ export async function buildProgram(
     });
   declareGlobals(program);
   const path = commandPath(args);
+  // The named leaf: only its declaration when its help is asked for (and the build wrote them).
+  const declarations = helpAskedIn(args) ? writtenDeclarations() : undefined;
+  const named = async (parent: Command, name: string, key: string): Promise<Command> => {
+    const load = async () => (await LEAVES[key]!()).command;
+    const declaration = declarations?.[key];
+    if (declaration) return declareLeaf(parent, name, declaration, load, run);
+    const leaf = await load();
+    return declareLeaf(parent, name, leaf, async () => leaf, run);
+  };
   const declare = async (parent: Command, prefix: string, rest: string[]) => {
     for (const key of childrenOf(prefix)) {
       const name = key.slice(prefix === '' ? 0 : prefix.length + 1);
@@ -204,13 +249,11 @@ export async function buildProgram(
         const child = rest.length > 1 && names(`${key} ${rest[1]}`);
         const group =
           LEAVES[key] !== undefined && rest[0] === name && !child
-            ? declareLeaf(parent, name, (await LEAVES[key]!()).command, run).description(
-                GROUPS[key]!,
-              )
+            ? (await named(parent, name, key)).description(GROUPS[key]!)
             : parent.command(name).description(GROUPS[key]!);
         if (rest[0] === name) await declare(group, key, rest.slice(1));
       } else if (rest[0] === name) {
-        declareLeaf(parent, name, (await LEAVES[key]!()).command, run);
+        await named(parent, name, key);
       } else if (rest.length === 0) {
         await listLeaf(parent, name, key, run);
       } else {

@@ -2,9 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serveFlagsFor, TEST_BACKEND } from '../helpers/backend.js';
-import { GROUPS, LEAVES } from '../../src/cli/registry.js';
 import { BOOKS_BIN, runBooks, spawnBooks, temporaryHome, SERVE_TOKEN } from '../helpers/cli.js';
-import { expectGolden } from '../helpers/golden.js';
 const ADMIN_TOKEN = 'books_admin_test_9Vt2Lx5Qr8Kw1Zn4Hc7Jp3Mb6Gd0Sf';
 
 describe('books serve (the built binary)', () => {
@@ -391,44 +389,6 @@ export async function resolve(specifier, context, next) {
         }
         expect(resolved).not.toContain('better-sqlite3');
         expect(result.stderr).not.toContain('better-sqlite3');
-      }
-    } finally {
-      home.cleanup();
-    }
-  });
-
-  it("list a group's leaves as their declarations do, loading none of them", async () => {
-    // The built books lists leaves from the listings the build wrote; the goldens were made by
-    // the leaves themselves (test/contract/cliGolden.test.ts, run from source).
-    const { spawnSync } = await import('node:child_process');
-    const { readFileSync } = await import('node:fs');
-    const meta = JSON.parse(
-      readFileSync(path.join(path.dirname(BOOKS_BIN), '../dist/bundle/meta.json'), 'utf8'),
-    ) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-    const home = temporaryHome();
-    try {
-      for (const group of ['', ...Object.keys(GROUPS)]) {
-        const args = [...(group ? group.split(' ') : []), '--help'];
-        const result = spawnSync(process.execPath, [BOOKS_BIN, ...args], {
-          env: { ...home.env, NODE_DEBUG: 'books' },
-          encoding: 'utf8',
-        });
-        const trace = result.stderr.split('\n').filter((line) => line.startsWith('BOOKS '));
-        const stderr = result.stderr
-          .split('\n')
-          .filter((line) => !line.startsWith('BOOKS '))
-          .join('\n');
-        expectGolden(
-          `cli/${group ? group.split(' ').join('-') : 'books'}.help.txt`,
-          `$ books ${args.join(' ')}\nexit ${result.status}\n--- stdout\n${result.stdout}--- stderr\n${stderr}`,
-        );
-        const leaves = trace
-          .map((line) => /^BOOKS \d+: (\S+\.cjs) /.exec(line)?.[1])
-          .flatMap((chunk) => Object.keys(meta.outputs[`dist/bundle/${chunk}`]?.inputs ?? {}))
-          .filter((source) => source.startsWith('src/cli/commands/'));
-        // A group that is a leaf too (`close`) shows its own help, from its declaration.
-        const itself = LEAVES[group] ? [`src/cli/commands/${group}.ts`] : [];
-        expect(leaves, `books ${args.join(' ')}`).toEqual(itself);
       }
     } finally {
       home.cleanup();

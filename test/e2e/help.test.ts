@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GROUPS, LEAVES } from '../../src/cli/registry.js';
+import { BOOKS_BIN, temporaryHome } from '../helpers/cli.js';
+import { expectGolden, GOLDEN_DIR } from '../helpers/golden.js';
+
+/**
+ * Help through the built binary, which shows it from what the build wrote (each leaf's listing
+ * and declaration: src/cli/program.ts) without loading the leaves: the same text as the leaves
+ * themselves give (the goldens of test/contract/cliGolden.test.ts, made in process from the
+ * sources), and no leaf's module loaded, by the chunk trace (NODE_DEBUG=books). The help meets
+ * no database: SQLite's run only.
+ */
+describe('help from what the build wrote', () => {
+  const home = temporaryHome();
+  afterAll(() => home.cleanup());
+  const meta = JSON.parse(
+    readFileSync(path.join(path.dirname(BOOKS_BIN), '../dist/bundle/meta.json'), 'utf8'),
+  ) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+
+  /** books with these arguments: its exit, stdout, stderr (the trace apart), leaves loaded. */
+  const help = (args: string[]) => {
+    const result = spawnSync(process.execPath, [BOOKS_BIN, ...args], {
+      env: { ...home.env, NODE_DEBUG: 'books' },
+      encoding: 'utf8',
+    });
+    const lines = result.stderr.split('\n');
+    const leaves = lines
+      .map((line) => /^BOOKS \d+: (\S+\.cjs) /.exec(line)?.[1])
+      .flatMap((chunk) => Object.keys(meta.outputs[`dist/bundle/${chunk}`]?.inputs ?? {}))
+      .filter((source) => source.startsWith('src/cli/commands/'));
+    const stderr = lines.filter((line) => !line.startsWith('BOOKS ')).join('\n');
+    return {
+      section: `$ books ${args.join(' ')}\nexit ${result.status}\n--- stdout\n${result.stdout}--- stderr\n${stderr}`,
+      leaves,
+    };
+  };
+
+  it("lists a group's leaves as their declarations do, loading none of them", () => {
+    for (const group of ['', ...Object.keys(GROUPS)]) {
+      const args = [...(group ? group.split(' ') : []), '--help'];
+      const { section, leaves } = help(args);
+      expectGolden(`cli/${group ? group.split(' ').join('-') : 'books'}.help.txt`, section);
+      // A group that is a leaf too (`close`) shows its own help, from its declaration.
+      expect(leaves, `books ${args.join(' ')}`).toEqual([]);
+    }
+  });
+
+  it("shows a leaf's own help as the leaf does, loading none of them", () => {
+    for (const key of Object.keys(LEAVES)) {
+      const words = key.split(' ');
+      const { section, leaves } = help([...words, '--help']);
+      // The leaf's golden starts with its help, then its usage errors.
+      const golden = readFileSync(path.join(GOLDEN_DIR, `cli/${words.join('-')}.txt`), 'utf8');
+      expect(`${golden}\n`.startsWith(`${section}\n$ books `), `books ${key} --help`).toBe(true);
+      expect(leaves, `books ${key} --help`).toEqual([]);
+    }
+  });
+});
