@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Command, Help, Option } from 'commander';
 import type { AnyCommand } from './command.js';
+import { writtenDeclarations, type LeafDeclaration } from './declarations.js';
 import type { GlobalOptions } from './context.js';
 import type { CliIo } from './io.js';
 import { GLOBAL_OPTIONS, VALUED_GLOBALS } from './globals.js';
@@ -110,25 +110,6 @@ export function listingOf(leaf: LeafDeclaration): LeafListing {
  */
 declare const BOOKS_LEAF_LISTINGS: Readonly<Record<string, LeafListing>> | undefined;
 const LISTINGS = typeof BOOKS_LEAF_LISTINGS === 'undefined' ? undefined : BOOKS_LEAF_LISTINGS;
-
-/** A leaf as its own help shows it: its declaration without its work (`run`). */
-export type LeafDeclaration = Omit<AnyCommand, 'run'>;
-
-/**
- * Every leaf's declaration, as the build wrote them beside the bundle (`leaves.json`), read when
- * a leaf's own help is asked for: the help is then shown without loading the leaf, whose module
- * brings its work (`report pl --help` loaded the API's schemas). None when run from source.
- */
-function writtenDeclarations(): Readonly<Record<string, LeafDeclaration>> | undefined {
-  try {
-    return JSON.parse(readFileSync(new URL('./leaves.json', import.meta.url), 'utf8')) as Record<
-      string,
-      LeafDeclaration
-    >;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether commander will show help for these arguments (`-h`/`--help` before any `--`). */
 function helpAskedIn(args: readonly string[]): boolean {

@@ -10,8 +10,8 @@ import { expectGolden, GOLDEN_DIR } from '../helpers/golden.js';
  * Help through the built binary, which shows it from what the build wrote (each leaf's listing
  * and declaration: src/cli/program.ts) without loading the leaves: the same text as the leaves
  * themselves give (the goldens of test/contract/cliGolden.test.ts, made in process from the
- * sources), and no leaf's module loaded, by the chunk trace (NODE_DEBUG=books). The help meets
- * no database: SQLite's run only.
+ * sources), and no leaf's module loaded, by the chunk trace (NODE_DEBUG=books). Completion,
+ * likewise. The help meets no database: SQLite's run only.
  */
 describe('help from what the build wrote', () => {
   const home = temporaryHome();
@@ -56,6 +56,34 @@ describe('help from what the build wrote', () => {
       const golden = readFileSync(path.join(GOLDEN_DIR, `cli/${words.join('-')}.txt`), 'utf8');
       expect(`${golden}\n`.startsWith(`${section}\n$ books `), `books ${key} --help`).toBe(true);
       expect(leaves, `books ${key} --help`).toEqual([]);
+    }
+  });
+
+  it("completes a command and a leaf's options without loading a leaf or the platform's names", () => {
+    for (const [line, expected] of [
+      ['books coa ', 'list'],
+      ['books coa list --', '--tree'],
+    ] as const) {
+      const result = spawnSync(
+        process.execPath,
+        [BOOKS_BIN, '__complete', 'bash', '--line', line],
+        {
+          env: { ...home.env, NODE_DEBUG: 'books' },
+          encoding: 'utf8',
+        },
+      );
+      expect(result.stdout.split('\n'), line).toContain(expected);
+      const sources = result.stderr
+        .split('\n')
+        .map((trace) => /^BOOKS \d+: (\S+\.cjs) /.exec(trace)?.[1])
+        .flatMap((chunk) => Object.keys(meta.outputs[`dist/bundle/${chunk}`]?.inputs ?? {}));
+      expect(
+        sources.filter(
+          (source) =>
+            source.startsWith('src/cli/commands/') || source === 'src/cli/completion/names.ts',
+        ),
+        line,
+      ).toEqual([]);
     }
   });
 });

@@ -1,6 +1,5 @@
 import { complete, completionLines, shellWords } from './words.js';
 import { SHELLS, type Shell } from './scripts.js';
-import { platformNames } from './names.js';
 import type { CliIo } from '../io.js';
 
 /**
@@ -18,8 +17,11 @@ export async function completeForShell(args: readonly string[], io: CliIo): Prom
       ? typed.words.slice(1)
       : rest.map((word) => shellWords(word).words.join(' '));
     const quote = (typed ?? shellWords(rest.at(-1) ?? '')).quote;
+    // Names from the platform (loaded only when a value needs them: a command's name does not).
     const completion = await complete(words, (kind, scope) =>
-      platformNames(kind, scope, io).catch(() => []),
+      import('./names.js')
+        .then(({ platformNames }) => platformNames(kind, scope, io))
+        .catch(() => []),
     );
     return completionLines(shell as Shell, completion, { current: words.at(-1) ?? '', quote });
   } catch {

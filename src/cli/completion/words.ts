@@ -1,4 +1,5 @@
-import { flagNames, type AnyCommand, type ValueKind, type ValueSpec } from '../command.js';
+import { flagNames, type ValueKind, type ValueSpec } from '../command.js';
+import { writtenDeclarations, type LeafDeclaration } from '../declarations.js';
 import { GLOBAL_OPTIONS } from '../globals.js';
 import { GROUPS, LEAVES } from '../registry.js';
 import type { Shell } from './scripts.js';
@@ -104,7 +105,7 @@ export async function complete(words: readonly string[], names: NameSource): Pro
   const current = words[words.length - 1] ?? '';
   const scope: NameScope = {};
   const path: string[] = [];
-  let leaf: AnyCommand | undefined;
+  let leaf: LeafDeclaration | undefined;
   let positional = 0;
   let pending: OptionLike | undefined;
   let onlyArguments = false;
@@ -142,7 +143,8 @@ export async function complete(words: readonly string[], names: NameSource): Pro
       path.push(word);
     } else if (!leaf && LEAVES[next]) {
       path.push(word);
-      leaf = (await LEAVES[next]()).command;
+      // The build's declaration of it when there is one: its module need not load.
+      leaf = writtenDeclarations()?.[next] ?? (await LEAVES[next]()).command;
     } else {
       positional += 1;
     }
