@@ -4,7 +4,7 @@ import { defineCommand, flag, listOptions, oneOf, text } from '../../command.js'
 import type { CommandContext } from '../../context.js';
 import { parseDateRange } from '../../terminal/dates.js';
 import { UsageError } from '../../exitCodes.js';
-import { printTransactions } from './shared.js';
+import { printTransactions } from './listing.js';
 
 /**
  * `transactions list`: the workspace's bank transactions (the chosen entity's, when one is
