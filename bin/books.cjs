@@ -20,6 +20,8 @@ const vm = require('node:vm');
 v8.setFlagsFromString('--liftoff-only');
 
 const bundle = path.join(__dirname, '../dist/bundle');
+/** The bundle's URL, once: a chunk's is it and the chunk's name (letters, digits, -, .). */
+const bundleUrl = pathToFileURL(bundle).href;
 /** What the chunks require that is not a chunk: Node's modules and the dependencies outside. */
 const outside = createRequire(path.join(bundle, 'main.cjs'));
 const loaded = new Map();
@@ -67,7 +69,7 @@ function chunk(name) {
   require.resolve = outside.resolve;
   script
     .runInThisContext()
-    .call(module.exports, module.exports, require, module, file, bundle, pathToFileURL(file).href);
+    .call(module.exports, module.exports, require, module, file, bundle, `${bundleUrl}/${name}`);
   return module.exports;
 }
 
