@@ -229,23 +229,16 @@ for (const [kind, source] of Object.entries(validatorSources)) {
   writeFileSync(path.join(VALIDATORS, `${kind}.cjs`), source);
 }
 
-// Each leaf's listing in its group's help, and its whole declaration for its own help
-// (src/cli/program.ts), read from the leaves just transpiled: help then shows a group's leaves,
-// or a leaf, without loading them. (A declaration's JSON leaves out its `run`.)
+// Every leaf's declaration (src/cli/declarations.ts), read from the leaves just transpiled:
+// help and completion then show a leaf, or a group's leaves, without loading them. (A
+// declaration's JSON leaves out its `run`.)
 const { LEAVES } = await import(pathToFileURL(path.resolve('dist/cli/registry.js')).href);
-const { listingOf } = await import(pathToFileURL(path.resolve('dist/cli/program.js')).href);
-const leafListings = {};
 const leafDeclarations = {};
-for (const [key, load] of Object.entries(LEAVES)) {
-  const { command } = await load();
-  leafListings[key] = listingOf(command);
-  leafDeclarations[key] = command;
-}
+for (const [key, load] of Object.entries(LEAVES)) leafDeclarations[key] = (await load()).command;
 writeFileSync(path.join(OUT, 'leaves.json'), JSON.stringify(leafDeclarations));
 
 const split = await build({
   ...common,
-  define: { ...common.define, BOOKS_LEAF_LISTINGS: JSON.stringify(leafListings) },
   entryPoints: { main: 'src/cli/main.ts' },
   outdir: OUT,
   splitting: true,

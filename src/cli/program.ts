@@ -80,7 +80,7 @@ function subcommandTerm(command: Command): string {
 }
 
 /** What a group's help says of a leaf: its summary, its arguments' terms, whether it has options. */
-export interface LeafListing {
+interface LeafListing {
   summary: string;
   terms: string;
   options: boolean;
@@ -92,7 +92,7 @@ const shownArgument = (key: string, spec: { variadic?: boolean; optional?: boole
   return { shown, term: spec.optional ? `[${shown}]` : `<${shown}>` };
 };
 
-export function listingOf(leaf: LeafDeclaration): LeafListing {
+function listingOf(leaf: LeafDeclaration): LeafListing {
   return {
     summary: leaf.summary,
     terms: Object.entries(leaf.arguments ?? {})
@@ -102,29 +102,25 @@ export function listingOf(leaf: LeafDeclaration): LeafListing {
   };
 }
 
-/*
- * Each leaf's listing, written by the build (esbuild.config.mjs): a group's help (`books
- * --help` among them) then lists its leaves without loading them, where the top level's leaves
- * (reconcile, serve, import...) brought their whole work in. Run from source, the leaves are
- * loaded and listed from their declarations.
- */
-declare const BOOKS_LEAF_LISTINGS: Readonly<Record<string, LeafListing>> | undefined;
-const LISTINGS = typeof BOOKS_LEAF_LISTINGS === 'undefined' ? undefined : BOOKS_LEAF_LISTINGS;
-
 /** Whether commander will show help for these arguments (`-h`/`--help` before any `--`). */
 function helpAskedIn(args: readonly string[]): boolean {
   const end = args.indexOf('--');
   return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
-/** A leaf only listed (its group's help is shown, or a usage error said): not loaded. */
+/**
+ * A leaf only listed (its group's help is shown, or a usage error said): from its declaration
+ * as the build wrote it (declarations.ts), not loaded. `books --help` had loaded reconcile,
+ * serve and import with all their work. Run from source, the leaf is loaded and declared.
+ */
 async function listLeaf(parent: Command, name: string, key: string, run: Runner): Promise<void> {
-  const listing = LISTINGS?.[key];
-  if (!listing) {
+  const declaration = writtenDeclarations()?.[key];
+  if (!declaration) {
     const leaf = (await LEAVES[key]!()).command;
     declareLeaf(parent, name, leaf, async () => leaf, run);
     return;
   }
+  const listing = listingOf(declaration);
   const command = parent.command(name).description(listing.summary);
   ARGUMENT_TERMS.set(command, listing.terms);
   LISTED_WITH_OPTIONS.set(command, listing.options);
