@@ -13,6 +13,20 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'The database does not answer now (Retry-After)',
 };
 
+const ERROR_RESPONSES = new Map<number, TSchema>();
+/**
+ * An error status's response schema, made once for all the routes that document it (about 300
+ * copies of the error body's schema were made at every start, each with TypeBox's symbols).
+ */
+function errorResponse(code: number): TSchema {
+  let schema = ERROR_RESPONSES.get(code);
+  if (!schema) {
+    schema = { ...ErrorBodySchema, description: ERROR_DESCRIPTIONS[code] ?? 'Error' };
+    ERROR_RESPONSES.set(code, schema);
+  }
+  return schema;
+}
+
 interface RouteSchemaInput<P, Q, B> {
   tags: string[];
   summary: string;
@@ -35,9 +49,7 @@ export function routeSchema<
   const response: Record<string, unknown> = {
     [status]: body ?? { description: 'Empty body', type: 'null' },
   };
-  for (const code of input.errors) {
-    response[code] = { ...ErrorBodySchema, description: ERROR_DESCRIPTIONS[code] ?? 'Error' };
-  }
+  for (const code of input.errors) response[code] = errorResponse(code);
   // Parts a route does not take are left out, not set to undefined.
   return {
     tags: input.tags,
