@@ -57,6 +57,16 @@ const commanderSpawnsLazily = {
   },
 };
 
+/** Replaces each `[found, replacement]` in a source, or fails the build naming what is gone. */
+function patched(file, source, replacements) {
+  for (const [found, replacement] of replacements) {
+    if (!source.includes(found))
+      throw new Error(`${file}: no ${found} to replace (a new version?)`);
+    source = source.replace(found, replacement);
+  }
+  return source;
+}
+
 /**
  * better-sqlite3 finds its addon with `bindings`, which looks for the package's root from the
  * stack of its caller: from a chunk, the wrong root. Bundled, it loads the addon the package
@@ -68,11 +78,6 @@ const sqliteAddonFromPackage = {
   name: 'sqlite-addon-from-package',
   setup(build) {
     build.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const found = "require('bindings')('better_sqlite3.node')";
-      if (!source.includes(found)) {
-        throw new Error(`${args.path}: no ${found} to replace (a new better-sqlite3?)`);
-      }
       // books' own node_modules first, as Node would find it from the bundle (a stat, not the
       // package.json reads of a resolve: 1.2 ms); where npm hoisted it, resolved.
       const fromPackage = `(() => {
@@ -86,12 +91,21 @@ const sqliteAddonFromPackage = {
           return require('bindings')({ bindings: 'better_sqlite3.node', module_root: root });
         }
       })()`;
-      return { contents: source.replace(found, fromPackage), loader: 'js' };
+      const source = readFileSync(args.path, 'utf8');
+      return {
+        contents: patched(args.path, source, [
+          ["require('bindings')('better_sqlite3.node')", fromPackage],
+        ]),
+        loader: 'js',
+      };
     });
   },
 };
 
-/** precompiledValidators.ts in the bundle: the validators written above, by ajv configuration. */
+/**
+ * precompiledValidators.ts in the bundle: the validators ajv wrote (below), one module for each
+ * ajv configuration, held in memory and read by esbuild as `books-validators:<kind>`.
+ */
 const validatorsWritten = {
   name: 'validators-written',
   setup(build) {
@@ -99,14 +113,21 @@ const validatorsWritten = {
       const kinds = Object.keys(validatorSources);
       return {
         contents: `${kinds
-          .map(
-            (kind) =>
-              `import ${kind} from ${JSON.stringify(path.resolve(VALIDATORS, `${kind}.cjs`))};`,
-          )
+          .map((kind) => `import ${kind} from 'books-validators:${kind}';`)
           .join('\n')}\nexport const PRECOMPILED_VALIDATORS = { ${kinds.join(', ')} };\n`,
         loader: 'js',
       };
     });
+    build.onResolve({ filter: /^books-validators:/ }, (args) => ({
+      path: args.path.slice('books-validators:'.length),
+      namespace: 'books-validators',
+    }));
+    // Their requires (ajv's runtime, the formats' absolute path) resolve from the project.
+    build.onLoad({ filter: /.*/, namespace: 'books-validators' }, (args) => ({
+      contents: validatorSources[args.path],
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
   },
 };
 
@@ -127,16 +148,6 @@ module.exports = function connectH2() {
     }));
   },
 };
-
-/** Replaces each `[found, replacement]` in a source, or fails the build naming what is gone. */
-function patched(file, source, replacements) {
-  for (const [found, replacement] of replacements) {
-    if (!source.includes(found))
-      throw new Error(`${file}: no ${found} to replace (a new version?)`);
-    source = source.replace(found, replacement);
-  }
-  return source;
-}
 
 /**
  * undici requires node:http as it loads, for two things it may never need: the class of a
@@ -217,17 +228,12 @@ await build({
 // Every route's validators as ajv writes them (src/platform/http/precompile.ts), made from the
 // sources just transpiled, are the bundle's precompiledValidators.ts (see validatorsWritten):
 // a command then neither makes an ajv instance nor compiles a schema.
-const VALIDATORS = 'dist/validators';
-mkdirSync(VALIDATORS, { recursive: true });
 const { precompiledValidatorSources } = await import(
   pathToFileURL(path.resolve('dist/platform/http/precompile.js')).href
 );
 const validatorSources = precompiledValidatorSources(
   path.resolve('src/platform/http/validationFormats.ts'),
 );
-for (const [kind, source] of Object.entries(validatorSources)) {
-  writeFileSync(path.join(VALIDATORS, `${kind}.cjs`), source);
-}
 
 // Every leaf's declaration (src/cli/declarations.ts), read from the leaves just transpiled:
 // help and completion then show a leaf, or a group's leaves, without loading them. (A

@@ -1,5 +1,3 @@
-import type * as NodeCrypto from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { ErrorBody, List } from '../api/index.js';
 import { DATABASE_STATE_HEADER } from '../api/protocol.js';
 import { ApiError, NetworkError } from './errors.js';
@@ -77,9 +75,7 @@ function retryable(status: number | null): boolean {
  * A fresh idempotency key. node:crypto is loaded by the first write: it costs a command that
  * only reads a remote platform about 4 ms of its start.
  */
-let nodeCrypto: typeof NodeCrypto | undefined;
-const newIdempotencyKey = () =>
-  (nodeCrypto ??= createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto).randomUUID();
+const newIdempotencyKey = () => process.getBuiltinModule('node:crypto').randomUUID();
 
 /**
  * The thin API layer's core: bearer auth, JSON, an `Idempotency-Key` on every mutating request

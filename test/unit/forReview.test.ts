@@ -12,11 +12,11 @@ import {
   type WaitingLine,
 } from '../../src/platform/domain/forReview.js';
 import {
-  confidenceText,
   confidentDecisions,
   decisionsFromCsv,
   impliedRule,
 } from '../../src/migrate/categorize/decisions.js';
+import { confidenceText } from '../../src/migrate/categorize/texts.js';
 import { reviewQueue, type ReviewAction } from '../../src/migrate/categorize/review.js';
 import { manchesterPayments } from '../helpers/categorizedData.js';
 

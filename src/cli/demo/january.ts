@@ -13,11 +13,9 @@ import {
 } from '../../core/money.js';
 import type { BankStatement, StatementEntry } from '../../formats/statement.js';
 import { confidentDecisions, sendDecisions } from '../../migrate/categorize/decisions.js';
-import {
-  bringInStatements,
-  categoryText,
-  suggestionText,
-} from '../commands/transactions/shared.js';
+import { categoryText } from '../../migrate/categorize/texts.js';
+import { suggestionText } from '../commands/transactions/listing.js';
+import { bringInStatements } from '../commands/transactions/shared.js';
 import type { CommandContext } from '../context.js';
 import { amountColumn } from '../terminal/output.js';
 

@@ -1,5 +1,4 @@
-import type * as NodeChildProcess from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
 import { Writable } from 'node:stream';
 import type { CliIo } from '../io.js';
 
@@ -7,8 +6,7 @@ import type { CliIo } from '../io.js';
  * Node's child_process, loaded when a pager is looked for or started: every command imports
  * this module, and most print to no terminal (a few milliseconds of each start otherwise).
  */
-const childProcess = () =>
-  createRequire(import.meta.url)('node:child_process') as typeof NodeChildProcess;
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 /**
  * Long output at a terminal goes through a pager, as git's does: `BOOKS_PAGER`, else `books
@@ -55,7 +53,7 @@ export class PagerClosed extends Error {
  */
 class PagerStream extends Writable {
   readonly isTTY = true;
-  private child: NodeChildProcess.ChildProcess | undefined;
+  private child: ChildProcess | undefined;
   private exited: Promise<void> | undefined;
   private pagerGone = false;
 
@@ -71,7 +69,7 @@ class PagerStream extends Writable {
     return this.terminal.columns;
   }
 
-  private start(): NodeChildProcess.ChildProcess {
+  private start(): ChildProcess {
     // Run through the shell as git does, so that a pager with arguments or a pipe works.
     const child = childProcess().spawn(this.command, {
       shell: true,

@@ -32,9 +32,6 @@ import {
 import { ruleTextOf } from '../../core/ruleLearning.js';
 import { didYouMean } from '../../core/names.js';
 
-// A line's category and a confidence in words live apart (texts.ts); said from here as before.
-export { categoryText, confidenceText } from './texts.js';
-
 /** One decision on one transaction, as it will be sent. */
 export interface Decision {
   transaction: BankTransaction;

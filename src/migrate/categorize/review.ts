@@ -23,14 +23,8 @@ import {
   subtractCents,
   ZERO_CENTS,
 } from '../../core/money.js';
-import {
-  acceptSuggestion,
-  accountNamed,
-  categoryText,
-  confidenceText,
-  decisionKey,
-  impliedRule,
-} from './decisions.js';
+import { acceptSuggestion, accountNamed, decisionKey, impliedRule } from './decisions.js';
+import { categoryText, confidenceText } from './texts.js';
 
 export const REVIEW_KEYS = [
   { key: 'a', name: 'accept the suggestion', value: 'accept' },

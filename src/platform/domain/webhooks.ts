@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import type * as NodeNet from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import {
   checkWebhookUrl,
@@ -41,50 +39,38 @@ export type AddressKind =
   'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'public';
 
 /**
- * The address ranges, made on first use: node:net (for its BlockList) costs every `books`
- * command a few milliseconds at start, and only a webhook's URL or delivery asks.
+ * node:net (for isIP and BlockList), loaded by the first address asked about: it costs every
+ * `books` command a few milliseconds at start, and only a webhook's URL or delivery asks.
  */
-let addressRanges:
-  | {
-      isIP: typeof NodeNet.isIP;
-      unspecified: NodeNet.BlockList;
-      loopback: NodeNet.BlockList;
-      linkLocal: NodeNet.BlockList;
-      private: NodeNet.BlockList;
-    }
-  | undefined;
-function ranges() {
-  if (addressRanges) return addressRanges;
-  const { BlockList, isIP } = createRequire(import.meta.url)('node:net') as typeof NodeNet;
-  const block = (list: [string, number, 'ipv4' | 'ipv6'][]) => {
-    const made = new BlockList();
-    for (const [network, prefix, family] of list) made.addSubnet(network, prefix, family);
-    return made;
-  };
-  addressRanges = {
-    isIP,
-    unspecified: block([
-      ['0.0.0.0', 8, 'ipv4'],
-      ['::', 128, 'ipv6'],
-    ]),
-    loopback: block([
-      ['127.0.0.0', 8, 'ipv4'],
-      ['::1', 128, 'ipv6'],
-    ]),
-    linkLocal: block([
-      ['169.254.0.0', 16, 'ipv4'],
-      ['fe80::', 10, 'ipv6'],
-    ]),
-    private: block([
-      ['10.0.0.0', 8, 'ipv4'],
-      ['172.16.0.0', 12, 'ipv4'],
-      ['192.168.0.0', 16, 'ipv4'],
-      ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-      ['fc00::', 7, 'ipv6'],
-    ]),
-  };
-  return addressRanges;
-}
+const net = () => process.getBuiltinModule('node:net');
+const ranges = (list: [string, number, 'ipv4' | 'ipv6'][]) => {
+  const block = new (net().BlockList)();
+  for (const [network, prefix, family] of list) block.addSubnet(network, prefix, family);
+  return block;
+};
+/** The ranges an address is told apart by, made with the first address asked about. */
+const knownRanges = () => ({
+  unspecified: ranges([
+    ['0.0.0.0', 8, 'ipv4'],
+    ['::', 128, 'ipv6'],
+  ]),
+  loopback: ranges([
+    ['127.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+  ]),
+  linkLocal: ranges([
+    ['169.254.0.0', 16, 'ipv4'],
+    ['fe80::', 10, 'ipv6'],
+  ]),
+  private: ranges([
+    ['10.0.0.0', 8, 'ipv4'],
+    ['172.16.0.0', 12, 'ipv4'],
+    ['192.168.0.0', 16, 'ipv4'],
+    ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
+    ['fc00::', 7, 'ipv6'],
+  ]),
+});
+let known: ReturnType<typeof knownRanges> | undefined;
 /** Cloud instance metadata services: credentials for the asking. */
 const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254']);
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
@@ -100,11 +86,11 @@ export function addressKind(address: string): AddressKind | undefined {
     const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
     ip = [high >> 8, high & 255, low >> 8, low & 255].join('.');
   }
-  const known = ranges();
-  const family = known.isIP(ip);
+  const family = net().isIP(ip);
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (METADATA.has(ip)) return 'metadata';
+  known ??= knownRanges();
   if (known.unspecified.check(ip, type)) return 'unspecified';
   if (known.loopback.check(ip, type)) return 'loopback';
   if (known.linkLocal.check(ip, type)) return 'link-local';

@@ -44,7 +44,6 @@ export const schemaKey = (schema: object): string =>
  * nothing (both were about 10 ms of each embedded command's start). Run from source, or for a
  * schema the build did not see, ajv compiles it on first use, with the same options and formats.
  */
-const precompiled = PRECOMPILED_VALIDATORS;
 
 /**
  * A new ajv instance of a kind with the platform's formats (ajv loaded then: the bundle needs it
@@ -77,7 +76,7 @@ export function compileValidator(
   let compiled: ValidateFunction | undefined;
   const validate = Object.assign(
     (data: unknown) => {
-      compiled ??= precompiled?.[kind][schemaKey(schema)] ?? ajvOf(kind).compile(schema);
+      compiled ??= PRECOMPILED_VALIDATORS?.[kind][schemaKey(schema)] ?? ajvOf(kind).compile(schema);
       const valid = compiled(data);
       validate.errors = compiled.errors;
       return valid;

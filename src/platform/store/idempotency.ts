@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import type * as NodeZlib from 'node:zlib';
 import type { Sql } from './sql.js';
 
 /** A kept answer as it is stored, as `books db check` reads it. */
@@ -20,8 +18,7 @@ export interface KeptRecord {
 const DEFLATE_ABOVE_BYTES = 1024;
 
 /** node:zlib, loaded by the first long body: a command that keeps none does without it. */
-let zlib: typeof NodeZlib | undefined;
-const loadZlib = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof NodeZlib);
+const loadZlib = () => process.getBuiltinModule('node:zlib');
 
 export function storedBody(body: string): string | Buffer {
   return body.length > DEFLATE_ABOVE_BYTES ? loadZlib().deflateRawSync(body, { level: 1 }) : body;

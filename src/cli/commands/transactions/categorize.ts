@@ -14,13 +14,9 @@ import {
 import { argument, defineCommand, flag, repeatable, text } from '../../command.js';
 import type { CommandContext } from '../../context.js';
 import { ExitCode, unreadableFile, UsageError, UserError } from '../../exitCodes.js';
-import {
-  categoryText,
-  printTransactions,
-  reportOutcomes,
-  transactionNamed,
-  UUID,
-} from './shared.js';
+import { categoryText } from '../../../migrate/categorize/texts.js';
+import { printTransactions } from './listing.js';
+import { reportOutcomes, transactionNamed, UUID } from './shared.js';
 
 const MODES = [
   'not-duplicate',

@@ -2,7 +2,8 @@ import { progressMode, progressOptions, workProgress } from '../../terminal/prog
 import { bankAccountOption, linkAccountOption } from '../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../statements/reading.js';
 import { argument, defineCommand } from '../../command.js';
-import { bringInStatements, financialAccountOf, printTransactions, sayHeld } from './shared.js';
+import { printTransactions } from './listing.js';
+import { bringInStatements, financialAccountOf, sayHeld } from './shared.js';
 
 /**
  * `transactions import ACCOUNT FILE...`: the bank's statement files — every format `statement

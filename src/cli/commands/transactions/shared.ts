@@ -19,10 +19,6 @@ import { printTransactions, referenceText } from './listing.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// A list of lines is listing.ts's (it loads no statement reader); said from here as before.
-export { categoryText };
-export { printTransactions, referenceText, suggestionText } from './listing.js';
-
 /**
  * A transaction an argument names: its id, or the bank's reference (among the workspace's
  * transactions, the entity's when one is chosen); else a unique start of either, four

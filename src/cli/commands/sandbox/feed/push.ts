@@ -1,12 +1,8 @@
 import { bankAccountOption, linkAccountOption } from '../../../statements/links.js';
 import { statementOptionsOf, statementReadOptions } from '../../../statements/reading.js';
 import { argument, defineCommand } from '../../../command.js';
-import {
-  bringInStatements,
-  financialAccountOf,
-  printTransactions,
-  sayHeld,
-} from '../../transactions/shared.js';
+import { printTransactions } from '../../transactions/listing.js';
+import { bringInStatements, financialAccountOf, sayHeld } from '../../transactions/shared.js';
 
 /**
  * `feed push ACCOUNT FILE`: a bank statement in any format books reads (camt, MT940/942,
