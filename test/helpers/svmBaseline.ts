@@ -95,7 +95,9 @@ export class TfidfVectorizer {
  * line's count), minimized in the primal by L-BFGS. The problem is liblinear's (strictly convex,
  * one minimum); the primal converges where the dual's coordinate descent stalls on heavily
  * weighted examples (measured: scikit-learn's own dual solver on the weighted lines misses the
- * minimum by 4 points of accuracy).
+ * minimum by 4 points of accuracy). Its vectors are made once and reused, and each remembered
+ * pair's product is kept: the same arithmetic in the same order as computing them afresh, so the
+ * same weights, in about a third less time (the unit test fits three of these: 15 s to 10 s).
  */
 function trainBinary(
   examples: readonly { x: SparseVector; y: 1 | -1; weight: number }[],
@@ -103,23 +105,22 @@ function trainBinary(
   c: number,
 ): Float64Array {
   const size = features + 1; // the intercept last, a feature of value 1
-  const margins = new Float64Array(examples.length);
   const evaluate = (w: Float64Array, gradient: Float64Array): number => {
     let loss = 0;
     for (let j = 0; j < size; j += 1) {
       gradient[j] = w[j]!;
       loss += 0.5 * w[j]! * w[j]!;
     }
-    for (const [i, { x, y, weight }] of examples.entries()) {
+    for (let i = 0; i < examples.length; i += 1) {
+      const { x, y, weight } = examples[i]!;
+      const { indices, values } = x;
       let margin = w[features]!;
-      for (let k = 0; k < x.indices.length; k += 1) margin += w[x.indices[k]!]! * x.values[k]!;
-      margins[i] = margin;
+      for (let k = 0; k < indices.length; k += 1) margin += w[indices[k]!]! * values[k]!;
       const slack = 1 - y * margin;
       if (slack <= 0) continue;
       loss += c * weight * slack * slack;
       const factor = -2 * c * weight * slack * y;
-      for (let k = 0; k < x.indices.length; k += 1)
-        gradient[x.indices[k]!]! += factor * x.values[k]!;
+      for (let k = 0; k < indices.length; k += 1) gradient[indices[k]!]! += factor * values[k]!;
       gradient[features]! += factor;
     }
     return loss;
@@ -130,30 +131,40 @@ function trainBinary(
     return sum;
   };
   const memory = 10;
+  /** The remembered pairs, oldest first: a step, its change of gradient, and their product. */
   const steps: Float64Array[] = [];
   const changes: Float64Array[] = [];
+  const products: number[] = [];
   let w = new Float64Array(size);
   let gradient = new Float64Array(size);
   let loss = evaluate(w, gradient);
   const tolerance = 1e-6 * Math.max(1, Math.sqrt(dot(gradient, gradient)));
   const direction = new Float64Array(size);
   const alphas = new Float64Array(memory);
+  let next = new Float64Array(size);
+  let nextGradient = new Float64Array(size);
+  let step = new Float64Array(size);
+  let change = new Float64Array(size);
   for (let iteration = 0; iteration < 1000; iteration += 1) {
     if (Math.sqrt(dot(gradient, gradient)) <= tolerance) break;
     // The two-loop recursion: direction = −H·gradient.
     direction.set(gradient);
     for (let m = steps.length - 1; m >= 0; m -= 1) {
-      alphas[m] = dot(steps[m]!, direction) / dot(changes[m]!, steps[m]!);
-      for (let j = 0; j < size; j += 1) direction[j]! -= alphas[m]! * changes[m]![j]!;
+      const alpha = dot(steps[m]!, direction) / products[m]!;
+      alphas[m] = alpha;
+      const changed = changes[m]!;
+      for (let j = 0; j < size; j += 1) direction[j]! -= alpha * changed[j]!;
     }
     if (steps.length > 0) {
       const last = steps.length - 1;
-      const scale = dot(steps[last]!, changes[last]!) / dot(changes[last]!, changes[last]!);
+      const scale = products[last]! / dot(changes[last]!, changes[last]!);
       for (let j = 0; j < size; j += 1) direction[j]! *= scale;
     }
     for (let m = 0; m < steps.length; m += 1) {
-      const beta = dot(changes[m]!, direction) / dot(changes[m]!, steps[m]!);
-      for (let j = 0; j < size; j += 1) direction[j]! += steps[m]![j]! * (alphas[m]! - beta);
+      const beta = dot(changes[m]!, direction) / products[m]!;
+      const stepped = steps[m]!;
+      const weight = alphas[m]! - beta;
+      for (let j = 0; j < size; j += 1) direction[j]! += stepped[j]! * weight;
     }
     for (let j = 0; j < size; j += 1) direction[j] = -direction[j]!;
     let slope = dot(gradient, direction);
@@ -161,13 +172,12 @@ function trainBinary(
       // Not a descent direction: start again from the gradient.
       steps.length = 0;
       changes.length = 0;
+      products.length = 0;
       for (let j = 0; j < size; j += 1) direction[j] = -gradient[j]!;
       slope = dot(gradient, direction);
     }
     // Backtracking until the loss falls enough (Armijo).
     let stepSize = 1;
-    const next = new Float64Array(size);
-    const nextGradient = new Float64Array(size);
     let nextLoss = Infinity;
     for (let tries = 0; tries < 40; tries += 1) {
       for (let j = 0; j < size; j += 1) next[j] = w[j]! + stepSize * direction[j]!;
@@ -176,22 +186,27 @@ function trainBinary(
       stepSize /= 2;
     }
     if (!(nextLoss < loss)) break;
-    const step = new Float64Array(size);
-    const change = new Float64Array(size);
     for (let j = 0; j < size; j += 1) {
       step[j] = next[j]! - w[j]!;
       change[j] = nextGradient[j]! - gradient[j]!;
     }
-    if (dot(step, change) > 1e-12) {
+    const product = dot(step, change);
+    if (product > 1e-12) {
       steps.push(step);
       changes.push(change);
+      products.push(product);
       if (steps.length > memory) {
-        steps.shift();
-        changes.shift();
+        // The oldest pair's vectors are the next step's.
+        step = steps.shift()!;
+        change = changes.shift()!;
+        products.shift();
+      } else {
+        step = new Float64Array(size);
+        change = new Float64Array(size);
       }
     }
-    w = next;
-    gradient = nextGradient;
+    [w, next] = [next, w];
+    [gradient, nextGradient] = [nextGradient, gradient];
     loss = nextLoss;
   }
   return w;
