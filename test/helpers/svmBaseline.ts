@@ -143,8 +143,8 @@ function trainBinary(
   const alphas = new Float64Array(memory);
   let next = new Float64Array(size);
   let nextGradient = new Float64Array(size);
-  let step = new Float64Array(size);
-  let change = new Float64Array(size);
+  let step: Float64Array = new Float64Array(size);
+  let change: Float64Array = new Float64Array(size);
   for (let iteration = 0; iteration < 1000; iteration += 1) {
     if (Math.sqrt(dot(gradient, gradient)) <= tolerance) break;
     // The two-loop recursion: direction = −H·gradient.
