@@ -52,8 +52,8 @@ export default defineConfig({
     // sources afresh (51 s of import in a run, against 13 s shared). Measured on the same host,
     // the whole run: 382 s isolated, 347 s shared. So a test file restores what it changes of the
     // process (its environment variables, its listeners) and keeps no state in a module. The heap
-    // is shared too, and grows slow to allocate in after twenty files: a file that needs tens of
-    // MB at once makes them as bytes (test/contract/fuzz.test.ts).
+    // is shared too: after twenty files each young collection took about 20 ms, so a file that
+    // needs tens of MB of strings at once makes them as bytes (test/contract/fuzz.test.ts).
     isolate: false,
     // One fork per core: on 2 cores vitest's default ran the files one at a time (209 s against
     // 140 s with two, measured on the same host); the end-to-end files mostly wait on the
