@@ -47,9 +47,9 @@ function childrenOf(prefix: string): string[] {
 
 /** Help lists commands as the registry orders them (groups by their first leaf). */
 function order(key: string): number {
-  return (ORDER ??= registryOrder()).get(key) ?? -1;
+  return (places ??= registryOrder()).get(key) ?? -1;
 }
-let ORDER: Map<string, number> | undefined;
+let places: Map<string, number> | undefined;
 /** Each leaf's and group's place: that of the first leaf it is or holds (once, not per sort). */
 function registryOrder(): Map<string, number> {
   const places = new Map<string, number>();
@@ -116,8 +116,7 @@ function helpAskedIn(args: readonly string[]): boolean {
 async function listLeaf(parent: Command, name: string, key: string, run: Runner): Promise<void> {
   const declaration = writtenDeclarations()?.[key];
   if (!declaration) {
-    const leaf = (await LEAVES[key]!()).command;
-    declareLeaf(parent, name, leaf, async () => leaf, run);
+    await declareLoaded(parent, name, key, run);
     return;
   }
   const listing = listingOf(declaration);
@@ -126,6 +125,17 @@ async function listLeaf(parent: Command, name: string, key: string, run: Runner)
   LISTED_WITH_OPTIONS.set(command, listing.options);
 }
 const LISTED_WITH_OPTIONS = new WeakMap<Command, boolean>();
+
+/** A leaf's module loaded, and the leaf declared from it. */
+async function declareLoaded(
+  parent: Command,
+  name: string,
+  key: string,
+  run: Runner,
+): Promise<Command> {
+  const leaf = (await LEAVES[key]!()).command;
+  return declareLeaf(parent, name, leaf, async () => leaf, run);
+}
 
 /**
  * A leaf's definition as a commander command. Declared from `leaf` (its module, or only its
@@ -211,11 +221,9 @@ export async function buildProgram(
   // The named leaf: only its declaration when its help is asked for (and the build wrote them).
   const declarations = helpAskedIn(args) ? writtenDeclarations() : undefined;
   const named = async (parent: Command, name: string, key: string): Promise<Command> => {
-    const load = async () => (await LEAVES[key]!()).command;
     const declaration = declarations?.[key];
-    if (declaration) return declareLeaf(parent, name, declaration, load, run);
-    const leaf = await load();
-    return declareLeaf(parent, name, leaf, async () => leaf, run);
+    if (!declaration) return declareLoaded(parent, name, key, run);
+    return declareLeaf(parent, name, declaration, async () => (await LEAVES[key]!()).command, run);
   };
   const declare = async (parent: Command, prefix: string, rest: string[]) => {
     for (const key of childrenOf(prefix)) {

@@ -20,18 +20,27 @@ describe('help from what the build wrote', () => {
     readFileSync(path.join(path.dirname(BOOKS_BIN), '../dist/bundle/meta.json'), 'utf8'),
   ) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
 
-  /** books with these arguments: its exit, stdout, stderr (the trace apart), leaves loaded. */
-  const help = (args: string[]) => {
+  /** books with these arguments, traced: its result and the sources of the chunks it loaded. */
+  const traced = (args: string[]) => {
     const result = spawnSync(process.execPath, [BOOKS_BIN, ...args], {
       env: { ...home.env, NODE_DEBUG: 'books' },
       encoding: 'utf8',
     });
-    const lines = result.stderr.split('\n');
-    const leaves = lines
+    const sources = result.stderr
+      .split('\n')
       .map((line) => /^BOOKS \d+: (\S+\.cjs) /.exec(line)?.[1])
-      .flatMap((chunk) => Object.keys(meta.outputs[`dist/bundle/${chunk}`]?.inputs ?? {}))
-      .filter((source) => source.startsWith('src/cli/commands/'));
-    const stderr = lines.filter((line) => !line.startsWith('BOOKS ')).join('\n');
+      .flatMap((chunk) => Object.keys(meta.outputs[`dist/bundle/${chunk}`]?.inputs ?? {}));
+    return { result, sources };
+  };
+
+  /** books with these arguments: its exit, stdout, stderr (the trace apart), leaves loaded. */
+  const help = (args: string[]) => {
+    const { result, sources } = traced(args);
+    const leaves = sources.filter((source) => source.startsWith('src/cli/commands/'));
+    const stderr = result.stderr
+      .split('\n')
+      .filter((line) => !line.startsWith('BOOKS '))
+      .join('\n');
     return {
       section: `$ books ${args.join(' ')}\nexit ${result.status}\n--- stdout\n${result.stdout}--- stderr\n${stderr}`,
       leaves,
@@ -64,19 +73,8 @@ describe('help from what the build wrote', () => {
       ['books coa ', 'list'],
       ['books coa list --', '--tree'],
     ] as const) {
-      const result = spawnSync(
-        process.execPath,
-        [BOOKS_BIN, '__complete', 'bash', '--line', line],
-        {
-          env: { ...home.env, NODE_DEBUG: 'books' },
-          encoding: 'utf8',
-        },
-      );
+      const { result, sources } = traced(['__complete', 'bash', '--line', line]);
       expect(result.stdout.split('\n'), line).toContain(expected);
-      const sources = result.stderr
-        .split('\n')
-        .map((trace) => /^BOOKS \d+: (\S+\.cjs) /.exec(trace)?.[1])
-        .flatMap((chunk) => Object.keys(meta.outputs[`dist/bundle/${chunk}`]?.inputs ?? {}));
       expect(
         sources.filter(
           (source) =>

@@ -24,7 +24,7 @@ import {
   ZERO_CENTS,
 } from '../../core/money.js';
 import { acceptSuggestion, accountNamed, decisionKey, impliedRule } from './decisions.js';
-import { categoryText, confidenceText } from './texts.js';
+import { categoryText, confidenceText, money } from './texts.js';
 
 export const REVIEW_KEYS = [
   { key: 'a', name: 'accept the suggestion', value: 'accept' },
@@ -65,9 +65,6 @@ export interface ReviewResult {
   left: number;
   quit: boolean;
 }
-
-const money = (amount: number) =>
-  amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** A transaction as the review shows it. */
 export function reviewCard(t: BankTransaction, position: number, count: number): string {

@@ -6,7 +6,8 @@ import { confidenceRoundedDown } from '../../core/confidence.js';
  * the decisions (decisions.ts), which read files, so that a list of lines loads no reader.
  */
 
-const money = (amount: number) =>
+/** An amount as the category texts and the review show it: `1,234.50`. */
+export const money = (amount: number) =>
   amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /**
