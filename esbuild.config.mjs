@@ -103,31 +103,37 @@ const sqliteAddonFromPackage = {
 };
 
 /**
- * precompiledValidators.ts in the bundle: the validators ajv wrote (below), one module for each
- * ajv configuration, held in memory and read by esbuild as `books-validators:<kind>`.
+ * precompiledValidators.ts in the bundle: the validators ajv wrote (below), held in memory, each
+ * read by esbuild as `books-validators:<kind>-<schema key>` and imported when first asked for, so
+ * that each is a chunk of its own and a command loads only its routes' validators.
  */
 const validatorsWritten = {
   name: 'validators-written',
   setup(build) {
     build.onLoad({ filter: /[\\/]platform[\\/]http[\\/]precompiledValidators\.ts$/ }, () => {
-      const kinds = Object.keys(validatorSources);
+      const loaders = (kind) =>
+        Object.keys(validatorSources[kind])
+          .map(
+            (key) =>
+              `${JSON.stringify(key)}: () => import('books-validators:${kind}-${key}').then((module) => module.default.validate)`,
+          )
+          .join(',\n');
       return {
-        contents: `${kinds
-          .map((kind) => `import ${kind} from 'books-validators:${kind}';`)
-          .join('\n')}\nexport const PRECOMPILED_VALIDATORS = { ${kinds.join(', ')} };\n`,
+        contents: `export const PRECOMPILED_VALIDATORS = {\n${Object.keys(validatorSources)
+          .map((kind) => `${kind}: {\n${loaders(kind)}\n}`)
+          .join(',\n')}\n};\n`,
         loader: 'js',
       };
     });
     build.onResolve({ filter: /^books-validators:/ }, (args) => ({
-      path: args.path.slice('books-validators:'.length),
+      path: `validator-${args.path.slice('books-validators:'.length)}`,
       namespace: 'books-validators',
     }));
     // Their requires (ajv's runtime, the formats' absolute path) resolve from the project.
-    build.onLoad({ filter: /.*/, namespace: 'books-validators' }, (args) => ({
-      contents: validatorSources[args.path],
-      loader: 'js',
-      resolveDir: process.cwd(),
-    }));
+    build.onLoad({ filter: /.*/, namespace: 'books-validators' }, (args) => {
+      const [, kind, key] = /^validator-(\w+?)-(.+)$/.exec(args.path);
+      return { contents: validatorSources[kind][key], loader: 'js', resolveDir: process.cwd() };
+    });
   },
 };
 

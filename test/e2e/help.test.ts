@@ -11,7 +11,7 @@ import { expectGolden, GOLDEN_DIR } from '../helpers/golden.js';
  * and declaration: src/cli/program.ts) without loading the leaves: the same text as the leaves
  * themselves give (the goldens of test/contract/cliGolden.test.ts, made in process from the
  * sources), and no leaf's module loaded, by the chunk trace (NODE_DEBUG=books). Completion,
- * likewise. The help meets no database: SQLite's run only.
+ * likewise; and an embedded read loads its own route's validators only. SQLite's run only.
  */
 describe('help from what the build wrote', () => {
   const home = temporaryHome();
@@ -21,9 +21,9 @@ describe('help from what the build wrote', () => {
   ) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
 
   /** books with these arguments, traced: its result and the sources of the chunks it loaded. */
-  const traced = (args: string[]) => {
+  const traced = (args: string[], debug = 'books') => {
     const result = spawnSync(process.execPath, [BOOKS_BIN, ...args], {
-      env: { ...home.env, NODE_DEBUG: 'books' },
+      env: { ...home.env, NODE_DEBUG: debug },
       encoding: 'utf8',
     });
     const sources = result.stderr
@@ -83,5 +83,17 @@ describe('help from what the build wrote', () => {
         line,
       ).toEqual([]);
     }
+  });
+
+  it("loads the validators of the routes a command calls, no other route's", () => {
+    // `workspace list` calls GET /platform/v1/workspaces, whose query string is its one schema.
+    const { result, sources } = traced(['workspace', 'list'], 'books,module');
+    expect(result.status, result.stderr).toBe(0);
+    const validators = sources.filter((source) => source.startsWith('books-validators:'));
+    expect(validators).toHaveLength(1);
+    expect(validators[0]).toMatch(/^books-validators:validator-text-/);
+    // The written validator is the one used: no schema compiled, so ajv is never loaded.
+    expect(result.stderr).toMatch(/Module\._load REQUEST/);
+    expect(result.stderr).not.toMatch(/Module\._load REQUEST ajv\b/);
   });
 });

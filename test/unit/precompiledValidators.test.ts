@@ -19,12 +19,14 @@ const nodeRequire = createRequire(import.meta.url);
 function loadSources(): Record<AjvKind, Record<string, ValidateFunction>> {
   const sources = precompiledValidatorSources(FORMATS_MODULE);
   const load = (source: string) => {
-    const exports: Record<string, ValidateFunction> = {};
+    const exports: { validate?: ValidateFunction } = {};
     const require = (id: string) => (id === FORMATS_MODULE ? formats : nodeRequire(id));
     new Function('exports', 'require', source)(exports, require);
-    return exports;
+    return exports.validate!;
   };
-  return { body: load(sources.body), text: load(sources.text) };
+  const loadAll = (kind: AjvKind) =>
+    Object.fromEntries(Object.entries(sources[kind]).map(([key, source]) => [key, load(source)]));
+  return { body: loadAll('body'), text: loadAll('text') };
 }
 
 interface PropertySchema {

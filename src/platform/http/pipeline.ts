@@ -309,6 +309,7 @@ export class RequestPipeline {
   ): Promise<PipelineAnswer> {
     const { route } = compiled;
     for (const [part, validate] of compiled.validators) {
+      await validate.load();
       if (!validate(request.parts[part])) {
         throw new HttpError(400, formatValidationErrors(validate.errors ?? [], part).message);
       }

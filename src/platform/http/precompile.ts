@@ -11,12 +11,15 @@ const standaloneCode = standaloneModule as unknown as typeof standaloneModule.de
 const noEngine = {} as Engine;
 
 /**
- * Every route's validators as ajv's standalone code (CommonJS, one module for each ajv
- * configuration), each exported under its schema's key (`schemaKey`): what the build bundles so
- * that a command compiles no schema (validation.ts). `formatsModule` is the path the code
- * requires the platform's formats from (validationFormats.ts).
+ * Every route's validators as ajv's standalone code, by configuration and schema key
+ * (`schemaKey`): a CommonJS module for each schema, exporting it as `validate`. The build bundles
+ * each as a chunk of its own, loaded on its route's first request, so that a command compiles no
+ * schema and loads only the validators it uses (validation.ts). `formatsModule` is the path the
+ * code requires the platform's formats from (validationFormats.ts).
  */
-export function precompiledValidatorSources(formatsModule: string): Record<AjvKind, string> {
+export function precompiledValidatorSources(
+  formatsModule: string,
+): Record<AjvKind, Record<string, string>> {
   const ajvs = Object.fromEntries(
     (Object.keys(AJV_OPTIONS) as AjvKind[]).map((kind) => [
       kind,
@@ -43,7 +46,9 @@ export function precompiledValidatorSources(formatsModule: string): Record<AjvKi
   return Object.fromEntries(
     (Object.keys(keys) as AjvKind[]).map((kind) => [
       kind,
-      standaloneCode(ajvs[kind], Object.fromEntries([...keys[kind]].map((key) => [key, key]))),
+      Object.fromEntries(
+        [...keys[kind]].map((key) => [key, standaloneCode(ajvs[kind], { validate: key })]),
+      ),
     ]),
-  ) as Record<AjvKind, string>;
+  ) as Record<AjvKind, Record<string, string>>;
 }

@@ -40,9 +40,11 @@ export const schemaKey = (schema: object): string =>
 
 /*
  * The bundle carries every route's validators as ajv wrote them at build time (standalone code:
- * precompiledValidators.ts, precompile.ts): a command then makes no ajv instance and compiles
- * nothing (both were about 10 ms of each embedded command's start). Run from source, or for a
- * schema the build did not see, ajv compiles it on first use, with the same options and formats.
+ * precompiledValidators.ts, precompile.ts), each in a chunk of its own: a command then makes no
+ * ajv instance, compiles nothing (both were about 10 ms of each embedded command's start) and
+ * loads the validators of the routes it calls only (all of them were 560 KB of code to read).
+ * Run from source, or for a schema the build did not see, ajv compiles it on first use, with the
+ * same options and formats.
  */
 
 /**
@@ -67,21 +69,37 @@ const ajvOf = (kind: AjvKind): Ajv => (ajvs[kind] ??= newAjv(kind));
 /** The part of a request a schema checks: bodies as sent, text parts coerced. */
 export type RequestPart = 'body' | 'querystring' | 'params';
 
-/** A validator compiled on its first call; its errors are on `.errors` after a failure. */
-export function compileValidator(
-  schema: object,
-  part: RequestPart | undefined,
-): ((data: unknown) => boolean) & { errors: ValidateFunction['errors'] } {
+/** A request part's validator: its errors are on `.errors` after a failure. */
+export interface RequestValidator {
+  (data: unknown): boolean;
+  errors: ValidateFunction['errors'];
+  /**
+   * Loads the validator the build wrote for the schema, when there is one: awaited before the
+   * first call (once loaded, at once). Without it, the schema is compiled on the first call.
+   */
+  load(): Promise<void>;
+}
+
+/** A validator loaded (or compiled) on first use. */
+export function compileValidator(schema: object, part: RequestPart | undefined): RequestValidator {
   const kind = ajvKindOf(part);
   let compiled: ValidateFunction | undefined;
+  let loading: Promise<void> | undefined;
   const validate = Object.assign(
     (data: unknown) => {
-      compiled ??= PRECOMPILED_VALIDATORS?.[kind][schemaKey(schema)] ?? ajvOf(kind).compile(schema);
+      compiled ??= ajvOf(kind).compile(schema);
       const valid = compiled(data);
       validate.errors = compiled.errors;
       return valid;
     },
-    { errors: null as ValidateFunction['errors'] },
+    {
+      errors: null as ValidateFunction['errors'],
+      load: () =>
+        (loading ??= (async () => {
+          const written = PRECOMPILED_VALIDATORS?.[kind][schemaKey(schema)];
+          if (written) compiled ??= await written();
+        })()),
+    },
   );
   return validate;
 }
