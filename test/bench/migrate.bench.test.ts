@@ -114,7 +114,7 @@ async function loopbackRun(file: string, databaseFlags: () => Promise<string[]>)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 /**
- * Migrates 1,000,000 CSV lines into the embedded platform and over loopback into `books
+ * Migrates 1,000,000 CSV lines (BENCH_MIGRATE_LINES) into the embedded platform and over loopback into `books
  * serve` (in memory, on a SQLite file, on PostgreSQL alone and with two processes), RUNS times
  * each, and prints every run and each mode's median. Asserts nothing.
  *
@@ -122,7 +122,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
  * two-core machines we are given, that has ranged from nothing to 30 s in one run: a run with
  * seconds of it measures the host's load, not books, and the median of several is the figure.
  */
-it('migrate run: a 1,000,000-line CSV, embedded and over loopback', async () => {
+it(`migrate run: a ${LINES.toLocaleString('en-US')}-line CSV, embedded and over loopback`, async () => {
   const dir = temporaryHome();
   try {
     const file = path.join(dir.home, 'ledger.csv');
