@@ -47,9 +47,9 @@ function childrenOf(prefix: string): string[] {
 
 /** Help lists commands as the registry orders them (groups by their first leaf). */
 function order(key: string): number {
-  return (places ??= registryOrder()).get(key) ?? -1;
+  return (registryPlaces ??= registryOrder()).get(key) ?? -1;
 }
-let places: Map<string, number> | undefined;
+let registryPlaces: Map<string, number> | undefined;
 /** Each leaf's and group's place: that of the first leaf it is or holds (once, not per sort). */
 function registryOrder(): Map<string, number> {
   const places = new Map<string, number>();
